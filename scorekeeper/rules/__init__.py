@@ -1,0 +1,1 @@
+"""The rules engine: plain Python, no Django. Values in, values out."""

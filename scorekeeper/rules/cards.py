@@ -1,0 +1,194 @@
+"""Cards and the card notation of RECORD.md.
+
+Ranks ``A 2 3 4 5 6 7 8 9 10 J Q K`` (``T`` is accepted for 10), suits ``S H D C``
+(``♠ ♥ ♦ ♣`` accepted), any case; the Joker is ``JK``. An Oklahoma wild card may name the
+card it stands for after ``=``: ``2C=7H``, ``JK=QS``. Cards print with suit symbols.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+
+class CardError(ValueError):
+    """A token that is not a card; the message says what is wrong with it."""
+
+    def __init__(self, token: str, message: str) -> None:
+        super().__init__(message)
+        self.token = token
+        self.message = message
+
+
+class Suit(Enum):
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def symbol(self) -> str:
+        return _SYMBOLS[self]
+
+    @property
+    def index(self) -> int:
+        return _SUIT_INDEX[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    @property
+    def noun(self) -> str:
+        return self.name.lower()
+
+
+SUITS: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+_SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
+_SUIT_BY_TEXT = {
+    "S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS,
+    "♠": Suit.SPADES, "♥": Suit.HEARTS, "♦": Suit.DIAMONDS, "♣": Suit.CLUBS,
+    "♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS,
+}
+
+ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+RANKS: tuple[int, ...] = tuple(range(1, 14))
+RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K", **{r: str(r) for r in range(2, 11)}}
+RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king", **{r: str(r) for r in range(2, 11)}}
+_RANK_BY_TEXT = {**{name: rank for rank, name in RANK_NAMES.items()}, "T": 10}
+
+_TOKEN = re.compile(r"^(10|[2-9TAJQK])([SHDC♠♥♦♣♤♡♢♧])$")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """A card of the pack. The Joker has rank 0 and no suit."""
+
+    rank: int
+    suit: Suit | None = None
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == 0
+
+    @property
+    def is_two(self) -> bool:
+        return self.rank == 2
+
+    @property
+    def is_wild(self) -> bool:
+        """Wild in Oklahoma: every 2 and the Joker (S0; S1 laws 8, 9)."""
+        return self.rank in (0, 2)
+
+    @property
+    def code(self) -> str:
+        """The card in record notation, e.g. ``10H``, ``JK``."""
+        if self.is_joker:
+            return "JK"
+        assert self.suit is not None
+        return RANK_NAMES[self.rank] + self.suit.value
+
+    @property
+    def label(self) -> str:
+        """The card as printed, e.g. ``10♥``, ``JK``."""
+        if self.is_joker:
+            return "JK"
+        assert self.suit is not None
+        return RANK_NAMES[self.rank] + self.suit.symbol
+
+    @property
+    def index(self) -> int:
+        """0..51, suit-major (``suit.index * 13 + rank - 1``): the bit of a card in a hand mask."""
+        assert self.suit is not None, "the Joker has no index"
+        return self.suit.index * 13 + self.rank - 1
+
+    def __str__(self) -> str:
+        return self.label
+
+    def sort_key(self) -> tuple[int, int]:
+        return (self.suit.index if self.suit else 4, self.rank)
+
+
+JOKER = Card(0, None)
+PACK_52: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
+CARD_BY_INDEX: tuple[Card, ...] = PACK_52
+
+
+def parse_card(text: str) -> Card:
+    """Parse one card (``QS``, ``10h``, ``T♥``, ``JK``); raise CardError saying what is wrong."""
+    if not isinstance(text, str):
+        raise CardError(str(text), f"{text!r} is not a card: a card is written as text like 'QS' or '10H'")
+    raw = text.strip()
+    token = raw.upper().replace(" ", "")
+    if token in ("JK", "JOKER", "JKR"):
+        return JOKER
+    if not token:
+        raise CardError(raw, "an empty card: write a rank and a suit, like 'QS' or '10H'")
+    match = _TOKEN.match(token)
+    if match:
+        return Card(_RANK_BY_TEXT[match.group(1)], _SUIT_BY_TEXT[match.group(2)])
+    # Say precisely what is off.
+    suit_char = token[-1]
+    rank_text = token[:-1]
+    if suit_char not in _SUIT_BY_TEXT:
+        if token in _RANK_BY_TEXT or token == "10":
+            raise CardError(raw, f"'{raw}' has no suit: add S, H, D or C (♠ ♥ ♦ ♣), like '{token}S'")
+        raise CardError(raw, f"'{raw}' is not a card: the suit must be S, H, D or C (♠ ♥ ♦ ♣)")
+    if rank_text in ("1", "11", "12", "13", "14", "0", "01"):
+        hint = {"1": "A", "14": "A", "11": "J", "12": "Q", "13": "K"}.get(rank_text)
+        extra = f" (write '{hint}{suit_char}')" if hint else ""
+        raise CardError(raw, f"'{raw}' is not a card: ranks are A, 2–10, J, Q, K{extra}")
+    raise CardError(raw, f"'{raw}' is not a card: the rank must be A, 2–10 (or T), J, Q or K")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A card as entered in an Oklahoma meld: the card, and for a wild card what it stands for."""
+
+    card: Card
+    stands_for: Card | None = None
+
+    @property
+    def code(self) -> str:
+        return self.card.code + (f"={self.stands_for.code}" if self.stands_for else "")
+
+    @property
+    def label(self) -> str:
+        return self.card.label + (f"={self.stands_for.label}" if self.stands_for else "")
+
+    def __str__(self) -> str:
+        return self.label
+
+
+def parse_token(text: str) -> Token:
+    """Parse ``2C``, ``2C=7H`` or ``JK=QS``. Only a 2 or the Joker may name another card."""
+    if not isinstance(text, str):
+        raise CardError(str(text), f"{text!r} is not a card: a card is written as text like 'QS' or '2C=7H'")
+    if "=" not in text:
+        return Token(parse_card(text))
+    left, _, right = text.partition("=")
+    card = parse_card(left)
+    if not right.strip():
+        raise CardError(text.strip(), f"'{text.strip()}': name the card after '=', like '2C=7H'")
+    named = parse_card(right)
+    if not card.is_wild:
+        raise CardError(text.strip(), f"'{text.strip()}': only a 2 or the Joker is wild and may stand for another card")
+    if named.is_joker:
+        raise CardError(text.strip(), f"'{text.strip()}': a wild card stands for a natural card, not the Joker")
+    return Token(card, named)
+
+
+def split_cards(text: str) -> list[str]:
+    """Split typed text into card tokens: spaces, commas and semicolons separate cards."""
+    return [part for part in re.split(r"[\s,;]+", text.strip()) if part]
+
+
+def card_points_gin(card: Card) -> int:
+    """Oklahoma Gin card points: A 1, 2–10 face value, J Q K 10 (S2, S4)."""
+    return min(card.rank, 10)
+
+
+def knock_limit(upcard: Card) -> int:
+    """The knock limit an upcard sets: its point value, pictures 10; an ace means gin only (0)."""
+    return 0 if upcard.rank == ACE else min(upcard.rank, 10)

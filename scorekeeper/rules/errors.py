@@ -1,0 +1,42 @@
+"""Errors in a record or an entry: each names the deal, the player, the cards and the rule."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class RecordError:
+    message: str
+    rule: str = ""
+    source: str = ""
+    deal: int | None = None
+    player: str | None = None
+    cards: tuple[str, ...] = ()
+    field: str | None = None        # where in the entry: "melds[1]", "held", "upcard", "rules.options.x"
+
+    def as_dict(self) -> dict:
+        return {"deal": self.deal, "player": self.player, "cards": list(self.cards),
+                "message": self.message, "rule": self.rule, "source": self.source}
+
+    def __str__(self) -> str:
+        where = []
+        if self.deal is not None:
+            where.append(f"deal {self.deal}")
+        if self.player is not None:
+            where.append(self.player)
+        head = ", ".join(where)
+        cards = " ".join(self.cards)
+        text = f"{head}: " if head else ""
+        text += f"{cards} — " if cards else ""
+        text += self.message
+        if self.source:
+            text += f" ({self.source})"
+        return text
+
+
+class RecordInvalid(ValueError):
+    """Raised with every error found; nothing is scored from an invalid record."""
+
+    def __init__(self, errors: list[RecordError] | tuple[RecordError, ...]) -> None:
+        self.errors = tuple(errors)
+        super().__init__("; ".join(str(e) for e in self.errors) or "invalid record")

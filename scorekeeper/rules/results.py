@@ -1,0 +1,70 @@
+"""What the engine returns: values only (frozen dataclasses), printed cards as strings."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a score explanation: what scored, its points, the rule and where it comes from.
+
+    ``basis`` is "source" when the value is in the source text, "ruling" when it is this
+    project's reading where the sources are silent or disagree, "option" for a house option.
+    """
+
+    label: str
+    points: int
+    rule: str
+    source: str
+    basis: str = "source"
+
+    def as_dict(self) -> dict:
+        return {"label": self.label, "points": self.points, "rule": self.rule,
+                "source": self.source, "basis": self.basis}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerDeal:
+    """One player's result for one deal. ``lines`` add up to ``points``."""
+
+    points: int
+    lines: tuple[Line, ...]
+    melds: tuple[tuple[str, ...], ...] = ()
+    held: tuple[str, ...] = ()                  # Oklahoma: cards left in hand
+    deadwood: tuple[str, ...] = ()              # Gin: unmatched cards after layoffs
+    layoffs: tuple[str, ...] = ()               # Gin: cards laid off on the knocker's melds
+    deadwood_points: int | None = None          # Gin
+    discard: str | None = None                  # Gin: the knocker's discard when the app chose it
+    side_points: int = 0                        # Oklahoma: concealed bonus, kept outside the race
+    side_lines: tuple[Line, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    number: int
+    outcome: str                                 # out, stock_out; knock, undercut, gin, big_gin, void
+    multiplier: int
+    players: Mapping[str, PlayerDeal]
+    totals_before: Mapping[str, int]
+    totals: Mapping[str, int]
+    side: Mapping[str, int]
+    dealer: str | None
+    next_dealer: str | None
+    notes: tuple[str, ...] = ()                  # e.g. "knock limit 7 (upcard 7♠)"
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    game: str
+    profile: str
+    players: tuple[str, ...]
+    deals: tuple[DealResult, ...]
+    totals: Mapping[str, int]
+    side: Mapping[str, int]
+    state: str                                   # in_progress or finished
+    winner: str | None
+    final: Mapping[str, int] | None = None
+    final_lines: Mapping[str, tuple[Line, ...]] | None = None
+    target: int = 0
+    notes: tuple[str, ...] = field(default_factory=tuple)
