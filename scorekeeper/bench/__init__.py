@@ -1,0 +1,1 @@
+"""Benchmarks: `make bench` runs `python -m scorekeeper.bench` and prints medians over repeated runs."""

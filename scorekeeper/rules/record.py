@@ -1,0 +1,170 @@
+"""The game record of RECORD.md: load and check it, score it, and render the result JSON."""
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+from . import profiles
+from .errors import RecordError, RecordInvalid
+from .profiles import GIN, OKLAHOMA, Rules
+from .results import DealResult, GameResult, Line, PlayerDeal
+
+FORMAT = "oklahoma-scorekeeper/1"
+TOP_KEYS = ("format", "game", "rules", "players", "deals", "first_dealer")
+REQUIRED_KEYS = ("format", "game", "rules", "players", "deals")
+RULES_KEYS = ("profile", "options")
+MAX_PLAYER_NAME = 40
+
+
+def parse_json(text: str | bytes) -> Any:
+    """Parse JSON text; a syntax error becomes a RecordInvalid with the line and column."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordInvalid([RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+                                         rule="format")]) from None
+    except UnicodeDecodeError:
+        raise RecordInvalid([RecordError("not valid JSON: the file is not UTF-8 text", rule="format")]) from None
+
+
+def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list, str | None]:
+    """Check everything but the deals; return (rules, players, deals, first_dealer)."""
+    if not isinstance(record, Mapping):
+        raise RecordInvalid([RecordError("a game record is a JSON object", rule="format")])
+    errors: list[RecordError] = []
+    for key in record:
+        if key not in TOP_KEYS:
+            errors.append(RecordError(f"unknown key '{key}': a record has {', '.join(TOP_KEYS)}",
+                                      rule="format", field=str(key)))
+    for key in REQUIRED_KEYS:
+        if key not in record:
+            errors.append(RecordError(f"the record has no '{key}'", rule="format", field=key))
+    if errors:
+        raise RecordInvalid(errors)
+    if record["format"] != FORMAT:
+        errors.append(RecordError(f"unknown format {record['format']!r}: expected '{FORMAT}'",
+                                  rule="format", field="format"))
+    game = record["game"]
+    if game not in profiles.GAMES:
+        errors.append(RecordError(f"unknown game {game!r}: the game is 'oklahoma' or 'oklahoma-gin'",
+                                  rule="game", field="game"))
+    rules_data = record["rules"]
+    if not isinstance(rules_data, Mapping):
+        errors.append(RecordError("'rules' must be an object with a 'profile'", rule="format", field="rules"))
+    else:
+        for key in rules_data:
+            if key not in RULES_KEYS:
+                errors.append(RecordError(f"unknown key 'rules.{key}': rules have 'profile' and 'options'",
+                                          rule="format", field=f"rules.{key}"))
+        if "profile" not in rules_data:
+            errors.append(RecordError("'rules' has no 'profile'", rule="format", field="rules.profile"))
+    players = record["players"]
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        errors.append(RecordError("'players' must be a list of names in seat order", rule="players",
+                                  field="players"))
+        players = []
+    else:
+        seen: set[str] = set()
+        for name in players:
+            if not name.strip():
+                errors.append(RecordError("a player's name is empty", rule="players", field="players"))
+            elif name != name.strip():
+                errors.append(RecordError(f"the name {name!r} begins or ends with a space", rule="players",
+                                          player=name, field="players"))
+            elif len(name) > MAX_PLAYER_NAME:
+                errors.append(RecordError(f"the name {name[:20]!r}… is longer than {MAX_PLAYER_NAME} characters",
+                                          rule="players", field="players"))
+            if name.casefold() in seen:
+                errors.append(RecordError(f"'{name}' is named twice: player names must be unique",
+                                          rule="players", player=name, field="players"))
+            seen.add(name.casefold())
+        if len(players) < 2:
+            errors.append(RecordError("a game needs 2 or more players", rule="players", field="players"))
+    deals = record["deals"]
+    if not isinstance(deals, list):
+        errors.append(RecordError("'deals' must be a list", rule="format", field="deals"))
+    first_dealer = record.get("first_dealer")
+    if first_dealer is not None and first_dealer not in players:
+        errors.append(RecordError(f"the first dealer {first_dealer!r} is not one of the players",
+                                  rule="players", field="first_dealer"))
+    if errors:
+        raise RecordInvalid(errors)
+    rules = profiles.resolve(game, rules_data["profile"], rules_data.get("options"))
+    if not rules.min_players <= len(players) <= rules.max_players:
+        raise RecordInvalid([RecordError(
+            f"{len(players)} players: the {rules.profile} rules of {profiles.GAME_NAMES[game]} take "
+            f"{rules.min_players} to {rules.max_players}", rule="players",
+            source=rules.cite("max_players").source, field="players")])
+    return rules, tuple(players), deals, first_dealer
+
+
+def score_record(record: Any) -> GameResult:
+    """Score a whole record from scratch. Raises RecordInvalid with every error found."""
+    rules, players, deals, first_dealer = check_header(record)
+    if rules.game == OKLAHOMA:
+        from . import oklahoma
+        return oklahoma.score_game(rules, players, deals, first_dealer)
+    from . import gin
+    return gin.score_game(rules, players, deals, first_dealer)
+
+
+def score_text(text: str | bytes) -> GameResult:
+    return score_record(parse_json(text))
+
+
+def _line(line: Line) -> dict:
+    return line.as_dict()
+
+
+def _player_json(game: str, pd: PlayerDeal) -> dict:
+    out: dict[str, Any] = {"points": pd.points}
+    if game == GIN:
+        out["deadwood_points"] = pd.deadwood_points
+        out["melds"] = [list(m) for m in pd.melds]
+        out["deadwood"] = list(pd.deadwood)
+        out["layoffs"] = list(pd.layoffs)
+        if pd.discard is not None:
+            out["discard"] = pd.discard
+    else:
+        out["melds"] = [list(m) for m in pd.melds]
+        out["held"] = list(pd.held)
+        out["side_points"] = pd.side_points
+        out["side_lines"] = [_line(x) for x in pd.side_lines]
+    out["lines"] = [_line(x) for x in pd.lines]
+    return out
+
+
+def _deal_json(game: str, deal: DealResult) -> dict:
+    out = {
+        "number": deal.number,
+        "outcome": deal.outcome,
+        "multiplier": deal.multiplier,
+        "players": {name: _player_json(game, pd) for name, pd in deal.players.items()},
+        "totals": dict(deal.totals),
+        "next_dealer": deal.next_dealer,
+        "dealer": deal.dealer,
+        "notes": list(deal.notes),
+    }
+    if game == OKLAHOMA:
+        out["side"] = dict(deal.side)
+    return out
+
+
+def result_json(result: GameResult) -> dict:
+    """The result document of RECORD.md."""
+    return {
+        "format": FORMAT,
+        "game": result.game,
+        "deals": [_deal_json(result.game, d) for d in result.deals],
+        "state": result.state,
+        "winner": result.winner,
+        "totals": dict(result.totals),
+        "side": dict(result.side),
+        "final": dict(result.final) if result.final is not None else None,
+        "final_lines": ({name: [_line(x) for x in lines] for name, lines in result.final_lines.items()}
+                        if result.final_lines is not None else None),
+    }
+
+
+def errors_json(errors: tuple[RecordError, ...] | list[RecordError]) -> dict:
+    return {"errors": [e.as_dict() for e in errors]}
