@@ -1,0 +1,576 @@
+"""Oklahoma Gin: the least-deadwood arrangement of a hand and the defender's layoffs, fast.
+
+A hand is a 52-bit int mask, bit ``suit * 13 + rank - 1`` (A=0 .. K=12; suits S H D C), the
+same bit as ``cards.Card.index``. The ace is low only in gin (A-2-3, never Q-K-A).
+
+How it works (exact):
+
+* Runs never cross suits, so per 13-bit suit mask ``m`` a table ``T[m]`` holds the least
+  deadwood of that suit's cards when only runs are formed (dynamic programming on the lowest
+  card: it is deadwood, or it starts a run i..j). ``RUNS[m]`` holds one set of runs reaching it.
+* Sets are only possible on ranks held three or four times. Without such a rank (most hands)
+  the answer is ``T[a] + T[b] + T[c] + T[d]``. Otherwise every choice per such rank (no set,
+  each 3-subset, the 4-set) is tried and the remaining cards go through the table. A rank holds
+  at most one set in one pack, so this covers every arrangement.
+* Before the discard (one card more): ``T1[m]`` is the best of ``T[m - c]`` over the cards c of
+  ``m``; the discard is never a card of a chosen set (discarding it is the same as choosing
+  the smaller set or none), so the best is the best set choice plus the best suit to discard from.
+
+Defender layoffs: see ``defender_best``.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+__all__ = [
+    "VALUES", "T", "RUNS", "T1", "T1_CARD", "hand_points", "popcount",
+    "best_deadwood", "best_deadwood_discard", "best_arrangement", "best_arrangement_discard",
+    "all_best_arrangements", "meld_is_set", "meld_is_run", "meld_kind",
+    "defender_best", "layoff_closure", "mask_of", "bits_of",
+]
+
+SUIT_BITS = 13
+FULL = (1 << 13) - 1
+ALL52 = (1 << 52) - 1
+VALUES: tuple[int, ...] = tuple(min(r + 1, 10) for r in range(13))  # by rank index 0..12
+INF = 10 ** 6
+
+
+def popcount(x: int) -> int:
+    return x.bit_count()
+
+
+def bits_of(mask: int) -> list[int]:
+    """The set bits of a mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_of(indices) -> int:
+    m = 0
+    for i in indices:
+        m |= 1 << i
+    return m
+
+
+def _suit_points(m: int) -> int:
+    return sum(VALUES[i] for i in range(13) if m >> i & 1)
+
+
+# Points of every 13-bit suit mask.
+SUIT_POINTS: list[int] = [0] * 8192
+for _m in range(1, 8192):
+    _low = _m & -_m
+    SUIT_POINTS[_m] = SUIT_POINTS[_m ^ _low] + VALUES[_low.bit_length() - 1]
+
+
+def hand_points(mask: int) -> int:
+    """Card points of every card in a 52-bit mask."""
+    return (SUIT_POINTS[mask & FULL] + SUIT_POINTS[mask >> 13 & FULL]
+            + SUIT_POINTS[mask >> 26 & FULL] + SUIT_POINTS[mask >> 39 & FULL])
+
+
+def _build_tables():
+    t = [0] * 8192
+    runs: list[tuple[int, ...]] = [()] * 8192
+    for m in range(1, 8192):
+        low = m & -m
+        i = low.bit_length() - 1
+        rest = m ^ low
+        best = t[rest] + VALUES[i]
+        best_runs = runs[rest]
+        # i starts a run i..j, j >= i + 2, every card present.
+        run = low
+        j = i
+        while j + 1 < 13 and m >> (j + 1) & 1:
+            j += 1
+            run |= 1 << j
+            if j >= i + 2:
+                cost = t[m ^ run]
+                if cost < best:
+                    best = cost
+                    best_runs = (run,) + runs[m ^ run]
+        t[m] = best
+        runs[m] = best_runs
+    t1 = [INF] * 8192
+    t1c = [-1] * 8192
+    for m in range(1, 8192):
+        best, card = INF, -1
+        rest = m
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            v = t[m ^ low]
+            if v < best:
+                best, card = v, low.bit_length() - 1
+        t1[m], t1c[m] = best, card
+    return t, runs, t1, t1c
+
+
+T, RUNS, T1, T1_CARD = _build_tables()
+# Gain of discarding from a suit: T1[m] - T[m] (INF for an empty suit).
+D1: list[int] = [T1[m] - T[m] if m else INF for m in range(8192)]
+
+# Removal options per rank for the set search, as (a, b, c, d) suit-mask removals, by the 4-bit
+# pattern of suits holding that rank.
+_SET_OPTIONS: dict[tuple[int, int], tuple[tuple[int, int, int, int], ...]] = {}
+
+
+def _set_options(rank: int, pattern: int) -> tuple[tuple[int, int, int, int], ...]:
+    key = (rank, pattern)
+    opts = _SET_OPTIONS.get(key)
+    if opts is None:
+        suits = [s for s in range(4) if pattern >> s & 1]
+        bit = 1 << rank
+        res = [(0, 0, 0, 0)]
+        sizes = (3, 4) if len(suits) == 4 else (3,)
+        for size in sizes:
+            for combo in combinations(suits, size):
+                res.append(tuple(bit if s in combo else 0 for s in range(4)))
+        opts = _SET_OPTIONS[key] = tuple(res)
+    return opts
+
+
+def _set_choices(a: int, b: int, c: int, d: int, multi: int):
+    """Every (a, b, c, d) remainder after choosing sets on the ranks in ``multi``, with the
+    set masks (52-bit) chosen. Yields (a', b', c', d', sets)."""
+    combos = [(a, b, c, d, ())]
+    while multi:
+        low = multi & -multi
+        multi ^= low
+        r = low.bit_length() - 1
+        pattern = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
+        opts = _set_options(r, pattern)
+        new = []
+        for (ca, cb, cc, cd, sets) in combos:
+            for (xa, xb, xc, xd) in opts:
+                if xa | xb | xc | xd:
+                    setmask = (xa | xb << 13 | xc << 26 | xd << 39)
+                    new.append((ca & ~xa, cb & ~xb, cc & ~xc, cd & ~xd, sets + (setmask,)))
+                else:
+                    new.append((ca, cb, cc, cd, sets))
+        combos = new
+    return combos
+
+
+def best_deadwood(mask: int) -> int:
+    """The least deadwood points of a hand (any number of cards, no discard)."""
+    a = mask & FULL
+    b = mask >> 13 & FULL
+    c = mask >> 26 & FULL
+    d = mask >> 39
+    multi = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+    if not multi:
+        return T[a] + T[b] + T[c] + T[d]
+    best = INF
+    combos = [(a, b, c, d)]
+    while multi:
+        low = multi & -multi
+        multi ^= low
+        r = low.bit_length() - 1
+        pattern = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
+        opts = _SET_OPTIONS.get((r, pattern)) or _set_options(r, pattern)
+        combos = [(ca & ~xa, cb & ~xb, cc & ~xc, cd & ~xd)
+                  for (ca, cb, cc, cd) in combos for (xa, xb, xc, xd) in opts]
+    for (ca, cb, cc, cd) in combos:
+        v = T[ca] + T[cb] + T[cc] + T[cd]
+        if v < best:
+            best = v
+    return best
+
+
+def best_deadwood_discard(mask: int) -> int:
+    """The least deadwood after the best discard (the hand holds one card more)."""
+    a = mask & FULL
+    b = mask >> 13 & FULL
+    c = mask >> 26 & FULL
+    d = mask >> 39
+    multi = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+    if not multi:
+        return T[a] + T[b] + T[c] + T[d] + min(D1[a], D1[b], D1[c], D1[d])
+    best = INF
+    combos = [(a, b, c, d)]
+    while multi:
+        low = multi & -multi
+        multi ^= low
+        r = low.bit_length() - 1
+        pattern = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
+        opts = _SET_OPTIONS.get((r, pattern)) or _set_options(r, pattern)
+        combos = [(ca & ~xa, cb & ~xb, cc & ~xc, cd & ~xd)
+                  for (ca, cb, cc, cd) in combos for (xa, xb, xc, xd) in opts]
+    for (ca, cb, cc, cd) in combos:
+        v = T[ca] + T[cb] + T[cc] + T[cd] + min(D1[ca], D1[cb], D1[cc], D1[cd])
+        if v < best:
+            best = v
+    return best
+
+
+def _runs52(a: int, b: int, c: int, d: int) -> tuple[int, ...]:
+    out = []
+    for shift, m in ((0, a), (13, b), (26, c), (39, d)):
+        for r in RUNS[m]:
+            out.append(r << shift)
+    return tuple(out)
+
+
+def _sort_melds(melds) -> tuple[int, ...]:
+    return tuple(sorted(melds, key=lambda m: (_meld_sort_key(m))))
+
+
+def _meld_sort_key(m: int):
+    # Sets first by rank, then runs by suit and rank.
+    if meld_is_set(m):
+        return (0, _rank_of_set(m), 0)
+    low = (m & -m).bit_length() - 1
+    return (1, low // 13, low % 13)
+
+
+def _rank_of_set(m: int) -> int:
+    low = (m & -m).bit_length() - 1
+    return low % 13
+
+
+def best_arrangement(mask: int) -> tuple[int, tuple[int, ...], int]:
+    """(deadwood points, melds as 52-bit masks, deadwood mask) of a least-deadwood arrangement."""
+    a = mask & FULL
+    b = mask >> 13 & FULL
+    c = mask >> 26 & FULL
+    d = mask >> 39
+    multi = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+    best = None
+    for (ca, cb, cc, cd, sets) in _set_choices(a, b, c, d, multi):
+        v = T[ca] + T[cb] + T[cc] + T[cd]
+        if best is None or v < best[0]:
+            best = (v, ca, cb, cc, cd, sets)
+    v, ca, cb, cc, cd, sets = best
+    melds = sets + _runs52(ca, cb, cc, cd)
+    melded = 0
+    for m in melds:
+        melded |= m
+    return v, _sort_melds(melds), mask & ~melded
+
+
+def best_arrangement_discard(mask: int) -> tuple[int, tuple[int, ...], int, int]:
+    """For a hand before its discard: (deadwood points, melds, deadwood mask, discard bit index)."""
+    a = mask & FULL
+    b = mask >> 13 & FULL
+    c = mask >> 26 & FULL
+    d = mask >> 39
+    multi = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+    best = None
+    for (ca, cb, cc, cd, sets) in _set_choices(a, b, c, d, multi):
+        base = T[ca] + T[cb] + T[cc] + T[cd]
+        for s, m in enumerate((ca, cb, cc, cd)):
+            if not m:
+                continue
+            v = base + D1[m]
+            if best is None or v < best[0]:
+                best = (v, [ca, cb, cc, cd], sets, s)
+    if best is None:
+        raise ValueError("no card to discard")
+    v, parts, sets, s = best
+    card = T1_CARD[parts[s]]
+    parts[s] &= ~(1 << card)
+    discard = s * 13 + card
+    melds = sets + _runs52(*parts)
+    melded = 0
+    for m in melds:
+        melded |= m
+    return v, _sort_melds(melds), mask & ~melded & ~(1 << discard), discard
+
+
+# ---------------------------------------------------------------------------------------------
+# Every best arrangement (for scoring: the knocker's choice among equals, slower).
+
+def _suit_all_runs(m: int, free: int = 0):
+    """All ways to cover part of suit mask m with runs, as (cost, run-cover mask) with the
+    least cost; free cards score 0 as deadwood. Run covers are distinct cover masks."""
+    best = INF
+    covers: set[int] = set()
+
+    def rec(rest: int, cover: int, cost: int) -> None:
+        nonlocal best
+        if cost > best:
+            return
+        if not rest:
+            if cost < best:
+                best = cost
+                covers.clear()
+            covers.add(cover)
+            return
+        low = rest & -rest
+        i = low.bit_length() - 1
+        rec(rest ^ low, cover, cost + (0 if free & low else VALUES[i]))
+        run = low
+        j = i
+        while j + 1 < 13 and rest >> (j + 1) & 1:
+            j += 1
+            run |= 1 << j
+            if j >= i + 2:
+                rec(rest ^ run, cover | run, cost)
+
+    rec(m, 0, 0)
+    return best, covers
+
+
+def _segments(cover: int) -> list[int]:
+    """Split a run-cover suit mask into maximal runs of consecutive cards."""
+    out = []
+    while cover:
+        low = cover & -cover
+        seg = low
+        nxt = low << 1
+        while cover & nxt:
+            seg |= nxt
+            nxt <<= 1
+        out.append(seg)
+        cover &= ~seg
+    return out
+
+
+def all_best_arrangements(mask: int, discard: bool = False):
+    """Every least-deadwood arrangement: a list of (points, melds, deadwood mask, discard index or
+    None). Arrangements differ in the cards each meld holds (runs are shown as maximal runs;
+    a run of six is the same arrangement as two runs of three). With ``discard`` the hand holds
+    one card more and every discard reaching the least deadwood is listed."""
+    if discard:
+        target = best_deadwood_discard(mask)
+        out = []
+        for i in bits_of(mask):
+            rest = mask & ~(1 << i)
+            if best_deadwood(rest) == target:
+                for (v, melds, dead, _) in all_best_arrangements(rest):
+                    out.append((v, melds, dead, i))
+        return out
+    target = best_deadwood(mask)
+    a = mask & FULL
+    b = mask >> 13 & FULL
+    c = mask >> 26 & FULL
+    d = mask >> 39
+    multi = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+    out = []
+    seen = set()
+    for (ca, cb, cc, cd, sets) in _set_choices(a, b, c, d, multi):
+        parts = (ca, cb, cc, cd)
+        if sum(T[p] for p in parts) != target:
+            continue
+        per_suit = []
+        for s, p in enumerate(parts):
+            _, covers = _suit_all_runs(p)
+            per_suit.append([[seg << (13 * s) for seg in _segments(cv)] for cv in sorted(covers)])
+        for ra in per_suit[0]:
+            for rb in per_suit[1]:
+                for rc in per_suit[2]:
+                    for rd in per_suit[3]:
+                        melds = _sort_melds(sets + tuple(ra) + tuple(rb) + tuple(rc) + tuple(rd))
+                        if melds in seen:
+                            continue
+                        seen.add(melds)
+                        melded = 0
+                        for m in melds:
+                            melded |= m
+                        out.append((target, melds, mask & ~melded, None))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Melds
+
+def meld_is_set(m: int) -> bool:
+    """3 or 4 cards of one rank."""
+    n = m.bit_count()
+    if n < 3 or n > 4:
+        return False
+    ranks = (m & FULL) | (m >> 13 & FULL) | (m >> 26 & FULL) | (m >> 39 & FULL)
+    return ranks.bit_count() == 1
+
+
+def meld_is_run(m: int) -> bool:
+    """3 or more consecutive cards of one suit, ace low only."""
+    if m.bit_count() < 3:
+        return False
+    for s in range(4):
+        part = m >> (13 * s) & FULL
+        if part:
+            if part << (13 * s) != m:
+                return False
+            low = part & -part
+            return (part + low) & part == 0  # consecutive bits
+    return False
+
+
+def meld_kind(m: int) -> str | None:
+    if meld_is_set(m):
+        return "set"
+    if meld_is_run(m):
+        return "run"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Defender layoffs
+
+def _suit_dp_free(m: int, free: int):
+    """Least cost and runs of suit mask m when cards in ``free`` score 0 as deadwood."""
+    if not free & m:
+        return T[m], RUNS[m]
+    key = (m, free & m)
+    hit = _FREE_CACHE.get(key)
+    if hit is not None:
+        return hit
+    free &= m
+    # DP over sub-masks reachable by removing the lowest card or a run starting at it.
+    memo: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
+
+    def solve(x: int):
+        got = memo.get(x)
+        if got is not None:
+            return got
+        low = x & -x
+        i = low.bit_length() - 1
+        c0, r0 = solve(x ^ low)
+        best = (c0 + (0 if free & low else VALUES[i]), r0)
+        run = low
+        j = i
+        while j + 1 < 13 and x >> (j + 1) & 1:
+            j += 1
+            run |= 1 << j
+            if j >= i + 2:
+                c1, r1 = solve(x ^ run)
+                if c1 < best[0]:
+                    best = (c1, (run,) + r1)
+        memo[x] = best
+        return best
+
+    res = solve(m)
+    if len(_FREE_CACHE) > 200000:
+        _FREE_CACHE.clear()
+    _FREE_CACHE[key] = res
+    return res
+
+
+_FREE_CACHE: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
+
+
+def _knocker_targets(knocker_melds) -> tuple[int, list[tuple[int, int]]]:
+    """(set-layoff mask: the 4th card of each knocker 3-set, [(suit, run suit-mask)])."""
+    set_free = 0
+    runs = []
+    for m in knocker_melds:
+        if meld_is_set(m):
+            if m.bit_count() == 3:
+                r = _rank_of_set(m)
+                for s in range(4):
+                    bit = 1 << (13 * s + r)
+                    if not m & bit:
+                        set_free |= bit
+        elif meld_is_run(m):
+            low = (m & -m).bit_length() - 1
+            s = low // 13
+            runs.append((s, m >> (13 * s) & FULL))
+    return set_free, runs
+
+
+def _chain(part: int, run: int) -> int:
+    """The defender's cards (suit mask ``part``) laid off in a chain from both ends of ``run``."""
+    out = 0
+    nxt = (1 << run.bit_length()) & FULL
+    while nxt and part & nxt:
+        out |= nxt
+        nxt = (nxt << 1) & FULL
+    low = run & -run
+    nxt = low >> 1
+    while nxt and part & nxt:
+        out |= nxt
+        nxt >>= 1
+    return out
+
+
+def _adjacent(run: int) -> int:
+    low = run & -run
+    return ((1 << run.bit_length()) & FULL) | (low >> 1)
+
+
+def defender_best(mask: int, knocker_melds, chained: bool = True):
+    """The defender's own melds and layoffs chosen together for the least deadwood.
+
+    Returns (deadwood points, own melds (52-bit masks), layoffs mask, deadwood mask).
+
+    ``chained``: a layoff may extend a knocker run at either end and further layoffs may extend
+    that. Otherwise ("original"): only cards touching the knocker's melds as laid down.
+    The 4th card of a knocker 3-set can always be laid off.
+
+    Exact: every choice of the defender's own sets is tried; in each suit the maximal chain of
+    the defender's remaining cards from a knocker-run end is laid off (chain cards score 0 and
+    no own run can reach past the chain, so laying off all of it is never worse); the other
+    layoff-able cards score 0 but may still go into the defender's own runs.
+    """
+    set_free, kruns = _knocker_targets(knocker_melds)
+    a = mask & FULL
+    b = mask >> 13 & FULL
+    c = mask >> 26 & FULL
+    d = mask >> 39
+    multi = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+    fa, fb, fc, fd = (set_free & FULL, set_free >> 13 & FULL, set_free >> 26 & FULL, set_free >> 39)
+    if not chained:
+        for s, run in kruns:
+            adj = _adjacent(run)
+            if s == 0:
+                fa |= adj
+            elif s == 1:
+                fb |= adj
+            elif s == 2:
+                fc |= adj
+            else:
+                fd |= adj
+    frees = (fa, fb, fc, fd)
+    runs_by_suit: list[list[int]] = [[], [], [], []]
+    for s, run in kruns:
+        runs_by_suit[s].append(run)
+    best = None
+    for (ca, cb, cc, cd, sets) in _set_choices(a, b, c, d, multi):
+        total = 0
+        layoff = 0
+        own = list(sets)
+        dead = 0
+        for s, p in enumerate((ca, cb, cc, cd)):
+            chain = 0
+            if chained:
+                for run in runs_by_suit[s]:
+                    chain |= _chain(p, run)
+                p &= ~chain
+            cost, runs = _suit_dp_free(p, frees[s])
+            total += cost
+            if best is not None and total > best[0]:
+                break
+            covered = 0
+            for r in runs:
+                covered |= r
+                own.append(r << (13 * s))
+            rest = p & ~covered
+            lay = chain | (rest & frees[s])
+            layoff |= lay << (13 * s)
+            dead |= (rest & ~frees[s]) << (13 * s)
+        else:
+            if best is None or total < best[0]:
+                best = (total, _sort_melds(own), layoff, dead)
+    return best
+
+
+def layoff_closure(deadwood_mask: int, knocker_melds, chained: bool = True) -> int:
+    """The defender's deadwood cards that can be laid off when his own melds are given:
+    the 4th card of a knocker 3-set, cards just beyond a knocker run's end and, when chained,
+    cards beyond those in turn."""
+    set_free, kruns = _knocker_targets(knocker_melds)
+    lay = deadwood_mask & set_free
+    for s, run in kruns:
+        part = deadwood_mask >> (13 * s) & FULL
+        if chained:
+            lay |= _chain(part, run) << (13 * s)
+        else:
+            lay |= (part & _adjacent(run)) << (13 * s)
+    return lay
