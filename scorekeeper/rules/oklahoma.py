@@ -466,7 +466,7 @@ def _ambiguous(toks, free, placements, suit, n) -> RecordError:
     example = f"{one.card.code}={_pos_card(next(p for p in range(placements[0][1], placements[0][1] + n) if p not in placements[0][2]), suit).code}"
     return _err(f"{what} in a sequence must name the card it stands for: "
                 f"{' '.join(t.card.label for t in free)} could be {' or '.join(options)} (write it like {example})",
-                "wild cards: name the card", SRC_WILD_SEQ if what == "a 2" else SRC_JOKER_NAME, free)
+                "wild cards: name the card", SRC_WILD_SEQ if what == "a 2" else SRC_JOKER_NAME, toks)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,0 +1,271 @@
+"""Oklahoma meld checking (RULES.md §1; S0; S1 laws 7, 8, 9, 11): sets, sequences, wild cards."""
+import pytest
+
+from scorekeeper.rules.cards import Card, Suit, Token, parse_token
+from scorekeeper.rules.oklahoma import check_meld
+from scorekeeper.rules.profiles import resolve
+
+BOOK = resolve("oklahoma", "book")
+LAWS = resolve("oklahoma", "laws")
+NO_JOKER = resolve("oklahoma", "laws", {"joker": False})
+
+
+def ok(tokens, rules=BOOK):
+    check = check_meld(tokens, rules)
+    assert check.ok, [str(e) for e in check.errors]
+    assert not check.errors
+    assert sum(line.points for line in check.lines) == check.points
+    assert all(line.rule and line.source for line in check.lines)
+    return check
+
+
+def bad(tokens, rules=BOOK):
+    check = check_meld(tokens, rules)
+    assert not check.ok
+    assert check.errors
+    for e in check.errors:
+        assert e.message and e.rule and e.source and e.cards, e
+    return check
+
+
+def text(check):
+    return " | ".join(e.message for e in check.errors)
+
+
+# --- sets ---------------------------------------------------------------------------------
+
+def test_set_of_three_and_four():
+    assert ok(["7H", "7S", "7D"]).kind == "set"
+    four = ok(["KH", "KS", "KD", "KC"])
+    assert four.kind == "set" and four.points == 40 and four.rank == 13
+
+
+def test_set_of_five_rejected_wilds_included():
+    check = bad(["5S", "5H", "5D", "5C", "2C"])
+    assert "at most 4" in text(check) and check.errors[0].source == "S0"
+    bad(["5S", "5H", "5D", "5C", "5S"])
+
+
+def test_two_naturals_of_the_same_card_in_a_set():
+    # Two packs: the same card may appear twice.
+    check = ok(["7H", "7H", "7S"])
+    assert check.points == 15
+
+
+def test_unnamed_wilds_with_naturals_of_one_rank_make_a_set():
+    check = ok(["7H", "2C", "JK"])
+    assert check.kind == "set" and check.rank == 7
+    assert check.points == 5 + 5 + 100
+    assert check.meaning[-2:] == ("a 7", "a 7")
+
+
+def test_named_wild_in_a_set_must_be_of_the_rank():
+    check = bad(["7H", "7S", "2C=8D"])
+    assert check.errors[0].cards == ("2♣=8♦",)
+    assert "must stand for a 7" in text(check)
+
+
+def test_named_wild_in_a_set_of_its_rank():
+    assert ok(["QH", "QD", "2C=QC"]).points == 30
+
+
+# --- sequences ----------------------------------------------------------------------------
+
+def test_sequence_entered_in_any_order_is_sorted():
+    check = ok(["9H", "7H", "8H"])
+    assert check.kind == "sequence" and check.suit is Suit.HEARTS
+    assert check.labels == ("7♥", "8♥", "9♥")
+    assert check.points == 25
+
+
+def test_q_k_a_accepted_ace_high():
+    check = ok(["AD", "QD", "KD"])
+    assert check.labels == ("Q♦", "K♦", "A♦") and check.points == 40
+
+
+def test_a_2_3_accepted_ace_low_natural_two_scores_five():
+    check = ok(["3C", "AC", "2C"])
+    assert check.labels == ("A♣", "2♣=2♣", "3♣")
+    assert check.points == 20 + 5 + 5
+    two = [line for line in check.lines if line.label.startswith("2♣")][0]
+    assert two.points == 5 and two.basis == "ruling"
+
+
+@pytest.mark.parametrize("meld", [
+    ["KH", "AH", "2H"],          # unnamed 2 of the suit: read as itself
+    ["KH", "AH", "2H=2H"],       # named as itself
+    ["KH", "AH", "2C=2H"],       # another 2 standing for the 2♥
+    ["KH", "AH", "2H", "3H"],
+    ["QS", "KS", "AS", "2S", "3S"],
+])
+def test_round_the_corner_rejected(meld):
+    check = bad(meld)
+    assert "round the corner" in text(check)
+    assert check.errors[0].source == "S0; S1 law 11"
+
+
+def test_a_2_of_another_suit_may_fill_the_jack_before_q_k_a():
+    check = ok(["QH", "KH", "AH", "2C"])
+    assert check.labels == ("2♣=J♥", "Q♥", "K♥", "A♥")
+    assert check.points == 10 + 10 + 10 + 20
+
+
+def test_named_2_of_the_suit_may_stand_for_another_card_next_to_k_a():
+    check = ok(["KH", "AH", "2H=QH"])
+    assert check.labels == ("2♥=Q♥", "K♥", "A♥")
+
+
+def test_fourteen_card_sequence_holds_both_aces():
+    cards = ["AS", "KS", "QS", "JS", "10S", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2S", "AS"]
+    check = ok(cards)
+    assert len(check.cards) == 14
+    assert check.labels[0] == "A♠" and check.labels[-1] == "A♠"
+    # aces 2×20, 2♠ as itself 5, 3–7 5×5, 8 9 10 J K 5×10, Q♠ 50
+    assert check.points == 40 + 5 + 25 + 50 + 50
+
+
+def test_fifteen_cards_rejected():
+    cards = ["AS", "KS", "QS", "JS", "10S", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2S", "AS", "2C"]
+    assert "at most 14" in text(bad(cards))
+
+
+def test_three_aces_rejected():
+    cards = ["AS", "KS", "QS", "JS", "10S", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2C=AS", "AS"]
+    assert "at most two" in text(bad(cards))
+
+
+def test_each_position_once():
+    check = bad(["7H", "8H", "9H", "2C=8H"])
+    assert set(check.errors[0].cards) == {"8♥", "2♣=8♥"}
+    bad(["7H", "8H", "8H"])
+
+
+def test_gap_not_filled():
+    check = bad(["5H", "6H", "9H"])
+    assert "7♥ 8♥ missing" in text(check)
+
+
+def test_named_wild_of_another_suit_in_a_sequence():
+    check = bad(["5H", "6H", "2C=7S"])
+    assert check.errors[0].cards == ("2♣=7♠",)
+    assert "♥ card" in text(check)
+
+
+def test_mixed_ranks_and_suits_are_not_a_meld():
+    assert "not a meld" in text(bad(["5H", "6S", "7D"]))
+
+
+# --- wild cards in sequences ----------------------------------------------------------------
+
+def test_unnamed_wild_in_an_inner_gap_is_fixed():
+    check = ok(["6H", "2C", "8H"])
+    assert check.labels == ("6♥", "2♣=7♥", "8♥") and check.points == 20
+
+
+def test_unnamed_wild_at_either_end_must_be_named():
+    check = bad(["9H", "8H", "2C"])
+    e = check.errors[0]
+    assert "a 2 in a sequence must name the card it stands for" in e.message
+    assert "7♥" in e.message and "10♥" in e.message
+    assert e.source == "S0"
+    assert e.cards == ("9♥", "8♥", "2♣")
+
+
+def test_named_wild_at_the_end():
+    check = ok(["9H", "8H", "2C=7H"])
+    assert check.labels == ("2♣=7♥", "8♥", "9♥") and check.points == 25
+    check = ok(["9H", "8H", "2C=10H"])
+    assert check.points == 30
+
+
+def test_joker_at_either_end_must_be_named():
+    check = bad(["9H", "8H", "JK"])
+    assert "must name the card" in text(check)
+
+
+def test_joker_scores_100_whatever_it_stands_for():
+    assert ok(["9H", "8H", "JK=7H"]).points == 100 + 20
+    assert ok(["JK=QS", "JS", "KS"]).points == 100 + 20
+    assert ok(["3D", "JK", "5D"]).points == 100 + 10
+    assert ok(["QS", "QH", "JK"]).points == 50 + 10 + 100
+
+
+def test_a_2_standing_for_the_queen_of_spades_scores_10():
+    named = ok(["JS", "2D=QS", "KS"])
+    assert named.points == 10 + 10 + 10
+    line = [x for x in named.lines if x.label.startswith("2♦")][0]
+    assert line.points == 10 and "Q♠" in line.rule and line.source == "S0"
+    # Fixed by its place, unnamed: still the Q♠, still 10.
+    assert ok(["JS", "2D", "KS"]).labels[1] == "2♦=Q♠"
+    assert ok(["JS", "2D", "KS"]).points == 30
+    # In a set of queens, named.
+    assert ok(["QH", "QD", "2C=QS"]).points == 30
+
+
+def test_natural_queen_of_spades_scores_50():
+    check = ok(["QS", "QH", "QD"])
+    assert check.points == 70
+    line = [x for x in check.lines if x.label.startswith("Q♠")][0]
+    assert line.points == 50 and line.source == "S0; S1 law 12"
+
+
+def test_a_2_scores_the_card_it_stands_for():
+    assert ok(["AH", "KH", "2C"]).points == 20 + 10 + 10          # 2 as Q♥
+    assert ok(["4H", "2C", "6H"]).points == 15                     # 2 as 5♥
+    assert ok(["AH", "AD", "2C"]).points == 60                     # 2 in a set of aces
+
+
+def test_a_2_standing_for_a_2_scores_5():
+    check = ok(["AH", "2C=2H", "3H"])
+    assert check.points == 30
+
+
+def test_wilds_only_must_name():
+    check = bad(["2C", "2D", "JK"])
+    assert "wild cards only" in text(check)
+    named = ok(["2C=7H", "2D=8H", "JK=9H"])
+    assert named.kind == "sequence" and named.points == 5 + 10 + 100
+
+
+def test_joker_and_a_2_sharing_places_of_different_values_must_be_named():
+    check = bad(["6H", "2C", "JK", "9H"])
+    assert "name the card the Joker stands for" in text(check)
+    assert ok(["6H", "2C", "JK=8H", "9H"]).points == 5 + 5 + 100 + 10
+
+
+def test_joker_and_a_2_sharing_places_of_equal_value():
+    check = ok(["8H", "2C", "JK", "JH"])
+    assert check.points == 10 + 10 + 100 + 10
+
+
+def test_unnamed_2_of_the_suit_stands_for_itself_when_its_place_fits():
+    check = ok(["2H", "3H", "4H"])
+    assert check.labels == ("2♥=2♥", "3♥", "4♥") and check.points == 15
+
+
+def test_fewer_than_three_cards():
+    assert "at least 3" in text(bad(["7H", "7S"]))
+    assert check_meld([], BOOK).errors
+
+
+def test_bad_token_named():
+    check = bad(["7H", "7X", "7S"])
+    assert check.errors[0].cards == ("7X",)
+
+
+def test_tokens_may_be_token_objects():
+    check = ok([parse_token("7H"), Token(Card(7, Suit.SPADES)), "2C"])
+    assert check.kind == "set"
+
+
+def test_joker_off():
+    check = bad(["QH", "QD", "JK"], NO_JOKER)
+    assert "without the Joker" in text(check)
+    assert check.errors[0].source == "house option"
+    assert ok(["QH", "QD", "JK"], LAWS).points == 120
+
+
+def test_lines_cite_a_rule_and_a_source_for_every_card():
+    check = ok(["AS", "KS", "QS", "JK", "10S", "2C"])
+    assert check.points == 20 + 10 + 50 + 100 + 10 + 10
+    assert sum(line.points for line in check.lines) == check.points
