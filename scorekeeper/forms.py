@@ -141,6 +141,7 @@ class CardField:
     errors: list[str] = field(default_factory=list)
     tokens: list[Token] = field(default_factory=list)
     kind: str = "meld"          # meld, held, deadwood, cards
+    short: str = ""             # the visible label beside the player's name
 
 
 @dataclass
@@ -192,23 +193,23 @@ class DealEntry:
                 present = [k for k in src.keys() if re.fullmatch(rf"p{i}-meld\d+", k)]
                 count = max(len(present), self._base_melds()) + extra_melds
                 count = min(count, 12)
-                melds = [CardField(f"p{i}-meld{j}", f"{name}: meld {j + 1}", get(f"p{i}-meld{j}"))
-                         for j in range(count)]
+                melds = [CardField(f"p{i}-meld{j}", f"{name}: meld {j + 1}", get(f"p{i}-meld{j}"),
+                                   short=f"Meld {j + 1}") for j in range(count)]
             else:
                 given = [" ".join(m) for m in hand.get("melds", [])]
                 count = max(len(given) + 1, self._base_melds())
-                melds = [CardField(f"p{i}-meld{j}", f"{name}: meld {j + 1}", given[j] if j < len(given) else "")
-                         for j in range(count)]
+                melds = [CardField(f"p{i}-meld{j}", f"{name}: meld {j + 1}", given[j] if j < len(given) else "",
+                                   short=f"Meld {j + 1}") for j in range(count)]
             rest_key = "deadwood" if self.gin else "held"
             rest_label = f"{name}: deadwood" if self.gin else f"{name}: left in hand"
             rest = CardField(f"p{i}-{rest_key}", rest_label,
                              get(f"p{i}-{rest_key}") if data is not None else " ".join(hand.get(rest_key, [])),
-                             kind=rest_key)
+                             kind=rest_key, short="Deadwood" if self.gin else "Left in hand")
             section = Section(i, name, melds, rest)
             if self.gin:
                 section.cards = CardField(f"p{i}-cards", f"{name}: all cards (the app arranges them)",
                                           get(f"p{i}-cards") if data is not None else " ".join(hand.get("cards", [])),
-                                          kind="cards")
+                                          kind="cards", short="Or all the cards (the app finds the melds)")
                 section.big_gin = (src.get(f"p{i}-big_gin") == "on") if data is not None else bool(hand.get("big_gin"))
             self.sections.append(section)
 
@@ -352,7 +353,8 @@ class DealEntry:
         m = re.search(r"melds\[(\d+)\]", fld)
         if m:
             filled = [f for f in s.melds if f.tokens]
-            k = int(m.group(1))
+            # The Oklahoma engine counts melds from 1, the Gin engine from 0.
+            k = int(m.group(1)) - (0 if self.gin else 1)
             if 0 <= k < len(filled):
                 return filled[k]
         for f in (s.rest, s.cards):

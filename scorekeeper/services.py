@@ -77,10 +77,6 @@ def _finish(game: Game, result: GameResult) -> None:
     game.save(update_fields=["state", "winner", "updated"])
 
 
-def _only_errors_of(exc: RecordInvalid, number: int) -> RecordInvalid:
-    return exc
-
-
 def check_deal(*, game: Game, data: dict, number: int | None = None) -> GameResult:
     """Score the game with ``data`` as deal ``number`` (a new last deal when None); nothing is saved."""
     deals = [d.data for d in game.deals.order_by("number")]
