@@ -13,6 +13,8 @@ urlpatterns = [
     path("games/<int:game_id>/deals/<int:number>/edit/", views.deal_edit, name="deal_edit"),
     path("games/<int:game_id>/deals/<int:number>/delete/", views.deal_delete, name="deal_delete"),
     path("admin/", admin.site.urls),
+    # The rules pages, "Check a ruling" and the history pages (written alongside).
+    path("", include("scorekeeper.urls_more")),
     path("", include("scorekeeper.urls_more")),
 ]
 
