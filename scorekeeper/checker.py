@@ -1,0 +1,434 @@
+"""Answers for "Check a ruling": one question, no game needed, through the engine.
+
+Four kinds of question:
+
+* ``meld``   Oklahoma: is this meld legal, what is it worth (``oklahoma.check_meld``).
+* ``knock``  Oklahoma Gin: a hand (10 cards, or 11 before the discard) and the first upcard:
+             can it knock, gin, the least deadwood and its arrangement (``gin_fast``).
+* ``layoff`` Oklahoma Gin: the knocker's melds and the defender's cards: what the defender
+             lays off and the deadwood left (``gin_fast.defender_best``).
+* ``deal``   Either game: a whole deal in the RECORD.md notation (or a whole record), scored
+             through ``record.score_record`` exactly as a saved game would be.
+
+Every verdict names the rule and its source. Nothing here raises on bad input: every problem
+becomes an error in the verdict.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from scorekeeper.rules import cards as cardlib
+from scorekeeper.rules import gin_fast, profiles, record
+from scorekeeper.rules.errors import RecordError, RecordInvalid
+
+log = logging.getLogger(__name__)
+
+KINDS: tuple[tuple[str, str, str], ...] = (
+    ("meld", "oklahoma", "Is this meld legal? (Oklahoma)"),
+    ("knock", "oklahoma-gin", "Can I knock with this hand? (Gin)"),
+    ("layoff", "oklahoma-gin", "What can the defender lay off? (Gin)"),
+    ("deal", "", "Score a whole deal (either game)"),
+)
+KIND_GAME = {k: g for k, g, _ in KINDS}
+DEFAULT_PROFILE = {profiles.OKLAHOMA: "laws", profiles.GIN: "standard"}
+MAX_TEXT = 400
+MAX_DEAL = 20000
+
+
+@dataclass
+class Question:
+    game: str = profiles.GIN
+    profile: str = "standard"
+    kind: str = "knock"
+    cards: str = ""
+    upcard: str = ""
+    spread: str = ""
+    deal: str = ""
+    asked: bool = False
+    problems: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, str]) -> "Question":
+        """Read a question from GET parameters; anything odd falls back to a default and is said."""
+        q = cls()
+        problems: list[str] = []
+        kind = str(params.get("kind", "") or "")
+        game = str(params.get("game", "") or "")
+        if kind and kind not in KIND_GAME:
+            problems.append(f"unknown question '{kind[:20]}'")
+            kind = ""
+        if game and game not in profiles.PROFILES:
+            problems.append(f"unknown game '{game[:20]}'")
+            game = ""
+        profile = str(params.get("profile", "") or "")
+        profile_game = next((g for g in profiles.GAMES if profile in profiles.PROFILES[g]), "")
+        if profile and not profile_game:
+            problems.append(f"unknown rule set '{profile[:20]}'")
+            profile = ""
+        if kind and KIND_GAME[kind]:
+            game = KIND_GAME[kind]
+        elif profile_game:
+            game = profile_game
+        q.game = game or profiles.GIN
+        q.kind = kind or ("knock" if q.game == profiles.GIN else "meld")
+        # A rule set of the other game (e.g. after switching the question) falls back to the default.
+        q.profile = profile if profile_game == q.game else DEFAULT_PROFILE[q.game]
+        q.cards = str(params.get("cards", "") or "")[:MAX_TEXT]
+        q.upcard = str(params.get("upcard", "") or "")[:MAX_TEXT]
+        q.spread = str(params.get("spread", "") or "")[:MAX_TEXT]
+        q.deal = str(params.get("deal", "") or "")[:MAX_DEAL]
+        q.asked = any(x.strip() for x in (q.cards, q.upcard, q.spread, q.deal))
+        q.problems = problems
+        return q
+
+    @property
+    def rules(self) -> profiles.Rules:
+        return profiles.resolve(self.game, self.profile)
+
+
+@dataclass
+class Verdict:
+    kind: str
+    ok: bool | None = None            # True: yes/legal; False: no/illegal; None: just an answer
+    headline: str = ""
+    details: list[str] = field(default_factory=list)
+    cites: list[dict[str, str]] = field(default_factory=list)     # rule, value, source, basis
+    melds: list[list[str]] = field(default_factory=list)
+    deadwood: list[str] = field(default_factory=list)
+    layoffs: list[str] = field(default_factory=list)
+    discard: str = ""
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    lines: list[dict[str, Any]] = field(default_factory=list)      # score lines (a meld)
+    deals: list[dict[str, Any]] = field(default_factory=list)      # scored deals (result JSON)
+    game_result: dict[str, Any] | None = None
+
+    def cite(self, rule: str, source: str, basis: str = "source", value: str = "") -> None:
+        self.cites.append({"rule": rule, "source": source, "basis": basis, "value": value})
+
+    def error(self, message: str, rule: str = "", source: str = "", cards: tuple[str, ...] = (),
+              deal: int | None = None, player: str | None = None) -> None:
+        self.errors.append({"message": message, "rule": rule, "source": source, "cards": list(cards),
+                            "deal": deal, "player": player})
+        self.ok = False
+
+
+def _knob_cite(v: Verdict, rules: profiles.Rules, name: str, shown: Any = None) -> None:
+    c = rules.cite(name)
+    k = profiles.knob(rules.game, name)
+    value = rules.values[name] if shown is None else shown
+    v.cite(k.label, c.source, c.basis, str(value))
+
+
+def answer(q: Question) -> Verdict:
+    v = Verdict(q.kind)
+    for p in q.problems:
+        v.error(p, rule="question")
+    try:
+        rules = q.rules
+    except RecordInvalid as exc:  # not reachable from from_params, kept for safety
+        for e in exc.errors:
+            v.error(e.message, e.rule, e.source)
+        return v
+    if q.kind == "knock":
+        _knock(q, rules, v)
+    elif q.kind == "layoff":
+        _layoff(q, rules, v)
+    elif q.kind == "meld":
+        _meld(q, rules, v)
+    else:
+        _deal(q, rules, v)
+    return v
+
+
+# ------------------------------------------------------------------------------------------ cards
+
+def _parse_gin_cards(text: str, v: Verdict, what: str) -> list[cardlib.Card] | None:
+    out: list[cardlib.Card] = []
+    bad = False
+    for token in cardlib.split_cards(text):
+        try:
+            card = cardlib.parse_card(token)
+        except cardlib.CardError as exc:
+            v.error(f"{what}: {exc.message}", rule="card notation", source="RECORD.md", cards=(exc.token,))
+            bad = True
+            continue
+        if card.is_joker:
+            v.error(f"{what}: Oklahoma Gin is played with one 52-card pack, no Joker", rule="cards",
+                    source="S2, S4", cards=("JK",))
+            bad = True
+            continue
+        if card in out:
+            v.error(f"{what}: {card.label} is entered twice, and the pack has one of each card",
+                    rule="cards", source="S2, S4", cards=(card.label,))
+            bad = True
+            continue
+        out.append(card)
+    return None if bad else out
+
+
+def _labels(mask: int) -> list[str]:
+    return [cardlib.CARD_BY_INDEX[i].label for i in gin_fast.bits_of(mask)]
+
+
+def _meld_labels(mask: int) -> list[str]:
+    bits = gin_fast.bits_of(mask)
+    cs = sorted((cardlib.CARD_BY_INDEX[i] for i in bits), key=lambda c: (c.rank, c.suit.index))
+    if gin_fast.meld_is_run(mask):
+        cs = sorted(cs, key=lambda c: c.rank)
+    return [c.label for c in cs]
+
+
+def _hand_sizes(rules: profiles.Rules) -> tuple[int, ...]:
+    return (7, 10) if rules.max_players > 2 else (10,)
+
+
+# ----------------------------------------------------------------------------------------- knock
+
+def _knock(q: Question, rules: profiles.Rules, v: Verdict) -> None:
+    hand = _parse_gin_cards(q.cards, v, "hand")
+    upcard = None
+    if not q.upcard.strip():
+        v.error("enter the first upcard: it sets the knock limit", rule="knock limit", source="S2, S4")
+    else:
+        try:
+            upcard = cardlib.parse_card(q.upcard)
+            if upcard.is_joker:
+                v.error("the upcard: Oklahoma Gin has no Joker", rule="cards", source="S2, S4", cards=("JK",))
+                upcard = None
+        except cardlib.CardError as exc:
+            v.error(f"the upcard: {exc.message}", rule="card notation", source="RECORD.md", cards=(exc.token,))
+    if hand is None or upcard is None:
+        return
+    sizes = _hand_sizes(rules)
+    allowed = sorted(set(sizes) | {n + 1 for n in sizes})
+    if len(hand) not in allowed:
+        words = " or ".join(str(n) for n in allowed)
+        v.error(f"a hand here has {words} cards (one more before the discard), not {len(hand)}",
+                rule="deal", source="S2, S4" if rules.max_players > 2 else "S2")
+        return
+    mask = gin_fast.mask_of(c.index for c in hand)
+    before_discard = len(hand) not in sizes
+    limit = cardlib.knock_limit(upcard)
+    if upcard.rank == cardlib.ACE:
+        v.cite("Knock limit: an ace upcard means gin only", "S4, BO", "source", "gin only")
+    else:
+        v.cite(f"Knock limit: the upcard's points ({upcard.label})", "S2, S4", "source", str(limit))
+    if before_discard:
+        dead, melds, dead_mask, discard = gin_fast.best_arrangement_discard(mask)
+        v.discard = cardlib.CARD_BY_INDEX[discard].label
+    else:
+        dead, melds, dead_mask = gin_fast.best_arrangement(mask)
+    v.melds = [_meld_labels(m) for m in melds]
+    v.deadwood = _labels(dead_mask)
+    big_gin = before_discard and gin_fast.best_deadwood(mask) == 0
+    if big_gin:
+        v.melds = [_meld_labels(m) for m in gin_fast.best_arrangement(mask)[1]]
+        v.deadwood = []
+        v.discard = ""
+        v.ok = True
+        if rules.big_gin_bonus:
+            v.headline = f"Big gin: all {len(hand)} cards meld without a discard."
+            _knob_cite(v, rules, "big_gin_bonus")
+        else:
+            v.headline = f"Gin: all {len(hand)} cards meld (big gin is not played under these rules, so it scores as gin)."
+            _knob_cite(v, rules, "big_gin_bonus", "not played")
+            _knob_cite(v, rules, "gin_bonus")
+    elif dead == 0:
+        v.ok = True
+        v.headline = "Gin: every card melds" + (f" after discarding {v.discard}." if v.discard else ".")
+        _knob_cite(v, rules, "gin_bonus")
+        v.details.append("Gin scores the gin bonus plus the defender's whole deadwood; the defender may not lay off, "
+                         "and gin is never undercut (S2, S4).")
+    elif dead <= limit:
+        v.ok = True
+        v.headline = (f"Yes, you may knock: least deadwood {dead}, limit {limit}"
+                      + (f", discarding {v.discard}." if v.discard else "."))
+        v.details.append("A knock needs deadwood at or below the limit (S2: \"at or below\").")
+        v.details.append("The knocker chooses his spread; this is the arrangement with the least deadwood.")
+    else:
+        v.ok = False
+        v.headline = (f"No, you may not knock: least deadwood {dead}"
+                      + (f" (discarding {v.discard})" if v.discard else "")
+                      + (", and an ace upcard allows gin only." if limit == 0 else f", over the limit of {limit}."))
+    if upcard.suit is cardlib.Suit.SPADES:
+        _knob_cite(v, rules, "spade_multiplier", f"×{rules.spade_multiplier}")
+        if rules.spade_multiplier > 1:
+            v.details.append(f"A spade upcard: every point of this hand counts ×{rules.spade_multiplier}, "
+                             "bonuses included.")
+
+
+# ---------------------------------------------------------------------------------------- layoff
+
+def _split_melds(text: str) -> list[str]:
+    return [part for part in re.split(r"[/|\n]+", text) if part.strip()]
+
+
+def _layoff(q: Question, rules: profiles.Rules, v: Verdict) -> None:
+    if not q.spread.strip():
+        v.error("enter the knocker's melds, separated by '/' (e.g. 3C 4C 5C / 9D 9H 9S)", rule="layoffs",
+                source="S2, S4")
+    kmelds: list[int] = []
+    used: set[cardlib.Card] = set()
+    for i, part in enumerate(_split_melds(q.spread), start=1):
+        meld = _parse_gin_cards(part, v, f"knocker's meld {i}")
+        if meld is None:
+            continue
+        labels = tuple(c.label for c in meld)
+        if used & set(meld):
+            v.error(f"knocker's meld {i} uses a card of another meld", rule="melds", source="S2, S4",
+                    cards=tuple(c.label for c in meld if c in used))
+            continue
+        used |= set(meld)
+        m = gin_fast.mask_of(c.index for c in meld)
+        if gin_fast.meld_kind(m) is None:
+            v.error(f"knocker's meld {i} is neither a set of 3–4 of a rank nor a run of 3+ of a suit "
+                    "(ace low only)", rule="melds", source="S2, S4", cards=labels)
+            continue
+        kmelds.append(m)
+    hand = _parse_gin_cards(q.cards, v, "defender's hand")
+    if hand is None:
+        return
+    if not hand:
+        v.error("enter the defender's cards", rule="layoffs", source="S2, S4")
+        return
+    clash = [c.label for c in hand if c in used]
+    if clash:
+        v.error("the defender's hand holds a card of the knocker's melds", rule="cards", source="S2, S4",
+                cards=tuple(clash))
+        return
+    sizes = _hand_sizes(rules)
+    if len(hand) not in sizes:
+        words = " or ".join(str(n) for n in sizes)
+        v.error(f"the defender holds {words} cards, not {len(hand)}", rule="deal", source="S2, S4")
+        return
+    if v.errors:
+        return
+    chained = rules.layoffs == "chained"
+    mask = gin_fast.mask_of(c.index for c in hand)
+    dead, own, lay, dead_mask = gin_fast.defender_best(mask, kmelds, chained=chained)
+    v.melds = [_meld_labels(m) for m in own]
+    v.layoffs = _labels(lay)
+    v.deadwood = _labels(dead_mask)
+    v.ok = None
+    laid = ", ".join(v.layoffs) if v.layoffs else "nothing"
+    v.headline = f"The defender lays off {laid}; deadwood left: {dead}."
+    _knob_cite(v, rules, "layoffs")
+    v.details.append("The defender's own melds and layoffs are chosen together for the least deadwood (RULES.md).")
+    if chained:
+        v.details.append("Chained: a layoff may extend a run that an earlier layoff extended.")
+    else:
+        v.details.append("Only onto the knocker's melds as laid down: a card may extend a run by one at each end "
+                         "or complete a set.")
+    v.details.append("After gin the defender may not lay off at all (S2, S4).")
+
+
+# ------------------------------------------------------------------------------------------ meld
+
+def _meld(q: Question, rules: profiles.Rules, v: Verdict) -> None:
+    try:
+        from scorekeeper.rules import oklahoma
+        check_meld = getattr(oklahoma, "check_meld")
+    except (ImportError, AttributeError):
+        v.ok = None
+        v.headline = "The meld check is not available yet: the Oklahoma engine has not landed."
+        return
+    tokens = cardlib.split_cards(q.cards)
+    if not tokens:
+        v.error("enter the cards of the meld, e.g. QS QH 2C=QD", rule="melds", source="S0, S1 law 7")
+        return
+    try:
+        result = check_meld(tokens, rules)
+    except RecordInvalid as exc:
+        for e in exc.errors:
+            v.error(e.message, e.rule, e.source, e.cards)
+        return
+    except cardlib.CardError as exc:
+        v.error(exc.message, rule="card notation", source="RECORD.md", cards=(exc.token,))
+        return
+    _meld_result(result, v)
+
+
+def _meld_result(result: Any, v: Verdict) -> None:
+    """Show ``oklahoma.check_meld``'s MeldCheck: its errors, or the meld with its points and lines."""
+    if not result.ok:
+        for e in result.errors:
+            v.error(e.message, e.rule, e.source, tuple(e.cards))
+        v.headline = "Not a legal meld" + (f" ({result.kind})." if result.kind else ".")
+        return
+    v.ok = True
+    v.headline = f"A legal {result.kind}, worth {result.points:+d} melded.".replace("-", "−")
+    v.melds = [list(result.labels)]
+    if result.meaning:
+        v.details.append("The cards count as: " + ", ".join(result.meaning) + ".")
+    v.lines = [line.as_dict() for line in result.lines]
+
+
+# ------------------------------------------------------------------------------------------ deal
+
+def _deal(q: Question, rules: profiles.Rules, v: Verdict) -> None:
+    text = q.deal.strip()
+    if not text:
+        v.error("enter a deal in the RECORD.md notation", rule="format", source="RECORD.md")
+        return
+    try:
+        data = record.parse_json(text)
+    except RecordInvalid as exc:
+        for e in exc.errors:
+            v.error(e.message, e.rule, e.source)
+        return
+    if isinstance(data, dict) and "format" in data:
+        rec = data
+    elif isinstance(data, dict):
+        hands = data.get("hands")
+        if not isinstance(hands, dict) or not hands:
+            v.error("a deal has 'hands': an object with one entry per player", rule="format", source="RECORD.md")
+            return
+        rec = {"format": record.FORMAT, "game": q.game, "rules": {"profile": q.profile},
+               "players": list(hands), "deals": [data]}
+    else:
+        v.error("a deal is a JSON object like {\"hands\": {...}}", rule="format", source="RECORD.md")
+        return
+    try:
+        result = record.score_record(rec)
+    except RecordInvalid as exc:
+        for e in exc.errors:
+            v.error(e.message, e.rule, e.source, e.cards, e.deal, e.player)
+        v.headline = "The engine rejects this deal."
+        return
+    except ImportError:
+        v.headline = "Scoring a whole deal is not available yet: the engine for this game has not landed."
+        v.ok = None
+        return
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError):
+        log.exception("checker: the engine could not read a deal")
+        v.error("the engine could not read this deal: check it against RECORD.md", rule="format", source="RECORD.md")
+        return
+    doc = record.result_json(result)
+    v.ok = None
+    v.deals = doc["deals"]
+    v.game_result = doc
+    if len(doc["deals"]) == 1:
+        d = doc["deals"][0]
+        parts = ", ".join(f"{name} {p['points']:+d}" for name, p in d["players"].items())
+        v.headline = f"{d['outcome'].replace('_', ' ')}: {parts}."
+    else:
+        parts = ", ".join(f"{name} {t}" for name, t in doc["totals"].items())
+        v.headline = f"{len(doc['deals'])} deals: totals {parts}."
+    if rules.game == profiles.GIN and any(d.get("multiplier", 1) > 1 for d in doc["deals"]):
+        _knob_cite(v, rules, "spade_multiplier", f"×{rules.spade_multiplier}")
+
+
+def example_deal(game: str) -> str:
+    if game == profiles.OKLAHOMA:
+        deal = {"out": "Ann", "hands": {"Ann": {"melds": [["QS", "QH", "2C=QD"], ["9H", "8H", "JK=7H"]],
+                                                 "held": []},
+                                        "Ben": {"melds": [["5S", "6S", "7S"]], "held": ["AD", "KC"]}}}
+    else:
+        deal = {"upcard": "7S", "knocker": "Ann",
+                "hands": {"Ann": {"cards": ["3C", "4C", "5C", "9D", "9H", "9S", "JH", "QH", "KH", "2S"]},
+                          "Ben": {"cards": ["2H", "3H", "4H", "6D", "6C", "8S", "10S", "KD", "AC", "5H"]}}}
+    return json.dumps(deal)

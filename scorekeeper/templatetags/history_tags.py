@@ -1,0 +1,35 @@
+"""Template helpers for the rules, checker and history pages: printed cards with their suit colour."""
+from __future__ import annotations
+
+from typing import Iterable
+
+from django import template
+from django.utils.html import format_html, format_html_join
+
+register = template.Library()
+
+
+def _cls(label: str) -> str:
+    if label.startswith("JK"):
+        return "hx-card hx-joker"
+    suit = next((ch for ch in label if ch in "♠♥♦♣"), "")
+    return "hx-card hx-red" if suit in ("♥", "♦") else "hx-card"
+
+
+@register.filter
+def card(label: str):
+    """One printed card ('10♥') as a span coloured by suit; the symbol is always shown."""
+    return format_html('<span class="{}">{}</span>', _cls(str(label)), label)
+
+
+@register.filter
+def cards(labels: Iterable[str]):
+    return format_html_join(" ", '<span class="{}">{}</span>', ((_cls(str(x)), x) for x in labels or ()))
+
+
+@register.filter
+def signed(value) -> str:
+    try:
+        return f"{int(value):+d}".replace("-", "−")
+    except (TypeError, ValueError):
+        return str(value)
