@@ -15,7 +15,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # The rules pages, "Check a ruling" and the history pages (written alongside).
     path("", include("scorekeeper.urls_more")),
-    path("", include("scorekeeper.urls_more")),
 ]
 
 handler404 = "scorekeeper.views.not_found"
