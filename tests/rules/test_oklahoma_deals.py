@@ -1,0 +1,228 @@
+"""Oklahoma deals: validation of a deal's entries and the score of each player (RULES.md §1)."""
+import pytest
+
+from scorekeeper.rules.errors import RecordInvalid
+from scorekeeper.rules.oklahoma import score_deal, score_game
+from scorekeeper.rules.profiles import resolve
+
+BOOK = resolve("oklahoma", "book")
+LAWS = resolve("oklahoma", "laws")
+P3 = ("Ann", "Ben", "Cleo")
+
+
+def hand(melds=(), held=()):
+    return {"melds": [list(m) for m in melds], "held": list(held)}
+
+
+def simple(out="Ann", **flags):
+    """Ann melds Q♠ Q♥ 2♣=Q♦ (70) and 7♥ 8♥ 9♥ (25); Ben melds 5♠ 6♠ 7♠ (15), holds K♦ (K–8);
+    Cleo melds nothing and holds Q♠ 2♦ 4♣ (−100 −20 −5)."""
+    d = {"out": out, "hands": {
+        "Ann": hand([["QS", "QH", "2C=QD"], ["9H", "8H", "7H"]], [] if out == "Ann" else ["3S"]),
+        "Ben": hand([["5S", "6S", "7S"]], ["KD"]),
+        "Cleo": hand([], ["QS", "2D", "4C"]),
+    }}
+    d.update(flags)
+    return d
+
+
+def errors_of(rules, deal, players=P3):
+    with pytest.raises(RecordInvalid) as info:
+        score_deal(rules, players, deal, number=3)
+    errs = info.value.errors
+    for e in errs:
+        assert e.deal == 3 and e.message and e.rule, e
+    return errs
+
+
+def check_lines(result):
+    for pd in result.values():
+        assert sum(x.points for x in pd.lines) == pd.points
+        assert sum(x.points for x in pd.side_lines) == pd.side_points
+        assert all(x.rule and x.source for x in pd.lines + pd.side_lines)
+
+
+# --- scoring --------------------------------------------------------------------------------
+
+def test_going_out_and_penalties_book():
+    r = score_deal(BOOK, P3, simple())
+    check_lines(r)
+    assert r["Ann"].points == 70 + 25 + 100
+    assert r["Ben"].points == 15 - 20
+    assert r["Cleo"].points == -125
+    bonus = [x for x in r["Ann"].lines if x.rule == "going out"][0]
+    assert bonus.points == 100 and bonus.source == "S0"
+    assert r["Ann"].melds == (("Q♠", "Q♥", "2♣=Q♦"), ("7♥", "8♥", "9♥"))
+    assert r["Cleo"].held == ("Q♠", "2♦", "4♣")
+
+
+def test_k8_in_hand_laws_is_minus_10():
+    r = score_deal(LAWS, P3, simple())
+    assert r["Ben"].points == 15 - 10
+    line = [x for x in r["Ben"].lines if "K♦" in x.label][0]
+    assert line.source == "S1 law 12" and line.points == -10
+    bonus = [x for x in r["Ann"].lines if x.rule == "going out"][0]
+    assert bonus.source == "S1 law 10"
+
+
+def test_first_turn_out_book_no_bonus():
+    r = score_deal(BOOK, P3, simple(first_turn=True))
+    assert r["Ann"].points == 95
+    assert any(x.points == 0 and "first turn" in x.label for x in r["Ann"].lines)
+
+
+def test_first_turn_out_laws_bonus_paid():
+    assert score_deal(LAWS, P3, simple(first_turn=True))["Ann"].points == 195
+
+
+def test_concealed_bonus_book_goes_to_the_side_column():
+    r = score_deal(BOOK, P3, simple(concealed=True))
+    check_lines(r)
+    assert r["Ann"].points == 195                       # the running score is untouched
+    assert r["Ann"].side_points == 250
+    assert r["Ann"].side_lines[0].source == "S0"
+    assert r["Ben"].side_points == 0
+
+
+def test_concealed_bonus_laws_none():
+    r = score_deal(LAWS, P3, simple(concealed=True))
+    assert r["Ann"].points == 195 and r["Ann"].side_points == 0
+
+
+def test_concealed_on_first_turn_book_no_concealed_bonus_ruling():
+    r = score_deal(BOOK, P3, simple(first_turn=True, concealed=True))
+    assert r["Ann"].points == 95 and r["Ann"].side_points == 0
+    assert r["Ann"].side_lines[0].basis == "ruling"
+
+
+def test_concealed_on_first_turn_paid_when_first_turn_bonus_is_played():
+    rules = resolve("oklahoma", "book", {"first_turn_bonus": True})
+    r = score_deal(rules, P3, simple(first_turn=True, concealed=True))
+    assert r["Ann"].points == 195 and r["Ann"].side_points == 250
+
+
+def test_stock_out_no_bonus():
+    d = simple(out=None)
+    r = score_deal(BOOK, P3, d)
+    assert r["Ann"].points == 95 - 5
+    assert not any(x.rule == "going out" for pd in r.values() for x in pd.lines)
+
+
+def test_two_sets_of_the_same_rank_in_one_hand():
+    d = {"out": "Ann", "hands": {
+        "Ann": hand([["7H", "7S", "7D"], ["7H", "7C", "2C"]]),
+        "Ben": hand([], ["3S"]), "Cleo": hand([], [])}}
+    assert score_deal(BOOK, P3, d)["Ann"].points == 30 + 100
+
+
+# --- validation -----------------------------------------------------------------------------
+
+def test_a_card_entered_three_times_across_players():
+    d = simple()
+    d["hands"]["Ben"]["held"] = ["QS"]            # Ann melded one Q♠, Cleo holds one: this is a third
+    errs = errors_of(BOOK, d)
+    e = [x for x in errs if x.rule == "the pack"][0]
+    assert e.cards == ("Q♠",) and "3 times" in e.message
+    assert "Ann 1" in e.message and "Ben 1" in e.message and "Cleo 1" in e.message
+    assert e.player == "Cleo" and e.source == "S0; S1 law 1"
+
+
+def test_two_of_a_card_across_players_is_fine():
+    d = simple()
+    d["hands"]["Ben"]["held"] = ["9H"]            # Ann melded one 9♥
+    score_deal(BOOK, P3, d)
+
+
+def test_nine_2s_rejected_and_two_jokers_rejected():
+    d = {"out": "Ann", "hands": {
+        "Ann": hand([["7H", "2C", "2C"], ["8H", "2D", "2D"], ["9H", "2S", "2S"]]),
+        "Ben": hand([["10H", "2H", "2H"]], ["2C", "JK"]),
+        "Cleo": hand([["JH", "JS", "JK"]])}}
+    errs = errors_of(BOOK, d)
+    msgs = " | ".join(e.message for e in errs)
+    assert "2♣ is entered 3 times" in msgs and "eight 2s" in msgs
+    assert "JK is entered 2 times" in msgs and "one Joker" in msgs
+
+
+def test_joker_off_rejects_a_held_joker():
+    rules = resolve("oklahoma", "laws", {"joker": False})
+    d = simple()
+    d["hands"]["Cleo"]["held"].append("JK")
+    e = errors_of(rules, d)[0]
+    assert e.player == "Cleo" and e.cards == ("JK",) and "without the Joker" in e.message
+
+
+def test_player_out_with_cards_held():
+    d = simple()
+    d["hands"]["Ann"]["held"] = ["3S"]
+    e = errors_of(BOOK, d)[0]
+    assert e.player == "Ann" and e.cards == ("3♠",) and e.rule == "going out"
+
+
+def test_player_out_who_melded_nothing_ruling():
+    d = simple()
+    d["hands"]["Ann"] = hand([], [])
+    e = errors_of(BOOK, d)[0]
+    assert e.player == "Ann" and "melded nothing" in e.message and e.source == "ruling"
+
+
+@pytest.mark.parametrize("flag", ["first_turn", "concealed"])
+def test_flags_only_with_a_player_out(flag):
+    e = errors_of(BOOK, simple(out=None, **{flag: True}))[0]
+    assert e.field == flag
+
+
+def test_flags_must_be_booleans():
+    assert errors_of(BOOK, simple(concealed="yes"))[0].field == "concealed"
+
+
+def test_unknown_keys_players_and_missing_players():
+    d = simple(colour="red")
+    d["hands"]["Dan"] = hand()
+    del d["hands"]["Cleo"]
+    d["hands"]["Ben"]["extra"] = 1
+    errs = errors_of(BOOK, d)
+    msgs = [e.message for e in errs]
+    assert any("unknown key 'colour'" in m for m in msgs)
+    assert any("'Dan' is not one of the players" in m for m in msgs)
+    assert any("Cleo has no hand" in m for m in msgs)
+    assert any("unknown key 'extra'" in m for m in msgs)
+    assert {e.player for e in errs} >= {"Dan", "Cleo", "Ben"}
+
+
+def test_out_must_be_a_player():
+    e = errors_of(BOOK, simple(out="Zed"))[0]
+    assert e.field == "out"
+
+
+def test_missing_held_or_melds_key():
+    d = simple()
+    del d["hands"]["Ben"]["held"]
+    e = errors_of(BOOK, d)[0]
+    assert e.player == "Ben" and "held" in e.message
+
+
+def test_held_card_naming_another_card():
+    d = simple()
+    d["hands"]["Cleo"]["held"] = ["2D=7H"]
+    e = errors_of(BOOK, d)[0]
+    assert e.player == "Cleo" and e.cards == ("2♦=7♥",) and "stands for nothing" in e.message
+
+
+def test_every_error_is_collected_with_deal_player_cards_rule():
+    d = simple()
+    d["hands"]["Ben"]["melds"] = [["9H", "8H", "2C"], ["KH", "AH", "2H"], ["5S", "5H", "5D", "5C", "JK"]]
+    d["hands"]["Cleo"]["held"] = ["QS", "2D", "4X"]
+    errs = errors_of(BOOK, d)
+    assert len(errs) == 4
+    for e in errs:
+        assert e.player in ("Ben", "Cleo") and e.cards and e.rule and e.source
+    fields = [e.field for e in errs]
+    assert fields[:3] == ["hands.Ben.melds[1]", "hands.Ben.melds[2]", "hands.Ben.melds[3]"]
+    assert errs[3].cards == ("4X",)
+
+
+def test_score_game_reports_errors_of_several_deals():
+    with pytest.raises(RecordInvalid) as info:
+        score_game(BOOK, P3, [simple(colour=1), simple(), simple(out="Zed")], "Ann")
+    assert [e.deal for e in info.value.errors] == [1, 3]
