@@ -1,0 +1,163 @@
+"""A line chart of each player's running total per deal, drawn on the server as SVG.
+
+Plain Python, no chart framework, no inline styles (CSP: style-src 'self'): every colour comes
+from classes styled in static/history.css, so the chart follows dark mode and prints in black.
+Series differ by colour, dash pattern and marker shape, and each line is labelled with the
+player's name at its end, so colour is never the only cue. The SVG carries a title and a
+description for screen readers; pages show the same numbers in a table beside it.
+"""
+from __future__ import annotations
+
+import math
+from html import escape
+from typing import Mapping, Sequence
+
+from django.utils.safestring import SafeString, mark_safe
+
+MARKERS = ("circle", "square", "triangle", "diamond", "cross")
+WIDTH, HEIGHT = 420, 300
+LEFT, RIGHT, TOP, BOTTOM = 46, 84, 16, 38
+LABEL_GAP = 14
+
+
+def nice_step(span: float, ticks: int = 5) -> int:
+    """A round tick step (1, 2, 5 × 10^k) giving about ``ticks`` intervals over ``span``."""
+    if span <= 0:
+        return 1
+    raw = span / ticks
+    power = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if raw <= m * power:
+            return max(1, int(m * power))
+    return max(1, int(10 * power))
+
+
+def _fmt(n: float) -> str:
+    return f"{n:.1f}".rstrip("0").rstrip(".")
+
+
+def _marker(shape: str, x: float, y: float, cls: str, r: float = 4.0) -> str:
+    if shape == "circle":
+        return f'<circle class="marker {cls}" cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r)}"/>'
+    if shape == "square":
+        return (f'<rect class="marker {cls}" x="{_fmt(x - r)}" y="{_fmt(y - r)}" '
+                f'width="{_fmt(2 * r)}" height="{_fmt(2 * r)}"/>')
+    if shape == "triangle":
+        pts = f"{_fmt(x)},{_fmt(y - r - 1)} {_fmt(x + r + 1)},{_fmt(y + r)} {_fmt(x - r - 1)},{_fmt(y + r)}"
+        return f'<polygon class="marker {cls}" points="{pts}"/>'
+    if shape == "diamond":
+        pts = f"{_fmt(x)},{_fmt(y - r - 1)} {_fmt(x + r + 1)},{_fmt(y)} {_fmt(x)},{_fmt(y + r + 1)} {_fmt(x - r - 1)},{_fmt(y)}"
+        return f'<polygon class="marker {cls}" points="{pts}"/>'
+    return (f'<path class="marker {cls}" d="M{_fmt(x - r)} {_fmt(y - r)}L{_fmt(x + r)} {_fmt(y + r)}'
+            f'M{_fmt(x - r)} {_fmt(y + r)}L{_fmt(x + r)} {_fmt(y - r)}"/>')
+
+
+def _spread_labels(ys: list[float], lo: float, hi: float, gap: float = LABEL_GAP) -> list[float]:
+    """Move end labels apart vertically (keeping their order) so no two overlap."""
+    order = sorted(range(len(ys)), key=lambda i: ys[i])
+    placed = [0.0] * len(ys)
+    last = -math.inf
+    for i in order:
+        y = max(ys[i], last + gap)
+        placed[i] = y
+        last = y
+    overflow = last - hi
+    if overflow > 0:
+        for i in order:
+            placed[i] = max(lo, placed[i] - overflow)
+        # re-space from the top after shifting
+        last = -math.inf
+        for i in order:
+            placed[i] = max(placed[i], last + gap)
+            last = placed[i]
+    return placed
+
+
+def running_totals_svg(players: Sequence[str], totals: Sequence[Mapping[str, int]], *,
+                       target: int | None = None, title: str = "Running totals",
+                       penalty: bool = False, chart_id: str = "chart") -> SafeString:
+    """An SVG line chart: x = deal number (0 = the start), y = each player's total after that deal.
+
+    ``totals`` holds one mapping per deal (the totals after it). ``target`` draws a dashed line.
+    ``penalty`` only changes the description (lowest total is best).
+    """
+    players = list(players)
+    n = len(totals)
+    series = {p: [0] + [int(t.get(p, 0)) for t in totals] for p in players}
+    values = [v for s in series.values() for v in s] or [0]
+    lo = min(0, min(values))
+    hi = max(values + ([target] if target else []))
+    if hi == lo:
+        hi = lo + 10
+    step = nice_step(hi - lo)
+    lo_t = math.floor(lo / step) * step
+    hi_t = math.ceil(hi / step) * step
+    pw = WIDTH - LEFT - RIGHT
+    ph = HEIGHT - TOP - BOTTOM
+
+    def sx(i: int) -> float:
+        return LEFT + (pw * i / n if n else 0)
+
+    def sy(v: float) -> float:
+        return TOP + ph * (hi_t - v) / (hi_t - lo_t)
+
+    out: list[str] = []
+    desc = _describe(players, series, n, target, penalty)
+    tid, did = f"{chart_id}-title", f"{chart_id}-desc"
+    out.append(f'<svg class="chart" id="{escape(chart_id)}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+               f'aria-labelledby="{tid} {did}" xmlns="http://www.w3.org/2000/svg">')
+    out.append(f'<title id="{tid}">{escape(title)}</title><desc id="{did}">{escape(desc)}</desc>')
+    # y grid and labels
+    v = lo_t
+    while v <= hi_t:
+        y = sy(v)
+        out.append(f'<line class="grid" x1="{LEFT}" x2="{LEFT + pw}" y1="{_fmt(y)}" y2="{_fmt(y)}"/>')
+        out.append(f'<text x="{LEFT - 6}" y="{_fmt(y + 4)}" text-anchor="end">{v:,}</text>')
+        v += step
+    # axes
+    out.append(f'<line class="axis" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{TOP + ph}"/>')
+    out.append(f'<line class="axis" x1="{LEFT}" x2="{LEFT + pw}" y1="{_fmt(sy(0))}" y2="{_fmt(sy(0))}"/>')
+    # x ticks: every deal when few, else a round step
+    xstep = 1 if n <= 15 else nice_step(n, 6)
+    for i in range(0, n + 1, xstep):
+        x = sx(i)
+        out.append(f'<line class="tick" x1="{_fmt(x)}" x2="{_fmt(x)}" y1="{TOP + ph}" y2="{TOP + ph + 4}"/>')
+        out.append(f'<text x="{_fmt(x)}" y="{TOP + ph + 17}" text-anchor="middle">{i}</text>')
+    out.append(f'<text x="{LEFT + pw / 2:.0f}" y="{HEIGHT - 4}" text-anchor="middle">deal</text>')
+    if target:
+        y = sy(target)
+        out.append(f'<line class="target" x1="{LEFT}" x2="{LEFT + pw}" y1="{_fmt(y)}" y2="{_fmt(y)}"/>')
+        out.append(f'<text class="target-label" x="{LEFT + 4}" y="{_fmt(y - 4)}">target {target:,}</text>')
+    # series
+    ends = []
+    for k, p in enumerate(players):
+        cls = f"s{k % 5}"
+        pts = " ".join(f"{_fmt(sx(i))},{_fmt(sy(val))}" for i, val in enumerate(series[p]))
+        out.append(f'<g class="player"><title>{escape(p)}: {series[p][-1]:,}</title>')
+        out.append(f'<polyline class="series {cls}" points="{pts}"/>')
+        shape = MARKERS[k % len(MARKERS)]
+        idx = range(n + 1) if n <= 15 else (n,)
+        for i in idx:
+            out.append(_marker(shape, sx(i), sy(series[p][i]), cls))
+        out.append("</g>")
+        ends.append(sy(series[p][-1]))
+    for k, (p, y) in enumerate(zip(players, _spread_labels(ends, TOP + 6, TOP + ph))):
+        name = p if len(p) <= 8 else p[:7] + "…"
+        out.append(f'<text class="s{k % 5} end-label" x="{_fmt(sx(n) + 8)}" y="{_fmt(y + 4)}">'
+                   f'{escape(name)} {series[p][-1]:,}</text>')
+    out.append("</svg>")
+    return mark_safe("".join(out))
+
+
+def _describe(players: list[str], series: dict[str, list[int]], n: int, target: int | None,
+              penalty: bool) -> str:
+    if not players:
+        return "No players."
+    finals = sorted(players, key=lambda p: series[p][-1], reverse=not penalty)
+    parts = ", ".join(f"{p} {series[p][-1]:,}" for p in finals)
+    text = f"Totals after {n} deal{'s' if n != 1 else ''}: {parts}."
+    if target:
+        text += f" Target {target:,}."
+    if penalty:
+        text += " Penalty points: the lowest total is best."
+    return text
