@@ -99,3 +99,16 @@ class DealChange(models.Model):
 
     def __str__(self) -> str:
         return f"deal {self.number} {self.action}"
+
+
+class GameSummary(models.Model):
+    """A cache of a game's scores per deal for the history pages (``scorekeeper.history``), so a
+    player page over hundreds of games need not re-score them. Never the truth: ``key`` names the
+    game state it was computed from and a stale summary is recomputed from the record."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="summary")
+    key = models.CharField(max_length=64)
+    data = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"summary of game {self.game_id}"
