@@ -180,7 +180,9 @@ def check_meld(request: HttpRequest, game_id: int) -> HttpResponse:
             check = scoring.check_meld(tokens, rules)
             if check is not None:
                 if check.ok:
-                    context["ok"] = f"{check.kind}, +{check.points}" if check.points is not None else str(check.kind)
+                    meaning = getattr(check, "meaning", ())
+                    shown = f" {' '.join(meaning)}" if meaning and any(t.card.is_wild for t in tokens) else ""
+                    context["ok"] = f"{check.kind}{shown}, +{check.points}"
                 else:
                     context["errors"] = [error_text(e) if not isinstance(e, str) else e for e in check.errors]
         if not context["errors"] and context["ok"] is None:
