@@ -1,6 +1,7 @@
 """Small views: read the request, call the services and the engine, render. No rules here."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -141,6 +142,7 @@ def deal_page(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     result, errors = _score(game)
     view = deal_view(game, result, number) if result else None
     return render(request, "deal.html", {"game": game, "deal": deal, "view": view, "errors": errors,
+                                         "entered": json.dumps(deal.data, ensure_ascii=False),
                                          "gin": game.game == profiles.GIN,
                                          "changes": game.changes.filter(number=number).order_by("-at")[:10]})
 
