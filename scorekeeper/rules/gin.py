@@ -230,7 +230,7 @@ def _parse_deal(rules, players: tuple[str, ...], raw: Any, number: int, errors: 
             if cards is None:
                 continue
             hand = Hand(name, "cards", _mask(cards), big_gin=big)
-            count = len(cards)
+            count = len(entry["cards"])                  # as entered: a bad card still counts
         else:
             melds_raw = entry.get("melds", [])
             if not isinstance(melds_raw, list):
@@ -248,7 +248,7 @@ def _parse_deal(rules, players: tuple[str, ...], raw: Any, number: int, errors: 
                 if cards is None:
                     ok = False
                     continue
-                count += len(cards)
+                count += len(mraw)
                 if not cards:
                     continue
                 m = _mask(cards)
@@ -267,7 +267,7 @@ def _parse_deal(rules, players: tuple[str, ...], raw: Any, number: int, errors: 
                                       seen, upcard)
             if dead_cards is None:
                 continue
-            count += len(dead_cards)
+            count += len(entry.get("deadwood", []))
             dead = _mask(dead_cards)
             if not ok:
                 continue
