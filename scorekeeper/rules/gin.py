@@ -91,8 +91,9 @@ def _parse_cards(raw: Any, errors: list, number: int, player: str | None, fld: s
             continue
         where = seen.get(card.index)
         if where is not None:
+            whose = f"twice in {player}'s hand" if where == player else f"twice in this deal ({where} and {player})"
             errors.append(RecordError(
-                f"{card.label} is entered twice in this deal ({where} and {player}): the pack holds one of each card",
+                f"{card.label} is entered {whose}: the pack holds one of each card",
                 rule="pack", source="S2, Setup", deal=number, player=player, cards=(card.label,), field=fld))
             continue
         seen[card.index] = player or "?"

@@ -473,3 +473,9 @@ def test_exact_tie_for_the_win_goes_on():
     r = score(game("party", [party_undercut("10D JD QD KD AC 3H 4C")], players=PARTY, options={"target": 25}))
     assert r.state == "in_progress" and r.winner is None
     assert any("tie for the win" in n and "ruling" in n for n in r.deals[0].notes)
+
+
+def test_a_card_twice_in_one_hand_is_named():
+    errs = errors_of(game("standard", [deal("8H", "Ann", {"Ann": ANN_KNOCK,
+                                                           "Ben": cards("AD 2D 3D 8S 8D 8C KH JH 10D AD")})]))
+    assert errs[0].cards == ("A♦",) and "twice in Ben's hand" in errs[0].message
