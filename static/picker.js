@@ -64,7 +64,8 @@
   });
   var jk = null, eq = null;
   if (double) {
-    jk = button(row1, "JK", "Joker", function () { add("JK"); });
+    if (slot.dataset.joker) jk = button(row1, "JK", "Joker", function () { add("JK"); });
+    else row1.appendChild(el("span"));
     eq = button(row1, "=", "the wild card just added stands for the next card tapped", function () {
       if (!target) return;
       var v = target.value.replace(/\s+$/, "");
