@@ -1,0 +1,351 @@
+"""History: games list, review page, change history, player pages, rename/merge, re-scoring,
+export and import (round trip, invalid records leave nothing behind), bounded queries."""
+import csv
+import io
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from scorekeeper import history, services
+from scorekeeper.models import Deal, DealChange, Game, GameSummary, Player
+from scorekeeper.rules.errors import RecordInvalid
+from scorekeeper.rules.record import result_json, score_record
+from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
+
+pytestmark = pytest.mark.django_db
+NAMES = ["Ann", "Ben", "Cleo"]
+
+
+def ok_game(deals=(OK_BIG, OK_SMALL), profile="book", names=NAMES, options=None):
+    game = services.create_game(game="oklahoma", profile=profile, options=options or {}, players=list(names),
+                                first_dealer=0)
+    for d in deals:
+        services.add_deal(game=game, data=ok_record_deal(d, list(names)))
+    return game
+
+
+def gin_game(deals=(GIN_KNOCK, GIN_BIG), profile="standard", names=("Ann", "Ben")):
+    game = services.create_game(game="oklahoma-gin", profile=profile, options={}, players=list(names))
+    for d in deals:
+        services.add_deal(game=game, data=gin_record_deal(d, list(names)))
+    return game
+
+
+# ----------------------------------------------------------------------------------- games list
+
+def test_games_list_newest_first_and_filters(client):
+    g1 = ok_game()
+    g2 = gin_game()
+    g3 = ok_game(names=["Dora", "Eve", "Fay"])
+    html = client.get("/history/").content.decode()
+    assert html.index(f"/history/{g3.pk}/") < html.index(f"/history/{g2.pk}/") < html.index(f"/history/{g1.pk}/")
+    html = client.get("/history/?player=ann").content.decode()
+    assert f"/history/{g1.pk}/" in html and f"/history/{g2.pk}/" in html and f"/history/{g3.pk}/" not in html
+    html = client.get("/history/?game=oklahoma-gin").content.decode()
+    assert f"/history/{g2.pk}/" in html and f"/history/{g1.pk}/" not in html
+    part = client.get("/history/?game=oklahoma", headers={"HX-Request": "true"}).content.decode()
+    assert part.strip().startswith('<div id="game-list"') and "<html" not in part
+
+
+@pytest.mark.parametrize("query", ["?page=zz", "?game=chess", "?state=%00", "?player=" + "x" * 500])
+def test_games_list_bad_parameters(client, query):
+    ok_game()
+    assert client.get("/history/" + query).status_code == 200
+
+
+# ---------------------------------------------------------------------------------- review page
+
+def test_review_page_shows_every_deal_lines_and_chart(client):
+    game = ok_game()
+    html = client.get(f"/history/{game.pk}/").content.decode()
+    assert '<svg class="chart"' in html and html.count("<polyline") == 3
+    assert 'id="deal-1"' in html and 'id="deal-2"' in html
+    assert "Q♠" in html and "S0" in html     # cards with symbols, lines with sources
+    result = services.score_game(game)
+    for name, total in result.totals.items():
+        assert f"{name} {total:,}" in html   # chart end labels
+    assert "style=" not in html
+
+
+def test_review_of_unknown_game_is_404(client):
+    assert client.get("/history/99999/").status_code == 404
+    assert client.get("/history/99999/rescore/").status_code == 404
+    assert client.get("/history/99999/export.json").status_code == 404
+
+
+def test_review_queries_do_not_grow_with_deals(client):
+    small = ok_game(deals=[OK_SMALL] * 2, options={"target": 10000})
+    big = ok_game(deals=[OK_SMALL] * 12, options={"target": 10000})
+    client.get(f"/history/{small.pk}/")
+    client.get(f"/history/{big.pk}/")
+    with CaptureQueriesContext(connection) as q1:
+        client.get(f"/history/{small.pk}/")
+    with CaptureQueriesContext(connection) as q2:
+        client.get(f"/history/{big.pk}/")
+    assert len(q1) == len(q2) <= 10
+
+
+def test_change_history_shows_created_edited_deleted(client):
+    game = ok_game()
+    services.edit_deal(game=game, number=1, data=ok_record_deal(OK_SMALL, NAMES))
+    services.delete_deal(game=game, number=2)
+    html = client.get(f"/history/{game.pk}/changes/").content.decode()
+    assert "Deal 1 edited" in html and "Deal 2 deleted" in html and "Deal 1 created" in html
+    assert "before" in html and "after" in html
+    one = client.get(f"/history/{game.pk}/changes/?deal=2").content.decode()
+    assert "Deal 2 deleted" in one and "Deal 1 edited" not in one
+    review = client.get(f"/history/{game.pk}/").content.decode()
+    assert "change" in review and f"/history/{game.pk}/changes/?deal=1" in review
+
+
+# ---------------------------------------------------------------------------------- player pages
+
+def test_player_stats_oklahoma():
+    game = ok_game()
+    result = services.score_game(game)
+    ann = Player.objects.get(name="Ann")
+    s = history.player_stats(ann)
+    k = s.kinds[0]
+    assert s.played == 1 and k.games == 1 and k.deals == 2
+    pts = [d.players["Ann"].points for d in result.deals]
+    assert k.points == sum(pts) and k.average == round(sum(pts) / 2, 1)
+    assert k.out == 1                               # Ann went out in OK_BIG
+    assert k.best["points"] == max(pts) and k.worst["points"] == min(pts)
+    assert {o["name"] for o in s.opponents} == {"Ben", "Cleo"}
+
+
+def test_player_stats_gin_undercuts_and_head_to_head():
+    undercut = {"upcard": "10H", "knocker": 0, "melds": {0: ["5S 6S 7S", "JD JC JS"], 1: []},
+                "deadwood": {0: "AS 2D 3C 4C", 1: ""}, "cards": {0: "", 1: "KH KD KC 2H 3H 4H 9C 9H 9D AD"}}
+    game = gin_game(deals=(undercut,))
+    result = services.score_game(game)
+    assert result.deals[0].outcome == "undercut"
+    ann = history.player_stats(Player.objects.get(name="Ann")).kinds[0]
+    ben = history.player_stats(Player.objects.get(name="Ben")).kinds[0]
+    assert ann.undercuts_suffered == 1 and ann.knocks == 1 and ben.undercuts_given == 1
+
+
+def test_player_page_and_bounded_queries(client):
+    for _ in range(2):
+        ok_game(deals=[OK_SMALL] * 2)
+    ann = Player.objects.get(name="Ann")
+    r = client.get(f"/players/{ann.pk}/")
+    assert r.status_code == 200 and "Head to head" in r.content.decode()
+    assert GameSummary.objects.count() == 2
+    with CaptureQueriesContext(connection) as q1:
+        client.get(f"/players/{ann.pk}/")
+    for _ in range(3):
+        ok_game(deals=[OK_SMALL] * 6)
+    client.get(f"/players/{ann.pk}/")
+    with CaptureQueriesContext(connection) as q2:
+        client.get(f"/players/{ann.pk}/")
+    assert len(q1) == len(q2) <= 12
+
+
+def test_summary_is_recomputed_after_an_edit():
+    game = ok_game()
+    ann = Player.objects.get(name="Ann")
+    before = history.player_stats(ann).kinds[0].points
+    services.edit_deal(game=game, number=1, data=ok_record_deal(OK_SMALL, NAMES))
+    after = history.player_stats(ann).kinds[0].points
+    assert before != after
+
+
+def test_unknown_player_404(client):
+    assert client.get("/players/424242/").status_code == 404
+
+
+# ------------------------------------------------------------------------------ rename / merge
+
+def test_rename_player_renames_inside_every_deal(client):
+    game = ok_game()
+    ann = Player.objects.get(name="Ann")
+    r = client.post(f"/players/{ann.pk}/rename/", {"name": "Annie"})
+    assert r.status_code == 302
+    game.refresh_from_db()
+    assert game.player_names() == ["Annie", "Ben", "Cleo"]
+    assert all("Annie" in d.data["hands"] and "Ann" not in d.data["hands"] for d in game.deals.all())
+    assert game.deals.get(number=1).data["out"] == "Annie"
+    assert services.score_game(game).totals["Annie"] > 0
+
+
+def test_rename_to_another_players_name_is_refused(client):
+    ok_game()
+    ann = Player.objects.get(name="Ann")
+    r = client.post(f"/players/{ann.pk}/rename/", {"name": "ben"})
+    assert r.status_code == 400 and "merge" in r.content.decode()
+    r = client.post(f"/players/{ann.pk}/rename/", {"name": "  "})
+    assert r.status_code == 400
+    assert Player.objects.filter(name="Ann").exists()
+
+
+def test_merge_players(client):
+    ok_game(names=["Ann", "Ben", "Cleo"])
+    ok_game(names=["Annie", "Dora", "Eve"])
+    annie, ann = Player.objects.get(name="Annie"), Player.objects.get(name="Ann")
+    r = client.post(f"/players/{annie.pk}/merge/", {"into": ann.pk})
+    assert r.status_code == 302
+    assert not Player.objects.filter(name="Annie").exists()
+    assert history.player_stats(ann).played == 2
+    g = Game.objects.filter(seats__player__name="Dora").get()
+    assert "Ann" in g.deals.first().data["hands"] and services.score_game(g).totals["Ann"] != 0
+
+
+def test_merge_refused_when_both_at_one_table(client):
+    ok_game()
+    ann, ben = Player.objects.get(name="Ann"), Player.objects.get(name="Ben")
+    r = client.post(f"/players/{ann.pk}/merge/", {"into": ben.pk})
+    assert r.status_code == 400 and "two people" in r.content.decode()
+    assert client.post(f"/players/{ann.pk}/merge/", {"into": "x"}).status_code == 400
+
+
+# ----------------------------------------------------------------------------------- rescoring
+
+def test_rescore_compares_line_by_line_without_changing_the_game(client):
+    game = ok_game(profile="book")
+    r = client.get(f"/history/{game.pk}/rescore/?profile=laws")
+    html = r.content.decode()
+    assert r.status_code == 200
+    book = services.score_game(game)
+    laws = score_record(dict(services.game_record(game), rules={"profile": "laws"}))
+    assert book.totals != laws.totals
+    table = html[html.index('id="totals-compare"'):html.index("</table>", html.index('id="totals-compare"'))]
+    for name in NAMES:
+        assert f'<td class="hx-num">{book.totals[name]}</td><td class="hx-num">{laws.totals[name]}</td>' in table
+    assert "Under the other rules" in html and "would have" in html
+    game.refresh_from_db()
+    assert game.profile == "book"
+
+
+def test_compare_sentence_and_pairs():
+    game = ok_game(deals=[OK_SMALL], profile="book")
+    cmp = history.compare(game, profile="laws", number=1)
+    assert cmp.rows and cmp.rows[0]["number"] == 1
+    cleo = next(p for p in cmp.rows[0]["players"] if p["name"] == "Cleo")
+    # Cleo held 4♠ 4♥ only: no K–8 in hand, same under both
+    ann = next(p for p in cmp.rows[0]["players"] if p["name"] == "Ann")
+    assert ann["points"] != ann["other"]       # Ann held 8♠: −20 (book) vs −10 (laws)
+    # Ann melded 3♦ 4♦ 5♦ (+15) and held 8♠: −20 in the book, −10 under the Laws
+    assert "Deal 1: under Laws of Oklahoma Ann would have scored 5, not lost 5." in cmp.sentences
+    assert all(a is None or b is None or a.rule == b.rule for a, b in ann["pairs"])
+    assert cleo["diff"] == cleo["other"] - cleo["points"]
+
+
+def test_rescore_with_house_option_and_bad_option(client):
+    game = ok_game(deals=[OK_SMALL], profile="book")
+    r = client.get(f"/history/{game.pk}/rescore/?profile=book&o_k8_in_hand=-10")
+    assert "Ann would have scored 5, not lost 5." in r.content.decode()
+    r = client.get(f"/history/{game.pk}/rescore/?profile=book&o_k8_in_hand=-15")
+    assert r.status_code == 200 and "must be one of" in r.content.decode()
+    r = client.get(f"/history/{game.pk}/rescore/?profile=book&o_target=abc")
+    assert r.status_code == 200 and "whole number" in r.content.decode()
+    part = client.get(f"/history/{game.pk}/rescore/?profile=laws", headers={"HX-Request": "true"}).content.decode()
+    assert part.strip().startswith('<div id="comparison"')
+
+
+def test_switch_rules_is_a_post(client):
+    game = ok_game(profile="book")
+    laws_totals = score_record(dict(services.game_record(game), rules={"profile": "laws"})).totals
+    r = client.post(f"/history/{game.pk}/rescore/", {"profile": "laws"})
+    assert r.status_code == 302
+    game.refresh_from_db()
+    assert game.profile == "laws" and services.score_game(game).totals == laws_totals
+
+
+def test_switch_refused_when_invalid_under_new_rules(client):
+    game = ok_game(profile="book", names=["A", "B", "C", "D", "E"], deals=[])
+    r = client.post(f"/history/{game.pk}/rescore/", {"profile": "laws"})
+    assert r.status_code == 400 and "take 2 to 4" in r.content.decode()
+    game.refresh_from_db()
+    assert game.profile == "book"
+
+
+def test_compare_stops_where_the_game_would_have_ended():
+    game = ok_game(deals=[OK_BIG] * 3, profile="book", options={"target": 10000})
+    cmp = history.compare(game, profile="book", options={"target": 500})
+    assert "would have ended with deal" in cmp.note and len(cmp.rows) >= 1
+
+
+# -------------------------------------------------------------------------------- export/import
+
+def test_export_import_round_trip_same_game_same_scores(client):
+    g1 = ok_game(options={"k8_in_hand": -10})
+    g2 = gin_game()
+    data = json.loads(client.get("/history/export.json").content)
+    assert [r["game"] for r in data] == ["oklahoma", "oklahoma-gin"]
+    before = [result_json(services.score_game(g)) for g in (g1, g2)]
+    Game.objects.all().delete()
+    Player.objects.all().delete()
+    up = SimpleUploadedFile("games.json", json.dumps(data).encode(), content_type="application/json")
+    r = client.post("/history/import/", {"file": up})
+    assert r.status_code == 302
+    games = list(Game.objects.order_by("id"))
+    assert len(games) == 2
+    assert [history.export_record(g) for g in games] == data
+    assert [result_json(services.score_game(g)) for g in games] == before
+    assert DealChange.objects.filter(action="created").count() == 4
+
+
+def test_export_one_game_json_and_csv(client):
+    game = ok_game()
+    rec = json.loads(client.get(f"/history/{game.pk}/export.json").content)
+    assert rec == services.game_record(game)
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/history/{game.pk}/export.csv").content.decode())))
+    assert len(rows) == 2 * 3
+    result = services.score_game(game)
+    for row in rows:
+        d = result.deals[int(row["deal"]) - 1]
+        assert int(row["points"]) == d.players[row["player"]].points
+        assert int(row["total"]) == d.totals[row["player"]]
+    assert client.get(f"/history/{game.pk}/export.xml").status_code == 404
+
+
+def test_csv_names_cannot_become_formulas():
+    game = ok_game(names=["=cmd", "Ben", "Cleo"], deals=[])
+    services.add_deal(game=game, data=ok_record_deal(OK_SMALL, ["=cmd", "Ben", "Cleo"]))
+    text = history.export_csv([game])
+    assert "'=cmd" in text and "\n=cmd" not in text
+
+
+def test_invalid_import_saves_nothing_and_names_the_errors(client):
+    good = services.game_record(ok_game())
+    Game.objects.all().delete()
+    Player.objects.all().delete()
+    bad = json.loads(json.dumps(good))
+    bad["deals"][1]["hands"]["Ben"]["melds"][0] = ["9C", "10C", "2S"]  # not a meld...
+    bad["deals"][1]["hands"]["Cleo"]["held"] = ["QS", "QS", "QS", "QS"]
+    r = client.post("/history/import/", {"file": SimpleUploadedFile("x.json", json.dumps([good, bad]).encode())})
+    html = r.content.decode()
+    assert r.status_code == 400 and "Nothing was imported" in html and "Record 2" in html and "deal 2" in html
+    assert Game.objects.count() == 0 and Player.objects.count() == 0 and Deal.objects.count() == 0
+
+
+@pytest.mark.parametrize("payload, fragment", [
+    (b"{not json", "not valid JSON"),
+    (b"[]", "empty list"),
+    (b'{"format": "oklahoma-scorekeeper/1"}', "has no"),
+    ("\xff\xfe".encode("latin-1"), "not valid JSON"),
+])
+def test_import_rejects_bad_files(client, payload, fragment):
+    r = client.post("/history/import/", {"file": SimpleUploadedFile("x.json", payload)})
+    assert r.status_code == 400 and fragment in r.content.decode()
+    assert Game.objects.count() == 0
+
+
+def test_import_form_and_empty_post(client):
+    assert client.get("/history/import/").status_code == 200
+    assert client.post("/history/import/", {}).status_code == 400
+
+
+def test_import_reuses_known_players_spelling():
+    ok_game()
+    rec = services.game_record(Game.objects.get())
+    text = json.dumps(rec).replace('"Ann"', '"ANN"')
+    report = history.import_text(text)
+    assert report.ok
+    g = report.games[0]
+    assert g.player_names() == ["Ann", "Ben", "Cleo"] and Player.objects.count() == 3
+    assert services.score_game(g).totals == services.score_game(Game.objects.order_by("id").first()).totals
