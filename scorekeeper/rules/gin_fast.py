@@ -209,14 +209,6 @@ def best_deadwood_discard(mask: int) -> int:
     return best
 
 
-def _runs52(a: int, b: int, c: int, d: int) -> tuple[int, ...]:
-    out = []
-    for shift, m in ((0, a), (13, b), (26, c), (39, d)):
-        for r in RUNS[m]:
-            out.append(r << shift)
-    return tuple(out)
-
-
 def _sort_melds(melds) -> tuple[int, ...]:
     return tuple(sorted(melds, key=lambda m: (_meld_sort_key(m))))
 
@@ -235,23 +227,31 @@ def _rank_of_set(m: int) -> int:
 
 
 def best_arrangement(mask: int) -> tuple[int, tuple[int, ...], int]:
-    """(deadwood points, melds as 52-bit masks, deadwood mask) of a least-deadwood arrangement."""
+    """(deadwood points, melds as 52-bit masks, deadwood mask) of a least-deadwood arrangement.
+
+    Melds come sets first (by rank), then runs by suit and rank."""
     a = mask & FULL
     b = mask >> 13 & FULL
     c = mask >> 26 & FULL
     d = mask >> 39
     multi = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
-    best = None
-    for (ca, cb, cc, cd, sets) in _set_choices(a, b, c, d, multi):
-        v = T[ca] + T[cb] + T[cc] + T[cd]
-        if best is None or v < best[0]:
-            best = (v, ca, cb, cc, cd, sets)
-    v, ca, cb, cc, cd, sets = best
-    melds = sets + _runs52(ca, cb, cc, cd)
+    if multi:
+        best = None
+        for (ca, cb, cc, cd, sets) in _set_choices(a, b, c, d, multi):
+            v = T[ca] + T[cb] + T[cc] + T[cd]
+            if best is None or v < best[0]:
+                best = (v, ca, cb, cc, cd, sets)
+        v, a, b, c, d, sets = best
+    else:
+        v = T[a] + T[b] + T[c] + T[d]
+        sets = ()
+    # RUNS[m] lists runs from the lowest card up; sets were chosen rank by rank.
+    melds = sets + RUNS[a] + tuple(r << 13 for r in RUNS[b]) + tuple(r << 26 for r in RUNS[c]) \
+        + tuple(r << 39 for r in RUNS[d])
     melded = 0
     for m in melds:
         melded |= m
-    return v, _sort_melds(melds), mask & ~melded
+    return v, melds, mask & ~melded
 
 
 def best_arrangement_discard(mask: int) -> tuple[int, tuple[int, ...], int, int]:
@@ -261,26 +261,31 @@ def best_arrangement_discard(mask: int) -> tuple[int, tuple[int, ...], int, int]
     c = mask >> 26 & FULL
     d = mask >> 39
     multi = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
-    best = None
-    for (ca, cb, cc, cd, sets) in _set_choices(a, b, c, d, multi):
-        base = T[ca] + T[cb] + T[cc] + T[cd]
-        for s, m in enumerate((ca, cb, cc, cd)):
-            if not m:
-                continue
-            v = base + D1[m]
-            if best is None or v < best[0]:
-                best = (v, [ca, cb, cc, cd], sets, s)
-    if best is None:
+    if not mask:
         raise ValueError("no card to discard")
-    v, parts, sets, s = best
+    if multi:
+        best = None
+        for (ca, cb, cc, cd, sets) in _set_choices(a, b, c, d, multi):
+            v = T[ca] + T[cb] + T[cc] + T[cd] + min(D1[ca], D1[cb], D1[cc], D1[cd])
+            if best is None or v < best[0]:
+                best = (v, ca, cb, cc, cd, sets)
+        v, a, b, c, d, sets = best
+    else:
+        v = T[a] + T[b] + T[c] + T[d] + min(D1[a], D1[b], D1[c], D1[d])
+        sets = ()
+    parts = [a, b, c, d]
+    gains = [D1[a], D1[b], D1[c], D1[d]]
+    s = gains.index(min(gains))
     card = T1_CARD[parts[s]]
     parts[s] &= ~(1 << card)
     discard = s * 13 + card
-    melds = sets + _runs52(*parts)
+    a, b, c, d = parts
+    melds = sets + RUNS[a] + tuple(r << 13 for r in RUNS[b]) + tuple(r << 26 for r in RUNS[c]) \
+        + tuple(r << 39 for r in RUNS[d])
     melded = 0
     for m in melds:
         melded |= m
-    return v, _sort_melds(melds), mask & ~melded & ~(1 << discard), discard
+    return v, melds, mask & ~melded & ~(1 << discard), discard
 
 
 # ---------------------------------------------------------------------------------------------
