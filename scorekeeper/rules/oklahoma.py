@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from .cards import ACE, JOKER, KING, PACK_52, QUEEN, RANK_NAMES, Card, CardError, Suit, Token, parse_token
+from .cards import ACE, JOKER, KING, PACK_52, QUEEN, RANK_NAMES, SUITS, Card, CardError, Suit, Token, parse_token
 from .errors import RecordError, RecordInvalid
 from .results import DealResult, GameResult, Line, PlayerDeal
 
@@ -39,38 +40,9 @@ _QS = Card(QUEEN, Suit.SPADES)
 
 
 # --------------------------------------------------------------------------------------------
-# Card parsing, cached: the same few dozen tokens come back on every keystroke and every deal.
-
-_TOKENS: dict[str, Token | CardError] = {}
-_CACHE_LIMIT = 4096
-
-
-def _token(raw: Any) -> Token:
-    """Parse a meld token (``'2C=7H'``) or pass a Token through; raise CardError."""
-    if type(raw) is str:
-        hit = _TOKENS.get(raw)
-        if hit is None:
-            try:
-                hit = parse_token(raw)
-            except CardError as exc:
-                hit = exc
-            if len(_TOKENS) >= _CACHE_LIMIT:
-                _TOKENS.clear()
-            _TOKENS[raw] = hit
-        if type(hit) is Token:
-            return hit
-        raise hit  # type: ignore[misc]
-    if isinstance(raw, Token):
-        return raw
-    if isinstance(raw, Card):
-        return Token(raw)
-    return parse_token(raw)  # raises CardError naming the value
-
-
-# --------------------------------------------------------------------------------------------
 # Card values (RULES.md §1 table).
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Value:
     points: int
     rule: str
@@ -118,21 +90,32 @@ def _melded(card: Card, stands_rank: int | None, stands_qs: bool) -> _Value:
     return _V_73
 
 
-def _held(card: Card, rules: Any) -> _Value:
+def _k8_held(rules: Any) -> _Value:
+    cite = rules.cite("k8_in_hand")
+    value = rules.k8_in_hand
+    return _Value(value, f"K Q J 10 9 8 left in hand cost {-value}", cite.source, cite.basis)
+
+
+_H_JOKER = _Value(-200, "a Joker left in hand costs 200", "S0")
+_H_TWO = _Value(-20, "a 2 left in hand costs 20", "S0")
+_H_QS = _Value(-100, "Q♠ left in hand costs 100", SRC_VALUES)
+_H_ACE = _Value(-20, "an ace left in hand costs 20", SRC_VALUES)
+_H_73 = _Value(-5, "7 6 5 4 3 left in hand cost 5", SRC_VALUES)
+
+
+def _held(card: Card, rules: Any, k8: _Value | None = None) -> _Value:
     rank = card.rank
     if rank == 0:
-        return _Value(-200, "a Joker left in hand costs 200", "S0")
+        return _H_JOKER
     if rank == 2:
-        return _Value(-20, "a 2 left in hand costs 20", "S0")
+        return _H_TWO
     if rank == QUEEN and card.suit is Suit.SPADES:
-        return _Value(-100, "Q♠ left in hand costs 100", SRC_VALUES)
+        return _H_QS
     if rank == ACE:
-        return _Value(-20, "an ace left in hand costs 20", SRC_VALUES)
+        return _H_ACE
     if rank >= 8:
-        cite = rules.cite("k8_in_hand")
-        value = rules.k8_in_hand
-        return _Value(value, f"K Q J 10 9 8 left in hand cost {-value}", cite.source, cite.basis)
-    return _Value(-5, "7 6 5 4 3 left in hand cost 5", SRC_VALUES)
+        return k8 if k8 is not None else _k8_held(rules)
+    return _H_73
 
 
 def card_value_melded(token: str | Token | Card, rules: Any = None, rank: int | None = None) -> int:
@@ -163,6 +146,69 @@ def pack_counts(rules: Any) -> dict[Card, int]:
 
 
 # --------------------------------------------------------------------------------------------
+# Card parsing, cached: the same few dozen tokens come back on every keystroke and every deal.
+# Each distinct token text is parsed once into an entry of plain ints and strings, so checking
+# a meld never parses, prints or hashes a card again.
+
+_POS_CARD: tuple[tuple[Card, ...], ...] = tuple(
+    tuple(Card(ACE if p == 14 else max(p, 1), s) for p in range(15)) for s in SUITS)
+_POS_LABEL: tuple[tuple[str, ...], ...] = tuple(tuple(c.label for c in row) for row in _POS_CARD)
+_POS_CODE: tuple[tuple[str, ...], ...] = tuple(tuple(c.code for c in row) for row in _POS_CARD)
+
+
+class _E:
+    """One parsed token: the Token and what the meld check needs of it."""
+
+    __slots__ = ("tok", "label", "clabel", "ccode", "rank", "si", "wild", "joker", "srank", "ssi", "slabel",
+                 "value")
+
+    def __init__(self, tok: Token) -> None:
+        card, stands = tok.card, tok.stands_for
+        self.tok = tok
+        self.label = tok.label                       # '2♣=7♥'
+        self.clabel = card.label                     # '2♣'
+        self.ccode = card.code                       # '2C'
+        self.rank = card.rank
+        self.si = card.suit.index if card.suit is not None else -1
+        self.wild = card.is_wild
+        self.joker = card.is_joker
+        self.srank = stands.rank if stands is not None else 0
+        self.ssi = stands.suit.index if stands is not None and stands.suit is not None else -1
+        self.slabel = stands.label if stands is not None else ""
+        self.value = None if self.wild else _melded(card, None, False)
+
+
+_ENTRIES: dict[Any, _E | CardError] = {}
+_CACHE_LIMIT = 4096
+
+
+def _entry(raw: Any) -> _E:
+    """The parsed entry of a token (``'2C=7H'``, a Token or a Card); raise CardError."""
+    hit = _ENTRIES.get(raw) if type(raw) is str else None
+    if hit is None:
+        try:
+            if isinstance(raw, Token):
+                return _E(raw)
+            if isinstance(raw, Card):
+                return _E(Token(raw))
+            hit = _E(parse_token(raw))
+        except CardError as exc:
+            hit = exc
+        if type(raw) is str:
+            if len(_ENTRIES) >= _CACHE_LIMIT:
+                _ENTRIES.clear()
+            _ENTRIES[raw] = hit
+    if type(hit) is _E:
+        return hit
+    raise hit  # type: ignore[misc]
+
+
+def _token(raw: Any) -> Token:
+    """Parse a meld token (``'2C=7H'``) or pass a Token through; raise CardError."""
+    return _entry(raw).tok
+
+
+# --------------------------------------------------------------------------------------------
 # Meld checking.
 
 @dataclass(frozen=True, slots=True)
@@ -185,19 +231,20 @@ class MeldCheck:
     rank: int | None = None
     suit: Suit | None = None
     meaning: tuple[str, ...] = ()
-
-    @property
-    def labels(self) -> tuple[str, ...]:
-        return tuple(t.label for t in self.cards)
+    labels: tuple[str, ...] = ()        # ``cards`` printed ('2♣=7♥')
 
 
-def _err(message: str, rule: str, source: str, cards: Sequence[Token | str] = ()) -> RecordError:
-    return RecordError(message, rule=rule, source=source,
-                       cards=tuple(c if isinstance(c, str) else c.label for c in cards))
+def _err(message: str, rule: str, source: str, cards: Sequence[str] = ()) -> RecordError:
+    return RecordError(message, rule=rule, source=source, cards=tuple(cards))
 
 
-def _fail(errors: list[RecordError], kind: str | None = None, cards: Sequence[Token] = ()) -> MeldCheck:
-    return MeldCheck(False, kind, tuple(cards), 0, (), tuple(errors))
+def _fail(errors: list[RecordError], kind: str | None = None, es: Sequence[_E] = ()) -> MeldCheck:
+    return MeldCheck(False, kind, tuple(e.tok for e in es), 0, (), tuple(errors),
+                     labels=tuple(e.label for e in es))
+
+
+def _labels(es: Sequence[_E]) -> list[str]:
+    return [e.label for e in es]
 
 
 def _rank_word(rank: int) -> str:
@@ -205,11 +252,14 @@ def _rank_word(rank: int) -> str:
 
 
 def _pos_card(pos: int, suit: Suit) -> Card:
-    return Card(ACE if pos == 14 else pos, suit)
+    return _POS_CARD[suit.index][pos]
 
 
 def _pos_label(pos: int, suit: Suit) -> str:
-    return _pos_card(pos, suit).label
+    return _POS_LABEL[suit.index][pos]
+
+
+_MELDS: dict[tuple, MeldCheck] = {}
 
 
 def check_meld(tokens: Sequence[str | Token], rules: Any) -> MeldCheck:
@@ -218,103 +268,139 @@ def check_meld(tokens: Sequence[str | Token], rules: Any) -> MeldCheck:
     A set is 3–4 cards of one rank, wilds included (S0; S1 law 7); a sequence 3–14 cards of one
     suit in order, ace high or low, never round the corner (S0; S1 laws 7, 11). Every 2 and the
     Joker are wild (S0; S1 laws 8, 9) and may name their card after '='.
+
+    Verdicts are values and depend on the tokens and the Joker knob only: they are cached.
     """
+    try:
+        key = (True, *tokens) if rules.joker else (rules.cite("joker").source, *tokens)
+        hit = _MELDS.get(key)
+    except TypeError:                       # something unhashable was entered: check it uncached
+        return _check_meld(tokens, rules)
+    if hit is None:
+        hit = _check_meld(tokens, rules)
+        if len(_MELDS) >= _CACHE_LIMIT:
+            _MELDS.clear()
+        _MELDS[key] = hit
+    return hit
+
+
+def clear_caches() -> None:
+    """Forget every parsed card and meld verdict (for benchmarks and tests)."""
+    _ENTRIES.clear()
+    _MELDS.clear()
+
+
+def _check_meld(tokens: Sequence[str | Token], rules: Any) -> MeldCheck:
     errors: list[RecordError] = []
-    toks: list[Token] = []
+    es: list[_E] = []
     for raw in tokens:
         try:
-            toks.append(_token(raw))
+            es.append(_entry(raw))
         except CardError as exc:
             errors.append(_err(exc.message, "card notation", SRC_NOTATION, [exc.token]))
     if errors:
         return _fail(errors)
-    if not toks:
+    if not es:
         return _fail([_err("an empty meld: a meld is 3 or more cards", "meld", SRC_MELD)])
     if not rules.joker:
-        jokers = [t for t in toks if t.card.is_joker]
+        jokers = [e for e in es if e.joker]
         if jokers:
             cite = rules.cite("joker")
-            errors.append(_err("this game is played without the Joker", "no Joker", cite.source, jokers))
-            return _fail(errors)
-    if len(toks) < 3:
-        return _fail([_err(f"a meld needs at least 3 cards, not {len(toks)}", "meld", SRC_MELD, toks)])
+            return _fail([_err("this game is played without the Joker", "no Joker", cite.source,
+                               _labels(jokers))])
+    if len(es) < 3:
+        return _fail([_err(f"a meld needs at least 3 cards, not {len(es)}", "meld", SRC_MELD, _labels(es))])
 
-    naturals = [t for t in toks if not t.card.is_wild]
-    named = [t for t in toks if t.card.is_wild and t.stands_for is not None]
+    naturals = [e for e in es if not e.wild]
+    named = [e for e in es if e.wild and e.srank]
     if not naturals and not named:
         return _fail([_err("a meld of wild cards only must name what each card stands for "
-                           "(like 2C=7H)", "wild cards", SRC_WILD, toks)])
-    basis_cards = [t.card for t in naturals] + [t.stands_for for t in named]  # type: ignore[misc]
-    ranks = {c.rank for c in basis_cards}
-    suits = {c.suit for c in basis_cards}
+                           "(like 2C=7H)", "wild cards", SRC_WILD, _labels(es))])
+    ranks = {e.rank for e in naturals}
+    ranks.update(e.srank for e in named)
     if len(ranks) == 1:
-        return _check_set(toks, basis_cards[0].rank, rules)
+        return _check_set(es, ranks.pop())
+    suits = {e.si for e in naturals}
+    suits.update(e.ssi for e in named)
     if len(suits) == 1:
-        return _check_sequence(toks, basis_cards[0].suit, rules)  # type: ignore[arg-type]
+        return _check_sequence(es, suits.pop())
     # The named cards do not fit: say which wild is at fault when the natural cards agree.
-    nat_ranks = {t.card.rank for t in naturals}
-    nat_suits = {t.card.suit for t in naturals}
+    nat_ranks = {e.rank for e in naturals}
+    nat_suits = {e.si for e in naturals}
     if naturals and len(nat_ranks) == 1:
-        rank = next(iter(nat_ranks))
-        for t in named:
-            if t.stands_for.rank != rank:  # type: ignore[union-attr]
+        rank = nat_ranks.pop()
+        for e in named:
+            if e.srank != rank:
                 errors.append(_err(f"in a set of {_rank_word(rank)}s a wild card must stand for a "
-                                   f"{_rank_word(rank)}, not {t.stands_for.label}",  # type: ignore[union-attr]
-                                   "set: one rank", SRC_SET, [t]))
-        return _fail(errors, "set", toks)
+                                   f"{_rank_word(rank)}, not {e.slabel}", "set: one rank", SRC_SET, [e.label]))
+        return _fail(errors, "set", es)
     if naturals and len(nat_suits) == 1:
-        suit = next(iter(nat_suits))
-        for t in named:
-            if t.stands_for.suit is not suit:  # type: ignore[union-attr]
-                errors.append(_err(f"in a {suit.symbol} sequence a wild card must stand for a "
-                                   f"{suit.symbol} card, not {t.stands_for.label}",  # type: ignore[union-attr]
-                                   "sequence: one suit", SRC_SEQUENCE, [t]))
-        return _fail(errors, "sequence", toks)
+        si = nat_suits.pop()
+        symbol = SUITS[si].symbol
+        for e in named:
+            if e.ssi != si:
+                errors.append(_err(f"in a {symbol} sequence a wild card must stand for a {symbol} card, "
+                                   f"not {e.slabel}", "sequence: one suit", SRC_SEQUENCE, [e.label]))
+        return _fail(errors, "sequence", es)
     return _fail([_err("not a meld: a set is cards of one rank, a sequence cards of one suit in order",
-                       "meld", SRC_MELD, toks)])
+                       "meld", SRC_MELD, _labels(es))])
 
 
-def _score(entries: list[tuple[Token, str, _Value]]) -> tuple[int, tuple[Line, ...]]:
-    """Group (token, shown-as, value) entries into cited lines, in order of first appearance."""
-    groups: dict[tuple, list[str]] = {}
-    for tok, shown, value in entries:
-        key = (value.rule, value.source, value.basis, value.points)
-        groups.setdefault(key, []).append(shown)
+def _score(entries: list[tuple[str, _Value]]) -> tuple[int, tuple[Line, ...]]:
+    """Group (shown-as, value) entries into cited lines, in order of first appearance."""
+    groups: dict[_Value, list[str]] = {}
+    for shown, value in entries:
+        group = groups.get(value)
+        if group is None:
+            groups[value] = [shown]
+        else:
+            group.append(shown)
     lines = []
     total = 0
-    for (rule, source, basis, unit), shown in groups.items():
+    for value, shown in groups.items():
         n = len(shown)
-        sep = ", " if any(" " in x for x in shown) else " "
-        label = sep.join(shown) + (" melded" if n == 1 else f" melded ({n} × {unit})")
-        lines.append(Line(label, unit * n, rule, source, basis))
+        unit = value.points
+        if n == 1:
+            label = shown[0] + " melded"
+        else:
+            sep = ", " if " " in shown[0] else " "
+            label = f"{sep.join(shown)} melded ({n} × {unit})"
+        lines.append(Line(label, unit * n, value.rule, value.source, value.basis))
         total += unit * n
     return total, tuple(lines)
 
 
-def _check_set(toks: list[Token], rank: int, rules: Any) -> MeldCheck:
-    if len(toks) > 4:
-        return _fail([_err(f"a set has at most 4 cards, wild cards included, not {len(toks)}",
-                           "set: at most 4 cards", "S0", toks)], "set", toks)
-    naturals = sorted((t for t in toks if not t.card.is_wild), key=lambda t: t.card.sort_key())
-    wilds = [t for t in toks if t.card.is_wild]
-    ordered = naturals + wilds
-    entries = []
-    meaning = []
+def _check_set(es: list[_E], rank: int) -> MeldCheck:
+    if len(es) > 4:
+        return _fail([_err(f"a set has at most 4 cards, wild cards included, not {len(es)}",
+                           "set: at most 4 cards", "S0", _labels(es))], "set", es)
+    naturals = sorted((e for e in es if not e.wild), key=_by_suit)
+    wilds = [e for e in es if e.wild]
     word = _rank_word(rank)
-    for t in ordered:
-        c = t.card
-        if c.is_wild:
-            stands = t.stands_for
-            value = _melded(c, rank, stands == _QS)
-            shown = f"{c.label} as {stands.label}" if stands is not None else f"{c.label} as a {word}"
-            meaning.append(stands.label if stands is not None else f"a {word}")
+    entries = [(e.label, e.value) for e in naturals]
+    meaning = [e.label for e in naturals]
+    two_value = _V_TWO_TWO if rank == 2 else _V_TWO.get(rank)
+    for e in wilds:
+        if e.joker:
+            value = _V_JOKER
+        elif e.srank == QUEEN and e.ssi == 0:
+            value = _V_TWO_QS
         else:
-            value = _melded(c, None, False)
-            shown = c.label
-            meaning.append(c.label)
-        entries.append((t, shown, value))
+            value = two_value
+        if e.srank:
+            entries.append((f"{e.clabel} as {e.slabel}", value))
+            meaning.append(e.slabel)
+        else:
+            entries.append((f"{e.clabel} as a {word}", value))
+            meaning.append(f"a {word}")
+    ordered = naturals + wilds
     points, lines = _score(entries)
-    return MeldCheck(True, "set", tuple(ordered), points, lines, (), rank, None, tuple(meaning))
+    return MeldCheck(True, "set", tuple(e.tok for e in ordered), points, lines, (), rank, None,
+                     tuple(meaning), tuple(e.label for e in ordered))
+
+
+def _by_suit(e: _E) -> int:
+    return e.si
 
 
 def _run_value(pos: int) -> int:
@@ -326,6 +412,17 @@ def _run_value(pos: int) -> int:
     return 5
 
 
+def _wild_at(e: _E, pos: int, si: int) -> _Value:
+    """What a wild card scores standing at a sequence position (14 = high ace)."""
+    if e.joker:
+        return _V_JOKER
+    if pos == 12 and si == 0:
+        return _V_TWO_QS
+    if pos == 2:
+        return _V_TWO_TWO
+    return _V_TWO[1 if pos == 14 else pos]
+
+
 def _corner(ranks: set[int], n: int) -> bool:
     """Do these ranks (ace as 1) only fit in n cards by going round the corner (K-A-2)?"""
     for cut in range(1, 13):
@@ -335,113 +432,123 @@ def _corner(ranks: set[int], n: int) -> bool:
     return False
 
 
-def _check_sequence(toks: list[Token], suit: Suit, rules: Any) -> MeldCheck:
-    n = len(toks)
+def _check_sequence(es: list[_E], si: int) -> MeldCheck:
+    n = len(es)
     errors: list[RecordError] = []
     if n > 14:
         return _fail([_err(f"a sequence has at most 14 cards (A to K to A), not {n}",
-                           "sequence: at most 14 cards", "S0", toks)], "sequence", toks)
-    fixed: list[tuple[Token, int]] = []          # (token, rank it holds) for naturals and named wilds
-    free: list[Token] = []
-    for t in toks:
-        if t.card.is_wild and t.stands_for is None:
-            free.append(t)
+                           "sequence: at most 14 cards", "S0", _labels(es))], "sequence", es)
+    pos_label = _POS_LABEL[si]
+    fixed: list[tuple[_E, int]] = []            # (entry, rank it holds) for naturals and named wilds
+    free: list[_E] = []
+    for e in es:
+        if e.wild and not e.srank:
+            free.append(e)
         else:
-            fixed.append((t, (t.stands_for or t.card).rank))
-    aces = [t for t, r in fixed if r == ACE]
-    by_rank: dict[int, list[Token]] = {}
-    for t, r in fixed:
+            fixed.append((e, e.srank or e.rank))
+    aces = [e for e, r in fixed if r == ACE]
+    by_rank: dict[int, list[_E]] = {}
+    for e, r in fixed:
         if r != ACE:
-            by_rank.setdefault(r, []).append(t)
-    for r, ts in sorted(by_rank.items()):
-        if len(ts) > 1:
-            errors.append(_err(f"{_pos_label(r, suit)} is in the sequence {len(ts)} times: each card "
-                               "of a sequence holds its own place", "sequence: each place once", SRC_SEQUENCE, ts))
-    if len(aces) > 2:
-        errors.append(_err(f"{len(aces)} aces: a sequence holds at most two (A-2-3… and …Q-K-A in a "
-                           "14-card sequence)", "sequence: each place once", SRC_SEQUENCE, aces))
-    if errors:
-        return _fail(errors, "sequence", toks)
+            if r in by_rank:
+                by_rank[r].append(e)
+            else:
+                by_rank[r] = [e]
+    if len(by_rank) + len(aces) < len(fixed) or len(aces) > 2:
+        for r, group in sorted(by_rank.items()):
+            if len(group) > 1:
+                errors.append(_err(f"{pos_label[r]} is in the sequence {len(group)} times: each card of a "
+                                   "sequence holds its own place", "sequence: each place once", SRC_SEQUENCE,
+                                   _labels(group)))
+        if len(aces) > 2:
+            errors.append(_err(f"{len(aces)} aces: a sequence holds at most two (A-2-3… and …Q-K-A in a "
+                               "14-card sequence)", "sequence: each place once", SRC_SEQUENCE, _labels(aces)))
+        return _fail(errors, "sequence", es)
 
     others = sorted(by_rank)
     ace_options: list[tuple[int, ...]] = [()] if not aces else ([(1,), (14,)] if len(aces) == 1 else [(1, 14)])
-    placements: list[tuple[tuple[int, ...], int, frozenset[int]]] = []   # (ace places, lowest place, fixed)
+    placements: list[tuple[tuple[int, ...], int, frozenset[int]]] = []   # (ace places, lowest place, held)
     for opt in ace_options:
-        places = sorted(others + list(opt))
+        places = sorted(others + list(opt)) if opt else others
         lo_min = max(1, places[-1] - n + 1)
         lo_max = min(places[0], 15 - n)
-        for lo in range(lo_min, lo_max + 1):
-            placements.append((opt, lo, frozenset(places)))
+        if lo_min <= lo_max:
+            held = frozenset(places)
+            for lo in range(lo_min, lo_max + 1):
+                placements.append((opt, lo, held))
 
-    ranks_held = set(others) | ({ACE} if aces else set())
-    suited_twos = [t for t in free if t.card.is_two and t.card.suit is suit]
-    own_place: Token | None = None
+    suited_twos = [e for e in free if e.si == si]       # a free wild is a 2 or the Joker (si -1)
+    own_place: _E | None = None
     if suited_twos and placements:
         # RULING: an unnamed 2 of the sequence's own suit stands for itself when its place is open.
         at_two = [p for p in placements if p[1] <= 2 <= p[1] + n - 1 and 2 not in p[2]]
         if at_two:
             placements = at_two
             own_place = suited_twos[0]
-    if suited_twos and own_place is None and _corner(ranks_held | {2}, n):
-        # RULING: K, A and the 2 of one suit laid together read as going round the corner.
-        at_fault = [t for t, r in fixed if r in (KING, ACE)] + suited_twos
-        return _fail([_err("a sequence never goes round the corner (K-A-2); to use the "
-                           f"{suited_twos[0].card.label} as another card, name it (like "
-                           f"{suited_twos[0].card.code}={_pos_card(12, suit).code})",
-                           "sequence: no round the corner", SRC_CORNER, at_fault)], "sequence", toks)
+    if suited_twos and own_place is None:
+        ranks_held = set(others) | ({ACE} if aces else set())
+        if _corner(ranks_held | {2}, n):
+            # RULING: K, A and the 2 of one suit laid together read as going round the corner.
+            two = suited_twos[0]
+            at_fault = [e.label for e, r in fixed if r in (KING, ACE)] + _labels(suited_twos)
+            return _fail([_err("a sequence never goes round the corner (K-A-2); to use the "
+                               f"{two.clabel} as another card, name it (like {two.ccode}={_POS_CODE[si][12]})",
+                               "sequence: no round the corner", SRC_CORNER, at_fault)], "sequence", es)
     if not placements:
-        return _fail([_no_placement(toks, fixed, free, others, aces, ace_options, suit, n)], "sequence", toks)
+        return _fail([_no_placement(es, fixed, free, others, aces, ace_options, si, n)], "sequence", es)
     if len(placements) > 1:
-        return _fail([_ambiguous(toks, free, placements, suit, n)], "sequence", toks)
+        return _fail([_ambiguous(es, free, placements, si, n)], "sequence", es)
 
     opt, lo, places = placements[0]
     open_places = [p for p in range(lo, lo + n) if p not in places]
-    assigned: dict[int, Token] = {}
-    rest = list(free)
+    pos_card = _POS_CARD[si]
+    # place -> (token, printed token, value, shown in the score line)
+    placed: dict[int, tuple[Token, str, _Value, str]] = {}
+
+    def put_free(e: _E, p: int) -> None:
+        label = pos_label[p]
+        placed[p] = (Token(e.tok.card, pos_card[p]), f"{e.clabel}={label}", _wild_at(e, p, si),
+                     f"{e.clabel} as {label}")
+
+    rest = free
     if own_place is not None:
-        assigned[2] = Token(own_place.card, Card(2, suit))
+        put_free(own_place, 2)
         open_places.remove(2)
-        rest.remove(own_place)
-    twos = [t for t in rest if t.card.is_two]
-    jokers = [t for t in rest if t.card.is_joker]
-    if twos and jokers and len({_run_value(p) for p in open_places}) > 1:
-        # RULING: which wild fills which place changes the score: the Joker must be named.
-        shown = " ".join(_pos_label(p, suit) for p in open_places)
-        return _fail([_err(f"the Joker and the 2 fill {shown}, which score differently as a 2: name the "
-                           "card the Joker stands for (like JK=" + _pos_card(open_places[-1], suit).code + ")",
-                           "wild cards: name the card", SRC_JOKER_NAME, jokers + twos)], "sequence", toks)
-    for p, t in zip(open_places, twos + jokers):
-        assigned[p] = Token(t.card, _pos_card(p, suit))
+        rest = [e for e in free if e is not own_place]
+    if len(rest) > 1:
+        twos = [e for e in rest if not e.joker]
+        jokers = [e for e in rest if e.joker]
+        if twos and jokers and len({_run_value(p) for p in open_places}) > 1:
+            # RULING: which wild fills which place changes the score: the Joker must be named.
+            shown = " ".join(pos_label[p] for p in open_places)
+            return _fail([_err(f"the Joker and the 2 fill {shown}, which score differently as a 2: name the "
+                               f"card the Joker stands for (like JK={_POS_CODE[si][open_places[-1]]})",
+                               "wild cards: name the card", SRC_JOKER_NAME,
+                               _labels(jokers) + _labels(twos))], "sequence", es)
+        rest = twos + jokers
+    for p, e in zip(open_places, rest):
+        put_free(e, p)
     ace_places = list(opt)
-    for t, r in fixed:
+    for e, r in fixed:
         if r == ACE:
-            assigned[ace_places.pop(0)] = t if t.stands_for is None else Token(t.card, Card(ACE, suit))
+            p = ace_places.pop(0)
         else:
-            assigned[r] = t
-    ordered = [assigned[p] for p in sorted(assigned)]
-    entries = []
-    meaning = []
-    for p in sorted(assigned):
-        t = assigned[p]
-        c = t.card
-        if c.is_wild:
-            stands = t.stands_for
-            value = _melded(c, stands.rank, stands == _QS)  # type: ignore[union-attr]
-            shown = f"{c.label} as {stands.label}"  # type: ignore[union-attr]
+            p = r
+        if e.wild:
+            placed[p] = (e.tok, e.label, _wild_at(e, p, si), f"{e.clabel} as {e.slabel}")
         else:
-            value = _melded(c, None, False)
-            shown = c.label
-        meaning.append(_pos_label(p, suit))
-        entries.append((t, shown, value))
-    points, lines = _score(entries)
-    return MeldCheck(True, "sequence", tuple(ordered), points, lines, (), None, suit, tuple(meaning))
+            placed[p] = (e.tok, e.label, e.value, e.label)
+    order = sorted(placed)
+    points, lines = _score([(placed[p][3], placed[p][2]) for p in order])
+    return MeldCheck(True, "sequence", tuple(placed[p][0] for p in order), points, lines, (), None, SUITS[si],
+                     tuple(pos_label[p] for p in order), tuple(placed[p][1] for p in order))
 
 
-def _no_placement(toks, fixed, free, others, aces, ace_options, suit, n) -> RecordError:
+def _no_placement(es, fixed, free, others, aces, ace_options, si, n) -> RecordError:
     ranks_held = set(others) | ({ACE} if aces else set())
     if ACE in ranks_held and _corner(ranks_held, n):
         return _err("a sequence never goes round the corner (K-A-2)", "sequence: no round the corner",
-                    SRC_CORNER, [t for t, _ in fixed] + free)
+                    SRC_CORNER, [e.label for e, _ in fixed] + _labels(free))
     best = None
     for opt in ace_options:
         places = sorted(others + list(opt))
@@ -449,24 +556,25 @@ def _no_placement(toks, fixed, free, others, aces, ace_options, suit, n) -> Reco
         if best is None or len(missing) < len(best):
             best = missing
     assert best is not None
-    shown = " ".join(_pos_label(p, suit) for p in best)
+    shown = " ".join(_POS_LABEL[si][p] for p in best)
     wilds = f"{len(free)} wild card{'s' if len(free) != 1 else ''}" if free else "no wild card"
     return _err(f"not in sequence: {shown} missing, and {wilds} to fill "
-                f"{'them' if len(best) > 1 else 'it'}", "sequence: in order", SRC_SEQUENCE, toks)
+                f"{'them' if len(best) > 1 else 'it'}", "sequence: in order", SRC_SEQUENCE, _labels(es))
 
 
-def _ambiguous(toks, free, placements, suit, n) -> RecordError:
+def _ambiguous(es, free, placements, si, n) -> RecordError:
     options = []
     for _opt, lo, places in placements:
-        text = " ".join(_pos_label(p, suit) for p in range(lo, lo + n) if p not in places)
+        text = " ".join(_POS_LABEL[si][p] for p in range(lo, lo + n) if p not in places)
         if text not in options:
             options.append(text)
-    what = "a 2" if all(t.card.is_two for t in free) else ("the Joker" if len(free) == 1 else "a wild card")
-    one = free[0]
-    example = f"{one.card.code}={_pos_card(next(p for p in range(placements[0][1], placements[0][1] + n) if p not in placements[0][2]), suit).code}"
+    what = "a 2" if not any(e.joker for e in free) else ("the Joker" if len(free) == 1 else "a wild card")
+    _opt, lo, places = placements[0]
+    first_open = next(p for p in range(lo, lo + n) if p not in places)
+    example = f"{free[0].ccode}={_POS_CODE[si][first_open]}"
     return _err(f"{what} in a sequence must name the card it stands for: "
-                f"{' '.join(t.card.label for t in free)} could be {' or '.join(options)} (write it like {example})",
-                "wild cards: name the card", SRC_WILD_SEQ if what == "a 2" else SRC_JOKER_NAME, toks)
+                f"{' '.join(e.clabel for e in free)} could be {' or '.join(options)} (write it like {example})",
+                "wild cards: name the card", SRC_WILD_SEQ if what == "a 2" else SRC_JOKER_NAME, _labels(es))
 
 
 # --------------------------------------------------------------------------------------------
@@ -475,7 +583,7 @@ def _ambiguous(toks, free, placements, suit, n) -> RecordError:
 @dataclass(slots=True)
 class _Hand:
     melds: list[MeldCheck]
-    held: list[Card]
+    held: list[_E]
 
 
 def _deal_error(errors: list[RecordError], number: int, message: str, rule: str, source: str,
@@ -549,7 +657,7 @@ def _check_deal(rules: Any, players: tuple[str, ...], deal: Any, number: int,
 
 
 def _check_hand(rules: Any, name: str, raw: Any, number: int, errors: list[RecordError],
-                physical: list[tuple[str, Token]]) -> _Hand:
+                physical: list[tuple[str, _E]]) -> _Hand:
     hand = _Hand([], [])
     if not isinstance(raw, Mapping):
         _deal_error(errors, number, f"{name}'s hand is an object with 'melds' and 'held'", "format",
@@ -575,13 +683,11 @@ def _check_hand(rules: Any, name: str, raw: Any, number: int, errors: list[Recor
             errors.append(replace(e, deal=number, player=name, field=field))
         if check.ok:
             hand.melds.append(check)
-            physical.extend((name, t) for t in check.cards)
-        else:
-            for raw_tok in meld:
-                try:
-                    physical.append((name, _token(raw_tok)))
-                except CardError:
-                    pass
+        for raw_tok in meld:
+            try:
+                physical.append((name, _entry(raw_tok)))
+            except CardError:
+                pass
     held = raw.get("held", [])
     if not isinstance(held, list):
         _deal_error(errors, number, "'held' is a list of cards", "format", SRC_NOTATION, player=name,
@@ -589,52 +695,54 @@ def _check_hand(rules: Any, name: str, raw: Any, number: int, errors: list[Recor
         held = []
     for raw_card in held:
         try:
-            tok = _token(raw_card)
+            e = _entry(raw_card)
         except CardError as exc:
             _deal_error(errors, number, exc.message, "card notation", SRC_NOTATION, player=name,
                         cards=[exc.token], field=f"hands.{name}.held")
             continue
-        if tok.stands_for is not None:
-            _deal_error(errors, number, f"a card in hand stands for nothing: write {tok.card.code}, not "
-                        f"{tok.code}", "wild cards", SRC_WILD, player=name, cards=[tok.label],
+        if e.srank:
+            _deal_error(errors, number, f"a card in hand stands for nothing: write {e.ccode}, not "
+                        f"{e.tok.code}", "wild cards", SRC_WILD, player=name, cards=[e.label],
                         field=f"hands.{name}.held")
-        if tok.card.is_joker and not rules.joker:
+        if e.joker and not rules.joker:
             _deal_error(errors, number, "this game is played without the Joker", "no Joker",
                         rules.cite("joker").source, player=name, cards=["JK"], field=f"hands.{name}.held")
             continue
-        physical.append((name, tok))
-        hand.held.append(tok.card)
+        physical.append((name, e))
+        hand.held.append(e)
     return hand
 
 
-def _check_pack(rules: Any, physical: list[tuple[str, Token]], number: int, errors: list[RecordError]) -> None:
-    counts = Counter(t.card for _, t in physical)
-    for card, count in counts.items():
-        limit = 1 if card.is_joker else 2
-        if card.is_joker and not rules.joker:
-            continue  # already reported where it was entered
-        if count <= limit:
+def _check_pack(rules: Any, physical: list[tuple[str, _E]], number: int, errors: list[RecordError]) -> None:
+    """Two of each natural card, two of each 2 (eight 2s), one Joker (S0; S1 law 1), all hands together."""
+    counts = Counter(e.clabel for _, e in physical)
+    for label, count in counts.items():
+        if count <= 1 or (count == 2 and label != "JK"):
             continue
-        who = Counter(name for name, t in physical if t.card == card)
+        if label == "JK" and not rules.joker:
+            continue  # already reported where it was entered
+        limit = 1 if label == "JK" else 2
+        who = Counter(name for name, e in physical if e.clabel == label)
         # The player whose entry went past the pack's count, in seat order of entry.
         seen = 0
         culprit = None
-        for name, t in physical:
-            if t.card == card:
+        for name, e in physical:
+            if e.clabel == label:
                 seen += 1
                 if seen > limit:
                     culprit = name
                     break
         by = ", ".join(f"{name} {k}" for name, k in who.items())
-        what = "one Joker" if card.is_joker else ("two of each card (eight 2s)" if card.is_two
-                                                  else "two of each card")
-        _deal_error(errors, number, f"{card.label} is entered {count} times ({by}): the pack has {what}",
-                    "the pack", SRC_PACK, player=culprit, cards=[card.label])
+        what = "one Joker" if label == "JK" else ("two of each card (eight 2s)" if label[0] == "2"
+                                                 else "two of each card")
+        _deal_error(errors, number, f"{label} is entered {count} times ({by}): the pack has {what}",
+                    "the pack", SRC_PACK, player=culprit, cards=[label])
 
 
 def _score_deal(rules: Any, players: tuple[str, ...], hands: dict[str, _Hand], out: str | None,
                 first_turn: bool, concealed: bool) -> dict[str, PlayerDeal]:
     result = {}
+    k8 = _k8_held(rules)
     for name in players:
         hand = hands[name]
         lines: list[Line] = []
@@ -642,14 +750,18 @@ def _score_deal(rules: Any, players: tuple[str, ...], hands: dict[str, _Hand], o
         for check in hand.melds:
             lines.extend(check.lines)
             points += check.points
-        held_entries = [(Token(c), c.label, _held(c, rules)) for c in hand.held]
-        groups: dict[tuple, list[str]] = {}
-        for _t, shown, v in held_entries:
-            groups.setdefault((v.rule, v.source, v.basis, v.points), []).append(shown)
-        for (rule, source, basis, unit), shown in groups.items():
+        groups: dict[_Value, list[str]] = {}
+        for e in hand.held:
+            v = _held(e.tok.card, rules, k8)
+            if v in groups:
+                groups[v].append(e.clabel)
+            else:
+                groups[v] = [e.clabel]
+        for v, shown in groups.items():
             k = len(shown)
+            unit = v.points
             label = " ".join(shown) + (" in hand" if k == 1 else f" in hand ({k} × {unit})")
-            lines.append(Line(label, unit * k, rule, source, basis))
+            lines.append(Line(label, unit * k, v.rule, v.source, v.basis))
             points += unit * k
         side_lines: list[Line] = []
         side = 0
@@ -677,7 +789,7 @@ def _score_deal(rules: Any, players: tuple[str, ...], hands: dict[str, _Hand], o
                     side += rules.concealed_bonus
         melds = tuple(check.labels for check in hand.melds)
         result[name] = PlayerDeal(points=points, lines=tuple(lines), melds=melds,
-                                  held=tuple(c.label for c in hand.held), side_points=side,
+                                  held=tuple(e.clabel for e in hand.held), side_points=side,
                                   side_lines=tuple(side_lines))
     return result
 

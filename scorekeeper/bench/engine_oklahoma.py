@@ -1,0 +1,98 @@
+"""Benchmark of the Oklahoma engine (scorekeeper.rules.oklahoma).
+
+Measures, on one core, with fixed data and several repeats (medians printed):
+- validations + scoring per second of one realistic 5-player ``book`` deal (melds with 2s and the
+  Joker, unnamed wilds resolved by their place, held cards, pack limits across all hands);
+- the same deal scored as a one-deal game (``score_game``: running totals, end of game);
+- live meld checks per second (``check_meld``, the web app's check while a player types).
+Card parsing is cached (a dict by token text) in both; "afresh" clears the meld-verdict cache before
+each deal (every meld resolved and scored again), "cached" lets it work as it does in the app, where
+the same melds are re-checked on every keystroke of a deal entry.
+"""
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Callable
+
+from scorekeeper.rules import oklahoma
+from scorekeeper.rules.profiles import resolve
+
+REPEATS = 7
+ROUNDS = 2000
+
+PLAYERS = ("Ann", "Ben", "Cleo", "Dan", "Eve")
+
+DEAL = {
+    "out": "Ann",
+    "first_turn": False,
+    "concealed": False,
+    "hands": {
+        "Ann": {"melds": [["QS", "QH", "2C=QD"], ["9H", "8H", "JK=7H"], ["AS", "KS", "2D", "JS"],
+                          ["5C", "6C", "7C", "8C", "2H=9C"]], "held": []},
+        "Ben": {"melds": [["10D", "10C", "10S"], ["3H", "4H", "5H", "2S=6H"]], "held": ["KD", "2C", "4S"]},
+        "Cleo": {"melds": [["AH", "AD", "AC"], ["JD", "QD", "KD", "AD"], ["7S", "7D", "2S"]],
+                 "held": ["QS", "9C", "3D"]},
+        "Dan": {"melds": [["6S", "6D", "6H", "2D"], ["9S", "10S", "2H=JS"]], "held": ["8S", "8H", "5S"]},
+        "Eve": {"melds": [], "held": ["QC", "KH", "4D", "4C", "3C"]},
+    },
+}
+
+MELDS = [meld for hand in DEAL["hands"].values() for meld in hand["melds"]] + [
+    ["9H", "8H", "2C"],                       # rejected: the 2 must be named
+    ["KH", "AH", "2H"],                       # rejected: round the corner
+    ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS"],
+]
+
+
+def _rate(fn: Callable[[], object], per_call: int = 1, rounds: int = ROUNDS) -> float:
+    fn()  # warm the card cache, as the app is warm
+    rates = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        for _ in range(rounds):
+            fn()
+        rates.append(rounds * per_call / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def measure(rounds: int = ROUNDS) -> dict[str, float]:
+    rules = resolve("oklahoma", "book")
+    oklahoma.score_deal(rules, PLAYERS, DEAL)           # the data must be valid
+    deals = [DEAL]
+
+    def one_deal() -> None:
+        oklahoma.score_deal(rules, PLAYERS, DEAL)
+
+    def one_deal_cold() -> None:
+        oklahoma._MELDS.clear()                          # every meld checked afresh (cards stay parsed)
+        oklahoma.score_deal(rules, PLAYERS, DEAL)
+
+    def one_game() -> None:
+        oklahoma.score_game(rules, PLAYERS, deals, "Eve")
+
+    def melds() -> None:
+        for meld in MELDS:
+            oklahoma.check_meld(meld, rules)
+
+    def melds_cold() -> None:
+        oklahoma._MELDS.clear()
+        for meld in MELDS:
+            oklahoma.check_meld(meld, rules)
+
+    return {
+        "5-player book deal, validate + score, melds checked afresh (deals/s)": _rate(one_deal_cold, rounds=rounds),
+        "5-player book deal, validate + score, meld verdicts cached (deals/s)": _rate(one_deal, rounds=rounds),
+        "5-player book deal as a one-deal game, score_game, cached (games/s)": _rate(one_game, rounds=rounds),
+        "check_meld, mixed melds, afresh (melds/s)": _rate(melds_cold, len(MELDS), rounds=rounds),
+        "check_meld, mixed melds, cached (melds/s)": _rate(melds, len(MELDS), rounds=rounds),
+    }
+
+
+def main() -> None:
+    for label, rate in measure().items():
+        print(f"{label}: {rate:,.0f} (median of {REPEATS})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
