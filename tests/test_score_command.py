@@ -60,18 +60,28 @@ def lines_add_up(result):
             assert all(line["rule"] and line["source"] for line in player["lines"])
 
 
-def test_oklahoma_example(tmp_path, monkeypatch):
+def test_record_md_oklahoma_example_holds_two_jokers(tmp_path, monkeypatch):
+    """RECORD.md's example melds a Joker for Ann and leaves one in Ben's hand: the pack has one."""
     code, result = run_score(OKLAHOMA, tmp_path, monkeypatch)
+    assert code == 1
+    [error] = result["errors"]
+    assert error["deal"] == 1 and error["cards"] == ["JK"] and "one Joker" in error["message"]
+
+
+def test_oklahoma_example(tmp_path, monkeypatch):
+    record = json.loads(json.dumps(OKLAHOMA))
+    record["deals"][0]["hands"]["Ben"]["held"] = ["2H", "AD"]   # the example, with one Joker in the pack
+    code, result = run_score(record, tmp_path, monkeypatch)
     assert code == 0
     deal = result["deals"][0]
     assert deal["outcome"] == "out"
     # Ann: Q♠ 50 + Q♥ 10 + 2♣ as Q♦ 10; 9♥ 10 + 8♥ 10 + Joker 100; going out 100
     assert deal["players"]["Ann"]["points"] == 290
-    # Ben: 5+5+5 melded; Joker in hand −200, ace −20
-    assert deal["players"]["Ben"]["points"] == -205
+    # Ben: 5+5+5 melded; a 2 in hand −20, ace −20
+    assert deal["players"]["Ben"]["points"] == -25
     # Cleo: Q♠ in hand −100, a 2 −20, a 4 −5
     assert deal["players"]["Cleo"]["points"] == -125
-    assert deal["totals"] == {"Ann": 290, "Ben": -205, "Cleo": -125}
+    assert deal["totals"] == {"Ann": 290, "Ben": -25, "Cleo": -125}
     assert deal["next_dealer"] == "Ann"
     assert result["state"] == "in_progress" and result["winner"] is None and result["final"] is None
     assert deal["players"]["Ann"]["melds"][0] == ["Q♠", "Q♥", "2♣=Q♦"]
@@ -94,7 +104,9 @@ def test_gin_example_from_stdin(tmp_path, monkeypatch):
 
 def test_scoring_twice_gives_the_same_result(tmp_path, monkeypatch):
     assert run_score(GIN, tmp_path, monkeypatch) == run_score(GIN, tmp_path, monkeypatch)
-    assert run_score(OKLAHOMA, tmp_path, monkeypatch) == run_score(OKLAHOMA, tmp_path, monkeypatch)
+    record = json.loads(json.dumps(OKLAHOMA))
+    record["deals"][0]["hands"]["Ben"]["held"] = ["2H", "AD"]
+    assert run_score(record, tmp_path, monkeypatch) == run_score(record, tmp_path, monkeypatch)
 
 
 def test_invalid_record_prints_errors_and_exits_1(tmp_path, monkeypatch):
