@@ -1,0 +1,113 @@
+"""Browser tests at 390×844: settle a dispute on the checker page; re-score a finished game under
+another profile; open the chart. Screenshots go to test-artifacts/screenshots/."""
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scorekeeper import services
+from tests.browser.conftest import SHOTS
+from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def no_sideways_scroll(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_settle_a_dispute_on_the_checker_page(page: Page, live_server, shot, console_errors):
+    page.set_default_timeout(10000)
+    page.goto(live_server.url + "/check/?kind=layoff")
+    page.get_by_role("link", name=re.compile("Can I knock")).click()
+    page.get_by_label("Rules").select_option("standard")
+    page.get_by_label("First upcard").fill("3H")
+    page.get_by_label("The hand").press_sequentially("3C 4C 5C 9D 9H 9S JH QH KH 5S", delay=5)
+    verdict = page.locator("#verdict")
+    expect(verdict).to_contain_text("No, you may not knock: least deadwood 5, over the limit of 3")
+    expect(verdict).to_contain_text("S2, S4")
+    shot(page, "review-1-checker-no")
+    # The other player: "but with the 2 of spades instead I could" — fix the card, the answer follows live.
+    page.get_by_label("The hand").fill("3C 4C 5C 9D 9H 9S JH QH KH 2S")
+    expect(verdict).to_contain_text("Yes, you may knock: least deadwood 2, limit 3")
+    assert "upcard=3H" in page.url and "cards=" in page.url       # the verdict is a link (htmx pushed it)
+    link = page.locator("#share-link").get_attribute("href")
+    no_sideways_scroll(page)
+    shot(page, "review-2-checker-yes")
+    # The shared link opens the same verdict, without htmx.
+    page.goto(live_server.url + link)
+    expect(page.locator("#verdict")).to_contain_text("Yes, you may knock")
+    # A meld dispute in Oklahoma: round the corner is not allowed.
+    page.get_by_role("link", name=re.compile("Is this meld legal")).click()
+    page.get_by_label("The meld").fill("QH KH AH 2H")
+    expect(page.locator("#verdict")).to_contain_text("Not a legal meld")
+    shot(page, "review-3-checker-meld")
+    assert not console_errors, console_errors
+
+
+def test_rescore_a_finished_game_under_another_profile(page: Page, live_server, shot, console_errors):
+    game = services.create_game(game="oklahoma-gin", profile="standard", options={}, players=["Ann", "Ben"])
+    for d in (GIN_KNOCK, GIN_BIG, GIN_BIG):
+        services.add_deal(game=game, data=gin_record_deal(d, ["Ann", "Ben"]))
+    game.refresh_from_db()
+    assert game.state == "finished"
+    page.set_default_timeout(10000)
+    page.goto(live_server.url + f"/history/{game.pk}/")
+    expect(page.locator("h1")).to_contain_text(f"#{game.pk}")
+    page.get_by_role("link", name="Re-score under other rules").click()
+    page.get_by_label("Other rules").select_option("classic")
+    comparison = page.locator("#comparison")
+    # Classic plays to 150: the game would have ended a deal earlier, so the table cannot switch to it.
+    expect(comparison).to_contain_text("would have ended with deal 2: Ann wins")
+    expect(page.locator("#totals-compare")).to_be_visible()
+    expect(page.get_by_role("button", name="Switch this game to these rules")).to_have_count(0)
+    no_sideways_scroll(page)
+    shot(page, "review-4-rescore-classic")
+    page.get_by_label("Other rules").select_option("casino")
+    expect(comparison).to_contain_text("would have")
+    expect(comparison).not_to_contain_text("would have ended")
+    # A house option too: spades triple.
+    page.get_by_text("House options").click()
+    page.get_by_label("Spade upcard multiplier").select_option("3")
+    expect(comparison).to_contain_text("×3")
+    game.refresh_from_db()
+    assert game.profile == "standard"          # comparing changes nothing
+    page.get_by_label("Spade upcard multiplier").select_option("")
+    expect(comparison).not_to_contain_text("×3")
+    page.get_by_role("button", name="Switch this game to these rules").click()
+    expect(page.locator(".hx-messages")).to_contain_text("Casino")
+    game.refresh_from_db()
+    assert game.profile == "casino" and game.winner == "Ann"
+    shot(page, "review-5-switched")
+    assert not console_errors, console_errors
+
+
+def test_open_the_chart(page: Page, live_server, shot, console_errors):
+    names = ["Ann", "Ben", "Cleo"]
+    game = services.create_game(game="oklahoma", profile="book", options={}, players=names, first_dealer=0)
+    for d in (OK_BIG, OK_SMALL, OK_BIG, OK_SMALL, OK_SMALL):
+        services.add_deal(game=game, data=ok_record_deal(d, names))
+    page.set_default_timeout(10000)
+    page.goto(live_server.url + "/history/")
+    page.get_by_role("link", name=re.compile(f"Oklahoma #{game.pk}")).click()
+    chart = page.locator("svg.chart")
+    expect(chart).to_be_visible()
+    box = chart.bounding_box()
+    assert box["width"] <= 390 and box["height"] > 150
+    assert chart.locator("polyline").count() == 3
+    expect(chart.locator("text.end-label").first).to_be_visible()
+    no_sideways_scroll(page)
+    page.locator("svg.chart").scroll_into_view_if_needed()
+    shot(page, "review-6-chart")
+    page.locator("figure#chart").screenshot(path=str(SHOTS / "review-6-chart-closeup.png"))
+    page.get_by_text("The totals as a table").click()
+    expect(page.locator(".hx-totals table")).to_be_visible()
+    page.emulate_media(color_scheme="dark")
+    shot(page, "review-7-chart-dark")
+    # The player page from the review.
+    page.get_by_role("link", name="Ann", exact=True).first.click()
+    expect(page.locator("h1")).to_have_text("Ann")
+    expect(page.get_by_text("Head to head")).to_be_visible()
+    no_sideways_scroll(page)
+    shot(page, "review-8-player")
+    assert not console_errors, console_errors
