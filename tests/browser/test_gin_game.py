@@ -93,14 +93,16 @@ def test_the_app_works_without_javascript(browser, live_server, shot):
     context.close()
 
 
-def test_phone_sized_pages_have_big_tap_targets(page: Page, live_server):
+def test_phone_sized_pages_have_big_tap_targets(page: Page, live_server, shot):
     page.set_viewport_size({"width": 360, "height": 740})
+    page.emulate_media(color_scheme="dark")
     page.goto(live_server.url + "/games/new/")
     page.get_by_label("Seat 1").fill("Ann")
     page.get_by_label("Seat 2").fill("Ben")
     page.get_by_label("Seat 3").fill("Cleo")
     page.get_by_role("button", name="Start the game").click()
     page.get_by_role("link", name="Enter deal 1").click()
+    expect(page.get_by_role("group", name="Card picker")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     small = page.evaluate("""() => [...document.querySelectorAll(
         'button, input[type=text], input[type=number], select, .pill, a.button, .picker button')]
@@ -108,3 +110,4 @@ def test_phone_sized_pages_have_big_tap_targets(page: Page, live_server):
         .map(e => [e.name || e.textContent.trim(), e.getBoundingClientRect()])
         .filter(([n, r]) => r.height < 44 || r.width < 44).map(([n, r]) => n + ' ' + r.width + 'x' + r.height)""")
     assert small == []
+    shot(page, "dark-360-deal-entry")
