@@ -497,6 +497,14 @@ def _check_sequence(es: list[_E], si: int) -> MeldCheck:
     if not placements:
         return _fail([_no_placement(es, fixed, free, others, aces, ace_options, si, n)], "sequence", es)
     if len(placements) > 1:
+        # Placements that differ only in which end an ace takes, the wilds standing for the same
+        # cards, are one meld (A-2-…-K or 2-…-K-A; a Joker for the other ace of a 14-card
+        # sequence): the first is taken, ace low.
+        meanings = {tuple(sorted(1 if p == 14 else p for p in range(lo, lo + n) if p not in held))
+                    for _opt, lo, held in placements}
+        if len(meanings) == 1:
+            placements = placements[:1]
+    if len(placements) > 1:
         return _fail([_ambiguous(es, free, placements, si, n)], "sequence", es)
 
     opt, lo, places = placements[0]
@@ -529,6 +537,8 @@ def _check_sequence(es: list[_E], si: int) -> MeldCheck:
     for p, e in zip(open_places, rest):
         put_free(e, p)
     ace_places = list(opt)
+    # Two aces (a 14-card sequence): a natural ace takes the low end, a wild one the high end.
+    fixed.sort(key=lambda item: item[1] == ACE and item[0].wild)
     for e, r in fixed:
         if r == ACE:
             p = ace_places.pop(0)

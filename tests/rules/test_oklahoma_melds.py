@@ -269,3 +269,32 @@ def test_lines_cite_a_rule_and_a_source_for_every_card():
     check = ok(["AS", "KS", "QS", "JK", "10S", "2C"])
     assert check.points == 20 + 10 + 50 + 100 + 10 + 10
     assert sum(line.points for line in check.lines) == check.points
+
+
+def test_thirteen_cards_with_one_ace_read_ace_low():
+    cards = ["KH", "QH", "JH", "10H", "9H", "8H", "7H", "6H", "5H", "4H", "3H", "2C=2H", "AH"]
+    check = ok(cards)
+    assert check.labels[0] == "A♥" and check.labels[-1] == "K♥"
+
+
+def test_fourteen_cards_with_the_joker_as_the_other_ace():
+    cards = ["AH", "KH", "QH", "JH", "10H", "9H", "8H", "7H", "6H", "5H", "4H", "3H", "2H", "JK"]
+    check = ok(cards)
+    assert check.labels[0] == "A♥" and check.labels[-1] == "JK=A♥"
+    assert check.points == 130 - 20 + 100
+
+
+def test_verdicts_are_cached_and_equal_to_a_fresh_check():
+    from scorekeeper.rules.oklahoma import clear_caches
+    first = check_meld(["9H", "8H", "JK=7H"], BOOK)
+    assert check_meld(["9H", "8H", "JK=7H"], BOOK) is first
+    clear_caches()
+    assert check_meld(["9H", "8H", "JK=7H"], BOOK) == first
+    # The Joker knob is part of the verdict.
+    assert not check_meld(["9H", "8H", "JK=7H"], NO_JOKER).ok
+    assert check_meld(["9H", "8H", "JK=7H"], BOOK).ok
+
+
+def test_unhashable_entries_are_checked_uncached():
+    check = check_meld(["9H", "8H", ["7H"]], BOOK)
+    assert not check.ok and check.errors[0].rule == "card notation"
