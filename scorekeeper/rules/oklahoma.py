@@ -643,7 +643,7 @@ def _check_deal(rules: Any, players: tuple[str, ...], deal: Any, number: int,
             _deal_error(errors, number, f"'{name}' is not one of the players", "format", SRC_NOTATION,
                         player=str(name), field=f"hands.{name}")
     hands: dict[str, _Hand] = {}
-    physical: list[tuple[str, Token]] = []     # every card entered, with its player, for the pack count
+    physical: list[tuple[str, _E]] = []        # every card entered, with its player, for the pack count
     for name in players:
         if name not in hands_raw:
             _deal_error(errors, number, f"{name} has no hand in this deal: every player has an entry "
@@ -654,8 +654,8 @@ def _check_deal(rules: Any, players: tuple[str, ...], deal: Any, number: int,
     if out is not None and out in hands:
         hand = hands[out]
         if hand.held:
-            _deal_error(errors, number, f"{out} went out: nothing is left in his hand (he melded every card and "
-                        "discarded the last)", "going out", SRC_OUT, player=out,
+            _deal_error(errors, number, f"{out} went out: nothing is left in hand (every card melded but the "
+                        "last, discarded)", "going out", SRC_OUT, player=out,
                         cards=[c.label for c in hand.held], field=f"hands.{out}.held")
         raw_melds = hands_raw[out].get("melds") if isinstance(hands_raw.get(out), Mapping) else None
         if isinstance(raw_melds, list) and not raw_melds:
@@ -779,7 +779,7 @@ def _score_deal(rules: Any, players: tuple[str, ...], hands: dict[str, _Hand], o
             cite = rules.cite("out_bonus")
             if first_turn and not rules.first_turn_bonus:
                 ft = rules.cite("first_turn_bonus")
-                lines.append(Line("went out on his first turn: no going-out bonus", 0,
+                lines.append(Line("went out on the first turn: no going-out bonus", 0,
                                   "no bonus for going out on one's first turn", ft.source, ft.basis))
             else:
                 lines.append(Line("went out", rules.out_bonus, "going out", cite.source, cite.basis))
@@ -790,7 +790,7 @@ def _score_deal(rules: Any, players: tuple[str, ...], hands: dict[str, _Hand], o
                     side_lines.append(Line("went out concealed: no concealed bonus under these rules", 0,
                                            "concealed bonus", cc.source, cc.basis))
                 elif first_turn and not rules.first_turn_bonus:
-                    side_lines.append(Line("went out concealed on his first turn: no concealed bonus either", 0,
+                    side_lines.append(Line("went out concealed on the first turn: no concealed bonus either", 0,
                                            "the concealed bonus is additional to the going-out bonus",
                                            "ruling", "ruling"))
                 else:
@@ -819,6 +819,7 @@ def _check_players(rules: Any, players: tuple[str, ...], first_dealer: str | Non
                    errors: list[RecordError]) -> None:
     if not all(isinstance(p, str) and p for p in players):
         errors.append(RecordError("players are named by non-empty text", rule="players", field="players"))
+        return
     if len(set(players)) != len(players):
         errors.append(RecordError("a player is named twice: player names must be unique", rule="players",
                                   field="players"))
