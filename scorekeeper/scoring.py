@@ -79,3 +79,27 @@ def pack_counts(rules: profiles.Rules) -> dict[str, int] | None:
     if getattr(rules, "joker", True):
         counts["JK"] = 1
     return counts
+
+
+def check_gin_meld(cards: list) -> tuple[str | None, str | None]:
+    """(kind, None) for a legal Oklahoma Gin meld, else (None, what is wrong with its rule)."""
+    try:
+        from scorekeeper.rules import gin
+    except ImportError:
+        return None, None
+    if len({c for c in cards}) != len(cards):
+        return None, "a card is named twice in this meld"
+    if any(c.is_joker for c in cards):
+        return None, "Oklahoma Gin is played without the Joker"
+    mask = 0
+    for c in cards:
+        mask |= 1 << c.index
+    try:
+        problem = gin.meld_problem(mask)
+        kind = gin.gf.meld_kind(mask)
+    except Exception:
+        log.exception("gin meld check failed")
+        return None, None
+    if problem:
+        return None, f"{problem} — {gin.MELD_RULE}, {gin.MELD_SOURCE}"
+    return kind, None

@@ -187,6 +187,12 @@ def check_meld(request: HttpRequest, game_id: int) -> HttpResponse:
                     context["ok"] = f"{check.kind}{shown}, +{check.points}"
                 else:
                     context["errors"] = [error_text(e) if not isinstance(e, str) else e for e in check.errors]
+        elif game.game == profiles.GIN and name.split("-")[-1].startswith("meld"):
+            kind, problem = scoring.check_gin_meld([t.card for t in tokens])
+            if problem:
+                context["errors"] = [problem]
+            elif kind:
+                context["ok"] = f"{kind} {' '.join(t.label for t in tokens)}"
         if not context["errors"] and context["ok"] is None:
             context["ok"] = " ".join(card_chips_text(tokens))
     return render(request, "check.html", context)

@@ -40,10 +40,20 @@
   var box = el("div", "picker");
   box.setAttribute("role", "group");
   box.setAttribute("aria-label", "Card picker");
-  var head = el("div", "prow");
+  var head = el("div", "prow head");
   var where = el("div", "target-name");
   where.setAttribute("aria-live", "polite");
   head.appendChild(where);
+  var fold = el("button", "", "Hide cards");
+  fold.type = "button";
+  fold.setAttribute("aria-expanded", "true");
+  fold.addEventListener("click", function () {
+    var hide = !box.classList.contains("collapsed");
+    box.classList.toggle("collapsed", hide);
+    fold.textContent = hide ? "Show cards" : "Hide cards";
+    fold.setAttribute("aria-expanded", String(!hide));
+  });
+  head.appendChild(fold);
   var row1 = el("div", "prow"), row2 = el("div", "prow"), row3 = el("div", "prow");
   var suitButtons = [], rankButtons = [];
 
@@ -110,8 +120,9 @@
       where.textContent = "Adding to: " + (label ? label.textContent : target.name);
     }
   }
-  function next() { var f = fields(); setTarget(f[(f.indexOf(target) + 1) % f.length]); }
-  function prev() { var f = fields(); setTarget(f[(f.indexOf(target) - 1 + f.length) % f.length]); }
+  function show() { if (target) target.scrollIntoView({ block: "center", behavior: "smooth" }); }
+  function next() { var f = fields(); setTarget(f[(f.indexOf(target) + 1) % f.length]); show(); }
+  function prev() { var f = fields(); setTarget(f[(f.indexOf(target) - 1 + f.length) % f.length]); show(); }
   function refresh() {
     var n = used();
     suitButtons.forEach(function (b) { b.setAttribute("aria-pressed", String(b.dataset.suit === suit)); });

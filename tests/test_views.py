@@ -242,3 +242,11 @@ def test_gin_bad_upcard_and_void(client, gin_game):
     r = client.post(reverse("deal_new", args=[gin_game.pk]), data)
     assert r.status_code == 400
     assert text(r).split('id="err-upcard">')[1].split("</span>")[0].strip()
+
+
+def test_live_gin_meld_check(client, gin_game):
+    url = reverse("check_meld", args=[gin_game.pk]) + "?field=p0-meld0"
+    assert "✓" in text(client.post(url, {"p0-meld0": "10H JH QH"}, headers=HX))
+    bad = text(client.post(url, {"p0-meld0": "JH QH KH AH"}, headers=HX))
+    assert "✗" in bad and "ace is low" in bad
+    assert "✗" in text(client.post(url, {"p0-meld0": "JH JH JD"}, headers=HX))

@@ -37,10 +37,12 @@ def test_gin_game_to_its_target(page: Page, live_server, shot, console_errors):
     # A run with the ace high is rejected beside the meld, then corrected.
     meld = page.get_by_label("Ann: Meld 3", exact=True)
     meld.fill("JH QH KH AH")
+    expect(page.locator("#check-p0-meld2")).to_contain_text("✗")
     expect(page.locator("#err-p0-meld2")).to_contain_text("ace is low")
     shot(page, "gin-3-rejected-meld")
     meld.fill("10H JH QH KH")
     expect(page.locator("#err-p0-meld2")).to_be_empty()
+    expect(page.locator("#check-p0-meld2")).to_contain_text("✓ run")
     expect(page.locator("#preview")).to_contain_text("+164")
     page.get_by_role("button", name="Save deal").click()
     expect(page.locator(".total").first).to_contain_text("164")
