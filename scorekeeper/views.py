@@ -62,6 +62,17 @@ def _game(game_id: int) -> Game:
     return get_object_or_404(Game, pk=game_id)
 
 
+def _rules(game: Game) -> tuple[profiles.Rules, list[str]]:
+    """The game's rules; options the engine no longer knows are dropped with a message, never a 500."""
+    try:
+        return scoring.resolve(game.game, game.profile, game.options), []
+    except RecordInvalid as exc:
+        try:
+            return scoring.resolve(game.game, game.profile, {}), [str(e) for e in exc.errors]
+        except RecordInvalid:
+            raise Http404("this game's rules are unknown") from None
+
+
 def _score(game: Game) -> tuple[GameResult | None, list[str]]:
     try:
         return services.score_game(game), []
@@ -73,7 +84,8 @@ def _score(game: Game) -> tuple[GameResult | None, list[str]]:
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game(game_id)
     result, errors = _score(game)
-    rules = scoring.resolve(game.game, game.profile, game.options)
+    rules, rule_errors = _rules(game)
+    errors += rule_errors
     context = {"game": game, "result": result, "errors": errors, "rules": rules,
                "board": board(game, rules, result), "deals": deal_rows(game, result)}
     return _page(request, "game.html", context, partial="board")
@@ -88,7 +100,7 @@ def _entry_context(game: Game, entry: DealEntry, number: int | None, preview: Ga
 
 
 def _deal_form(request: HttpRequest, game: Game, number: int | None) -> HttpResponse:
-    rules = scoring.resolve(game.game, game.profile, game.options)
+    rules, _ = _rules(game)
     players = game.player_names()
     deal = None
     if number is not None:
@@ -143,8 +155,7 @@ def deal_page(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     view = deal_view(game, result, number) if result else None
     return render(request, "deal.html", {"game": game, "deal": deal, "view": view, "errors": errors,
                                          "entered": json.dumps(deal.data, ensure_ascii=False),
-                                         "gin": game.game == profiles.GIN,
-                                         "changes": game.changes.filter(number=number).order_by("-at")[:10]})
+                                         "gin": game.game == profiles.GIN})
 
 
 @require_http_methods(["GET", "POST"])
@@ -169,7 +180,7 @@ def check_meld(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game(game_id)
     name = request.GET.get("field", "")
     text = str(request.POST.get(name, ""))[:200]
-    rules = scoring.resolve(game.game, game.profile, game.options)
+    rules, _ = _rules(game)
     context: dict[str, Any] = {"field": name, "ok": None, "errors": [], "text": ""}
     tokens: list[Token] = []
     for raw in split_cards(text):

@@ -250,3 +250,10 @@ def test_live_gin_meld_check(client, gin_game):
     bad = text(client.post(url, {"p0-meld0": "JH QH KH AH"}, headers=HX))
     assert "✗" in bad and "ace is low" in bad
     assert "✗" in text(client.post(url, {"p0-meld0": "JH JH JD"}, headers=HX))
+
+
+def test_a_game_whose_stored_options_the_engine_refuses_still_shows(client, ok_game):
+    Game.objects.filter(pk=ok_game.pk).update(options={"gone_knob": 1})
+    r = client.get(reverse("game", args=[ok_game.pk]))
+    assert r.status_code == 200 and "gone_knob" in text(r)
+    assert client.get(reverse("deal_new", args=[ok_game.pk])).status_code == 200
