@@ -4,7 +4,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-PARTS = ("engine_gin", "engine_oklahoma", "web")
+PARTS = ("engine_gin", "engine_oklahoma", "web", "web_history")
 
 
 def main() -> int:
