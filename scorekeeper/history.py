@@ -719,6 +719,9 @@ def _create(rec: Mapping[str, Any], result: GameResult, cache: dict[str, Player]
     rows = Deal.objects.bulk_create([Deal(game=game, number=n, data=d) for n, d in enumerate(deals, start=1)])
     DealChange.objects.bulk_create([DealChange(game=game, deal=row, number=row.number, action=DealChange.CREATED,
                                                new=row.data) for row in rows])
+    if [p.name for p in spelled] == players:   # the scores are known: store the summary now
+        GameSummary.objects.create(game=game, key=summary_key(game, players),
+                                   data=summarize(game.game, rules, result, deals))
     return game
 
 

@@ -349,3 +349,23 @@ def test_import_reuses_known_players_spelling():
     g = report.games[0]
     assert g.player_names() == ["Ann", "Ben", "Cleo"] and Player.objects.count() == 3
     assert services.score_game(g).totals == services.score_game(Game.objects.order_by("id").first()).totals
+
+
+def test_deal_changes_tag_for_the_deal_page():
+    from django.template import Context, Template
+
+    game = ok_game()
+    services.edit_deal(game=game, number=2, data=ok_record_deal(OK_BIG, NAMES))
+    html = Template("{% load history_tags %}{% deal_changes game 2 %}").render(Context({"game": game}))
+    assert "Deal 2 edited" in html and "Deal 2 created" in html and "Deal 1" not in html
+    assert html.index("Deal 2 edited") < html.index("Deal 2 created")      # newest first
+
+
+def test_import_stores_a_fresh_summary():
+    rec = services.game_record(ok_game())
+    Game.objects.all().delete()
+    report = history.import_text(json.dumps(rec))
+    g = Game.objects.select_related("summary").prefetch_related("seats__player").get(pk=report.games[0].pk)
+    assert g.summary.key == history.summary_key(g, g.player_names())
+    fresh = history._summarize_game(g, g.player_names(), rec["deals"])
+    assert g.summary.data == json.loads(json.dumps(fresh))

@@ -33,3 +33,15 @@ def signed(value) -> str:
         return f"{int(value):+d}".replace("-", "−")
     except (TypeError, ValueError):
         return str(value)
+
+
+@register.inclusion_tag("history/_changes.html")
+def deal_changes(game, number=None):
+    """The change history of a game's deals (one deal when ``number`` is given), newest first:
+    ``{% load history_tags %}{% deal_changes game deal.number %}`` on the deal page."""
+    from scorekeeper.history import change_history
+
+    rows = change_history(game)
+    if number is not None:
+        rows = [r for r in rows if r["number"] == number]
+    return {"rows": rows, "game": game, "number": number}
