@@ -369,3 +369,33 @@ def test_import_stores_a_fresh_summary():
     assert g.summary.key == history.summary_key(g, g.player_names())
     fresh = history._summarize_game(g, g.player_names(), rec["deals"])
     assert g.summary.data == json.loads(json.dumps(fresh))
+
+
+@pytest.mark.parametrize("query", [
+    "?deal=abc", "?deal=999", "?deal=-1", "?profile=nonexistent", "?profile=laws&o_joker=maybe",
+    "?profile=laws&o_stock_out=x", "?profile=laws&o_unknown=1", "?profile=laws&o_target=99999999999999999999",
+    "?profile=laws&o_max_players=1", "?o_k8_in_hand=%00",
+])
+def test_rescore_tampered_parameters_never_500(client, query):
+    game = ok_game(deals=[OK_SMALL])
+    r = client.get(f"/history/{game.pk}/rescore/{query}")
+    assert r.status_code == 200
+    r = client.post(f"/history/{game.pk}/rescore/{query}", dict(p.split("=", 1) for p in query[1:].split("&")))
+    assert r.status_code in (302, 400)
+    game.refresh_from_db()
+
+
+def test_rescore_a_gin_game_side_by_side(client):
+    game = gin_game(deals=(GIN_KNOCK, GIN_BIG))
+    r = client.get(f"/history/{game.pk}/rescore/?profile=casino")
+    html = r.content.decode()
+    assert r.status_code == 200 and "spade upcard ×2" in html and "S2, Scoring 4" in html
+    assert "Deal 2: under Casino Ann would have" in html
+
+
+def test_pasted_record_import_and_non_utf8(client):
+    rec = services.game_record(ok_game())
+    r = client.post("/history/import/", {"text": json.dumps(rec)})
+    assert r.status_code == 302 and Game.objects.count() == 2
+    r = client.post("/history/import/", {"file": SimpleUploadedFile("x.json", b"\xc3\x28\xa0\xa1")})
+    assert r.status_code == 400 and "UTF-8" in r.content.decode()
