@@ -353,8 +353,7 @@ class DealEntry:
         m = re.search(r"melds\[(\d+)\]", fld)
         if m:
             filled = [f for f in s.melds if f.tokens]
-            # The Oklahoma engine counts melds from 1, the Gin engine from 0.
-            k = int(m.group(1)) - (0 if self.gin else 1)
+            k = int(m.group(1))      # both engines count melds from 0 (a path into the record)
             if 0 <= k < len(filled):
                 return filled[k]
         for f in (s.rest, s.cards):

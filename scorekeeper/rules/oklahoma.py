@@ -686,8 +686,8 @@ def _check_hand(rules: Any, name: str, raw: Any, number: int, errors: list[Recor
         _deal_error(errors, number, "'melds' is a list of melds, each a list of cards", "format", SRC_NOTATION,
                     player=name, field=f"hands.{name}.melds")
         melds = []
-    for i, meld in enumerate(melds, 1):
-        field = f"hands.{name}.melds[{i}]"
+    for i, meld in enumerate(melds):
+        field = f"hands.{name}.melds[{i}]"      # a path into the record: counted from 0, as in Gin
         check = check_meld(meld, rules)
         for e in check.errors:
             errors.append(replace(e, deal=number, player=name, field=field))

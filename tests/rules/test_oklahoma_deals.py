@@ -218,7 +218,7 @@ def test_every_error_is_collected_with_deal_player_cards_rule():
     for e in errs:
         assert e.player in ("Ben", "Cleo") and e.cards and e.rule and e.source
     fields = [e.field for e in errs]
-    assert fields[:3] == ["hands.Ben.melds[1]", "hands.Ben.melds[2]", "hands.Ben.melds[3]"]
+    assert fields[:3] == ["hands.Ben.melds[0]", "hands.Ben.melds[1]", "hands.Ben.melds[2]"]
     assert errs[3].cards == ("4X",)
 
 
