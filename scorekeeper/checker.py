@@ -3,6 +3,8 @@
 Four kinds of question:
 
 * ``meld``   Oklahoma: is this meld legal, what is it worth (``oklahoma.check_meld``).
+* ``hand``   Oklahoma: melds laid and cards left in hand: what they score, card by card, scored by
+             the engine as a one-deal record (the stock ran out: no going-out bonus).
 * ``knock``  Oklahoma Gin: a hand (10 cards, or 11 before the discard) and the first upcard:
              can it knock, gin, the least deadwood and its arrangement (``gin_fast``).
 * ``layoff`` Oklahoma Gin: the knocker's melds and the defender's cards: what the defender
@@ -29,6 +31,7 @@ log = logging.getLogger(__name__)
 
 KINDS: tuple[tuple[str, str, str], ...] = (
     ("meld", "oklahoma", "Is this meld legal? (Oklahoma)"),
+    ("hand", "oklahoma", "What does this hand score? (Oklahoma)"),
     ("knock", "oklahoma-gin", "Can I knock with this hand? (Gin)"),
     ("layoff", "oklahoma-gin", "What can the defender lay off? (Gin)"),
     ("deal", "", "Score a whole deal (either game)"),
@@ -139,6 +142,8 @@ def answer(q: Question) -> Verdict:
         _layoff(q, rules, v)
     elif q.kind == "meld":
         _meld(q, rules, v)
+    elif q.kind == "hand":
+        _hand(q, rules, v)
     else:
         _deal(q, rules, v)
     return v
@@ -392,21 +397,25 @@ def _deal(q: Question, rules: profiles.Rules, v: Verdict) -> None:
     else:
         v.error("a deal is a JSON object like {\"hands\": {...}}", rule="format", source="RECORD.md")
         return
+    _score(rec, rules, v)
+
+
+def _score(rec: Any, rules: profiles.Rules, v: Verdict) -> dict | None:
     try:
         result = record.score_record(rec)
     except RecordInvalid as exc:
         for e in exc.errors:
             v.error(e.message, e.rule, e.source, e.cards, e.deal, e.player)
         v.headline = "The engine rejects this deal."
-        return
+        return None
     except ImportError:
         v.headline = "Scoring a whole deal is not available yet: the engine for this game has not landed."
         v.ok = None
-        return
+        return None
     except (ValueError, TypeError, KeyError, AttributeError, IndexError):
         log.exception("checker: the engine could not read a deal")
         v.error("the engine could not read this deal: check it against RECORD.md", rule="format", source="RECORD.md")
-        return
+        return None
     doc = record.result_json(result)
     v.ok = None
     v.deals = doc["deals"]
@@ -420,6 +429,31 @@ def _deal(q: Question, rules: profiles.Rules, v: Verdict) -> None:
         v.headline = f"{len(doc['deals'])} deals: totals {parts}."
     if rules.game == profiles.GIN and any(d.get("multiplier", 1) > 1 for d in doc["deals"]):
         _knob_cite(v, rules, "spade_multiplier", f"×{rules.spade_multiplier}")
+    return doc
+
+
+def _hand(q: Question, rules: profiles.Rules, v: Verdict) -> None:
+    melds = [cardlib.split_cards(part) for part in _split_melds(q.spread)]
+    held = cardlib.split_cards(q.cards)
+    if not melds and not held:
+        v.error("enter the melds laid and the cards left in hand", rule="melds", source="S0")
+        return
+    rec = {"format": record.FORMAT, "game": profiles.OKLAHOMA, "rules": {"profile": q.profile},
+           "players": ["You", "Other"],
+           "deals": [{"out": None, "hands": {"You": {"melds": melds, "held": held},
+                                             "Other": {"melds": [], "held": []}}}]}
+    doc = _score(rec, rules, v)
+    if doc is None:
+        return
+    you = doc["deals"][0]["players"]["You"]
+    v.deals = []
+    v.lines = you["lines"]
+    v.melds = you["melds"]
+    v.ok = None
+    v.headline = f"This hand scores {you['points']:+d}.".replace("-", "−")
+    v.details.append("Scored as if the stock ran out. The player who goes out adds the going-out bonus.")
+    _knob_cite(v, rules, "out_bonus")
+    _knob_cite(v, rules, "k8_in_hand")
 
 
 def example_deal(game: str) -> str:

@@ -149,3 +149,21 @@ def test_verdict_is_a_shareable_link_and_htmx_gets_the_fragment(client):
 ])
 def test_tampered_parameters_never_500(client, params):
     assert get(client, **params).status_code == 200
+
+
+def test_oklahoma_hand_scores_card_by_card(client):
+    v = verdict(client, kind="hand", profile="laws", spread="QS QH 2C=QD", cards="KS JK 2D 7C")
+    assert not v.errors, v.errors
+    assert "−165" in v.headline
+    labels = {l["label"]: l for l in v.lines}
+    assert labels["K♠ in hand"]["points"] == -10 and labels["K♠ in hand"]["source"] == "S1 law 12"
+    assert labels["JK in hand"]["points"] == -200
+    book = verdict(client, kind="hand", profile="book", spread="QS QH 2C=QD", cards="KS JK 2D 7C")
+    assert "−175" in book.headline               # K–8 in hand −20 in the book
+    html = get(client, kind="hand", profile="book", spread="QS QH 2C=QD", cards="KS").content.decode()
+    assert "K♠ in hand" in html and "S0" in html
+
+
+def test_oklahoma_hand_with_a_bad_meld(client):
+    v = verdict(client, kind="hand", profile="laws", spread="QH KH AH 2H", cards="")
+    assert v.ok is False and v.errors
