@@ -7,13 +7,21 @@ engine via ``scorekeeper.checker``; this module only reads the request and rende
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from scorekeeper import checker
-from scorekeeper.rules import profiles
+from scorekeeper.rules import profiles, record
+from scorekeeper.rules.errors import RecordInvalid
+
+# Sample hands that hold one card of each kind; the engine scores them, so the card values shown
+# on the Oklahoma rules pages are the engine's own (its rule texts state each value).
+_MELDED = [["JK=AD", "AS", "AH"], ["QS", "QH", "2C=QD"], ["7S", "8S", "9S"], ["2D=QS", "QC", "QD"],
+           ["AH", "2H", "3H"]]
+_HELD = ["JK", "QS", "AC", "KS", "7C", "2S"]
 
 
 def _show(value: Any) -> str:
@@ -48,6 +56,24 @@ def rules_rows(game: str, profile: str) -> list[dict[str, Any]]:
     return rows
 
 
+@lru_cache(maxsize=8)
+def card_values(profile: str) -> tuple[tuple[dict[str, str], ...], tuple[dict[str, str], ...]]:
+    """(melded, in hand): each distinct rule the engine applies to a sample hand, with its source."""
+    out = []
+    for hand in ({"melds": _MELDED, "held": []}, {"melds": [], "held": _HELD}):
+        rec = {"format": record.FORMAT, "game": profiles.OKLAHOMA, "rules": {"profile": profile},
+               "players": ["A", "B"], "deals": [{"out": None, "hands": {"A": hand, "B": {"melds": [], "held": []}}}]}
+        try:
+            result = record.score_record(rec)
+        except (RecordInvalid, ImportError):
+            return (), ()
+        seen: dict[str, dict[str, str]] = {}
+        for line in result.deals[0].players["A"].lines:
+            seen.setdefault(line.rule, {"rule": line.rule, "source": line.source, "basis": line.basis})
+        out.append(tuple(seen.values()))
+    return out[0], out[1]
+
+
 def rules_index(request: HttpRequest) -> HttpResponse:
     games = [{"game": g, "name": profiles.GAME_NAMES[g], "profiles": list(profiles.PROFILES[g].values())}
              for g in profiles.GAMES]
@@ -61,7 +87,9 @@ def rules_profile(request: HttpRequest, game: str, profile: str) -> HttpResponse
     rows = rules_rows(game, profile)
     cited = sorted({code for code in profiles.SOURCES
                     if any(code in other["source"] for row in rows for other in row["profiles"])})
+    melded, held = card_values(profile) if game == profiles.OKLAHOMA else ((), ())
     return render(request, "rules/profile.html", {
+        "melded": melded, "held": held,
         "game": game, "game_name": profiles.GAME_NAMES[game], "profile": prof, "rows": rows,
         "siblings": list(profiles.PROFILES[game].values()),
         "rulings": [r for r in rows if r["basis"] == "ruling"],

@@ -60,3 +60,13 @@ def test_unknown_game_or_profile_is_404(client, url):
 def test_no_inline_script_or_style(client):
     html = client.get("/rules/oklahoma-gin/standard/").content.decode()
     assert "style=" not in html and "onclick" not in html
+
+
+def test_oklahoma_card_values_come_from_the_engine(client):
+    laws = client.get("/rules/oklahoma/laws/").content.decode()
+    book = client.get("/rules/oklahoma/book/").content.decode()
+    assert 'id="card-values"' in laws
+    assert "K Q J 10 9 8 left in hand cost 10" in laws and "K Q J 10 9 8 left in hand cost 20" in book
+    assert "Q♠ melded scores 50" in laws and "Joker left in hand costs 200" in book
+    assert "scores as a low card, 5" in laws          # a ruling, marked as such
+    assert 'id="card-values"' not in client.get("/rules/oklahoma-gin/standard/").content.decode()
