@@ -111,3 +111,32 @@ def test_open_the_chart(page: Page, live_server, shot, console_errors):
     no_sideways_scroll(page)
     shot(page, "review-8-player")
     assert not console_errors, console_errors
+
+
+def test_rules_and_history_pages_at_360px(page: Page, live_server, shot, console_errors):
+    names = ["Ann", "Ben", "Cleo"]
+    game = services.create_game(game="oklahoma", profile="laws", options={}, players=names, first_dealer=0)
+    services.add_deal(game=game, data=ok_record_deal(OK_BIG, names))
+    services.edit_deal(game=game, number=1, data=ok_record_deal(OK_SMALL, names))
+    page.set_default_timeout(10000)
+    page.set_viewport_size({"width": 360, "height": 780})
+    deal = '{"upcard": "7S", "knocker": "Ann", "hands": {"Ann": {"cards": ["3C","4C","5C","9D","9H","9S","JH","QH","KH","2S"]}, "Ben": {"cards": ["2H","3H","4H","6D","6C","8S","10S","KD","AC","5H"]}}}'
+    pages = {
+        "rules-laws": "/rules/oklahoma/laws/", "rules-party": "/rules/oklahoma-gin/party/", "history": "/history/",
+        "import": "/history/import/", "players": "/players/", "changes": f"/history/{game.pk}/changes/",
+        "checker-deal": "/check/?kind=deal&profile=standard&deal=" + deal.replace(" ", "%20").replace('"', "%22"),
+    }
+    for name, url in pages.items():
+        page.goto(live_server.url + url)
+        no_sideways_scroll(page)
+        small = page.evaluate("""() => [...document.querySelectorAll(
+            'main button, main select, main input:not([type=hidden]), main textarea, main .hx-button, main .hx-tabs a')]
+            .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
+            .map(e => e.outerHTML.slice(0, 80))""")
+        assert not small, (name, small)
+        shot(page, f"review-360-{name}")
+    expect(page.locator("#verdict")).to_contain_text("Ann")
+    page.goto(live_server.url + pages["rules-laws"])
+    page.get_by_text("The rule sets disagree").first.click()
+    expect(page.locator("details[open] table")).to_be_visible()
+    assert not console_errors, console_errors
