@@ -144,8 +144,9 @@ def summaries(games: Sequence[Game]) -> dict[int, dict]:
             data = _summarize_game(g, names, raw[g.pk])
             out[g.pk] = data
             rows.append(GameSummary(game=g, key=key, data=data))
-        GameSummary.objects.filter(game_id__in=list(raw)).delete()
-        GameSummary.objects.bulk_create(rows)
+        # An upsert: two pages computing the same summary at once must not collide.
+        GameSummary.objects.bulk_create(rows, update_conflicts=True, unique_fields=["game"],
+                                        update_fields=["key", "data"])
     return out
 
 

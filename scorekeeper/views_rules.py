@@ -102,7 +102,7 @@ def check(request: HttpRequest) -> HttpResponse:
     """Check a ruling: a GET form, so every verdict is a link that can be shared."""
     question = checker.Question.from_params(request.GET)
     verdict = checker.answer(question) if question.asked else None
-    context = {"q": question, "verdict": verdict, "share": request.get_full_path() if question.asked else "",
+    context = {"q": question, "verdict": verdict, "share": request.build_absolute_uri() if question.asked else "",
                "games": [(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES],
                "profile_choices": [(g, p.name, p.title) for g in profiles.GAMES
                                    for p in profiles.PROFILES[g].values()],
