@@ -17,6 +17,10 @@ from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal
 
 pytestmark = pytest.mark.django_db
 NAMES = ["Ann", "Ben", "Cleo"]
+PARTY_KNOCK = {"upcard": "5H", "knocker": "Ann", "hands": {
+    "Ann": {"melds": [["3C", "4C", "5C"], ["9D", "9H", "9S"]], "deadwood": ["2S"]},
+    "Ben": {"cards": ["KH", "KD", "QC", "7D", "8H", "AH", "6S"]},
+    "Cleo": {"cards": ["2H", "3H", "4H", "JS", "JC", "10D", "6C"]}}}
 
 
 def ok_game(deals=(OK_BIG, OK_SMALL), profile="book", names=NAMES, options=None):
@@ -399,3 +403,28 @@ def test_pasted_record_import_and_non_utf8(client):
     assert r.status_code == 302 and Game.objects.count() == 2
     r = client.post("/history/import/", {"file": SimpleUploadedFile("x.json", b"\xc3\x28\xa0\xa1")})
     assert r.status_code == 400 and "UTF-8" in r.content.decode()
+
+
+def test_review_of_a_gin_game_and_a_party_game(client):
+    game = gin_game()
+    html = client.get(f"/history/{game.pk}/").content.decode()
+    assert "Upcard 9S" in html and "Deadwood" in html and "gin" in html
+    party = services.create_game(game="oklahoma-gin", profile="party", options={}, players=["Ann", "Ben", "Cleo"])
+    services.add_deal(game=party, data=PARTY_KNOCK)
+    html = client.get(f"/history/{party.pk}/").content.decode()
+    assert html.count("<polyline") == 3 and "Penalty points: the lowest total is best." in html
+    cleo = history.player_stats(Player.objects.get(name="Cleo")).kinds[0]
+    assert cleo.points == -28 and cleo.worst["points"] == 28      # penalty points count against
+    ann = history.player_stats(Player.objects.get(name="Ann")).kinds[0]
+    assert ann.knocks == 1 and ann.points == 0
+
+
+def test_a_corrupted_stored_deal_shows_errors_not_500(client):
+    game = ok_game()
+    Deal.objects.filter(game=game, number=2).update(data={"out": "Nobody", "hands": {}})
+    r = client.get(f"/history/{game.pk}/")
+    assert r.status_code == 200 and "errors" in r.content.decode()
+    assert client.get(f"/history/{game.pk}/rescore/?profile=laws").status_code == 200
+    ann = Player.objects.get(name="Ann")
+    assert client.get(f"/players/{ann.pk}/").status_code == 200
+    assert client.get(f"/history/{game.pk}/export.csv").status_code == 200
