@@ -416,7 +416,7 @@ def test_review_of_a_gin_game_and_a_party_game(client):
     cleo = history.player_stats(Player.objects.get(name="Cleo")).kinds[0]
     assert cleo.points == -28 and cleo.worst["points"] == 28      # penalty points count against
     ann = history.player_stats(Player.objects.get(name="Ann")).kinds[0]
-    assert ann.knocks == 1 and ann.points == 0
+    assert ann.knocks == 1 and ann.out == 1 and ann.games == 2      # a party knock; a gin in the other game
 
 
 def test_a_corrupted_stored_deal_shows_errors_not_500(client):
