@@ -385,6 +385,9 @@ def _deal(q: Question, rules: profiles.Rules, v: Verdict) -> None:
         for e in exc.errors:
             v.error(e.message, e.rule, e.source)
         return
+    except RecursionError:
+        v.error("not valid JSON: nested too deeply", rule="format", source="RECORD.md")
+        return
     if isinstance(data, dict) and "format" in data:
         rec = data
     elif isinstance(data, dict):
@@ -412,7 +415,7 @@ def _score(rec: Any, rules: profiles.Rules, v: Verdict) -> dict | None:
         v.headline = "Scoring a whole deal is not available yet: the engine for this game has not landed."
         v.ok = None
         return None
-    except (ValueError, TypeError, KeyError, AttributeError, IndexError):
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError):
         log.exception("checker: the engine could not read a deal")
         v.error("the engine could not read this deal: check it against RECORD.md", rule="format", source="RECORD.md")
         return None

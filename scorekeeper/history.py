@@ -659,7 +659,10 @@ class ImportReport:
 
 def read_records(text: str | bytes) -> list[Any]:
     """A file holds one record (an object) or many (a list of objects)."""
-    data = parse_json(text)
+    try:
+        data = parse_json(text)
+    except RecursionError:
+        raise RecordInvalid([RecordError("not valid JSON: nested too deeply", rule="format")]) from None
     if isinstance(data, list):
         if not data:
             raise RecordInvalid([RecordError("the file holds an empty list: no game to import", rule="format")])

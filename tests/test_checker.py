@@ -122,6 +122,7 @@ def test_whole_oklahoma_deal(client):
 
 @pytest.mark.parametrize("deal, fragment", [
     ("{", "not valid JSON"),
+    ("[" * 15000, "nested too deeply"),
     ("[1, 2]", "a deal is a JSON object"),
     ('{"hands": 3}', "'hands'"),
 ])

@@ -330,6 +330,7 @@ def test_invalid_import_saves_nothing_and_names_the_errors(client):
 @pytest.mark.parametrize("payload, fragment", [
     (b"{not json", "not valid JSON"),
     (b"[]", "empty list"),
+    (b"[" * 100000, "nested too deeply"),
     (b'{"format": "oklahoma-scorekeeper/1"}', "has no"),
     ("\xff\xfe".encode("latin-1"), "not valid JSON"),
 ])
