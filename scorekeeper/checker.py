@@ -9,6 +9,8 @@ Four kinds of question:
              can it knock, gin, the least deadwood and its arrangement (``gin_fast``).
 * ``layoff`` Oklahoma Gin: the knocker's melds and the defender's cards: what the defender
              lays off and the deadwood left (``gin_fast.defender_best``).
+* ``gin``    Oklahoma Gin: the upcard, the knocker's cards and the defender's: the whole hand scored
+             by the engine (best arrangements, layoffs, knock/undercut/gin, spade multiplier).
 * ``deal``   Either game: a whole deal in the RECORD.md notation (or a whole record), scored
              through ``record.score_record`` exactly as a saved game would be.
 
@@ -34,6 +36,7 @@ KINDS: tuple[tuple[str, str, str], ...] = (
     ("hand", "oklahoma", "What does this hand score? (Oklahoma)"),
     ("knock", "oklahoma-gin", "Can I knock with this hand? (Gin)"),
     ("layoff", "oklahoma-gin", "What can the defender lay off? (Gin)"),
+    ("gin", "oklahoma-gin", "Who scores what in this Gin hand?"),
     ("deal", "", "Score a whole deal (either game)"),
 )
 KIND_GAME = {k: g for k, g, _ in KINDS}
@@ -50,6 +53,7 @@ class Question:
     cards: str = ""
     upcard: str = ""
     spread: str = ""
+    other: str = ""
     deal: str = ""
     asked: bool = False
     problems: list[str] = field(default_factory=list)
@@ -83,8 +87,9 @@ class Question:
         q.cards = str(params.get("cards", "") or "")[:MAX_TEXT]
         q.upcard = str(params.get("upcard", "") or "")[:MAX_TEXT]
         q.spread = str(params.get("spread", "") or "")[:MAX_TEXT]
+        q.other = str(params.get("other", "") or "")[:MAX_TEXT]
         q.deal = str(params.get("deal", "") or "")[:MAX_DEAL]
-        q.asked = any(x.strip() for x in (q.cards, q.upcard, q.spread, q.deal))
+        q.asked = any(x.strip() for x in (q.cards, q.upcard, q.spread, q.other, q.deal))
         q.problems = problems
         return q
 
@@ -144,6 +149,8 @@ def answer(q: Question) -> Verdict:
         _meld(q, rules, v)
     elif q.kind == "hand":
         _hand(q, rules, v)
+    elif q.kind == "gin":
+        _gin_hand(q, rules, v)
     else:
         _deal(q, rules, v)
     return v
@@ -457,6 +464,27 @@ def _hand(q: Question, rules: profiles.Rules, v: Verdict) -> None:
     v.details.append("Scored as if the stock ran out. The player who goes out adds the going-out bonus.")
     _knob_cite(v, rules, "out_bonus")
     _knob_cite(v, rules, "k8_in_hand")
+
+
+def _gin_hand(q: Question, rules: profiles.Rules, v: Verdict) -> None:
+    knocker = cardlib.split_cards(q.cards)
+    defender = cardlib.split_cards(q.other)
+    if not q.upcard.strip() or not knocker or not defender:
+        v.error("enter the upcard, the knocker's cards and the defender's cards", rule="deal", source="S2, S4")
+        return
+    rec = {"format": record.FORMAT, "game": profiles.GIN, "rules": {"profile": q.profile},
+           "players": ["Knocker", "Defender"],
+           "deals": [{"upcard": q.upcard.strip(), "knocker": "Knocker",
+                      "hands": {"Knocker": {"cards": knocker}, "Defender": {"cards": defender}}}]}
+    doc = _score(rec, rules, v)
+    if doc is None:
+        return
+    d = doc["deals"][0]
+    k, dd = d["players"]["Knocker"], d["players"]["Defender"]
+    v.headline = (f"{d['outcome'].replace('_', ' ').capitalize()}: the knocker scores {k['points']}, "
+                  f"the defender {dd['points']}.")
+    v.details.append("The engine finds the knocker's least-deadwood spread (and his discard from 11 cards), then "
+                     "the defender's melds and layoffs together for the least deadwood.")
 
 
 def example_deal(game: str) -> str:

@@ -169,3 +169,19 @@ def test_oklahoma_hand_scores_card_by_card(client):
 def test_oklahoma_hand_with_a_bad_meld(client):
     v = verdict(client, kind="hand", profile="laws", spread="QH KH AH 2H", cards="")
     assert v.ok is False and v.errors
+
+
+def test_whole_gin_hand_from_three_fields(client):
+    v = verdict(client, kind="gin", profile="standard", upcard="7S", cards="3C 4C 5C 9D 9H 9S JH QH KH 2S",
+                other="2H 3H 4H 6D 6C 8S 10S KD AC 5H")
+    assert not v.errors, v.errors
+    d = v.deals[0]
+    assert d["outcome"] == "knock" and d["multiplier"] == 2
+    assert d["players"]["Knocker"]["points"] == 66 and "knocker scores 66" in v.headline
+    casino = verdict(client, kind="gin", profile="casino", upcard="7S", cards="3C 4C 5C 9D 9H 9S JH QH KH 2S",
+                     other="2H 3H 4H 6D 6C 8S 10S KD AC 5H")
+    assert casino.deals[0]["players"]["Knocker"]["points"] == 33      # no spade doubling in S3 (ruling)
+    bad = verdict(client, kind="gin", upcard="7S", cards="3C 4C 5C 9D 9H 9S JH QH KH 2S",
+                  other="2H 3H 4H 6D 6C 8S 10S KD AC 3C")
+    assert bad.ok is False and bad.errors
+    assert get(client, kind="gin", upcard="7S", cards="3C").status_code == 200
