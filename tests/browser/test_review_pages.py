@@ -12,6 +12,19 @@ from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+@pytest.fixture
+def shot():
+    """Screenshots that leave the page as it was: Playwright's default caret hiding sets style=""
+    on inputs, and htmx's history snapshot (hx-push-url) would then re-parse that inline style,
+    which the CSP reports as a violation."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str) -> None:
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, caret="initial")
+
+    return take
+
+
 def no_sideways_scroll(page: Page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
