@@ -38,7 +38,7 @@ SUMMARY_VERSION = "1"
 
 def games_list(*, player: str = "", game: str = "", state: str = "") -> QuerySet[Game]:
     """Games newest first, optionally only those of a player (by name, any case), a game, a state."""
-    qs = Game.objects.order_by("-created", "-id").prefetch_related("seats__player")
+    qs = Game.objects.order_by("-created", "-id").select_related("summary").prefetch_related("seats__player")
     if player:
         qs = qs.filter(seats__player__name__iexact=player.strip())
     if game in profiles.GAMES:
@@ -46,6 +46,17 @@ def games_list(*, player: str = "", game: str = "", state: str = "") -> QuerySet
     if state in ("in_progress", "finished"):
         qs = qs.filter(state=state)
     return qs
+
+
+def with_totals(games: Sequence[Game]) -> list[dict[str, Any]]:
+    """Games of a list page with each player's current total (from the summaries)."""
+    sums = summaries(games)
+    out = []
+    for g in games:
+        s = sums.get(g.pk) or {}
+        totals = (s.get("final") or s.get("totals") or {})
+        out.append({"game": g, "players": [(n, totals.get(n)) for n in _names(g)], "deals": len(s.get("deals", ()))})
+    return out
 
 
 def players_list() -> QuerySet[Player]:

@@ -52,7 +52,7 @@ def games(request: HttpRequest) -> HttpResponse:
     page = Paginator(qs, PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
-    context = {"page": page, "player": player, "game": game if game in profiles.GAMES else "",
+    context = {"page": page, "rows": history.with_totals(list(page.object_list)), "player": player, "game": game if game in profiles.GAMES else "",
                "state": state if state in ("in_progress", "finished") else "", "query": query.urlencode(),
                "games_choices": [(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES],
                "players": history.players_list()}

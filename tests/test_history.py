@@ -429,3 +429,18 @@ def test_a_corrupted_stored_deal_shows_errors_not_500(client):
     ann = Player.objects.get(name="Ann")
     assert client.get(f"/players/{ann.pk}/").status_code == 200
     assert client.get(f"/history/{game.pk}/export.csv").status_code == 200
+
+
+def test_games_list_shows_totals_with_bounded_queries(client):
+    game = ok_game()
+    totals = services.score_game(game).totals
+    html = client.get("/history/").content.decode()
+    assert all(f"{n} {t}" in html for n, t in totals.items()) and "2 deals" in html
+    with CaptureQueriesContext(connection) as q1:
+        client.get("/history/")
+    for _ in range(4):
+        ok_game(deals=[OK_SMALL] * 3)
+    client.get("/history/")
+    with CaptureQueriesContext(connection) as q2:
+        client.get("/history/")
+    assert len(q1) == len(q2) <= 8
