@@ -28,6 +28,7 @@ from scorekeeper.charts import running_totals_svg
 from scorekeeper.models import Deal, DealChange, Game, GameSummary, Player, Seat
 from scorekeeper.rules import profiles
 from scorekeeper.rules.errors import RecordError, RecordInvalid
+from scorekeeper.rules.cards import CardError, parse_token
 from scorekeeper.rules.record import FORMAT, MAX_PLAYER_NAME, parse_json
 from scorekeeper.rules.results import GameResult, Line
 
@@ -229,8 +230,9 @@ def change_history(game: Game) -> list[dict[str, Any]]:
     """Every change to the game's deals, newest first, with the old and new deal."""
     out = []
     for c in game.changes.order_by("-at", "-id"):
-        out.append({"number": c.number, "action": c.action, "at": c.at, "old": _deal_cards(c.old),
-                    "new": _deal_cards(c.new), "old_json": _dump(c.old), "new_json": _dump(c.new)})
+        out.append({"number": c.number, "action": c.action, "at": c.at,
+                    "sides": [("before", _deal_cards(c.old)), ("after", _deal_cards(c.new))],
+                    "old_json": _dump(c.old), "new_json": _dump(c.new)})
     return out
 
 
@@ -238,8 +240,16 @@ def _dump(data: Any) -> str:
     return "" if data is None else json.dumps(data, ensure_ascii=False)
 
 
+def _label(token: Any) -> str:
+    """A card as entered, printed with its suit symbol when it reads as a card ('QS' -> 'Q♠')."""
+    try:
+        return parse_token(str(token)).label
+    except CardError:
+        return str(token)
+
+
 def _deal_cards(data: Any) -> list[dict[str, Any]]:
-    """A deal dict shown per player: what each held or melded, as entered."""
+    """A deal dict shown per player: melds (lists of printed cards), held/deadwood/cards, as entered."""
     if not isinstance(data, Mapping) or not isinstance(data.get("hands"), Mapping):
         return []
     rows = []
@@ -250,14 +260,16 @@ def _deal_cards(data: Any) -> list[dict[str, Any]]:
         for key in ("melds", "held", "deadwood", "cards"):
             value = hand.get(key)
             if key == "melds" and isinstance(value, list):
-                parts.append(("melds", " / ".join(" ".join(map(str, m)) for m in value if isinstance(m, list))))
+                parts.append(("melds", [[_label(c) for c in m] for m in value if isinstance(m, list)]))
             elif isinstance(value, list):
-                parts.append((key, " ".join(map(str, value))))
+                parts.append((key, [[_label(c) for c in value]] if value else []))
         rows.append({"name": str(name), "parts": parts})
-    extra = [(k, data[k]) for k in ("out", "knocker", "upcard", "first_turn", "concealed") if k in data]
-    if extra:
-        rows.insert(0, {"name": "", "parts": [(k, json.dumps(v) if not isinstance(v, str) else v) for k, v in extra]})
-    return rows
+    extra = []
+    for k in ("out", "knocker", "upcard", "first_turn", "concealed"):
+        if k in data:
+            v = data[k]
+            extra.append((k.replace("_", " "), _label(v) if k == "upcard" else (json.dumps(v) if not isinstance(v, str) else v)))
+    return [{"name": "", "extra": extra, "parts": []}] + rows if extra else rows
 
 
 # ================================================================================ player pages
