@@ -27,7 +27,7 @@ from typing import Any, Mapping
 
 from scorekeeper.rules import cards as cardlib
 from scorekeeper.rules import gin_fast, profiles, record
-from scorekeeper.rules.errors import RecordError, RecordInvalid
+from scorekeeper.rules.errors import RecordInvalid
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 from django.db import transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 from django.db.models.functions import Lower
 
 from scorekeeper import scoring, services
@@ -283,7 +283,6 @@ class GameKindStats:
     finished: int = 0
     deals: int = 0
     points: int = 0
-    penalty_deals: int = 0
     out: int = 0           # Oklahoma: went out; Gin: gin or big gin
     knocks: int = 0
     undercuts_given: int = 0
@@ -759,6 +758,3 @@ def import_text(text: str | bytes) -> ImportReport:
         return ImportReport(errors=[{"record": None, "errors": [e.as_dict() for e in exc.errors]}])
     return import_records(records=records)
 
-
-def search_players(q: str) -> QuerySet[Player]:
-    return players_list().filter(Q(name__icontains=q.strip())) if q.strip() else players_list()

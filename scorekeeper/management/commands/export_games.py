@@ -8,7 +8,6 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scorekeeper import history
-from scorekeeper.models import Game
 
 
 class Command(BaseCommand):
