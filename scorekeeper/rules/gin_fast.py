@@ -135,6 +135,29 @@ def _set_options(rank: int, pattern: int) -> tuple[tuple[int, int, int, int], ..
     return opts
 
 
+def _split(mask: int) -> tuple[int, int, int, int, int]:
+    """The four suit masks of a hand and the ranks it holds three or four times."""
+    a = mask & FULL
+    b = mask >> 13 & FULL
+    c = mask >> 26 & FULL
+    d = mask >> 39
+    return a, b, c, d, (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+
+
+def _remainders(a: int, b: int, c: int, d: int, multi: int) -> list[tuple[int, int, int, int]]:
+    """The suit masks left by every choice of sets on the ranks in ``multi``."""
+    combos = [(a, b, c, d)]
+    while multi:
+        low = multi & -multi
+        multi ^= low
+        r = low.bit_length() - 1
+        pattern = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
+        opts = _SET_OPTIONS.get((r, pattern)) or _set_options(r, pattern)
+        combos = [(ca & ~xa, cb & ~xb, cc & ~xc, cd & ~xd)
+                  for (ca, cb, cc, cd) in combos for (xa, xb, xc, xd) in opts]
+    return combos
+
+
 def _set_choices(a: int, b: int, c: int, d: int, multi: int):
     """Every (a, b, c, d) remainder after choosing sets on the ranks in ``multi``, with the
     set masks (52-bit) chosen. Yields (a', b', c', d', sets)."""
@@ -159,54 +182,19 @@ def _set_choices(a: int, b: int, c: int, d: int, multi: int):
 
 def best_deadwood(mask: int) -> int:
     """The least deadwood points of a hand (any number of cards, no discard)."""
-    a = mask & FULL
-    b = mask >> 13 & FULL
-    c = mask >> 26 & FULL
-    d = mask >> 39
-    multi = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+    a, b, c, d, multi = _split(mask)
     if not multi:
         return T[a] + T[b] + T[c] + T[d]
-    best = INF
-    combos = [(a, b, c, d)]
-    while multi:
-        low = multi & -multi
-        multi ^= low
-        r = low.bit_length() - 1
-        pattern = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
-        opts = _SET_OPTIONS.get((r, pattern)) or _set_options(r, pattern)
-        combos = [(ca & ~xa, cb & ~xb, cc & ~xc, cd & ~xd)
-                  for (ca, cb, cc, cd) in combos for (xa, xb, xc, xd) in opts]
-    for (ca, cb, cc, cd) in combos:
-        v = T[ca] + T[cb] + T[cc] + T[cd]
-        if v < best:
-            best = v
-    return best
+    return min(T[ca] + T[cb] + T[cc] + T[cd] for (ca, cb, cc, cd) in _remainders(a, b, c, d, multi))
 
 
 def best_deadwood_discard(mask: int) -> int:
     """The least deadwood after the best discard (the hand holds one card more)."""
-    a = mask & FULL
-    b = mask >> 13 & FULL
-    c = mask >> 26 & FULL
-    d = mask >> 39
-    multi = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+    a, b, c, d, multi = _split(mask)
     if not multi:
         return T[a] + T[b] + T[c] + T[d] + min(D1[a], D1[b], D1[c], D1[d])
-    best = INF
-    combos = [(a, b, c, d)]
-    while multi:
-        low = multi & -multi
-        multi ^= low
-        r = low.bit_length() - 1
-        pattern = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
-        opts = _SET_OPTIONS.get((r, pattern)) or _set_options(r, pattern)
-        combos = [(ca & ~xa, cb & ~xb, cc & ~xc, cd & ~xd)
-                  for (ca, cb, cc, cd) in combos for (xa, xb, xc, xd) in opts]
-    for (ca, cb, cc, cd) in combos:
-        v = T[ca] + T[cb] + T[cc] + T[cd] + min(D1[ca], D1[cb], D1[cc], D1[cd])
-        if v < best:
-            best = v
-    return best
+    return min(T[ca] + T[cb] + T[cc] + T[cd] + min(D1[ca], D1[cb], D1[cc], D1[cd])
+               for (ca, cb, cc, cd) in _remainders(a, b, c, d, multi))
 
 
 def _sort_melds(melds) -> tuple[int, ...]:
@@ -226,66 +214,57 @@ def _rank_of_set(m: int) -> int:
     return low % 13
 
 
-def best_arrangement(mask: int) -> tuple[int, tuple[int, ...], int]:
-    """(deadwood points, melds as 52-bit masks, deadwood mask) of a least-deadwood arrangement.
-
-    Melds come sets first (by rank), then runs by suit and rank."""
-    a = mask & FULL
-    b = mask >> 13 & FULL
-    c = mask >> 26 & FULL
-    d = mask >> 39
-    multi = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
-    if multi:
-        best = None
-        for (ca, cb, cc, cd, sets) in _set_choices(a, b, c, d, multi):
-            v = T[ca] + T[cb] + T[cc] + T[cd]
-            if best is None or v < best[0]:
-                best = (v, ca, cb, cc, cd, sets)
-        v, a, b, c, d, sets = best
-    else:
-        v = T[a] + T[b] + T[c] + T[d]
-        sets = ()
-    # RUNS[m] lists runs from the lowest card up; sets were chosen rank by rank.
+def _arranged(mask: int, sets: tuple[int, ...], a: int, b: int, c: int, d: int) -> tuple[tuple[int, ...], int]:
+    """The melds (the sets, then each suit's runs from the lowest card up) and what they leave."""
     melds = sets + RUNS[a] + tuple(r << 13 for r in RUNS[b]) + tuple(r << 26 for r in RUNS[c]) \
         + tuple(r << 39 for r in RUNS[d])
     melded = 0
     for m in melds:
         melded |= m
-    return v, melds, mask & ~melded
+    return melds, mask & ~melded
+
+
+def best_arrangement(mask: int) -> tuple[int, tuple[int, ...], int]:
+    """(deadwood points, melds as 52-bit masks, deadwood mask) of a least-deadwood arrangement.
+
+    Melds come sets first (by rank), then runs by suit and rank."""
+    a, b, c, d, multi = _split(mask)
+    sets: tuple[int, ...] = ()
+    if multi:
+        v, a, b, c, d, sets = min(((T[ca] + T[cb] + T[cc] + T[cd], ca, cb, cc, cd, st)
+                                   for (ca, cb, cc, cd, st) in _set_choices(a, b, c, d, multi)),
+                                  key=_first)
+    else:
+        v = T[a] + T[b] + T[c] + T[d]
+    melds, dead = _arranged(mask, sets, a, b, c, d)
+    return v, melds, dead
 
 
 def best_arrangement_discard(mask: int) -> tuple[int, tuple[int, ...], int, int]:
     """For a hand before its discard: (deadwood points, melds, deadwood mask, discard bit index)."""
-    a = mask & FULL
-    b = mask >> 13 & FULL
-    c = mask >> 26 & FULL
-    d = mask >> 39
-    multi = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
     if not mask:
         raise ValueError("no card to discard")
+    a, b, c, d, multi = _split(mask)
+    sets: tuple[int, ...] = ()
     if multi:
-        best = None
-        for (ca, cb, cc, cd, sets) in _set_choices(a, b, c, d, multi):
-            v = T[ca] + T[cb] + T[cc] + T[cd] + min(D1[ca], D1[cb], D1[cc], D1[cd])
-            if best is None or v < best[0]:
-                best = (v, ca, cb, cc, cd, sets)
-        v, a, b, c, d, sets = best
+        v, a, b, c, d, sets = min(((T[ca] + T[cb] + T[cc] + T[cd] + min(D1[ca], D1[cb], D1[cc], D1[cd]),
+                                    ca, cb, cc, cd, st)
+                                   for (ca, cb, cc, cd, st) in _set_choices(a, b, c, d, multi)),
+                                  key=_first)
     else:
         v = T[a] + T[b] + T[c] + T[d] + min(D1[a], D1[b], D1[c], D1[d])
-        sets = ()
     parts = [a, b, c, d]
     gains = [D1[a], D1[b], D1[c], D1[d]]
     s = gains.index(min(gains))
     card = T1_CARD[parts[s]]
     parts[s] &= ~(1 << card)
     discard = s * 13 + card
-    a, b, c, d = parts
-    melds = sets + RUNS[a] + tuple(r << 13 for r in RUNS[b]) + tuple(r << 26 for r in RUNS[c]) \
-        + tuple(r << 39 for r in RUNS[d])
-    melded = 0
-    for m in melds:
-        melded |= m
-    return v, melds, mask & ~melded & ~(1 << discard), discard
+    melds, dead = _arranged(mask & ~(1 << discard), sets, *parts)
+    return v, melds, dead, discard
+
+
+def _first(item: tuple) -> int:
+    return item[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -352,11 +331,7 @@ def all_best_arrangements(mask: int, discard: bool = False):
                     out.append((v, melds, dead, i))
         return out
     target = best_deadwood(mask)
-    a = mask & FULL
-    b = mask >> 13 & FULL
-    c = mask >> 26 & FULL
-    d = mask >> 39
-    multi = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+    a, b, c, d, multi = _split(mask)
     out = []
     seen = set()
     for (ca, cb, cc, cd, sets) in _set_choices(a, b, c, d, multi):
@@ -515,11 +490,7 @@ def defender_best(mask: int, knocker_melds, chained: bool = True):
     layoff-able cards score 0 but may still go into the defender's own runs.
     """
     set_free, kruns = _knocker_targets(knocker_melds)
-    a = mask & FULL
-    b = mask >> 13 & FULL
-    c = mask >> 26 & FULL
-    d = mask >> 39
-    multi = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+    a, b, c, d, multi = _split(mask)
     fa, fb, fc, fd = (set_free & FULL, set_free >> 13 & FULL, set_free >> 26 & FULL, set_free >> 39)
     if not chained:
         for s, run in kruns:
