@@ -19,6 +19,11 @@ class GameAdmin(admin.ModelAdmin):
 class PlayerAdmin(admin.ModelAdmin):
     search_fields = ("name",)
 
+    def get_readonly_fields(self, request, obj=None):
+        # A name lives inside every saved deal too: rename or merge on the player's page,
+        # which rewrites the deals (history.rename_player / merge_players).
+        return ("name",) if obj is not None else ()
+
 
 @admin.register(Deal)
 class DealAdmin(admin.ModelAdmin):

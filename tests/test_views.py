@@ -257,3 +257,29 @@ def test_a_game_whose_stored_options_the_engine_refuses_still_shows(client, ok_g
     r = client.get(reverse("game", args=[ok_game.pk]))
     assert r.status_code == 200 and "gone_knob" in text(r)
     assert client.get(reverse("deal_new", args=[ok_game.pk])).status_code == 200
+
+
+# ---------------------------------------------------------------- ways between the pages
+
+def test_every_page_reaches_games_checker_and_rules(client, ok_game):
+    page = text(client.get(reverse("game", args=[ok_game.pk])))
+    for name in ("history", "checker", "rules"):
+        assert f'href="{reverse(name)}"' in page
+    assert f'href="{reverse("review", args=[ok_game.pk])}"' in page
+
+
+def test_deal_page_shows_its_change_history(client, ok_game):
+    services.add_deal(game=ok_game, data=ok_record_deal(OK_BIG, NAMES))
+    services.edit_deal(game=ok_game, number=1, data=ok_record_deal(OK_SMALL, NAMES))
+    page = text(client.get(reverse("deal", args=[ok_game.pk, 1])))
+    assert "Changes to deal 1" in page
+    assert "Deal 1 created" in page and "Deal 1 edited" in page
+
+
+def test_admin_cannot_rename_a_player_behind_the_deals_back(admin_client, ok_game):
+    from scorekeeper.models import Player
+    ann = Player.objects.get(name="Ann")
+    page = text(admin_client.get(reverse("admin:scorekeeper_player_change", args=[ann.pk])))
+    assert 'name="name"' not in page      # read-only: renaming goes through the player's page
+    admin_client.post(reverse("admin:scorekeeper_player_change", args=[ann.pk]), {"name": "Zed"})
+    assert Player.objects.get(pk=ann.pk).name == "Ann"

@@ -25,6 +25,8 @@ def parse_json(text: str | bytes) -> Any:
                                          rule="format")]) from None
     except UnicodeDecodeError:
         raise RecordInvalid([RecordError("not valid JSON: the file is not UTF-8 text", rule="format")]) from None
+    except RecursionError:
+        raise RecordInvalid([RecordError("not a game record: the JSON is nested too deeply", rule="format")]) from None
 
 
 def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list, str | None]:

@@ -26,10 +26,13 @@ def browser_context_args(browser_context_args):
 
 @pytest.fixture
 def shot():
+    """Screenshots that leave the page as it was: Playwright's default caret hiding sets style=""
+    on inputs, and htmx's history snapshot (hx-push-url) would then re-parse that inline style,
+    which the CSP reports as a violation."""
     SHOTS.mkdir(parents=True, exist_ok=True)
 
     def take(page, name: str) -> None:
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, caret="initial")
 
     return take
 

@@ -74,7 +74,7 @@ def test_three_player_oklahoma_to_1000(page: Page, live_server, shot, console_er
 
     # Edit deal 1: Cleo held only the 4♣ after all.
     page.get_by_role("link", name=re.compile("^Deal 1")).click()
-    expect(page.get_by_role("heading", name="Deal 1")).to_be_visible()
+    expect(page.get_by_role("heading", name="Deal 1", exact=True)).to_be_visible()
     shot(page, "oklahoma-4-deal-page")
     page.get_by_role("link", name="Edit this deal").click()
     page.get_by_label("Cleo: Left in hand", exact=True).fill("4C")

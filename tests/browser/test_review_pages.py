@@ -5,24 +5,12 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper import services
 from tests.browser.conftest import SHOTS
+
+from scorekeeper import services
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def shot():
-    """Screenshots that leave the page as it was: Playwright's default caret hiding sets style=""
-    on inputs, and htmx's history snapshot (hx-push-url) would then re-parse that inline style,
-    which the CSP reports as a violation."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-
-    def take(page, name: str) -> None:
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, caret="initial")
-
-    return take
 
 
 def no_sideways_scroll(page: Page) -> None:

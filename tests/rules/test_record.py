@@ -60,3 +60,9 @@ def test_bad_json_says_where():
     with pytest.raises(RecordInvalid) as exc:
         parse_json('{"format": ')
     assert "line 1" in exc.value.errors[0].message
+
+
+def test_deeply_nested_json_is_a_clear_error():
+    with pytest.raises(RecordInvalid) as exc:
+        parse_json("[" * 100000 + "]" * 100000)
+    assert "nested too deeply" in exc.value.errors[0].message
