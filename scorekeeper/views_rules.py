@@ -13,7 +13,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from scorekeeper import checker
+from scorekeeper.rules import checker
 from scorekeeper.rules import profiles, record
 from scorekeeper.rules.errors import RecordInvalid
 

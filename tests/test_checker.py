@@ -4,7 +4,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from scorekeeper import checker
+from scorekeeper.rules import checker
 
 
 def get(client, **params):

@@ -25,9 +25,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from scorekeeper.rules import cards as cardlib
-from scorekeeper.rules import gin_fast, profiles, record
-from scorekeeper.rules.errors import RecordInvalid
+from . import cards as cardlib
+from . import gin_fast, profiles, record
+from .errors import RecordInvalid
 
 log = logging.getLogger(__name__)
 
