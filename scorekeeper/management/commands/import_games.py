@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from scorekeeper import history
+from scorekeeper.management.input import read_input
 
 
 class Command(BaseCommand):
@@ -19,13 +19,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the file's path, or - for standard input")
 
     def handle(self, *args, file: str, **options) -> None:
-        if file == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            try:
-                data = Path(file).read_bytes()
-            except OSError as exc:
-                raise CommandError(f"cannot read {file}: {exc.strerror}") from None
+        data = read_input(file)
         report = history.import_text(data)
         if not report.ok:
             self.stdout.write(json.dumps({"errors": report.errors}, ensure_ascii=False, indent=2))

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
+from scorekeeper.management.input import read_input
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.record import errors_json, result_json, score_text
 
@@ -19,13 +19,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the record's path, or - for standard input")
 
     def handle(self, *args, file: str, **options) -> None:
-        if file == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            try:
-                data = Path(file).read_bytes()
-            except OSError as exc:
-                raise CommandError(f"cannot read {file}: {exc.strerror}") from None
+        data = read_input(file)
         try:
             result = score_text(data)
         except RecordInvalid as exc:
