@@ -12,8 +12,10 @@ import logging
 from collections import OrderedDict
 from typing import Any
 
-from scorekeeper.rules import profiles
+from scorekeeper.rules import gin, oklahoma, profiles
+from scorekeeper.rules.cards import Card
 from scorekeeper.rules.errors import RecordError, RecordInvalid
+from scorekeeper.rules.record import score_record
 from scorekeeper.rules.results import GameResult
 
 log = logging.getLogger(__name__)
@@ -24,8 +26,6 @@ _CACHE_SIZE = 64
 
 def score(record: dict[str, Any]) -> GameResult:
     """Score a whole record; raise RecordInvalid (every error) when it is not valid."""
-    from scorekeeper.rules.record import score_record
-
     try:
         return score_record(record)
     except RecordInvalid:
@@ -55,14 +55,10 @@ def resolve(game: str, profile: str, options: dict[str, Any] | None = None) -> p
     return profiles.resolve(game, profile, options or {})
 
 
-def check_meld(tokens: list, rules: profiles.Rules):
-    """The engine's live check of one Oklahoma meld, or None while the engine has none."""
+def check_meld(tokens: list, rules: profiles.Rules) -> oklahoma.MeldCheck | None:
+    """The engine's live check of one Oklahoma meld (None if the engine failed: logged)."""
     try:
-        from scorekeeper.rules.oklahoma import check_meld as engine_check
-    except ImportError:
-        return None
-    try:
-        return engine_check(tokens, rules)
+        return oklahoma.check_meld(tokens, rules)
     except Exception:
         log.exception("check_meld failed")
         return None
@@ -72,34 +68,13 @@ def pack_counts(rules: profiles.Rules) -> dict[str, int] | None:
     """How many of each card the pack holds (Oklahoma's double pack), keyed by card code."""
     if rules.game != profiles.OKLAHOMA:
         return None
-    counts = {}
-    from scorekeeper.rules.cards import PACK_52
-    for card in PACK_52:
-        counts[card.code] = 2
-    if getattr(rules, "joker", True):
-        counts["JK"] = 1
-    return counts
+    return {card.code: n for card, n in oklahoma.pack_counts(rules).items()}
 
 
-def check_gin_meld(cards: list) -> tuple[str | None, str | None]:
-    """(kind, None) for a legal Oklahoma Gin meld, else (None, what is wrong with its rule)."""
+def check_gin_meld(cards: list[Card]) -> tuple[str | None, str | None]:
+    """The engine's live check of one Oklahoma Gin meld: (kind, None) or (None, the problem)."""
     try:
-        from scorekeeper.rules import gin
-    except ImportError:
-        return None, None
-    if len({c for c in cards}) != len(cards):
-        return None, "a card is named twice in this meld"
-    if any(c.is_joker for c in cards):
-        return None, "Oklahoma Gin is played without the Joker"
-    mask = 0
-    for c in cards:
-        mask |= 1 << c.index
-    try:
-        problem = gin.meld_problem(mask)
-        kind = gin.gf.meld_kind(mask)
+        return gin.check_meld(cards)
     except Exception:
         log.exception("gin meld check failed")
         return None, None
-    if problem:
-        return None, f"{problem} — {gin.MELD_RULE}, {gin.MELD_SOURCE}"
-    return kind, None

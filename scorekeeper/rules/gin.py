@@ -131,6 +131,20 @@ def meld_problem(m: int) -> str | None:
     return "not a meld: a set is 3 or 4 cards of one rank, a run 3 or more cards in order of one suit"
 
 
+def check_meld(cards: list[Card]) -> tuple[str | None, str | None]:
+    """A live check of one meld as entered: ("set" or "run", None) when legal, else (None, what is
+    wrong with the rule and its source)."""
+    if len(set(cards)) != len(cards):
+        return None, "a card is named twice in this meld: the pack has one of each — S2, Setup"
+    if any(c.is_joker for c in cards):
+        return None, "Oklahoma Gin is played without the Joker — S2, Setup; S4"
+    mask = gf.mask_of(c.index for c in cards)
+    problem = meld_problem(mask)
+    if problem:
+        return None, f"{problem} — {MELD_RULE}, {MELD_SOURCE}"
+    return gf.meld_kind(mask), None
+
+
 def _parse_deal(rules, players: tuple[str, ...], raw: Any, number: int, errors: list) -> ParsedDeal | None:
     start = len(errors)
     if not isinstance(raw, Mapping):

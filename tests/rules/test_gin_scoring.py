@@ -479,3 +479,17 @@ def test_a_card_twice_in_one_hand_is_named():
     errs = errors_of(game("standard", [deal("8H", "Ann", {"Ann": ANN_KNOCK,
                                                            "Ben": cards("AD 2D 3D 8S 8D 8C KH JH 10D AD")})]))
     assert errs[0].cards == ("A♦",) and "twice in Ben's hand" in errs[0].message
+
+
+def test_live_meld_check_names_the_problem_and_its_rule():
+    from scorekeeper.rules.cards import parse_card
+    from scorekeeper.rules.gin import check_meld
+
+    def check(text):
+        return check_meld([parse_card(t) for t in text.split()])
+
+    assert check("3C 4C 5C") == ("run", None) and check("9D 9H 9S") == ("set", None)
+    kind, problem = check("QH KH AH")
+    assert kind is None and "ace is low only" in problem and "S2" in problem
+    assert "named twice" in check("3C 3C 4C")[1]
+    assert "without the Joker" in check("JK 3C 4C")[1]
