@@ -111,7 +111,14 @@ def _deal_form(request: HttpRequest, game: Game, number: int | None) -> HttpResp
         if number is None and game.finished:
             return HttpResponseRedirect(reverse("game", args=[game.pk]))
         entry = DealEntry(game=game.game, players=players, initial=deal.data if deal else None)
-        return render(request, "deal_form.html", _entry_context(game, entry, number, None, rules))
+        # A saved deal is complete: its edit page previews the points as they stand.
+        preview = None
+        if deal is not None:
+            try:
+                preview = services.score_game(game)
+            except RecordInvalid:
+                pass            # the form shows the entry; saving it again reports the errors
+        return render(request, "deal_form.html", _entry_context(game, entry, number, preview, rules))
 
     action = request.POST.get("action", "save")
     entry = DealEntry(game=game.game, players=players, data=request.POST,

@@ -283,3 +283,9 @@ def test_admin_cannot_rename_a_player_behind_the_deals_back(admin_client, ok_gam
     assert 'name="name"' not in page      # read-only: renaming goes through the player's page
     admin_client.post(reverse("admin:scorekeeper_player_change", args=[ann.pk]), {"name": "Zed"})
     assert Player.objects.get(pk=ann.pk).name == "Ann"
+
+
+def test_edit_page_previews_the_saved_deal(client, ok_game):
+    services.add_deal(game=ok_game, data=ok_record_deal(OK_BIG, NAMES))
+    page = text(client.get(reverse("deal_edit", args=[ok_game.pk, 1])))
+    assert "+395" in page and "once the deal is complete" not in page

@@ -3,11 +3,14 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM must still be usable.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 CHROMIUM = "/usr/bin/chromium"
+# A loaded CI machine answers htmx requests more slowly than a developer's: wait up to 15 s.
+expect.set_options(timeout=15_000)
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
