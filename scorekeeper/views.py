@@ -7,7 +7,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_safe, require_http_methods, require_POST
 
 from scorekeeper import scoring, services
 from scorekeeper.forms import DealEntry, NewGameForm, error_text
@@ -27,7 +27,7 @@ def _page(request: HttpRequest, template: str, context: dict[str, Any], partial:
     return render(request, template, context, status=status)
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     games = Game.objects.prefetch_related("seats__player")[:30]
     return render(request, "home.html", {"games": games})
@@ -80,7 +80,7 @@ def _score(game: Game) -> tuple[GameResult | None, list[str]]:
         return None, [str(e) for e in exc.errors]
 
 
-@require_GET
+@require_safe
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game(game_id)
     result, errors = _score(game)
@@ -154,7 +154,7 @@ def deal_edit(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     return _deal_form(request, _game(game_id), number)
 
 
-@require_GET
+@require_safe
 def deal_page(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     game = _game(game_id)
     deal = get_object_or_404(Deal, game=game, number=number)

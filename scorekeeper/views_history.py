@@ -11,7 +11,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_safe, require_http_methods, require_POST
 
 from scorekeeper import history
 from scorekeeper.models import Game, Player
@@ -43,7 +43,7 @@ def _int(value: str | None) -> int | None:
         return None
 
 
-@require_GET
+@require_safe
 def games(request: HttpRequest) -> HttpResponse:
     player = request.GET.get("player", "")[:40]
     game = request.GET.get("game", "")
@@ -59,7 +59,7 @@ def games(request: HttpRequest) -> HttpResponse:
     return _page(request, "history/games.html", context, partial="list")
 
 
-@require_GET
+@require_safe
 def review(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game(game_id)
     context = history.review(game)
@@ -67,7 +67,7 @@ def review(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "history/review.html", context)
 
 
-@require_GET
+@require_safe
 def changes(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game(game_id)
     number = _int(request.GET.get("deal"))
@@ -120,12 +120,12 @@ def rescore(request: HttpRequest, game_id: int) -> HttpResponse:
     return _page(request, "history/rescore.html", context, partial="comparison", status=status)
 
 
-@require_GET
+@require_safe
 def players(request: HttpRequest) -> HttpResponse:
     return render(request, "history/players.html", {"players": history.players_list()})
 
 
-@require_GET
+@require_safe
 def player(request: HttpRequest, player_id: int) -> HttpResponse:
     p = get_object_or_404(Player, pk=player_id)
     stats = history.player_stats(p)
@@ -179,7 +179,7 @@ def _csv_download(text: str, filename: str) -> HttpResponse:
     return resp
 
 
-@require_GET
+@require_safe
 def export_game(request: HttpRequest, game_id: int, fmt: str) -> HttpResponse:
     if fmt not in ("json", "csv"):
         raise Http404("Export as .json or .csv")
@@ -189,7 +189,7 @@ def export_game(request: HttpRequest, game_id: int, fmt: str) -> HttpResponse:
     return _json_download(history.export_record(game), f"game-{game.pk}.json")
 
 
-@require_GET
+@require_safe
 def export_all(request: HttpRequest, fmt: str) -> HttpResponse:
     if fmt not in ("json", "csv"):
         raise Http404("Export as .json or .csv")

@@ -289,3 +289,8 @@ def test_edit_page_previews_the_saved_deal(client, ok_game):
     services.add_deal(game=ok_game, data=ok_record_deal(OK_BIG, NAMES))
     page = text(client.get(reverse("deal_edit", args=[ok_game.pk, 1])))
     assert "+395" in page and "once the deal is complete" not in page
+
+
+def test_head_requests_are_answered(client, ok_game):
+    assert client.head("/").status_code == 200
+    assert client.head(reverse("game", args=[ok_game.pk])).status_code == 200
