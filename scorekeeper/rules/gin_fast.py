@@ -74,6 +74,17 @@ def hand_points(mask: int) -> int:
             + SUIT_POINTS[mask >> 26 & FULL] + SUIT_POINTS[mask >> 39 & FULL])
 
 
+def _runs_from(m: int, low: int):
+    """Every run (3 or more consecutive cards) of suit mask ``m`` that starts at card ``low``."""
+    run = low
+    i = j = low.bit_length() - 1
+    while j + 1 < 13 and m >> (j + 1) & 1:
+        j += 1
+        run |= 1 << j
+        if j >= i + 2:
+            yield run
+
+
 def _build_tables():
     t = [0] * 8192
     runs: list[tuple[int, ...]] = [()] * 8192
@@ -83,17 +94,11 @@ def _build_tables():
         rest = m ^ low
         best = t[rest] + VALUES[i]
         best_runs = runs[rest]
-        # i starts a run i..j, j >= i + 2, every card present.
-        run = low
-        j = i
-        while j + 1 < 13 and m >> (j + 1) & 1:
-            j += 1
-            run |= 1 << j
-            if j >= i + 2:
-                cost = t[m ^ run]
-                if cost < best:
-                    best = cost
-                    best_runs = (run,) + runs[m ^ run]
+        for run in _runs_from(m, low):
+            cost = t[m ^ run]
+            if cost < best:
+                best = cost
+                best_runs = (run,) + runs[m ^ run]
         t[m] = best
         runs[m] = best_runs
     t1 = [INF] * 8192
@@ -289,13 +294,8 @@ def _suit_all_runs(m: int, free: int = 0):
         low = rest & -rest
         i = low.bit_length() - 1
         rec(rest ^ low, cover, cost + (0 if free & low else VALUES[i]))
-        run = low
-        j = i
-        while j + 1 < 13 and rest >> (j + 1) & 1:
-            j += 1
-            run |= 1 << j
-            if j >= i + 2:
-                rec(rest ^ run, cover | run, cost)
+        for run in _runs_from(rest, low):
+            rec(rest ^ run, cover | run, cost)
 
     rec(m, 0, 0)
     return best, covers
