@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from . import cards as cardlib
-from . import gin_fast, profiles, record
+from . import gin, gin_fast, profiles, record
 from .errors import RecordInvalid
 
 log = logging.getLogger(__name__)
@@ -183,15 +183,8 @@ def _parse_gin_cards(text: str, v: Verdict, what: str) -> list[cardlib.Card] | N
 
 
 def _labels(mask: int) -> list[str]:
-    return [cardlib.CARD_BY_INDEX[i].label for i in gin_fast.bits_of(mask)]
-
-
-def _meld_labels(mask: int) -> list[str]:
-    bits = gin_fast.bits_of(mask)
-    cs = sorted((cardlib.CARD_BY_INDEX[i] for i in bits), key=lambda c: (c.rank, c.suit.index))
-    if gin_fast.meld_is_run(mask):
-        cs = sorted(cs, key=lambda c: c.rank)
-    return [c.label for c in cs]
+    """Printed cards of a mask: suit-major order, so a set reads by suit and a run by rank."""
+    return list(gin.labels(mask))
 
 
 def _hand_sizes(rules: profiles.Rules) -> tuple[int, ...]:
@@ -234,11 +227,11 @@ def _knock(q: Question, rules: profiles.Rules, v: Verdict) -> None:
         v.discard = cardlib.CARD_BY_INDEX[discard].label
     else:
         dead, melds, dead_mask = gin_fast.best_arrangement(mask)
-    v.melds = [_meld_labels(m) for m in melds]
+    v.melds = [_labels(m) for m in melds]
     v.deadwood = _labels(dead_mask)
     big_gin = before_discard and gin_fast.best_deadwood(mask) == 0
     if big_gin:
-        v.melds = [_meld_labels(m) for m in gin_fast.best_arrangement(mask)[1]]
+        v.melds = [_labels(m) for m in gin_fast.best_arrangement(mask)[1]]
         v.deadwood = []
         v.discard = ""
         v.ok = True
@@ -322,7 +315,7 @@ def _layoff(q: Question, rules: profiles.Rules, v: Verdict) -> None:
     chained = rules.layoffs == "chained"
     mask = gin_fast.mask_of(c.index for c in hand)
     dead, own, lay, dead_mask = gin_fast.defender_best(mask, kmelds, chained=chained)
-    v.melds = [_meld_labels(m) for m in own]
+    v.melds = [_labels(m) for m in own]
     v.layoffs = _labels(lay)
     v.deadwood = _labels(dead_mask)
     v.ok = None

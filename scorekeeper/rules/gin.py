@@ -39,10 +39,6 @@ def labels(mask: int) -> tuple[str, ...]:
     return tuple(CARD_BY_INDEX[i].label for i in gf.bits_of(mask))
 
 
-def _meld_labels(m: int) -> tuple[str, ...]:
-    return labels(m)
-
-
 # ---------------------------------------------------------------------------------------------
 # Parsed deal
 
@@ -102,10 +98,7 @@ def _parse_cards(raw: Any, errors: list, number: int, player: str | None, fld: s
 
 
 def _mask(cards: list[Card]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c.index
-    return m
+    return gf.mask_of(c.index for c in cards)
 
 
 def meld_problem(m: int) -> str | None:
@@ -556,7 +549,7 @@ def _score_deal(rules, players: tuple[str, ...], deal: ParsedDeal, errors: list)
     pds = {}
     for p in players:
         s = sides[p]
-        mlabels = s.meld_labels if s.meld_labels is not None else tuple(_meld_labels(m) for m in s.melds)
+        mlabels = s.meld_labels if s.meld_labels is not None else tuple(labels(m) for m in s.melds)
         pds[p] = PlayerDeal(
             points=out.points[p], lines=tuple(out.lines[p]), melds=tuple(mlabels), deadwood=labels(s.deadwood),
             layoffs=labels(s.layoffs), deadwood_points=s.points,

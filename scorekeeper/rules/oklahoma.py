@@ -16,6 +16,7 @@ from typing import Any
 
 from .cards import ACE, JOKER, KING, PACK_52, QUEEN, RANK_NAMES, SUITS, Card, CardError, Suit, Token, parse_token
 from .errors import RecordError, RecordInvalid
+from .record import first_dealer_errors, player_count_errors, player_errors
 from .results import DealResult, GameResult, Line, PlayerDeal
 
 GAME = "oklahoma"
@@ -817,18 +818,12 @@ def score_deal(rules: Any, players: Sequence[str], deal: Any, number: int = 1) -
 
 def _check_players(rules: Any, players: tuple[str, ...], first_dealer: str | None,
                    errors: list[RecordError]) -> None:
-    if not all(isinstance(p, str) and p for p in players):
-        errors.append(RecordError("players are named by non-empty text", rule="players", field="players"))
-        return
-    if len(set(players)) != len(players):
-        errors.append(RecordError("a player is named twice: player names must be unique", rule="players",
-                                  field="players"))
-    if not 2 <= len(players) <= rules.max_players:
-        errors.append(RecordError(f"{len(players)} players: these rules of Oklahoma take 2 to {rules.max_players}",
-                                  rule="players", source=rules.cite("max_players").source, field="players"))
-    if first_dealer is not None and first_dealer not in players:
-        errors.append(RecordError(f"the first dealer {first_dealer!r} is not one of the players",
-                                  rule="players", field="first_dealer"))
+    """The same checks of the players as a whole record gets (record.check_header)."""
+    problems = player_errors(players)
+    errors += problems
+    if not problems:
+        errors += player_count_errors(rules, players)
+    errors += first_dealer_errors(players, first_dealer)
 
 
 def _winner(totals: Mapping[str, int], target: int) -> tuple[str | None, bool]:

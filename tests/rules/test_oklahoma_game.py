@@ -162,3 +162,17 @@ def test_invalid_deal_stops_the_race_but_later_deals_are_still_checked():
     with pytest.raises(RecordInvalid) as info:
         score_game(BOOK, P3, [small(), bad, small(), worse], "Ann")
     assert [(e.deal, e.player) for e in info.value.errors] == [(2, "Ben"), (4, "Cleo")]
+
+
+def test_score_game_checks_players_as_a_record_does():
+    from scorekeeper.rules import oklahoma, profiles
+    from scorekeeper.rules.errors import RecordInvalid
+    rules = profiles.resolve("oklahoma", "laws")
+    for players, fragment in [(("Ann", "ann"), "named twice"), (("Ann", " Ben"), "begins or ends"),
+                              (tuple("ABCDE"), "take 2 to 4")]:
+        with pytest.raises(RecordInvalid) as exc:
+            oklahoma.score_game(rules, players, [], None)
+        assert fragment in str(exc.value)
+    with pytest.raises(RecordInvalid) as exc:
+        oklahoma.score_game(rules, ("Ann", "Ben"), [], "Zed")
+    assert "first dealer" in str(exc.value)
