@@ -78,36 +78,13 @@ def summary_key(game: Game, names: Sequence[str]) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def _actor(game: str, raw: Mapping[str, Any]) -> str | None:
-    value = raw.get("out") if game == profiles.OKLAHOMA else raw.get("knocker")
-    return value if isinstance(value, str) else None
-
-
-def undercutter(players: Sequence[str], knocker: str, deal_players: Mapping[str, Any]) -> str | None:
-    """The defender with the least deadwood after layoffs; ties go to the first in seat order
-    after the knocker (RULES.md, ruling)."""
-    if knocker not in players:
-        return None
-    i = list(players).index(knocker)
-    defenders = [players[(i + k) % len(players)] for k in range(1, len(players))]
-    dws = [(deal_players[d].deadwood_points if deal_players[d].deadwood_points is not None else 10 ** 6, d)
-           for d in defenders if d in deal_players]
-    if not dws:
-        return None
-    best = min(x for x, _ in dws)
-    return next(d for x, d in dws if x == best)
-
-
-def summarize(game_kind: str, rules: profiles.Rules, result: GameResult, raw_deals: Sequence[Any]) -> dict:
+def summarize(rules: profiles.Rules, result: GameResult) -> dict:
     """What the history pages need of a scored game, per deal: outcome, who went out/knocked,
-    who undercut, each player's points and totals after the deal."""
+    who undercut (the engine's hand winner), each player's points and totals after the deal."""
     deals = []
     for d in result.deals:
-        raw = raw_deals[d.number - 1] if 0 < d.number <= len(raw_deals) else {}
-        raw = raw if isinstance(raw, Mapping) else {}
-        actor = _actor(game_kind, raw)
-        under = undercutter(result.players, actor, d.players) if d.outcome == "undercut" and actor else None
-        deals.append({"n": d.number, "o": d.outcome, "a": actor, "u": under,
+        under = d.winner if d.outcome == "undercut" else None
+        deals.append({"n": d.number, "o": d.outcome, "a": d.actor, "u": under,
                       "p": {n: pd.points for n, pd in d.players.items()}, "t": dict(d.totals)})
     return {"players": list(result.players), "state": result.state, "winner": result.winner,
             "totals": dict(result.totals), "final": dict(result.final) if result.final is not None else None,
@@ -126,7 +103,7 @@ def _summarize_game(game: Game, names: list[str], raw_deals: list[Any]) -> dict:
         return {"players": names, "state": game.state, "winner": game.winner or None, "totals": {},
                 "final": None, "penalty": False, "target": rules.target, "deals": [],
                 "errors": [str(e) for e in exc.errors]}
-    return summarize(game.game, rules, result, raw_deals)
+    return summarize(rules, result)
 
 
 def summaries(games: Sequence[Game]) -> dict[int, dict]:
@@ -211,7 +188,7 @@ def review(game: Game) -> dict[str, Any]:
                             "side_points": pd.side_points, "side_lines": pd.side_lines,
                             "before": d.totals_before.get(name, 0), "after": d.totals.get(name, 0)})
         deals.append({"number": d.number, "outcome": OUTCOMES.get(d.outcome, d.outcome), "multiplier": d.multiplier,
-                      "dealer": d.dealer, "actor": _actor(game.game, raw) if isinstance(raw, Mapping) else None,
+                      "dealer": d.dealer, "actor": d.actor,
                       "upcard": raw.get("upcard") if isinstance(raw, Mapping) else None,
                       "notes": d.notes, "players": players, "totals": [d.totals.get(n, 0) for n in names],
                       "changes": changes.get(d.number, 0)})
@@ -747,7 +724,7 @@ def _create(rec: Mapping[str, Any], result: GameResult, cache: dict[str, Player]
                                                new=row.data) for row in rows])
     if [p.name for p in spelled] == players:   # the scores are known: store the summary now
         GameSummary.objects.create(game=game, key=summary_key(game, players),
-                                   data=summarize(game.game, rules, result, deals))
+                                   data=summarize(rules, result))
     return game
 
 

@@ -620,7 +620,8 @@ def score_game(rules, players, deals, first_dealer) -> GameResult:
                 notes = list(notes) + [f"{' and '.join(leaders)} tie for the win: the game goes on (ruling)"]
         results.append(DealResult(number=number, outcome=outcome, multiplier=multiplier, players=pds,
                                   totals_before=before, totals=dict(totals), side={p: 0 for p in players},
-                                  dealer=dealer, next_dealer=next_dealer, notes=tuple(notes)))
+                                  dealer=dealer, next_dealer=next_dealer, notes=tuple(notes),
+                                  actor=parsed.knocker, winner=hand_winner))
         dealer = next_dealer
     if errors:
         raise RecordInvalid(errors)

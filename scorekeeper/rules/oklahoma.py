@@ -889,7 +889,7 @@ def score_game(rules: Any, players: Sequence[str], deals: Sequence[Any],
         results.append(DealResult(number=number, outcome="out" if out is not None else "stock_out",
                                   multiplier=1, players=scored, totals_before=totals_before,
                                   totals=dict(totals), side=dict(side), dealer=dealer,
-                                  next_dealer=next_dealer, notes=tuple(notes)))
+                                  next_dealer=next_dealer, notes=tuple(notes), actor=out, winner=out))
         dealer = next_dealer
     if errors:
         raise RecordInvalid(errors)

@@ -52,6 +52,8 @@ class DealResult:
     dealer: str | None
     next_dealer: str | None
     notes: tuple[str, ...] = ()                  # e.g. "knock limit 7 (upcard 7♠)"
+    actor: str | None = None                     # who went out (Oklahoma) or knocked (Gin)
+    winner: str | None = None                    # who won the hand: out, knocker, or the undercutter
 
 
 @dataclass(frozen=True, slots=True)

@@ -493,3 +493,15 @@ def test_live_meld_check_names_the_problem_and_its_rule():
     assert kind is None and "ace is low only" in problem and "S2" in problem
     assert "named twice" in check("3C 3C 4C")[1]
     assert "without the Joker" in check("JK 3C 4C")[1]
+
+
+def test_deal_result_names_the_knocker_and_the_hands_winner():
+    from scorekeeper.rules.record import score_record
+    record = {"format": "oklahoma-scorekeeper/1", "game": "oklahoma-gin", "rules": {"profile": "party"},
+              "players": ["Ann", "Ben", "Cleo"], "deals": [{"upcard": "9D", "knocker": "Ann", "hands": {
+                  "Ann": {"melds": [["4H", "5H", "6H"]], "deadwood": ["2C", "3D", "AS", "AD"]},
+                  "Ben": {"cards": ["KC", "KD", "KH", "9C", "9H", "9S", "AC"]},
+                  "Cleo": {"cards": ["QC", "QD", "QH", "10C", "10D", "10H", "AH"]}}}]}
+    [deal] = score_record(record).deals
+    # Ben and Cleo both keep 1 after their melds: the undercutter is the first after the knocker
+    assert deal.outcome == "undercut" and deal.actor == "Ann" and deal.winner == "Ben"
