@@ -188,7 +188,8 @@ def _labels(mask: int) -> list[str]:
 
 
 def _hand_sizes(rules: profiles.Rules) -> tuple[int, ...]:
-    return (7, 10) if rules.max_players > 2 else (10,)
+    """The hand sizes these rules deal, over every number of players they allow."""
+    return tuple(sorted({gin.hand_size(n) for n in range(rules.min_players, rules.max_players + 1)}))
 
 
 # ----------------------------------------------------------------------------------------- knock
