@@ -6,14 +6,14 @@ from typing import Iterable
 from django import template
 from django.utils.html import format_html, format_html_join
 
+from scorekeeper.tables import chip
+
 register = template.Library()
 
 
 def _cls(label: str) -> str:
-    if label.startswith("JK"):
-        return "hx-card hx-joker"
-    suit = next((ch for ch in label if ch in "♠♥♦♣"), "")
-    return "hx-card hx-red" if suit in ("♥", "♦") else "hx-card"
+    c = chip(label)
+    return "hx-card hx-joker" if c["joker"] else "hx-card hx-red" if c["red"] else "hx-card"
 
 
 @register.filter
