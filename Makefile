@@ -1,4 +1,4 @@
-# Oklahoma Scorekeeper: `make run` serves the app, `make test` runs every test, `make bench` measures.
+# Oklahoma Scorekeeper: `make run` serves the app, `make test` runs every check, `make bench` measures.
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -10,20 +10,30 @@ FIND_PYTHON = for c in "$$(pyenv prefix 2>/dev/null | head -n1)/bin/python" pyth
 	  "$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo "$$p"; exit 0; }; \
 	done; exit 1
 
-.PHONY: run test bench migrate clean browser
+.PHONY: run dev test lint format bench migrate lock clean browser
 
-$(VENV)/.installed: pyproject.toml
+$(PY):
 	@py=$$($(FIND_PYTHON)) || { echo "Error: Python 3.12 or newer is required (Django 6.1). Install it, e.g. 'pyenv install 3.13', or put python3.12+ on PATH." >&2; exit 1; }; \
 	echo "Using $$py ($$($$py --version))"; \
-	[ -x $(PY) ] || $$py -m venv $(VENV)
+	$$py -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+
+# Exactly what the lock files pin, checked against their hashes: a fresh clone installs what was tested.
+$(VENV)/.app: requirements/app.lock | $(PY)
+	$(PY) -m pip install --quiet --require-hashes --no-deps -r requirements/app.lock
 	touch $@
 
-migrate: $(VENV)/.installed
+$(VENV)/.dev: requirements/dev.lock | $(PY)
+	$(PY) -m pip install --quiet --require-hashes --no-deps -r requirements/dev.lock
+	touch $@ $(VENV)/.app
+
+migrate: $(VENV)/.app
 	$(PY) manage.py migrate --noinput
 
 run: migrate
+	$(PY) manage.py runserver $(HOST)
+
+dev: migrate
 	$(PY) manage.py runserver $(HOST)
 
 # Debian's Chromium for the browser tests (Playwright never downloads a browser here).
@@ -34,11 +44,26 @@ browser:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
 	fi
 
-test: $(VENV)/.installed browser
+lint: $(VENV)/.dev
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy
+
+format: $(VENV)/.dev
+	$(PY) -m ruff check --fix .
+	$(PY) -m ruff format .
+
+test: $(VENV)/.dev browser lint
 	$(PY) -m pytest
 
-bench: $(VENV)/.installed
-	$(PY) -m scorekeeper.bench
+bench: $(VENV)/.dev
+	$(PY) -m benchmarks
+
+# Regenerate the lock files from pyproject.toml (needs the network), for every Python the project takes.
+lock:
+	$(PY) -m pip install --quiet uv
+	$(VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.12 --generate-hashes -o requirements/app.lock -q
+	$(VENV)/bin/uv pip compile pyproject.toml --extra dev --universal --python-version 3.12 --generate-hashes -o requirements/dev.lock -q
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

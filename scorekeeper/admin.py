@@ -28,7 +28,7 @@ class PlayerAdmin(admin.ModelAdmin):
 @admin.register(Deal)
 class DealAdmin(admin.ModelAdmin):
     list_display = ("game", "number", "updated")
-    readonly_fields = ("data",)   # deals change through the app, which validates them
+    readonly_fields = ("data",)  # deals change through the app, which validates them
 
 
 @admin.register(DealChange)

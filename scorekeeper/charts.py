@@ -6,11 +6,12 @@ Series differ by colour, dash pattern and marker shape, and each line is labelle
 player's name at its end, so colour is never the only cue. The SVG carries a title and a
 description for screen readers; pages show the same numbers in a table beside it.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from html import escape
-from typing import Mapping, Sequence
 
 from django.utils.safestring import SafeString, mark_safe
 
@@ -40,16 +41,23 @@ def _marker(shape: str, x: float, y: float, cls: str, r: float = 4.0) -> str:
     if shape == "circle":
         return f'<circle class="marker {cls}" cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r)}"/>'
     if shape == "square":
-        return (f'<rect class="marker {cls}" x="{_fmt(x - r)}" y="{_fmt(y - r)}" '
-                f'width="{_fmt(2 * r)}" height="{_fmt(2 * r)}"/>')
+        return (
+            f'<rect class="marker {cls}" x="{_fmt(x - r)}" y="{_fmt(y - r)}" '
+            f'width="{_fmt(2 * r)}" height="{_fmt(2 * r)}"/>'
+        )
     if shape == "triangle":
         pts = f"{_fmt(x)},{_fmt(y - r - 1)} {_fmt(x + r + 1)},{_fmt(y + r)} {_fmt(x - r - 1)},{_fmt(y + r)}"
         return f'<polygon class="marker {cls}" points="{pts}"/>'
     if shape == "diamond":
-        pts = f"{_fmt(x)},{_fmt(y - r - 1)} {_fmt(x + r + 1)},{_fmt(y)} {_fmt(x)},{_fmt(y + r + 1)} {_fmt(x - r - 1)},{_fmt(y)}"
+        pts = (
+            f"{_fmt(x)},{_fmt(y - r - 1)} {_fmt(x + r + 1)},{_fmt(y)} "
+            f"{_fmt(x)},{_fmt(y + r + 1)} {_fmt(x - r - 1)},{_fmt(y)}"
+        )
         return f'<polygon class="marker {cls}" points="{pts}"/>'
-    return (f'<path class="marker {cls}" d="M{_fmt(x - r)} {_fmt(y - r)}L{_fmt(x + r)} {_fmt(y + r)}'
-            f'M{_fmt(x - r)} {_fmt(y + r)}L{_fmt(x + r)} {_fmt(y - r)}"/>')
+    return (
+        f'<path class="marker {cls}" d="M{_fmt(x - r)} {_fmt(y - r)}L{_fmt(x + r)} {_fmt(y + r)}'
+        f'M{_fmt(x - r)} {_fmt(y + r)}L{_fmt(x + r)} {_fmt(y - r)}"/>'
+    )
 
 
 def _spread_labels(ys: list[float], lo: float, hi: float, gap: float = LABEL_GAP) -> list[float]:
@@ -73,9 +81,15 @@ def _spread_labels(ys: list[float], lo: float, hi: float, gap: float = LABEL_GAP
     return placed
 
 
-def running_totals_svg(players: Sequence[str], totals: Sequence[Mapping[str, int]], *,
-                       target: int | None = None, title: str = "Running totals",
-                       penalty: bool = False, chart_id: str = "chart") -> SafeString:
+def running_totals_svg(
+    players: Sequence[str],
+    totals: Sequence[Mapping[str, int]],
+    *,
+    target: int | None = None,
+    title: str = "Running totals",
+    penalty: bool = False,
+    chart_id: str = "chart",
+) -> SafeString:
     """An SVG line chart: x = deal number (0 = the start), y = each player's total after that deal.
 
     ``totals`` holds one mapping per deal (the totals after it). ``target`` draws a dashed line.
@@ -104,8 +118,10 @@ def running_totals_svg(players: Sequence[str], totals: Sequence[Mapping[str, int
     out: list[str] = []
     desc = _describe(players, series, n, target, penalty)
     tid, did = f"{chart_id}-title", f"{chart_id}-desc"
-    out.append(f'<svg class="chart" id="{escape(chart_id)}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-               f'aria-labelledby="{tid} {did}" xmlns="http://www.w3.org/2000/svg">')
+    out.append(
+        f'<svg class="chart" id="{escape(chart_id)}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-labelledby="{tid} {did}" xmlns="http://www.w3.org/2000/svg">'
+    )
     out.append(f'<title id="{tid}">{escape(title)}</title><desc id="{did}">{escape(desc)}</desc>')
     # y grid and labels
     v = lo_t
@@ -141,16 +157,17 @@ def running_totals_svg(players: Sequence[str], totals: Sequence[Mapping[str, int
             out.append(_marker(shape, sx(i), sy(series[p][i]), cls))
         out.append("</g>")
         ends.append(sy(series[p][-1]))
-    for k, (p, y) in enumerate(zip(players, _spread_labels(ends, TOP + 6, TOP + ph))):
+    for k, (p, y) in enumerate(zip(players, _spread_labels(ends, TOP + 6, TOP + ph), strict=True)):
         name = p if len(p) <= 8 else p[:7] + "…"
-        out.append(f'<text class="s{k % 5} end-label" x="{_fmt(sx(n) + 8)}" y="{_fmt(y + 4)}">'
-                   f'{escape(name)} {series[p][-1]:,}</text>')
+        out.append(
+            f'<text class="s{k % 5} end-label" x="{_fmt(sx(n) + 8)}" y="{_fmt(y + 4)}">'
+            f"{escape(name)} {series[p][-1]:,}</text>"
+        )
     out.append("</svg>")
     return mark_safe("".join(out))
 
 
-def _describe(players: list[str], series: dict[str, list[int]], n: int, target: int | None,
-              penalty: bool) -> str:
+def _describe(players: list[str], series: dict[str, list[int]], n: int, target: int | None, penalty: bool) -> str:
     if not players:
         return "No players."
     finals = sorted(players, key=lambda p: series[p][-1], reverse=not penalty)

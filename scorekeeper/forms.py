@@ -4,6 +4,7 @@ A deal entry reads plain POST fields named by seat index (``p0-meld1``, ``p0-hel
 them into one RECORD.md deal dict with player names, and puts every error the engine reports
 beside the field it concerns. Anything tampered with gives a message, never an exception.
 """
+
 from __future__ import annotations
 
 import re
@@ -22,6 +23,7 @@ MAX_FIELD = 200
 
 # --------------------------------------------------------------------------- new game
 
+
 def _value_text(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -31,60 +33,90 @@ def _value_text(value: Any) -> str:
 class NewGameForm(forms.Form):
     """Game, profile, house options, players in seat order, first dealer, target."""
 
-    game = forms.ChoiceField(choices=[(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES],
-                             widget=forms.HiddenInput)
+    game = forms.ChoiceField(choices=[(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES], widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, game: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game_name = game
         self.fields["game"].initial = game
         choices = [(name, f"{p.title} — {p.description}") for name, p in profiles.PROFILES[game].items()]
-        self.fields["profile"] = forms.ChoiceField(choices=choices, widget=forms.RadioSelect,
-                                                   initial=choices[0][0], label="Rules")
+        self.fields["profile"] = forms.ChoiceField(
+            choices=choices, widget=forms.RadioSelect, initial=choices[0][0], label="Rules"
+        )
         for i in range(MAX_SEATS):
             self.fields[f"seat_{i}"] = forms.CharField(
-                max_length=40, required=i < 2, label=f"Seat {i + 1}",
-                widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}))
+                max_length=40,
+                required=i < 2,
+                label=f"Seat {i + 1}",
+                widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
+            )
         self.fields["first_dealer"] = forms.TypedChoiceField(
-            choices=[(i, f"Seat {i + 1}") for i in range(MAX_SEATS)], coerce=int, initial=0,
-            label="First dealer")
+            choices=[(i, f"Seat {i + 1}") for i in range(MAX_SEATS)], coerce=int, initial=0, label="First dealer"
+        )
         self.fields["target"] = forms.IntegerField(
-            required=False, label="Target", min_value=10, max_value=10000,
+            required=False,
+            label="Target",
+            min_value=10,
+            max_value=10000,
             help_text="Leave empty for the profile's target.",
-            widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+            widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        )
         self.knobs = [k for k in profiles.knobs(game) if k.name != "target"]
         for k in self.knobs:
             name = f"opt_{k.name}"
             if k.type is bool:
                 self.fields[name] = forms.ChoiceField(
-                    choices=[("", "profile's value"), ("true", "yes"), ("false", "no")], required=False,
-                    label=k.label)
+                    choices=[("", "profile's value"), ("true", "yes"), ("false", "no")], required=False, label=k.label
+                )
             elif k.allowed is not None:
                 self.fields[name] = forms.ChoiceField(
                     choices=[("", "profile's value")] + [(str(v), _value_text(v)) for v in k.allowed],
-                    required=False, label=k.label)
+                    required=False,
+                    label=k.label,
+                )
             else:
                 self.fields[name] = forms.IntegerField(
-                    required=False, label=k.label, min_value=k.minimum, max_value=k.maximum,
-                    widget=forms.NumberInput(attrs={"inputmode": "numeric", "placeholder": "profile's value"}))
+                    required=False,
+                    label=k.label,
+                    min_value=k.minimum,
+                    max_value=k.maximum,
+                    widget=forms.NumberInput(attrs={"inputmode": "numeric", "placeholder": "profile's value"}),
+                )
 
     def knob_rows(self) -> list[dict[str, Any]]:
         rows = []
         for k in self.knobs:
-            defaults = [{"profile": profiles.PROFILES[self.game_name][p].title,
-                         "value": _value_text(s.value), "source": s.source, "basis": s.basis, "note": s.note}
-                        for p, s in k.settings.items()]
+            defaults = [
+                {
+                    "profile": profiles.PROFILES[self.game_name][p].title,
+                    "value": _value_text(s.value),
+                    "source": s.source,
+                    "basis": s.basis,
+                    "note": s.note,
+                }
+                for p, s in k.settings.items()
+            ]
             rows.append({"field": self[f"opt_{k.name}"], "knob": k, "defaults": defaults})
         return rows
 
     def target_defaults(self) -> list[dict[str, Any]]:
         k = profiles.knob(self.game_name, "target")
-        return [{"profile": profiles.PROFILES[self.game_name][p].title, "value": s.value, "source": s.source,
-                 "basis": s.basis} for p, s in k.settings.items()]
+        return [
+            {
+                "profile": profiles.PROFILES[self.game_name][p].title,
+                "value": s.value,
+                "source": s.source,
+                "basis": s.basis,
+            }
+            for p, s in k.settings.items()
+        ]
 
     def players(self) -> list[str]:
-        return [self.cleaned_data[f"seat_{i}"].strip() for i in range(MAX_SEATS)
-                if self.cleaned_data.get(f"seat_{i}", "").strip()]
+        return [
+            self.cleaned_data[f"seat_{i}"].strip()
+            for i in range(MAX_SEATS)
+            if self.cleaned_data.get(f"seat_{i}", "").strip()
+        ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -133,6 +165,7 @@ class NewGameForm(forms.Form):
 
 # --------------------------------------------------------------------------- deal entry
 
+
 @dataclass
 class CardField:
     name: str
@@ -140,8 +173,8 @@ class CardField:
     value: str = ""
     errors: list[str] = field(default_factory=list)
     tokens: list[Token] = field(default_factory=list)
-    kind: str = "meld"          # meld, held, deadwood, cards
-    short: str = ""             # the visible label beside the player's name
+    kind: str = "meld"  # meld, held, deadwood, cards
+    short: str = ""  # the visible label beside the player's name
 
 
 @dataclass
@@ -149,8 +182,8 @@ class Section:
     index: int
     player: str
     melds: list[CardField]
-    rest: CardField              # Oklahoma: held; Gin: deadwood
-    cards: CardField | None = None   # Gin: all cards, the app arranges them
+    rest: CardField  # Oklahoma: held; Gin: deadwood
+    cards: CardField | None = None  # Gin: all cards, the app arranges them
     big_gin: bool = False
     errors: list[str] = field(default_factory=list)
 
@@ -173,8 +206,9 @@ def _clip(value: Any) -> str:
 class DealEntry:
     """One deal as typed: a text field per meld and per hand, plus the deal's own facts."""
 
-    def __init__(self, *, game: str, players: list[str], data: Any = None, initial: dict | None = None,
-                 extra_melds: int = 0) -> None:
+    def __init__(
+        self, *, game: str, players: list[str], data: Any = None, initial: dict | None = None, extra_melds: int = 0
+    ) -> None:
         self.game = game
         self.gin = game == profiles.GIN
         self.players = players
@@ -190,38 +224,61 @@ class DealEntry:
         for i, name in enumerate(players):
             hand = hands.get(name, {}) if isinstance(hands, dict) else {}
             if data is not None:
-                present = [k for k in src.keys() if re.fullmatch(rf"p{i}-meld\d+", k)]
+                present = [k for k in src if re.fullmatch(rf"p{i}-meld\d+", k)]
                 count = max(len(present), self._base_melds()) + extra_melds
                 count = min(count, 12)
-                melds = [CardField(f"p{i}-meld{j}", f"{name}: meld {j + 1}", get(f"p{i}-meld{j}"),
-                                   short=f"Meld {j + 1}") for j in range(count)]
+                melds = [
+                    CardField(f"p{i}-meld{j}", f"{name}: meld {j + 1}", get(f"p{i}-meld{j}"), short=f"Meld {j + 1}")
+                    for j in range(count)
+                ]
             else:
                 given = [" ".join(m) for m in hand.get("melds", [])]
                 count = max(len(given) + 1, self._base_melds())
-                melds = [CardField(f"p{i}-meld{j}", f"{name}: meld {j + 1}", given[j] if j < len(given) else "",
-                                   short=f"Meld {j + 1}") for j in range(count)]
+                melds = [
+                    CardField(
+                        f"p{i}-meld{j}",
+                        f"{name}: meld {j + 1}",
+                        given[j] if j < len(given) else "",
+                        short=f"Meld {j + 1}",
+                    )
+                    for j in range(count)
+                ]
             rest_key = "deadwood" if self.gin else "held"
             rest_label = f"{name}: deadwood" if self.gin else f"{name}: left in hand"
-            rest = CardField(f"p{i}-{rest_key}", rest_label,
-                             get(f"p{i}-{rest_key}") if data is not None else " ".join(hand.get(rest_key, [])),
-                             kind=rest_key, short="Deadwood" if self.gin else "Left in hand")
+            rest = CardField(
+                f"p{i}-{rest_key}",
+                rest_label,
+                get(f"p{i}-{rest_key}") if data is not None else " ".join(hand.get(rest_key, [])),
+                kind=rest_key,
+                short="Deadwood" if self.gin else "Left in hand",
+            )
             section = Section(i, name, melds, rest)
             if self.gin:
-                section.cards = CardField(f"p{i}-cards", f"{name}: all cards (the app arranges them)",
-                                          get(f"p{i}-cards") if data is not None else " ".join(hand.get("cards", [])),
-                                          kind="cards", short="Or all the cards (the app finds the melds)")
+                section.cards = CardField(
+                    f"p{i}-cards",
+                    f"{name}: all cards (the app arranges them)",
+                    get(f"p{i}-cards") if data is not None else " ".join(hand.get("cards", [])),
+                    kind="cards",
+                    short="Or all the cards (the app finds the melds)",
+                )
                 section.big_gin = (src.get(f"p{i}-big_gin") == "on") if data is not None else bool(hand.get("big_gin"))
             self.sections.append(section)
 
         if self.gin:
             self.upcard = get("upcard") if data is not None else str(initial.get("upcard", "") or "")
             knocker = initial.get("knocker", "") if data is None else None
-            self.knocker = get("knocker") if data is not None else (
-                "void" if "knocker" in initial and knocker is None else self._seat_of(knocker))
+            self.knocker = (
+                get("knocker")
+                if data is not None
+                else ("void" if "knocker" in initial and knocker is None else self._seat_of(knocker))
+            )
         else:
             out = initial.get("out", "") if data is None else None
-            self.out = get("out") if data is not None else (
-                "stock" if "out" in initial and out is None else self._seat_of(out))
+            self.out = (
+                get("out")
+                if data is not None
+                else ("stock" if "out" in initial and out is None else self._seat_of(out))
+            )
             self.first_turn = (src.get("first_turn") == "on") if data is not None else bool(initial.get("first_turn"))
             self.concealed = (src.get("concealed") == "on") if data is not None else bool(initial.get("concealed"))
 
@@ -239,10 +296,7 @@ class DealEntry:
         f.tokens = []
         for text in split_cards(f.value):
             try:
-                if wild:
-                    token = parse_token(text)
-                else:
-                    token = Token(parse_card(text))
+                token = parse_token(text) if wild else Token(parse_card(text))
             except CardError as exc:
                 f.errors.append(exc.message)
                 continue
@@ -311,8 +365,12 @@ class DealEntry:
             if out is False:
                 self.top_errors.setdefault("out", []).append("Say who went out, or that the stock ran out.")
                 ok = False
-            deal = {"out": out if out is not False else None, "first_turn": self.first_turn,
-                    "concealed": self.concealed, "hands": hands}
+            deal = {
+                "out": out if out is not False else None,
+                "first_turn": self.first_turn,
+                "concealed": self.concealed,
+                "hands": hands,
+            }
         return deal if ok else None
 
     # ---- errors from the engine
@@ -322,8 +380,10 @@ class DealEntry:
             if e.deal is not None and e.deal != number:
                 self.errors.append(f"Deal {e.deal}: {text}")
                 continue
-            section = next((s for s in self.sections if e.player is not None
-                            and s.player.casefold() == str(e.player).casefold()), None)
+            section = next(
+                (s for s in self.sections if e.player is not None and s.player.casefold() == str(e.player).casefold()),
+                None,
+            )
             fld = e.field or ""
             if section is None:
                 for key in ("upcard", "knocker", "out", "first_turn", "concealed"):
@@ -347,13 +407,16 @@ class DealEntry:
                 labels = set()
                 for t in f.tokens:
                     labels.update({t.card.label, t.label, t.card.code, t.code})
-                if f.tokens and all(c in labels for c in wanted):
-                    if f.kind == "meld" or not re.search(r"melds\[", fld):
-                        return f
+                if (
+                    f.tokens
+                    and all(c in labels for c in wanted)
+                    and (f.kind == "meld" or not re.search(r"melds\[", fld))
+                ):
+                    return f
         m = re.search(r"melds\[(\d+)\]", fld)
         if m:
             filled = [f for f in s.melds if f.tokens]
-            k = int(m.group(1))      # both engines count melds from 0 (a path into the record)
+            k = int(m.group(1))  # both engines count melds from 0 (a path into the record)
             if 0 <= k < len(filled):
                 return filled[k]
         for f in (s.rest, s.cards):
@@ -363,5 +426,8 @@ class DealEntry:
 
     @property
     def has_errors(self) -> bool:
-        return bool(self.errors or self.top_errors or any(
-            s.errors or any(f.errors for f in s.card_fields()) for s in self.sections))
+        return bool(
+            self.errors
+            or self.top_errors
+            or any(s.errors or any(f.errors for f in s.card_fields()) for s in self.sections)
+        )

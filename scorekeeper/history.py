@@ -9,6 +9,7 @@ Writes (keyword-only, atomic): switch a game to other rules, rename or merge a p
 import game records. Exports: a game or all games as RECORD.md records (JSON) or CSV.
 Nothing here scores by itself: every score comes from the engine through ``scoring``.
 """
+
 from __future__ import annotations
 
 import copy
@@ -16,8 +17,9 @@ import csv
 import hashlib
 import io
 import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, QuerySet
@@ -27,8 +29,8 @@ from scorekeeper import scoring, services
 from scorekeeper.charts import running_totals_svg
 from scorekeeper.models import Deal, DealChange, Game, GameSummary, Player, Seat
 from scorekeeper.rules import profiles
-from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.cards import CardError, parse_token
+from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.record import FORMAT, MAX_PLAYER_NAME, parse_json
 from scorekeeper.rules.results import GameResult, Line
 
@@ -36,6 +38,7 @@ SUMMARY_VERSION = "1"
 
 
 # =============================================================================== the games list
+
 
 def games_list(*, player: str = "", game: str = "", state: str = "") -> QuerySet[Game]:
     """Games newest first, optionally only those of a player (by name, any case), a game, a state."""
@@ -55,7 +58,7 @@ def with_totals(games: Sequence[Game]) -> list[dict[str, Any]]:
     out = []
     for g in games:
         s = sums.get(g.pk) or {}
-        totals = (s.get("final") or s.get("totals") or {})
+        totals = s.get("final") or s.get("totals") or {}
         out.append({"game": g, "players": [(n, totals.get(n)) for n in _names(g)], "deals": len(s.get("deals", ()))})
     return out
 
@@ -66,6 +69,7 @@ def players_list() -> QuerySet[Player]:
 
 # ================================================================================== summaries
 
+
 def _names(game: Game) -> list[str]:
     """Seat order; uses prefetched seats when present (no query per game)."""
     seats = sorted(game.seats.all(), key=lambda s: s.position)
@@ -73,8 +77,18 @@ def _names(game: Game) -> list[str]:
 
 
 def summary_key(game: Game, names: Sequence[str]) -> str:
-    raw = json.dumps([SUMMARY_VERSION, game.updated.isoformat() if game.updated else "", game.game, game.profile,
-                      game.options or {}, game.first_dealer, list(names)], sort_keys=True)
+    raw = json.dumps(
+        [
+            SUMMARY_VERSION,
+            game.updated.isoformat() if game.updated else "",
+            game.game,
+            game.profile,
+            game.options or {},
+            game.first_dealer,
+            list(names),
+        ],
+        sort_keys=True,
+    )
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
@@ -84,11 +98,26 @@ def summarize(rules: profiles.Rules, result: GameResult) -> dict:
     deals = []
     for d in result.deals:
         under = d.winner if d.outcome == "undercut" else None
-        deals.append({"n": d.number, "o": d.outcome, "a": d.actor, "u": under,
-                      "p": {n: pd.points for n, pd in d.players.items()}, "t": dict(d.totals)})
-    return {"players": list(result.players), "state": result.state, "winner": result.winner,
-            "totals": dict(result.totals), "final": dict(result.final) if result.final is not None else None,
-            "penalty": getattr(rules, "scoring", "winner") == "penalty", "target": rules.target, "deals": deals}
+        deals.append(
+            {
+                "n": d.number,
+                "o": d.outcome,
+                "a": d.actor,
+                "u": under,
+                "p": {n: pd.points for n, pd in d.players.items()},
+                "t": dict(d.totals),
+            }
+        )
+    return {
+        "players": list(result.players),
+        "state": result.state,
+        "winner": result.winner,
+        "totals": dict(result.totals),
+        "final": dict(result.final) if result.final is not None else None,
+        "penalty": getattr(rules, "scoring", "winner") == "penalty",
+        "target": rules.target,
+        "deals": deals,
+    }
 
 
 def _summarize_game(game: Game, names: list[str], raw_deals: list[Any]) -> dict:
@@ -100,9 +129,17 @@ def _summarize_game(game: Game, names: list[str], raw_deals: list[Any]) -> dict:
     try:
         result = scoring.score(record)
     except RecordInvalid as exc:
-        return {"players": names, "state": game.state, "winner": game.winner or None, "totals": {},
-                "final": None, "penalty": False, "target": rules.target, "deals": [],
-                "errors": [str(e) for e in exc.errors]}
+        return {
+            "players": names,
+            "state": game.state,
+            "winner": game.winner or None,
+            "totals": {},
+            "final": None,
+            "penalty": False,
+            "target": rules.target,
+            "deals": [],
+            "errors": [str(e) for e in exc.errors],
+        }
     return summarize(rules, result)
 
 
@@ -125,8 +162,9 @@ def summaries(games: Sequence[Game]) -> dict[int, dict]:
             stale.append((g, names, key))
     if stale:
         raw: dict[int, list[Any]] = {g.pk: [] for g, _, _ in stale}
-        for gid, data in (Deal.objects.filter(game_id__in=list(raw)).order_by("game_id", "number")
-                          .values_list("game_id", "data")):
+        for gid, data in (
+            Deal.objects.filter(game_id__in=list(raw)).order_by("game_id", "number").values_list("game_id", "data")
+        ):
             raw[gid].append(data)
         rows = []
         for g, names, key in stale:
@@ -134,8 +172,9 @@ def summaries(games: Sequence[Game]) -> dict[int, dict]:
             out[g.pk] = data
             rows.append(GameSummary(game=g, key=key, data=data))
         # An upsert: two pages computing the same summary at once must not collide.
-        GameSummary.objects.bulk_create(rows, update_conflicts=True, unique_fields=["game"],
-                                        update_fields=["key", "data"])
+        GameSummary.objects.bulk_create(
+            rows, update_conflicts=True, unique_fields=["game"], update_fields=["key", "data"]
+        )
     return out
 
 
@@ -149,12 +188,19 @@ def _has_summary(game: Game) -> bool:
 
 # ===================================================================================== review
 
-OUTCOMES = {"out": "went out", "stock_out": "stock ran out", "knock": "knock", "undercut": "undercut",
-            "gin": "gin", "big_gin": "big gin", "void": "void hand"}
+OUTCOMES = {
+    "out": "went out",
+    "stock_out": "stock ran out",
+    "knock": "knock",
+    "undercut": "undercut",
+    "gin": "gin",
+    "big_gin": "big gin",
+    "void": "void hand",
+}
 
 
 def load_game(game_id: int) -> Game | None:
-    return (Game.objects.prefetch_related("seats__player").filter(pk=game_id).first())
+    return Game.objects.prefetch_related("seats__player").filter(pk=game_id).first()
 
 
 def review(game: Game) -> dict[str, Any]:
@@ -171,8 +217,16 @@ def review(game: Game) -> dict[str, Any]:
     try:
         result = scoring.cached_score(record)
     except RecordInvalid as exc:
-        return {"game": game, "names": names, "rules": rules, "errors": [str(e) for e in exc.errors],
-                "deals": [], "chart": None, "result": None, "changes": changes}
+        return {
+            "game": game,
+            "names": names,
+            "rules": rules,
+            "errors": [str(e) for e in exc.errors],
+            "deals": [],
+            "chart": None,
+            "result": None,
+            "changes": changes,
+        }
     penalty = getattr(rules, "scoring", "winner") == "penalty"
     deals = []
     for d in result.deals:
@@ -182,34 +236,85 @@ def review(game: Game) -> dict[str, Any]:
             pd = d.players.get(name)
             if pd is None:
                 continue
-            players.append({"name": name, "points": pd.points, "lines": pd.lines, "melds": pd.melds,
-                            "held": pd.held, "deadwood": pd.deadwood, "layoffs": pd.layoffs,
-                            "deadwood_points": pd.deadwood_points, "discard": pd.discard,
-                            "side_points": pd.side_points, "side_lines": pd.side_lines,
-                            "before": d.totals_before.get(name, 0), "after": d.totals.get(name, 0)})
-        deals.append({"number": d.number, "outcome": OUTCOMES.get(d.outcome, d.outcome), "multiplier": d.multiplier,
-                      "dealer": d.dealer, "actor": d.actor,
-                      "upcard": raw.get("upcard") if isinstance(raw, Mapping) else None,
-                      "notes": d.notes, "players": players, "totals": [d.totals.get(n, 0) for n in names],
-                      "changes": changes.get(d.number, 0)})
-    chart = running_totals_svg(names, [d.totals for d in result.deals], target=rules.target,
-                               title=f"Running totals, game #{game.pk}", penalty=penalty, chart_id=f"chart-{game.pk}")
+            players.append(
+                {
+                    "name": name,
+                    "points": pd.points,
+                    "lines": pd.lines,
+                    "melds": pd.melds,
+                    "held": pd.held,
+                    "deadwood": pd.deadwood,
+                    "layoffs": pd.layoffs,
+                    "deadwood_points": pd.deadwood_points,
+                    "discard": pd.discard,
+                    "side_points": pd.side_points,
+                    "side_lines": pd.side_lines,
+                    "before": d.totals_before.get(name, 0),
+                    "after": d.totals.get(name, 0),
+                }
+            )
+        deals.append(
+            {
+                "number": d.number,
+                "outcome": OUTCOMES.get(d.outcome, d.outcome),
+                "multiplier": d.multiplier,
+                "dealer": d.dealer,
+                "actor": d.actor,
+                "upcard": raw.get("upcard") if isinstance(raw, Mapping) else None,
+                "notes": d.notes,
+                "players": players,
+                "totals": [d.totals.get(n, 0) for n in names],
+                "changes": changes.get(d.number, 0),
+            }
+        )
+    chart = running_totals_svg(
+        names,
+        [d.totals for d in result.deals],
+        target=rules.target,
+        title=f"Running totals, game #{game.pk}",
+        penalty=penalty,
+        chart_id=f"chart-{game.pk}",
+    )
     final = None
     if result.final is not None:
-        final = [{"name": n, "total": result.totals.get(n, 0), "final": result.final.get(n, 0),
-                  "lines": (result.final_lines or {}).get(n, ())} for n in names]
-    return {"game": game, "names": names, "rules": rules, "result": result, "deals": deals, "chart": chart,
-            "errors": [], "final": final, "penalty": penalty, "changes": changes,
-            "side": [result.side.get(n, 0) for n in names] if any(result.side.values()) else None}
+        final = [
+            {
+                "name": n,
+                "total": result.totals.get(n, 0),
+                "final": result.final.get(n, 0),
+                "lines": (result.final_lines or {}).get(n, ()),
+            }
+            for n in names
+        ]
+    return {
+        "game": game,
+        "names": names,
+        "rules": rules,
+        "result": result,
+        "deals": deals,
+        "chart": chart,
+        "errors": [],
+        "final": final,
+        "penalty": penalty,
+        "changes": changes,
+        "side": [result.side.get(n, 0) for n in names] if any(result.side.values()) else None,
+    }
 
 
 def change_history(game: Game) -> list[dict[str, Any]]:
     """Every change to the game's deals, newest first, with the old and new deal."""
     out = []
     for c in game.changes.order_by("-at", "-id"):
-        out.append({"number": c.number, "action": c.action, "at": c.at,
-                    "sides": [("before", _deal_cards(c.old)), ("after", _deal_cards(c.new))],
-                    "old_json": _dump(c.old), "new_json": _dump(c.new)})
+        out.append(
+            {
+                "number": c.number,
+                "action": c.action,
+                "at": c.at,
+                "sides": [("before", _deal_cards(c.old)), ("after", _deal_cards(c.new))],
+                "old_json": _dump(c.old),
+                "new_json": _dump(c.new),
+            }
+        )
     return out
 
 
@@ -245,11 +350,14 @@ def _deal_cards(data: Any) -> list[dict[str, Any]]:
     for k in ("out", "knocker", "upcard", "first_turn", "concealed"):
         if k in data:
             v = data[k]
-            extra.append((k.replace("_", " "), _label(v) if k == "upcard" else (json.dumps(v) if not isinstance(v, str) else v)))
+            extra.append(
+                (k.replace("_", " "), _label(v) if k == "upcard" else (json.dumps(v) if not isinstance(v, str) else v))
+            )
     return [{"name": "", "extra": extra, "parts": []}] + rows if extra else rows
 
 
 # ================================================================================ player pages
+
 
 @dataclass
 class GameKindStats:
@@ -260,7 +368,7 @@ class GameKindStats:
     finished: int = 0
     deals: int = 0
     points: int = 0
-    out: int = 0           # Oklahoma: went out; Gin: gin or big gin
+    out: int = 0  # Oklahoma: went out; Gin: gin or big gin
     knocks: int = 0
     undercuts_given: int = 0
     undercuts_suffered: int = 0
@@ -288,8 +396,12 @@ def player_stats(player: Player) -> PlayerStats:
 
     Points are what a deal added to the player's total; in penalty-scored games (party) a deal's
     penalty points count as negative for the average, best and worst (lower is better there)."""
-    games = list(Game.objects.filter(seats__player=player).select_related("summary")
-                 .prefetch_related("seats__player").order_by("-created", "-id"))
+    games = list(
+        Game.objects.filter(seats__player=player)
+        .select_related("summary")
+        .prefetch_related("seats__player")
+        .order_by("-created", "-id")
+    )
     sums = summaries(games)
     me = player.name
     kinds = {g: GameKindStats(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES}
@@ -333,8 +445,9 @@ def player_stats(player: Player) -> PlayerStats:
         for opp in _names(g):
             if opp == me:
                 continue
-            row = h2h.setdefault(opp.casefold(), {"name": opp, "games": 0, "won": 0, "lost": 0, "other": 0,
-                                                  "player": None})
+            row = h2h.setdefault(
+                opp.casefold(), {"name": opp, "games": 0, "won": 0, "lost": 0, "other": 0, "player": None}
+            )
             row["games"] += 1
             if finished:
                 if s.get("winner") == me:
@@ -351,6 +464,7 @@ def player_stats(player: Player) -> PlayerStats:
 
 
 # ============================================================================ rescore / compare
+
 
 @dataclass
 class Comparison:
@@ -410,13 +524,16 @@ def _pair_lines(a: Sequence[Line], b: Sequence[Line]) -> list[tuple[Line | None,
 def _title(rules: profiles.Rules) -> str:
     t = profiles.PROFILES[rules.game][rules.profile].title
     if rules.overridden:
-        opts = ", ".join(f"{profiles.knob(rules.game, n).label.lower()} {rules.values[n]}" for n in sorted(rules.overridden))
+        opts = ", ".join(
+            f"{profiles.knob(rules.game, n).label.lower()} {rules.values[n]}" for n in sorted(rules.overridden)
+        )
         t += f" with {opts}"
     return t
 
 
-def compare(game: Game, *, profile: str, options: Mapping[str, Any] | None = None,
-            number: int | None = None) -> Comparison:
+def compare(
+    game: Game, *, profile: str, options: Mapping[str, Any] | None = None, number: int | None = None
+) -> Comparison:
     """Score the saved game under its own rules and under ``profile``/``options``, side by side
     (one deal when ``number`` is given). Nothing is saved. When a deal is invalid under the other
     rules (or comes after the game would have ended), the comparison stops before it and says so."""
@@ -450,13 +567,14 @@ def compare(game: Game, *, profile: str, options: Mapping[str, Any] | None = Non
         first = min(bad)
         cmp.errors = [str(e) for e in exc.errors if e.deal == first]
         try:
-            alt = scoring.cached_score(dict(alt_record, deals=raw[:first - 1]))
+            alt = scoring.cached_score(dict(alt_record, deals=raw[: first - 1]))
         except RecordInvalid as exc2:
             cmp.errors = [str(e) for e in exc2.errors]
             return cmp
         if alt.state == "finished":
-            cmp.note = (f"Under {_title(other_rules)} the game would have ended with deal {len(alt.deals)}: "
-                        f"{alt.winner} wins.")
+            cmp.note = (
+                f"Under {_title(other_rules)} the game would have ended with deal {len(alt.deals)}: {alt.winner} wins."
+            )
         else:
             cmp.note = f"Under {_title(other_rules)} deal {first} is not valid; the comparison stops before it."
     cmp.current_winner, cmp.other_winner, cmp.other_state = cur.winner, alt.winner, alt.state
@@ -475,20 +593,49 @@ def compare(game: Game, *, profile: str, options: Mapping[str, Any] | None = Non
                 continue
             pairs = _pair_lines(p1.lines, p2.lines if p2 else ())
             diff = (p2.points - p1.points) if p2 else None
-            players.append({"name": name, "points": p1.points, "other": p2.points if p2 else None, "diff": diff,
-                            "pairs": pairs, "total": d1.totals.get(name, 0),
-                            "other_total": d2.totals.get(name, 0) if d2 else None})
+            players.append(
+                {
+                    "name": name,
+                    "points": p1.points,
+                    "other": p2.points if p2 else None,
+                    "diff": diff,
+                    "pairs": pairs,
+                    "total": d1.totals.get(name, 0),
+                    "other_total": d2.totals.get(name, 0) if d2 else None,
+                }
+            )
             if p2 and diff:
-                cmp.sentences.append(_sentence(other_name, name, n, p1.points, p2.points,
-                                               getattr(current_rules, "scoring", "winner") == "penalty"))
-        cmp.rows.append({"number": n, "outcome": OUTCOMES.get(d1.outcome, d1.outcome),
-                         "other_outcome": OUTCOMES.get(d2.outcome, d2.outcome) if d2 else None,
-                         "multiplier": d1.multiplier, "other_multiplier": d2.multiplier if d2 else None,
-                         "players": players})
+                cmp.sentences.append(
+                    _sentence(
+                        other_name,
+                        name,
+                        n,
+                        p1.points,
+                        p2.points,
+                        getattr(current_rules, "scoring", "winner") == "penalty",
+                    )
+                )
+        cmp.rows.append(
+            {
+                "number": n,
+                "outcome": OUTCOMES.get(d1.outcome, d1.outcome),
+                "other_outcome": OUTCOMES.get(d2.outcome, d2.outcome) if d2 else None,
+                "multiplier": d1.multiplier,
+                "other_multiplier": d2.multiplier if d2 else None,
+                "players": players,
+            }
+        )
     final_cur = cur.final or cur.totals
     final_alt = alt.final or alt.totals
-    cmp.totals = [{"name": n, "current": final_cur.get(n, 0), "other": final_alt.get(n, 0),
-                   "diff": final_alt.get(n, 0) - final_cur.get(n, 0)} for n in names]
+    cmp.totals = [
+        {
+            "name": n,
+            "current": final_cur.get(n, 0),
+            "other": final_alt.get(n, 0),
+            "diff": final_alt.get(n, 0) - final_cur.get(n, 0),
+        }
+        for n in names
+    ]
     return cmp
 
 
@@ -499,6 +646,7 @@ def _sentence(other: str, name: str, number: int, cur: int, alt: int, penalty: b
         if p < 0:
             return f"lost {-p}"
         return f"scored {p}" if p else "scored nothing"
+
     now = words(cur).split(" ", 1)[1] if words(cur).split(" ", 1)[0] == words(alt).split(" ", 1)[0] else words(cur)
     return f"Deal {number}: under {other} {name} would have {words(alt)}, not {now}."
 
@@ -522,6 +670,7 @@ def switch_rules(*, game: Game, profile: str, options: Mapping[str, Any] | None 
 
 
 # ========================================================================= rename and merge
+
 
 def rename_in_deal(data: Any, old: str, new: str) -> Any:
     """A deal dict with player ``old`` called ``new`` (hand keys, 'out', 'knocker')."""
@@ -560,8 +709,7 @@ def rename_player(*, player: Player, name: str) -> Player:
     player = Player.objects.select_for_update().get(pk=player.pk)
     clash = Player.objects.filter(name__iexact=name).exclude(pk=player.pk).first()
     if clash is not None:
-        raise RecordInvalid([RecordError(f"'{clash.name}' is another player: merge the two instead",
-                                         rule="players")])
+        raise RecordInvalid([RecordError(f"'{clash.name}' is another player: merge the two instead", rule="players")])
     old = player.name
     if old == name:
         return player
@@ -582,8 +730,13 @@ def merge_players(*, source: Player, into: Player) -> Player:
     shared = Game.objects.filter(seats__player=source).filter(seats__player=into).values_list("pk", flat=True)
     if shared:
         ids = ", ".join(f"#{pk}" for pk in sorted(shared)[:10])
-        raise RecordInvalid([RecordError(f"{source.name} and {into.name} played together in game {ids}: "
-                                         "they are two people", rule="players")])
+        raise RecordInvalid(
+            [
+                RecordError(
+                    f"{source.name} and {into.name} played together in game {ids}: they are two people", rule="players"
+                )
+            ]
+        )
     _rename_deals(source, source.name, into.name)
     Seat.objects.filter(player=source).update(player=into)
     source.delete()
@@ -592,37 +745,61 @@ def merge_players(*, source: Player, into: Player) -> Player:
 
 # ================================================================================ export
 
+
 def export_record(game: Game) -> dict[str, Any]:
     return services.game_record(game)
 
 
 def export_records(games: Iterable[Game]) -> list[dict[str, Any]]:
     """Many games as records, with a fixed number of queries (prefetch seats and deals)."""
-    games = list(Game.objects.filter(pk__in=[g.pk for g in games]).order_by("created", "id")
-                 .prefetch_related("seats__player"))
+    games = list(
+        Game.objects.filter(pk__in=[g.pk for g in games]).order_by("created", "id").prefetch_related("seats__player")
+    )
     raw: dict[int, list[Any]] = {g.pk: [] for g in games}
-    for gid, data in Deal.objects.filter(game_id__in=list(raw)).order_by("game_id", "number").values_list("game_id", "data"):
+    for gid, data in (
+        Deal.objects.filter(game_id__in=list(raw)).order_by("game_id", "number").values_list("game_id", "data")
+    ):
         raw[gid].append(data)
     out = []
     for g in games:
         names = _names(g)
-        rec: dict[str, Any] = {"format": FORMAT, "game": g.game,
-                               "rules": {"profile": g.profile, "options": dict(g.options or {})},
-                               "players": names, "deals": raw[g.pk]}
+        rec: dict[str, Any] = {
+            "format": FORMAT,
+            "game": g.game,
+            "rules": {"profile": g.profile, "options": dict(g.options or {})},
+            "players": names,
+            "deals": raw[g.pk],
+        }
         if g.first_dealer is not None and 0 <= g.first_dealer < len(names):
             rec["first_dealer"] = names[g.first_dealer]
         out.append(rec)
     return out
 
 
-CSV_COLUMNS = ("game_id", "game", "profile", "options", "deal", "outcome", "player", "seat", "points", "total",
-               "state", "winner")
+CSV_COLUMNS = (
+    "game_id",
+    "game",
+    "profile",
+    "options",
+    "deal",
+    "outcome",
+    "player",
+    "seat",
+    "points",
+    "total",
+    "state",
+    "winner",
+)
 
 
 def export_csv(games: Iterable[Game]) -> str:
     """One row per player per deal, with the deal's points and the running total after it."""
-    games = list(Game.objects.filter(pk__in=[g.pk for g in games]).order_by("created", "id")
-                 .select_related("summary").prefetch_related("seats__player"))
+    games = list(
+        Game.objects.filter(pk__in=[g.pk for g in games])
+        .order_by("created", "id")
+        .select_related("summary")
+        .prefetch_related("seats__player")
+    )
     sums = summaries(games)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -633,9 +810,22 @@ def export_csv(games: Iterable[Game]) -> str:
         opts = json.dumps(g.options or {}, sort_keys=True) if g.options else ""
         for d in s.get("deals", ()):
             for seat, name in enumerate(names, start=1):
-                w.writerow([g.pk, g.game, g.profile, opts, d["n"], d["o"], _csv_safe(name), seat,
-                            d["p"].get(name, 0), d["t"].get(name, 0), s.get("state", g.state),
-                            _csv_safe(s.get("winner") or "")])
+                w.writerow(
+                    [
+                        g.pk,
+                        g.game,
+                        g.profile,
+                        opts,
+                        d["n"],
+                        d["o"],
+                        _csv_safe(name),
+                        seat,
+                        d["p"].get(name, 0),
+                        d["t"].get(name, 0),
+                        s.get("state", g.state),
+                        _csv_safe(s.get("winner") or ""),
+                    ]
+                )
     return buf.getvalue()
 
 
@@ -646,10 +836,11 @@ def _csv_safe(text: str) -> str:
 
 # ================================================================================ import
 
+
 @dataclass
 class ImportReport:
     games: list[Game] = field(default_factory=list)
-    errors: list[dict[str, Any]] = field(default_factory=list)   # {"record": i, "errors": [RecordError dicts]}
+    errors: list[dict[str, Any]] = field(default_factory=list)  # {"record": i, "errors": [RecordError dicts]}
 
     @property
     def ok(self) -> bool:
@@ -711,20 +902,26 @@ def _create(rec: Mapping[str, Any], result: GameResult, cache: dict[str, Player]
             deals = [rename_in_deal(d, name, p.name) for d in deals]
         spelled.append(p)
     first = rec.get("first_dealer")
-    game = Game.objects.create(game=rec["game"], profile=rec["rules"]["profile"], options=rules.options(),
-                               target=rules.target, first_dealer=players.index(first) if first in players else None,
-                               state=result.state, winner=result.winner or "")
-    if any(p.name != n for p, n in zip(spelled, players)):
-        winner = next((p.name for p, n in zip(spelled, players) if n == result.winner), result.winner)
+    game = Game.objects.create(
+        game=rec["game"],
+        profile=rec["rules"]["profile"],
+        options=rules.options(),
+        target=rules.target,
+        first_dealer=players.index(first) if first in players else None,
+        state=result.state,
+        winner=result.winner or "",
+    )
+    if any(p.name != n for p, n in zip(spelled, players, strict=True)):
+        winner = next((p.name for p, n in zip(spelled, players, strict=True) if n == result.winner), result.winner)
         game.winner = winner or ""
         game.save(update_fields=["winner"])
     Seat.objects.bulk_create([Seat(game=game, player=p, position=i) for i, p in enumerate(spelled)])
     rows = Deal.objects.bulk_create([Deal(game=game, number=n, data=d) for n, d in enumerate(deals, start=1)])
-    DealChange.objects.bulk_create([DealChange(game=game, deal=row, number=row.number, action=DealChange.CREATED,
-                                               new=row.data) for row in rows])
-    if [p.name for p in spelled] == players:   # the scores are known: store the summary now
-        GameSummary.objects.create(game=game, key=summary_key(game, players),
-                                   data=summarize(rules, result))
+    DealChange.objects.bulk_create(
+        [DealChange(game=game, deal=row, number=row.number, action=DealChange.CREATED, new=row.data) for row in rows]
+    )
+    if [p.name for p in spelled] == players:  # the scores are known: store the summary now
+        GameSummary.objects.create(game=game, key=summary_key(game, players), data=summarize(rules, result))
     return game
 
 
@@ -734,4 +931,3 @@ def import_text(text: str | bytes) -> ImportReport:
     except RecordInvalid as exc:
         return ImportReport(errors=[{"record": None, "errors": [e.as_dict() for e in exc.errors]}])
     return import_records(records=records)
-

@@ -1,6 +1,7 @@
 """What the app stores: a game is its rules, its players in seat order and the list of its deals,
 each deal exactly the RECORD.md deal dict (player names as keys). Scores are never stored as
 truth: every page re-scores the record through the engine; ``Game.state``/``winner`` are a cache."""
+
 from __future__ import annotations
 
 from django.db import models
@@ -28,8 +29,9 @@ class Game(models.Model):
     profile = models.CharField(max_length=20)
     options = models.JSONField(default=dict, blank=True)
     target = models.IntegerField(help_text="The target as shown (the rules' value).")
-    first_dealer = models.PositiveSmallIntegerField(null=True, blank=True,
-                                                    help_text="Seat position (0-based) of the first dealer.")
+    first_dealer = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Seat position (0-based) of the first dealer."
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     state = models.CharField(max_length=20, default="in_progress")

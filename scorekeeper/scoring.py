@@ -4,6 +4,7 @@ The app never scores anything itself: it builds the game record of RECORD.md and
 ``score_record``. An unexpected failure inside the engine is logged and reported as a record
 error, so a page shows a clear message instead of a server error.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -32,9 +33,14 @@ def score(record: dict[str, Any]) -> GameResult:
         raise
     except Exception as exc:  # an engine bug must not become a 500 page
         log.exception("the engine failed on a record")
-        raise RecordInvalid([RecordError(
-            f"the score keeper could not check this entry ({type(exc).__name__}); nothing was saved",
-            rule="internal")]) from exc
+        raise RecordInvalid(
+            [
+                RecordError(
+                    f"the score keeper could not check this entry ({type(exc).__name__}); nothing was saved",
+                    rule="internal",
+                )
+            ]
+        ) from exc
 
 
 def cached_score(record: dict[str, Any]) -> GameResult:

@@ -1,5 +1,6 @@
 """Every write the app makes. Each validates through the engine BEFORE it writes: an invalid
 game or deal is never saved, and nothing already saved is lost."""
+
 from __future__ import annotations
 
 import copy
@@ -42,26 +43,36 @@ def _player(name: str) -> Player:
 
 
 @transaction.atomic
-def create_game(*, game: str, profile: str, options: dict[str, Any] | None, players: list[str],
-                first_dealer: int | None = None) -> Game:
+def create_game(
+    *, game: str, profile: str, options: dict[str, Any] | None, players: list[str], first_dealer: int | None = None
+) -> Game:
     """A new game; raises RecordInvalid when the rules or players are not valid."""
     names = [n.strip() for n in players]
     # Use the stored spelling of a known player ("ann" plays as "Ann").
-    known = {p.name.casefold(): p.name for p in Player.objects.annotate(n=Lower("name"))
-             .filter(n__in=[n.casefold() for n in names])}
+    known = {
+        p.name.casefold(): p.name
+        for p in Player.objects.annotate(n=Lower("name")).filter(n__in=[n.casefold() for n in names])
+    }
     names = [known.get(n.casefold(), n) for n in names]
     options = dict(options or {})
-    record = {"format": FORMAT, "game": game, "rules": {"profile": profile, "options": options},
-              "players": names, "deals": []}
+    record = {
+        "format": FORMAT,
+        "game": game,
+        "rules": {"profile": profile, "options": options},
+        "players": names,
+        "deals": [],
+    }
     if first_dealer is not None:
         if not 0 <= first_dealer < len(names):
-            raise RecordInvalid([RecordError("the first dealer must be one of the players",
-                                             rule="players", field="first_dealer")])
+            raise RecordInvalid(
+                [RecordError("the first dealer must be one of the players", rule="players", field="first_dealer")]
+            )
         record["first_dealer"] = names[first_dealer]
     rules = scoring.resolve(game, profile, options)
     scoring.score(record)  # checks players, counts and names
-    row = Game.objects.create(game=game, profile=profile, options=rules.options(), target=rules.target,
-                              first_dealer=first_dealer)
+    row = Game.objects.create(
+        game=game, profile=profile, options=rules.options(), target=rules.target, first_dealer=first_dealer
+    )
     for position, name in enumerate(names):
         Seat.objects.create(game=row, player=_player(name), position=position)
     return row
@@ -92,8 +103,13 @@ def add_deal(*, game: Game, data: dict) -> Deal:
     game = _locked(game)
     current = score_game(game)
     if current.state == "finished":
-        raise RecordInvalid([RecordError(f"the game is over: {current.winner} won. Edit or delete a deal to "
-                                         "change it.", rule="game over")])
+        raise RecordInvalid(
+            [
+                RecordError(
+                    f"the game is over: {current.winner} won. Edit or delete a deal to change it.", rule="game over"
+                )
+            ]
+        )
     number = game.deals.count() + 1
     result = check_deal(game=game, data=data)
     deal = Deal.objects.create(game=game, number=number, data=data)
@@ -125,8 +141,7 @@ def delete_deal(*, game: Game, number: int) -> None:
         raise Deal.DoesNotExist(f"no deal {number}")
     remaining = [d.data for d in deals if d.number != number]
     result = scoring.score(game_record(game, remaining))
-    DealChange.objects.create(game=game, deal=None, number=number, action=DealChange.DELETED,
-                              old=target.data)
+    DealChange.objects.create(game=game, deal=None, number=number, action=DealChange.DELETED, old=target.data)
     target.delete()
     for d in deals:
         if d.number > number:

@@ -1,4 +1,5 @@
 """One settings file, read from the environment, with safe development defaults."""
+
 from __future__ import annotations
 
 import os

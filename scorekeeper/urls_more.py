@@ -1,4 +1,5 @@
 """The rules pages, "Check a ruling" and the history pages (included from scorekeeper.urls)."""
+
 from django.urls import path
 
 from scorekeeper import views_history, views_rules

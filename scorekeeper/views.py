@@ -1,13 +1,15 @@
 """Small views: read the request, call the services and the engine, render. No rules here."""
+
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.views.decorators.http import require_safe, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper import scoring, services
 from scorekeeper.forms import DealEntry, NewGameForm, error_text
@@ -19,8 +21,9 @@ from scorekeeper.rules.results import GameResult
 from scorekeeper.tables import board, deal_rows, deal_view
 
 
-def _page(request: HttpRequest, template: str, context: dict[str, Any], partial: str | None = None,
-          status: int = 200) -> HttpResponse:
+def _page(
+    request: HttpRequest, template: str, context: dict[str, Any], partial: str | None = None, status: int = 200
+) -> HttpResponse:
     """Render the page, or only its fragment ``partial`` for an htmx request."""
     if partial and request.htmx:
         template = f"{template}#{partial}"
@@ -42,9 +45,13 @@ def new_game(request: HttpRequest) -> HttpResponse:
         form = NewGameForm(request.POST, game=game)
         if form.is_valid():
             try:
-                row = services.create_game(game=game, profile=form.cleaned_data["profile"],
-                                           options=form.options(), players=form.players(),
-                                           first_dealer=form.cleaned_data["first_dealer"])
+                row = services.create_game(
+                    game=game,
+                    profile=form.cleaned_data["profile"],
+                    options=form.options(),
+                    players=form.players(),
+                    first_dealer=form.cleaned_data["first_dealer"],
+                )
             except RecordInvalid as exc:
                 form.apply_errors(exc.errors)
             else:
@@ -53,8 +60,12 @@ def new_game(request: HttpRequest) -> HttpResponse:
     else:
         form = NewGameForm(game=game)
         status = 200
-    context = {"form": form, "game": game, "games": [(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES],
-               "sources": profiles.SOURCES}
+    context = {
+        "form": form,
+        "game": game,
+        "games": [(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES],
+        "sources": profiles.SOURCES,
+    }
     return _page(request, "game_new.html", context, status=status)
 
 
@@ -86,17 +97,30 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     result, errors = _score(game)
     rules, rule_errors = _rules(game)
     errors += rule_errors
-    context = {"game": game, "result": result, "errors": errors, "rules": rules,
-               "board": board(game, rules, result), "deals": deal_rows(game, result)}
+    context = {
+        "game": game,
+        "result": result,
+        "errors": errors,
+        "rules": rules,
+        "board": board(game, rules, result),
+        "deals": deal_rows(game, result),
+    }
     return _page(request, "game.html", context, partial="board")
 
 
-def _entry_context(game: Game, entry: DealEntry, number: int | None, preview: GameResult | None,
-                   rules: profiles.Rules) -> dict[str, Any]:
-    return {"game": game, "entry": entry, "number": number, "rules": rules,
-            "preview": deal_view(game, preview, number or len(preview.deals)) if preview else None,
-            "pack": scoring.pack_counts(rules), "gin": entry.gin,
-            "new_number": game.deals.count() + 1}
+def _entry_context(
+    game: Game, entry: DealEntry, number: int | None, preview: GameResult | None, rules: profiles.Rules
+) -> dict[str, Any]:
+    return {
+        "game": game,
+        "entry": entry,
+        "number": number,
+        "rules": rules,
+        "preview": deal_view(game, preview, number or len(preview.deals)) if preview else None,
+        "pack": scoring.pack_counts(rules),
+        "gin": entry.gin,
+        "new_number": game.deals.count() + 1,
+    }
 
 
 def _deal_form(request: HttpRequest, game: Game, number: int | None) -> HttpResponse:
@@ -114,15 +138,13 @@ def _deal_form(request: HttpRequest, game: Game, number: int | None) -> HttpResp
         # A saved deal is complete: its edit page previews the points as they stand.
         preview = None
         if deal is not None:
-            try:
+            # The form shows the entry; saving it again reports the errors.
+            with contextlib.suppress(RecordInvalid):
                 preview = services.score_game(game)
-            except RecordInvalid:
-                pass            # the form shows the entry; saving it again reports the errors
         return render(request, "deal_form.html", _entry_context(game, entry, number, preview, rules))
 
     action = request.POST.get("action", "save")
-    entry = DealEntry(game=game.game, players=players, data=request.POST,
-                      extra_melds=1 if action == "more" else 0)
+    entry = DealEntry(game=game.game, players=players, data=request.POST, extra_melds=1 if action == "more" else 0)
     data = entry.to_data()
     preview = None
     check_number = number or game.deals.count() + 1
@@ -140,8 +162,13 @@ def _deal_form(request: HttpRequest, game: Game, number: int | None) -> HttpResp
             entry.apply_errors(exc.errors, check_number)
     status = 400 if entry.has_errors else 200
     partial = "preview" if action == "preview" else None
-    return _page(request, "deal_form.html", _entry_context(game, entry, number, preview, rules),
-                 partial=partial, status=status if not request.htmx else 200)
+    return _page(
+        request,
+        "deal_form.html",
+        _entry_context(game, entry, number, preview, rules),
+        partial=partial,
+        status=status if not request.htmx else 200,
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -160,9 +187,18 @@ def deal_page(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     deal = get_object_or_404(Deal, game=game, number=number)
     result, errors = _score(game)
     view = deal_view(game, result, number) if result else None
-    return render(request, "deal.html", {"game": game, "deal": deal, "view": view, "errors": errors,
-                                         "entered": json.dumps(deal.data, ensure_ascii=False),
-                                         "gin": game.game == profiles.GIN})
+    return render(
+        request,
+        "deal.html",
+        {
+            "game": game,
+            "deal": deal,
+            "view": view,
+            "errors": errors,
+            "entered": json.dumps(deal.data, ensure_ascii=False),
+            "gin": game.game == profiles.GIN,
+        },
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -177,8 +213,9 @@ def deal_delete(request: HttpRequest, game_id: int, number: int) -> HttpResponse
             errors = [error_text(e) for e in exc.errors]
         else:
             return HttpResponseRedirect(reverse("game", args=[game.pk]))
-    return render(request, "deal_delete.html", {"game": game, "deal": deal, "errors": errors},
-                  status=400 if errors else 200)
+    return render(
+        request, "deal_delete.html", {"game": game, "deal": deal, "errors": errors}, status=400 if errors else 200
+    )
 
 
 @require_POST

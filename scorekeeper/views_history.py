@@ -1,6 +1,7 @@
 """Past games: the games list, a game's review (deals, lines, chart), its change history, the
 re-scoring comparison, player pages, export and import. Small views: they read the request,
 call ``scorekeeper.history`` and render; no rules here."""
+
 from __future__ import annotations
 
 import json
@@ -11,7 +12,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.views.decorators.http import require_safe, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper import history
 from scorekeeper.models import Game, Player
@@ -22,8 +23,9 @@ MAX_UPLOAD = 5 * 1024 * 1024
 PAGE = 50
 
 
-def _page(request: HttpRequest, template: str, context: dict[str, Any], partial: str | None = None,
-          status: int = 200) -> HttpResponse:
+def _page(
+    request: HttpRequest, template: str, context: dict[str, Any], partial: str | None = None, status: int = 200
+) -> HttpResponse:
     if partial and request.htmx:
         template = f"{template}#{partial}"
     return render(request, template, context, status=status)
@@ -52,10 +54,16 @@ def games(request: HttpRequest) -> HttpResponse:
     page = Paginator(qs, PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
-    context = {"page": page, "rows": history.with_totals(list(page.object_list)), "player": player, "game": game if game in profiles.GAMES else "",
-               "state": state if state in ("in_progress", "finished") else "", "query": query.urlencode(),
-               "games_choices": [(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES],
-               "players": history.players_list()}
+    context = {
+        "page": page,
+        "rows": history.with_totals(list(page.object_list)),
+        "player": player,
+        "game": game if game in profiles.GAMES else "",
+        "state": state if state in ("in_progress", "finished") else "",
+        "query": query.urlencode(),
+        "games_choices": [(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES],
+        "players": history.players_list(),
+    }
     return _page(request, "history/games.html", context, partial="list")
 
 
@@ -86,8 +94,17 @@ def _knob_fields(game: str, params: Any) -> list[dict[str, Any]]:
             choices = [(str(v), str(v)) for v in k.allowed]
         else:
             choices = None
-        fields.append({"name": f"o_{k.name}", "label": k.label, "choices": choices, "value": params.get(f"o_{k.name}", ""),
-                       "min": k.minimum, "max": k.maximum, "help": k.description})
+        fields.append(
+            {
+                "name": f"o_{k.name}",
+                "label": k.label,
+                "choices": choices,
+                "value": params.get(f"o_{k.name}", ""),
+                "min": k.minimum,
+                "max": k.maximum,
+                "help": k.description,
+            }
+        )
     return fields
 
 
@@ -113,10 +130,17 @@ def rescore(request: HttpRequest, game_id: int) -> HttpResponse:
     elif request.method == "POST":
         status = 400
     cmp = history.compare(game, profile=profile, options=options, number=number) if not problems else None
-    context = {"game": game, "cmp": cmp, "problems": problems, "profile": profile, "number": number,
-               "profiles": list(profiles.PROFILES[game.game].values()), "fields": _knob_fields(game.game, params),
-               "current_title": profiles.PROFILES[game.game][game.profile].title,
-               "deal_numbers": range(1, game.deals.count() + 1)}
+    context = {
+        "game": game,
+        "cmp": cmp,
+        "problems": problems,
+        "profile": profile,
+        "number": number,
+        "profiles": list(profiles.PROFILES[game.game].values()),
+        "fields": _knob_fields(game.game, params),
+        "current_title": profiles.PROFILES[game.game][game.profile].title,
+        "deal_numbers": range(1, game.deals.count() + 1),
+    }
     return _page(request, "history/rescore.html", context, partial="comparison", status=status)
 
 
@@ -149,8 +173,9 @@ def player_merge(request: HttpRequest, player_id: int) -> HttpResponse:
     p = get_object_or_404(Player, pk=player_id)
     into = Player.objects.filter(pk=_int(request.POST.get("into")) or 0).first()
     if into is None:
-        return _player_error(request, p, RecordInvalid([RecordError("choose the player to merge into",
-                                                                            rule="players")]))
+        return _player_error(
+            request, p, RecordInvalid([RecordError("choose the player to merge into", rule="players")])
+        )
     try:
         history.merge_players(source=p, into=into)
     except RecordInvalid as exc:
@@ -162,8 +187,12 @@ def player_merge(request: HttpRequest, player_id: int) -> HttpResponse:
 def _player_error(request: HttpRequest, p: Player, exc: RecordInvalid) -> HttpResponse:
     stats = history.player_stats(p)
     others = Player.objects.exclude(pk=p.pk).order_by("name")
-    return render(request, "history/player.html", {"stats": stats, "player": p, "others": others,
-                                                   "errors": [e.message for e in exc.errors]}, status=400)
+    return render(
+        request,
+        "history/player.html",
+        {"stats": stats, "player": p, "others": others, "errors": [e.message for e in exc.errors]},
+        status=400,
+    )
 
 
 def _json_download(data: Any, filename: str) -> HttpResponse:
@@ -193,8 +222,9 @@ def export_game(request: HttpRequest, game_id: int, fmt: str) -> HttpResponse:
 def export_all(request: HttpRequest, fmt: str) -> HttpResponse:
     if fmt not in ("json", "csv"):
         raise Http404("Export as .json or .csv")
-    qs = history.games_list(player=request.GET.get("player", "")[:40], game=request.GET.get("game", ""),
-                            state=request.GET.get("state", ""))
+    qs = history.games_list(
+        player=request.GET.get("player", "")[:40], game=request.GET.get("game", ""), state=request.GET.get("state", "")
+    )
     if fmt == "csv":
         return _csv_download(history.export_csv(qs), "games.csv")
     return _json_download(history.export_records(qs), "games.json")

@@ -5,6 +5,7 @@ text shown and the values the engine plays cannot disagree. The checker answers 
 questions (a meld, a Gin hand on an upcard, the defender's layoffs, a whole deal) through the
 engine via ``scorekeeper.checker``; this module only reads the request and renders.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -13,14 +14,12 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from scorekeeper.rules import checker
-from scorekeeper.rules import profiles, record
+from scorekeeper.rules import checker, profiles, record
 from scorekeeper.rules.errors import RecordInvalid
 
 # Sample hands that hold one card of each kind; the engine scores them, so the card values shown
 # on the Oklahoma rules pages are the engine's own (its rule texts state each value).
-_MELDED = [["JK=AD", "AS", "AH"], ["QS", "QH", "2C=QD"], ["7S", "8S", "9S"], ["2D=QS", "QC", "QD"],
-           ["AH", "2H", "3H"]]
+_MELDED = [["JK=AD", "AS", "AH"], ["QS", "QH", "2C=QD"], ["7S", "8S", "9S"], ["2D=QS", "QC", "QD"], ["AH", "2H", "3H"]]
 _HELD = ["JK", "QS", "AC", "KS", "7C", "2S"]
 
 
@@ -44,15 +43,33 @@ def rules_rows(game: str, profile: str) -> list[dict[str, Any]]:
         others = []
         for name, prof in profiles.PROFILES[game].items():
             s = knob.settings[name]
-            others.append({"profile": name, "title": prof.title, "value": _show(s.value), "source": s.source,
-                           "basis": _basis_word(s.basis), "note": s.note, "current": name == profile})
+            others.append(
+                {
+                    "profile": name,
+                    "title": prof.title,
+                    "value": _show(s.value),
+                    "source": s.source,
+                    "basis": _basis_word(s.basis),
+                    "note": s.note,
+                    "current": name == profile,
+                }
+            )
         values = {repr(knob.settings[name].value) for name in profiles.PROFILES[game]}
-        rows.append({
-            "name": knob.name, "label": knob.label, "description": knob.description,
-            "type": knob.type_name, "allowed": knob.allowed_text(),
-            "value": _show(setting.value), "source": setting.source, "basis": _basis_word(setting.basis),
-            "note": setting.note, "disputed": len(values) > 1, "profiles": others,
-        })
+        rows.append(
+            {
+                "name": knob.name,
+                "label": knob.label,
+                "description": knob.description,
+                "type": knob.type_name,
+                "allowed": knob.allowed_text(),
+                "value": _show(setting.value),
+                "source": setting.source,
+                "basis": _basis_word(setting.basis),
+                "note": setting.note,
+                "disputed": len(values) > 1,
+                "profiles": others,
+            }
+        )
     return rows
 
 
@@ -61,8 +78,13 @@ def card_values(profile: str) -> tuple[tuple[dict[str, str], ...], tuple[dict[st
     """(melded, in hand): each distinct rule the engine applies to a sample hand, with its source."""
     out = []
     for hand in ({"melds": _MELDED, "held": []}, {"melds": [], "held": _HELD}):
-        rec = {"format": record.FORMAT, "game": profiles.OKLAHOMA, "rules": {"profile": profile},
-               "players": ["A", "B"], "deals": [{"out": None, "hands": {"A": hand, "B": {"melds": [], "held": []}}}]}
+        rec = {
+            "format": record.FORMAT,
+            "game": profiles.OKLAHOMA,
+            "rules": {"profile": profile},
+            "players": ["A", "B"],
+            "deals": [{"out": None, "hands": {"A": hand, "B": {"melds": [], "held": []}}}],
+        }
         try:
             result = record.score_record(rec)
         except (RecordInvalid, ImportError):
@@ -75,8 +97,10 @@ def card_values(profile: str) -> tuple[tuple[dict[str, str], ...], tuple[dict[st
 
 
 def rules_index(request: HttpRequest) -> HttpResponse:
-    games = [{"game": g, "name": profiles.GAME_NAMES[g], "profiles": list(profiles.PROFILES[g].values())}
-             for g in profiles.GAMES]
+    games = [
+        {"game": g, "name": profiles.GAME_NAMES[g], "profiles": list(profiles.PROFILES[g].values())}
+        for g in profiles.GAMES
+    ]
     return render(request, "rules/index.html", {"games": games, "sources": profiles.SOURCES})
 
 
@@ -85,27 +109,40 @@ def rules_profile(request: HttpRequest, game: str, profile: str) -> HttpResponse
         raise Http404("No such game or profile")
     prof = profiles.PROFILES[game][profile]
     rows = rules_rows(game, profile)
-    cited = sorted({code for code in profiles.SOURCES
-                    if any(code in other["source"] for row in rows for other in row["profiles"])})
+    cited = sorted(
+        {code for code in profiles.SOURCES if any(code in other["source"] for row in rows for other in row["profiles"])}
+    )
     melded, held = card_values(profile) if game == profiles.OKLAHOMA else ((), ())
-    return render(request, "rules/profile.html", {
-        "melded": melded, "held": held,
-        "game": game, "game_name": profiles.GAME_NAMES[game], "profile": prof, "rows": rows,
-        "siblings": list(profiles.PROFILES[game].values()),
-        "rulings": [r for r in rows if r["basis"] == "ruling"],
-        "disputed": [r for r in rows if r["disputed"]],
-        "sources": [(code, profiles.SOURCES[code]) for code in cited],
-    })
+    return render(
+        request,
+        "rules/profile.html",
+        {
+            "melded": melded,
+            "held": held,
+            "game": game,
+            "game_name": profiles.GAME_NAMES[game],
+            "profile": prof,
+            "rows": rows,
+            "siblings": list(profiles.PROFILES[game].values()),
+            "rulings": [r for r in rows if r["basis"] == "ruling"],
+            "disputed": [r for r in rows if r["disputed"]],
+            "sources": [(code, profiles.SOURCES[code]) for code in cited],
+        },
+    )
 
 
 def check(request: HttpRequest) -> HttpResponse:
     """Check a ruling: a GET form, so every verdict is a link that can be shared."""
     question = checker.Question.from_params(request.GET)
     verdict = checker.answer(question) if question.asked else None
-    context = {"q": question, "verdict": verdict, "share": request.build_absolute_uri() if question.asked else "",
-               "games": [(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES],
-               "profile_choices": [(g, p.name, p.title) for g in profiles.GAMES
-                                   for p in profiles.PROFILES[g].values()],
-               "kinds": checker.KINDS, "example": checker.example_deal(question.game)}
+    context = {
+        "q": question,
+        "verdict": verdict,
+        "share": request.build_absolute_uri() if question.asked else "",
+        "games": [(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES],
+        "profile_choices": [(g, p.name, p.title) for g in profiles.GAMES for p in profiles.PROFILES[g].values()],
+        "kinds": checker.KINDS,
+        "example": checker.example_deal(question.game),
+    }
     template = "checker.html#verdict" if request.htmx else "checker.html"
     return render(request, template, context)

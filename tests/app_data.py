@@ -1,4 +1,5 @@
 """Deals for the app's tests, as a person would type them (RECORD.md notation)."""
+
 from __future__ import annotations
 
 # Oklahoma, three players: Ann goes out with big melds (about 400 points a deal).
@@ -28,22 +29,27 @@ def ok_post(deal: dict, action: str = "save") -> dict[str, str]:
 def ok_record_deal(deal: dict, names: list[str]) -> dict:
     return {
         "out": names[deal["out"]] if deal["out"] is not None else None,
-        "first_turn": False, "concealed": False,
-        "hands": {names[s]: {"melds": [m.split() for m in deal["melds"][s]],
-                             "held": deal["held"][s].split()} for s in deal["melds"]},
+        "first_turn": False,
+        "concealed": False,
+        "hands": {
+            names[s]: {"melds": [m.split() for m in deal["melds"][s]], "held": deal["held"][s].split()}
+            for s in deal["melds"]
+        },
     }
 
 
 # Oklahoma Gin (standard, to 200): Ann goes gin on a spade upcard (every point doubled).
 GIN_BIG = {
-    "upcard": "9S", "knocker": 0,
+    "upcard": "9S",
+    "knocker": 0,
     "melds": {0: ["3C 4C 5C", "9D 9H 9C", "10H JH QH KH"], 1: []},
     "deadwood": {0: "", 1: ""},
     "cards": {0: "", 1: "2H 3H 4H 6D 6C 8S 10S KD KC 7D"},
 }
 # Ben knocks (upcard 10 of hearts, not doubled).
 GIN_KNOCK = {
-    "upcard": "10H", "knocker": 1,
+    "upcard": "10H",
+    "knocker": 1,
     "melds": {0: [], 1: ["5S 6S 7S", "JD JC JS"]},
     "deadwood": {0: "", 1: "AS 2D 3C AC"},
     "cards": {0: "KH QD 9C 9H 4S 8D 8C 2S 3S 10D", 1: ""},

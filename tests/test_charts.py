@@ -1,4 +1,5 @@
 """The running-total chart: valid SVG, one line per player, labels and an accessible description."""
+
 import xml.etree.ElementTree as ET
 
 from scorekeeper.charts import nice_step, running_totals_svg
@@ -29,8 +30,9 @@ def test_y_goes_up_for_higher_totals_and_negatives_fit():
     pa, pb = [pl.get("points").split()[-1] for pl in root.findall(f".//{NS}polyline")]
     ya, yb = float(pa.split(",")[1]), float(pb.split(",")[1])
     assert yb < ya  # SVG y grows downward: the higher total is drawn higher
-    assert all(0 <= float(p.split(",")[1]) <= 300 for pl in root.findall(f".//{NS}polyline")
-               for p in pl.get("points").split())
+    assert all(
+        0 <= float(p.split(",")[1]) <= 300 for pl in root.findall(f".//{NS}polyline") for p in pl.get("points").split()
+    )
 
 
 def test_no_inline_style_and_names_escaped():
@@ -49,7 +51,7 @@ def test_many_deals_and_empty_game():
 def test_end_labels_do_not_overlap():
     root = parse(running_totals_svg(["A", "B", "C"], [{"A": 100, "B": 101, "C": 99}]))
     ys = sorted(float(t.get("y")) for t in root.iter(f"{NS}text") if "end-label" in (t.get("class") or ""))
-    assert all(b - a >= 13.9 for a, b in zip(ys, ys[1:]))
+    assert all(b - a >= 13.9 for a, b in zip(ys, ys[1:], strict=False))
 
 
 def test_nice_step():

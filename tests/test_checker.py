@@ -1,4 +1,5 @@
 """Check a ruling: verdicts with rule and source, shareable GET links, htmx fragments, no 500s."""
+
 import json
 from urllib.parse import urlencode
 
@@ -26,7 +27,7 @@ def test_can_knock(client):
     v = verdict(client, kind="knock", upcard="7S", cards="3C 4C 5C 9D 9H 9S JH QH KH 2S")
     assert v.ok is True and "least deadwood 2, limit 7" in v.headline
     assert any(c["source"] == "S2, S4" for c in v.cites)
-    assert any("Spade upcard" in c["rule"] and c["value"] == "×2" for c in v.cites)   # standard: ×2 (S2)
+    assert any("Spade upcard" in c["rule"] and c["value"] == "×2" for c in v.cites)  # standard: ×2 (S2)
     assert v.deadwood == ["2♠"]
 
 
@@ -57,13 +58,16 @@ def test_spade_upcard_casino_is_a_ruling(client):
     assert cite["basis"] == "ruling" and cite["value"] == "×1"
 
 
-@pytest.mark.parametrize("params, fragment", [
-    ({"upcard": "7S", "cards": "3C 4C 5X"}, "the suit must be S, H, D or C"),
-    ({"upcard": "7S", "cards": "3C 3C 4C 5C 6C 7C 8C 9C 10C JC"}, "entered twice"),
-    ({"upcard": "7S", "cards": "3C 4C"}, "not 2"),
-    ({"upcard": "", "cards": "3C 4C 5C"}, "enter the first upcard"),
-    ({"upcard": "JK", "cards": "3C 4C 5C"}, "no Joker"),
-])
+@pytest.mark.parametrize(
+    "params, fragment",
+    [
+        ({"upcard": "7S", "cards": "3C 4C 5X"}, "the suit must be S, H, D or C"),
+        ({"upcard": "7S", "cards": "3C 3C 4C 5C 6C 7C 8C 9C 10C JC"}, "entered twice"),
+        ({"upcard": "7S", "cards": "3C 4C"}, "not 2"),
+        ({"upcard": "", "cards": "3C 4C 5C"}, "enter the first upcard"),
+        ({"upcard": "JK", "cards": "3C 4C 5C"}, "no Joker"),
+    ],
+)
 def test_bad_knock_input_says_what_is_wrong(client, params, fragment):
     v = verdict(client, kind="knock", **params)
     assert v.ok is False and any(fragment in e["message"] for e in v.errors), v.errors
@@ -79,7 +83,7 @@ def test_layoffs_onto_runs_and_sets(client):
 
 def test_party_layoffs_only_onto_original_melds(client):
     v = verdict(client, kind="layoff", profile="party", spread="3C 4C 5C", cards="6C 7C 8D 9D KH QH 2S")
-    assert v.layoffs == ["6♣"]      # 7♣ would extend a layoff: not in 'original'
+    assert v.layoffs == ["6♣"]  # 7♣ would extend a layoff: not in 'original'
     assert any(c["source"] == "S4" for c in v.cites)
 
 
@@ -91,7 +95,7 @@ def test_layoff_rejects_a_bad_knocker_meld(client):
 def test_oklahoma_meld(client):
     v = verdict(client, kind="meld", profile="book", cards="QS QH 2C=QD")
     assert v.ok is True and "+70" in v.headline
-    assert any("S0" in l["source"] for l in v.lines)
+    assert any("S0" in line["source"] for line in v.lines)
 
 
 def test_oklahoma_meld_round_the_corner_is_illegal(client):
@@ -120,12 +124,15 @@ def test_whole_oklahoma_deal(client):
     assert v.deals[0]["outcome"] == "out"
 
 
-@pytest.mark.parametrize("deal, fragment", [
-    ("{", "not valid JSON"),
-    ("[" * 15000, "nested too deeply"),
-    ("[1, 2]", "a deal is a JSON object"),
-    ('{"hands": 3}', "'hands'"),
-])
+@pytest.mark.parametrize(
+    "deal, fragment",
+    [
+        ("{", "not valid JSON"),
+        ("[" * 15000, "nested too deeply"),
+        ("[1, 2]", "a deal is a JSON object"),
+        ('{"hands": 3}', "'hands'"),
+    ],
+)
 def test_bad_deal_text(client, deal, fragment):
     v = verdict(client, kind="deal", profile="laws", deal=deal)
     assert v.ok is False and any(fragment in e["message"] for e in v.errors)
@@ -143,12 +150,18 @@ def test_verdict_is_a_shareable_link_and_htmx_gets_the_fragment(client):
     assert 'id="share-url" class="hx-share-url" readonly value="http://testserver/check/?kind=knock' in part
 
 
-@pytest.mark.parametrize("params", [
-    {"kind": "nonsense", "cards": "x"}, {"game": "chess", "cards": "x"}, {"profile": "nope", "cards": "AS"},
-    {"kind": "meld", "profile": "standard", "cards": "AS AH AD"}, {"cards": "A" * 5000},
-    {"kind": "deal", "deal": '{"hands": {"A": 1, "B": []}, "upcard": 5}'},
-    {"kind": "deal", "deal": json.dumps({"format": "oklahoma-scorekeeper/1", "game": "x"})},
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"kind": "nonsense", "cards": "x"},
+        {"game": "chess", "cards": "x"},
+        {"profile": "nope", "cards": "AS"},
+        {"kind": "meld", "profile": "standard", "cards": "AS AH AD"},
+        {"cards": "A" * 5000},
+        {"kind": "deal", "deal": '{"hands": {"A": 1, "B": []}, "upcard": 5}'},
+        {"kind": "deal", "deal": json.dumps({"format": "oklahoma-scorekeeper/1", "game": "x"})},
+    ],
+)
 def test_tampered_parameters_never_500(client, params):
     assert get(client, **params).status_code == 200
 
@@ -157,11 +170,11 @@ def test_oklahoma_hand_scores_card_by_card(client):
     v = verdict(client, kind="hand", profile="laws", spread="QS QH 2C=QD", cards="KS JK 2D 7C")
     assert not v.errors, v.errors
     assert "−165" in v.headline
-    labels = {l["label"]: l for l in v.lines}
+    labels = {line["label"]: line for line in v.lines}
     assert labels["K♠ in hand"]["points"] == -10 and labels["K♠ in hand"]["source"] == "S1 law 12"
     assert labels["JK in hand"]["points"] == -200
     book = verdict(client, kind="hand", profile="book", spread="QS QH 2C=QD", cards="KS JK 2D 7C")
-    assert "−175" in book.headline               # K–8 in hand −20 in the book
+    assert "−175" in book.headline  # K–8 in hand −20 in the book
     html = get(client, kind="hand", profile="book", spread="QS QH 2C=QD", cards="KS").content.decode()
     assert "K♠ in hand" in html and "S0" in html
 
@@ -172,16 +185,29 @@ def test_oklahoma_hand_with_a_bad_meld(client):
 
 
 def test_whole_gin_hand_from_three_fields(client):
-    v = verdict(client, kind="gin", profile="standard", upcard="7S", cards="3C 4C 5C 9D 9H 9S JH QH KH 2S",
-                other="2H 3H 4H 6D 6C 8S 10S KD AC 5H")
+    v = verdict(
+        client,
+        kind="gin",
+        profile="standard",
+        upcard="7S",
+        cards="3C 4C 5C 9D 9H 9S JH QH KH 2S",
+        other="2H 3H 4H 6D 6C 8S 10S KD AC 5H",
+    )
     assert not v.errors, v.errors
     d = v.deals[0]
     assert d["outcome"] == "knock" and d["multiplier"] == 2
     assert d["players"]["Knocker"]["points"] == 66 and "knocker scores 66" in v.headline
-    casino = verdict(client, kind="gin", profile="casino", upcard="7S", cards="3C 4C 5C 9D 9H 9S JH QH KH 2S",
-                     other="2H 3H 4H 6D 6C 8S 10S KD AC 5H")
-    assert casino.deals[0]["players"]["Knocker"]["points"] == 33      # no spade doubling in S3 (ruling)
-    bad = verdict(client, kind="gin", upcard="7S", cards="3C 4C 5C 9D 9H 9S JH QH KH 2S",
-                  other="2H 3H 4H 6D 6C 8S 10S KD AC 3C")
+    casino = verdict(
+        client,
+        kind="gin",
+        profile="casino",
+        upcard="7S",
+        cards="3C 4C 5C 9D 9H 9S JH QH KH 2S",
+        other="2H 3H 4H 6D 6C 8S 10S KD AC 5H",
+    )
+    assert casino.deals[0]["players"]["Knocker"]["points"] == 33  # no spade doubling in S3 (ruling)
+    bad = verdict(
+        client, kind="gin", upcard="7S", cards="3C 4C 5C 9D 9H 9S JH QH KH 2S", other="2H 3H 4H 6D 6C 8S 10S KD AC 3C"
+    )
     assert bad.ok is False and bad.errors
     assert get(client, kind="gin", upcard="7S", cards="3C").status_code == 200

@@ -1,4 +1,5 @@
 """manage.py export_games / import_games: round trip, CSV, invalid files save nothing."""
+
 import csv
 import io
 import json
@@ -17,8 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def make_games():
     names = ["Ann", "Ben", "Cleo"]
-    ok = services.create_game(game="oklahoma", profile="laws", options={"target": 2000}, players=names,
-                              first_dealer=2)
+    ok = services.create_game(game="oklahoma", profile="laws", options={"target": 2000}, players=names, first_dealer=2)
     for d in (OK_BIG, OK_SMALL, OK_BIG):
         services.add_deal(game=ok, data=ok_record_deal(d, names))
     gin = services.create_game(game="oklahoma-gin", profile="classic", options={}, players=["Ann", "Ben"])

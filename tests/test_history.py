@@ -1,5 +1,6 @@
 """History: games list, review page, change history, player pages, rename/merge, re-scoring,
 export and import (round trip, invalid records leave nothing behind), bounded queries."""
+
 import csv
 import io
 import json
@@ -11,21 +12,26 @@ from django.test.utils import CaptureQueriesContext
 
 from scorekeeper import history, services
 from scorekeeper.models import Deal, DealChange, Game, GameSummary, Player
-from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.record import result_json, score_record
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
 
 pytestmark = pytest.mark.django_db
 NAMES = ["Ann", "Ben", "Cleo"]
-PARTY_KNOCK = {"upcard": "5H", "knocker": "Ann", "hands": {
-    "Ann": {"melds": [["3C", "4C", "5C"], ["9D", "9H", "9S"]], "deadwood": ["2S"]},
-    "Ben": {"cards": ["KH", "KD", "QC", "7D", "8H", "AH", "6S"]},
-    "Cleo": {"cards": ["2H", "3H", "4H", "JS", "JC", "10D", "6C"]}}}
+PARTY_KNOCK = {
+    "upcard": "5H",
+    "knocker": "Ann",
+    "hands": {
+        "Ann": {"melds": [["3C", "4C", "5C"], ["9D", "9H", "9S"]], "deadwood": ["2S"]},
+        "Ben": {"cards": ["KH", "KD", "QC", "7D", "8H", "AH", "6S"]},
+        "Cleo": {"cards": ["2H", "3H", "4H", "JS", "JC", "10D", "6C"]},
+    },
+}
 
 
 def ok_game(deals=(OK_BIG, OK_SMALL), profile="book", names=NAMES, options=None):
-    game = services.create_game(game="oklahoma", profile=profile, options=options or {}, players=list(names),
-                                first_dealer=0)
+    game = services.create_game(
+        game="oklahoma", profile=profile, options=options or {}, players=list(names), first_dealer=0
+    )
     for d in deals:
         services.add_deal(game=game, data=ok_record_deal(d, list(names)))
     return game
@@ -39,6 +45,7 @@ def gin_game(deals=(GIN_KNOCK, GIN_BIG), profile="standard", names=("Ann", "Ben"
 
 
 # ----------------------------------------------------------------------------------- games list
+
 
 def test_games_list_newest_first_and_filters(client):
     g1 = ok_game()
@@ -62,15 +69,16 @@ def test_games_list_bad_parameters(client, query):
 
 # ---------------------------------------------------------------------------------- review page
 
+
 def test_review_page_shows_every_deal_lines_and_chart(client):
     game = ok_game()
     html = client.get(f"/history/{game.pk}/").content.decode()
     assert '<svg class="chart"' in html and html.count("<polyline") == 3
     assert 'id="deal-1"' in html and 'id="deal-2"' in html
-    assert "Q♠" in html and "S0" in html     # cards with symbols, lines with sources
+    assert "Q♠" in html and "S0" in html  # cards with symbols, lines with sources
     result = services.score_game(game)
     for name, total in result.totals.items():
-        assert f"{name} {total:,}" in html   # chart end labels
+        assert f"{name} {total:,}" in html  # chart end labels
     assert "style=" not in html
 
 
@@ -107,6 +115,7 @@ def test_change_history_shows_created_edited_deleted(client):
 
 # ---------------------------------------------------------------------------------- player pages
 
+
 def test_player_stats_oklahoma():
     game = ok_game()
     result = services.score_game(game)
@@ -116,14 +125,19 @@ def test_player_stats_oklahoma():
     assert s.played == 1 and k.games == 1 and k.deals == 2
     pts = [d.players["Ann"].points for d in result.deals]
     assert k.points == sum(pts) and k.average == round(sum(pts) / 2, 1)
-    assert k.out == 1                               # Ann went out in OK_BIG
+    assert k.out == 1  # Ann went out in OK_BIG
     assert k.best["points"] == max(pts) and k.worst["points"] == min(pts)
     assert {o["name"] for o in s.opponents} == {"Ben", "Cleo"}
 
 
 def test_player_stats_gin_undercuts_and_head_to_head():
-    undercut = {"upcard": "10H", "knocker": 0, "melds": {0: ["5S 6S 7S", "JD JC JS"], 1: []},
-                "deadwood": {0: "AS 2D 3C 4C", 1: ""}, "cards": {0: "", 1: "KH KD KC 2H 3H 4H 9C 9H 9D AD"}}
+    undercut = {
+        "upcard": "10H",
+        "knocker": 0,
+        "melds": {0: ["5S 6S 7S", "JD JC JS"], 1: []},
+        "deadwood": {0: "AS 2D 3C 4C", 1: ""},
+        "cards": {0: "", 1: "KH KD KC 2H 3H 4H 9C 9H 9D AD"},
+    }
     game = gin_game(deals=(undercut,))
     result = services.score_game(game)
     assert result.deals[0].outcome == "undercut"
@@ -163,6 +177,7 @@ def test_unknown_player_404(client):
 
 
 # ------------------------------------------------------------------------------ rename / merge
+
 
 def test_rename_player_renames_inside_every_deal(client):
     game = ok_game()
@@ -208,6 +223,7 @@ def test_merge_refused_when_both_at_one_table(client):
 
 # ----------------------------------------------------------------------------------- rescoring
 
+
 def test_rescore_compares_line_by_line_without_changing_the_game(client):
     game = ok_game(profile="book")
     r = client.get(f"/history/{game.pk}/rescore/?profile=laws")
@@ -216,7 +232,7 @@ def test_rescore_compares_line_by_line_without_changing_the_game(client):
     book = services.score_game(game)
     laws = score_record(dict(services.game_record(game), rules={"profile": "laws"}))
     assert book.totals != laws.totals
-    table = html[html.index('id="totals-compare"'):html.index("</table>", html.index('id="totals-compare"'))]
+    table = html[html.index('id="totals-compare"') : html.index("</table>", html.index('id="totals-compare"'))]
     for name in NAMES:
         assert f'<td class="hx-num">{book.totals[name]}</td><td class="hx-num">{laws.totals[name]}</td>' in table
     assert "Under the other rules" in html and "would have" in html
@@ -231,7 +247,7 @@ def test_compare_sentence_and_pairs():
     cleo = next(p for p in cmp.rows[0]["players"] if p["name"] == "Cleo")
     # Cleo held 4♠ 4♥ only: no K–8 in hand, same under both
     ann = next(p for p in cmp.rows[0]["players"] if p["name"] == "Ann")
-    assert ann["points"] != ann["other"]       # Ann held 8♠: −20 (book) vs −10 (laws)
+    assert ann["points"] != ann["other"]  # Ann held 8♠: −20 (book) vs −10 (laws)
     # Ann melded 3♦ 4♦ 5♦ (+15) and held 8♠: −20 in the book, −10 under the Laws
     assert "Deal 1: under Laws of Oklahoma Ann would have scored 5, not lost 5." in cmp.sentences
     assert all(a is None or b is None or a.rule == b.rule for a, b in ann["pairs"])
@@ -274,6 +290,7 @@ def test_compare_stops_where_the_game_would_have_ended():
 
 
 # -------------------------------------------------------------------------------- export/import
+
 
 def test_export_import_round_trip_same_game_same_scores(client):
     g1 = ok_game(options={"k8_in_hand": -10})
@@ -327,13 +344,16 @@ def test_invalid_import_saves_nothing_and_names_the_errors(client):
     assert Game.objects.count() == 0 and Player.objects.count() == 0 and Deal.objects.count() == 0
 
 
-@pytest.mark.parametrize("payload, fragment", [
-    (b"{not json", "not valid JSON"),
-    (b"[]", "empty list"),
-    (b"[" * 100000, "nested too deeply"),
-    (b'{"format": "oklahoma-scorekeeper/1"}', "has no"),
-    ("\xff\xfe".encode("latin-1"), "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "payload, fragment",
+    [
+        (b"{not json", "not valid JSON"),
+        (b"[]", "empty list"),
+        (b"[" * 100000, "nested too deeply"),
+        (b'{"format": "oklahoma-scorekeeper/1"}', "has no"),
+        ("\xff\xfe".encode("latin-1"), "not valid JSON"),
+    ],
+)
 def test_import_rejects_bad_files(client, payload, fragment):
     r = client.post("/history/import/", {"file": SimpleUploadedFile("x.json", payload)})
     assert r.status_code == 400 and fragment in r.content.decode()
@@ -363,7 +383,7 @@ def test_deal_changes_tag_for_the_deal_page():
     services.edit_deal(game=game, number=2, data=ok_record_deal(OK_BIG, NAMES))
     html = Template("{% load history_tags %}{% deal_changes game 2 %}").render(Context({"game": game}))
     assert "Deal 2 edited" in html and "Deal 2 created" in html and "Deal 1" not in html
-    assert html.index("Deal 2 edited") < html.index("Deal 2 created")      # newest first
+    assert html.index("Deal 2 edited") < html.index("Deal 2 created")  # newest first
 
 
 def test_import_stores_a_fresh_summary():
@@ -376,11 +396,21 @@ def test_import_stores_a_fresh_summary():
     assert g.summary.data == json.loads(json.dumps(fresh))
 
 
-@pytest.mark.parametrize("query", [
-    "?deal=abc", "?deal=999", "?deal=-1", "?profile=nonexistent", "?profile=laws&o_joker=maybe",
-    "?profile=laws&o_stock_out=x", "?profile=laws&o_unknown=1", "?profile=laws&o_target=99999999999999999999",
-    "?profile=laws&o_max_players=1", "?o_k8_in_hand=%00",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "?deal=abc",
+        "?deal=999",
+        "?deal=-1",
+        "?profile=nonexistent",
+        "?profile=laws&o_joker=maybe",
+        "?profile=laws&o_stock_out=x",
+        "?profile=laws&o_unknown=1",
+        "?profile=laws&o_target=99999999999999999999",
+        "?profile=laws&o_max_players=1",
+        "?o_k8_in_hand=%00",
+    ],
+)
 def test_rescore_tampered_parameters_never_500(client, query):
     game = ok_game(deals=[OK_SMALL])
     r = client.get(f"/history/{game.pk}/rescore/{query}")
@@ -415,9 +445,9 @@ def test_review_of_a_gin_game_and_a_party_game(client):
     html = client.get(f"/history/{party.pk}/").content.decode()
     assert html.count("<polyline") == 3 and "Penalty points: the lowest total is best." in html
     cleo = history.player_stats(Player.objects.get(name="Cleo")).kinds[0]
-    assert cleo.points == -28 and cleo.worst["points"] == 28      # penalty points count against
+    assert cleo.points == -28 and cleo.worst["points"] == 28  # penalty points count against
     ann = history.player_stats(Player.objects.get(name="Ann")).kinds[0]
-    assert ann.knocks == 1 and ann.out == 1 and ann.games == 2      # a party knock; a gin in the other game
+    assert ann.knocks == 1 and ann.out == 1 and ann.games == 2  # a party knock; a gin in the other game
 
 
 def test_a_corrupted_stored_deal_shows_errors_not_500(client):

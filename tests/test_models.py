@@ -3,7 +3,6 @@ from django.db import IntegrityError
 
 from scorekeeper.models import Deal, DealChange, Game, Player, Seat
 
-
 pytestmark = pytest.mark.django_db
 
 

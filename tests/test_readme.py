@@ -1,4 +1,5 @@
 """The README stays true: it documents every rule option of every game."""
+
 from pathlib import Path
 
 from scorekeeper.rules import profiles

@@ -1,4 +1,5 @@
 """The rules pages are generated from the engine's profile data: every knob, value and source."""
+
 import pytest
 
 from scorekeeper.rules import profiles
@@ -21,7 +22,7 @@ def test_every_knob_of_every_profile_is_shown_with_its_value_and_source(client, 
 def test_disagreement_shows_each_profile_and_the_one_taken(client):
     html = client.get("/rules/oklahoma/laws/").content.decode()
     start = html.index('id="knob-k8_in_hand"')
-    block = html[start:html.index("</li>", html.index("</details>", start))]
+    block = html[start : html.index("</li>", html.index("</details>", start))]
     assert "The rule sets disagree" in block
     assert "Laws of Oklahoma" in block and "Book rules" in block
     assert "−10" in block or "-10" in block
@@ -33,7 +34,7 @@ def test_disagreement_shows_each_profile_and_the_one_taken(client):
 def test_rulings_are_marked_as_rulings(client):
     html = client.get("/rules/oklahoma-gin/casino/").content.decode()
     start = html.index('id="knob-spade_multiplier"')
-    block = html[start:html.index("</li>", start)]
+    block = html[start : html.index("</li>", start)]
     assert "ruling" in block and "S3 is silent on spades" in block
     assert "Rulings in this rule set" in html
 
@@ -41,7 +42,7 @@ def test_rulings_are_marked_as_rulings(client):
 def test_agreeing_knob_has_no_dispute_box(client):
     html = client.get("/rules/oklahoma/book/").content.decode()
     start = html.index('id="knob-out_bonus"')
-    block = html[start:html.index("</li>", start)]
+    block = html[start : html.index("</li>", start)]
     assert "disagree" not in block
 
 
@@ -68,5 +69,5 @@ def test_oklahoma_card_values_come_from_the_engine(client):
     assert 'id="card-values"' in laws
     assert "K Q J 10 9 8 left in hand cost 10" in laws and "K Q J 10 9 8 left in hand cost 20" in book
     assert "Q♠ melded scores 50" in laws and "Joker left in hand costs 200" in book
-    assert "scores as a low card, 5" in laws          # a ruling, marked as such
+    assert "scores as a low card, 5" in laws  # a ruling, marked as such
     assert 'id="card-values"' not in client.get("/rules/oklahoma-gin/standard/").content.decode()

@@ -1,4 +1,5 @@
 """`manage.py score FILE|-` on RECORD.md's own examples, scored by hand."""
+
 import io
 import json
 import sys
@@ -11,14 +12,18 @@ OKLAHOMA = {
     "game": "oklahoma",
     "rules": {"profile": "book", "options": {"k8_in_hand": -10}},
     "players": ["Ann", "Ben", "Cleo"],
-    "deals": [{
-        "out": "Ann", "first_turn": False, "concealed": False,
-        "hands": {
-            "Ann": {"melds": [["QS", "QH", "2C=QD"], ["9H", "8H", "JK=7H"]], "held": []},
-            "Ben": {"melds": [["5S", "6S", "7S"]], "held": ["JK", "AD"]},
-            "Cleo": {"melds": [], "held": ["QS", "2D", "4C"]},
-        },
-    }],
+    "deals": [
+        {
+            "out": "Ann",
+            "first_turn": False,
+            "concealed": False,
+            "hands": {
+                "Ann": {"melds": [["QS", "QH", "2C=QD"], ["9H", "8H", "JK=7H"]], "held": []},
+                "Ben": {"melds": [["5S", "6S", "7S"]], "held": ["JK", "AD"]},
+                "Cleo": {"melds": [], "held": ["QS", "2D", "4C"]},
+            },
+        }
+    ],
 }
 
 GIN = {
@@ -26,13 +31,16 @@ GIN = {
     "game": "oklahoma-gin",
     "rules": {"profile": "standard"},
     "players": ["Ann", "Ben"],
-    "deals": [{
-        "upcard": "7S", "knocker": "Ann",
-        "hands": {
-            "Ann": {"melds": [["3C", "4C", "5C"], ["9D", "9H", "9S"], ["JH", "QH", "KH"]], "deadwood": ["2S"]},
-            "Ben": {"cards": ["2H", "3H", "4H", "6D", "6C", "8S", "10S", "KD", "AC", "5H"]},
-        },
-    }],
+    "deals": [
+        {
+            "upcard": "7S",
+            "knocker": "Ann",
+            "hands": {
+                "Ann": {"melds": [["3C", "4C", "5C"], ["9D", "9H", "9S"], ["JH", "QH", "KH"]], "deadwood": ["2S"]},
+                "Ben": {"cards": ["2H", "3H", "4H", "6D", "6C", "8S", "10S", "KD", "AC", "5H"]},
+            },
+        }
+    ],
 }
 
 
@@ -70,7 +78,7 @@ def test_record_md_oklahoma_example_holds_two_jokers(tmp_path, monkeypatch):
 
 def test_oklahoma_example(tmp_path, monkeypatch):
     record = json.loads(json.dumps(OKLAHOMA))
-    record["deals"][0]["hands"]["Ben"]["held"] = ["2H", "AD"]   # the example, with one Joker in the pack
+    record["deals"][0]["hands"]["Ben"]["held"] = ["2H", "AD"]  # the example, with one Joker in the pack
     code, result = run_score(record, tmp_path, monkeypatch)
     assert code == 0
     deal = result["deals"][0]
@@ -128,5 +136,6 @@ def test_unknown_key_is_an_error(tmp_path, monkeypatch):
 
 def test_missing_file_is_a_clean_error(tmp_path):
     from django.core.management.base import CommandError
+
     with pytest.raises(CommandError):
         call_command("score", str(tmp_path / "nope.json"))

@@ -31,14 +31,17 @@ def test_create_game_reuses_a_known_player_whatever_the_case():
     assert Player.objects.count() == 3
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"players": ["Ann"]},
-    {"players": ["Ann", "ann"]},
-    {"profile": "laws", "players": ["A", "B", "C", "D", "E"]},
-    {"options": {"k8_in_hand": -15}},
-    {"options": {"nonsense": 1}},
-    {"profile": "nope"},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"players": ["Ann"]},
+        {"players": ["Ann", "ann"]},
+        {"profile": "laws", "players": ["A", "B", "C", "D", "E"]},
+        {"options": {"k8_in_hand": -15}},
+        {"options": {"nonsense": 1}},
+        {"profile": "nope"},
+    ],
+)
 def test_create_game_refuses_what_the_rules_refuse(kwargs):
     with pytest.raises(RecordInvalid):
         new_ok(first_dealer=0, **kwargs)

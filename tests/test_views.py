@@ -1,4 +1,5 @@
 """The pages through Django's test client: happy paths, bad input, tampered posts, 404s, htmx."""
+
 import pytest
 from django.urls import reverse
 
@@ -27,6 +28,7 @@ def text(response) -> str:
 
 # ---------------------------------------------------------------- pages
 
+
 def test_home_and_new_game_pages(client):
     assert client.get("/").status_code == 200
     page = text(client.get(reverse("new_game")))
@@ -37,9 +39,19 @@ def test_home_and_new_game_pages(client):
 
 
 def test_start_a_game(client):
-    r = client.post(reverse("new_game"), {"game": "oklahoma", "profile": "laws", "seat_0": "Ann",
-                                          "seat_1": "Ben", "seat_2": "Cleo", "first_dealer": "2",
-                                          "opt_k8_in_hand": "-20", "target": "1500"})
+    r = client.post(
+        reverse("new_game"),
+        {
+            "game": "oklahoma",
+            "profile": "laws",
+            "seat_0": "Ann",
+            "seat_1": "Ben",
+            "seat_2": "Cleo",
+            "first_dealer": "2",
+            "opt_k8_in_hand": "-20",
+            "target": "1500",
+        },
+    )
     assert r.status_code == 302
     game = Game.objects.get()
     assert game.options == {"k8_in_hand": -20, "target": 1500} and game.target == 1500
@@ -48,16 +60,19 @@ def test_start_a_game(client):
     assert "Cleo</strong> deals next" in page and "1500 to win" in page
 
 
-@pytest.mark.parametrize("post,message", [
-    ({"seat_0": "Ann"}, "required"),
-    ({"seat_0": "Ann", "seat_1": "ann"}, "named twice"),
-    ({"seat_0": "Ann", "seat_1": "", "seat_2": "Cleo"}, "without gaps"),
-    ({"seat_0": "Ann", "seat_1": "Ben", "first_dealer": "4"}, "filled seats"),
-    ({"seat_0": "A", "seat_1": "B", "seat_2": "C", "seat_3": "D", "seat_4": "E", "profile": "laws"}, "2 to 4"),
-    ({"seat_0": "Ann", "seat_1": "Ben", "opt_k8_in_hand": "-15"}, "valid choice"),
-    ({"seat_0": "Ann", "seat_1": "Ben", "profile": "hacked"}, "valid choice"),
-    ({"seat_0": "Ann", "seat_1": "Ben", "target": "abc"}, "whole number"),
-])
+@pytest.mark.parametrize(
+    "post,message",
+    [
+        ({"seat_0": "Ann"}, "required"),
+        ({"seat_0": "Ann", "seat_1": "ann"}, "named twice"),
+        ({"seat_0": "Ann", "seat_1": "", "seat_2": "Cleo"}, "without gaps"),
+        ({"seat_0": "Ann", "seat_1": "Ben", "first_dealer": "4"}, "filled seats"),
+        ({"seat_0": "A", "seat_1": "B", "seat_2": "C", "seat_3": "D", "seat_4": "E", "profile": "laws"}, "2 to 4"),
+        ({"seat_0": "Ann", "seat_1": "Ben", "opt_k8_in_hand": "-15"}, "valid choice"),
+        ({"seat_0": "Ann", "seat_1": "Ben", "profile": "hacked"}, "valid choice"),
+        ({"seat_0": "Ann", "seat_1": "Ben", "target": "abc"}, "whole number"),
+    ],
+)
 def test_new_game_bad_input_is_explained(client, post, message):
     data = {"game": "oklahoma", "profile": "book", "first_dealer": "0", **post}
     r = client.post(reverse("new_game"), data)
@@ -70,8 +85,17 @@ def test_unknown_game_kind_falls_back(client):
     assert client.get(reverse("new_game") + "?game=chess").status_code == 200
 
 
-@pytest.mark.parametrize("url", ["/games/999/", "/games/999/deals/new/", "/games/999/deals/1/",
-                                 "/games/999/deals/1/edit/", "/games/999/deals/1/delete/", "/nope/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/games/999/",
+        "/games/999/deals/new/",
+        "/games/999/deals/1/",
+        "/games/999/deals/1/edit/",
+        "/games/999/deals/1/delete/",
+        "/nope/",
+    ],
+)
 def test_unknown_ids_are_404(client, url):
     r = client.get(url)
     assert r.status_code == 404
@@ -84,6 +108,7 @@ def test_unknown_deal_of_a_known_game_is_404(client, ok_game):
 
 # ---------------------------------------------------------------- deals
 
+
 def test_enter_a_deal_and_see_the_board(client, ok_game):
     url = reverse("deal_new", args=[ok_game.pk])
     assert "Who went out?" in text(client.get(url))
@@ -91,7 +116,7 @@ def test_enter_a_deal_and_see_the_board(client, ok_game):
     assert r.status_code == 302 and r["Location"].endswith("#deal-1")
     page = text(client.get(reverse("game", args=[ok_game.pk])))
     assert "395" in page and "Ann</span>" in page and "605 to win" in page
-    assert "Ann</strong> deals next" in page   # the winner of a hand deals the next
+    assert "Ann</strong> deals next" in page  # the winner of a hand deals the next
 
 
 def test_deal_page_shows_lines_with_rule_and_source(client, ok_game):
@@ -129,7 +154,7 @@ def test_impossible_meld_is_shown_beside_the_meld(client, ok_game):
     # the error sits in Ben's first meld's slot, with the rule
     slot = body.split('id="err-p1-meld0">')[1].split("</span>")[0]
     assert "S0" in slot and slot.strip()
-    assert 'value="5S 6S 8S"' in body          # what was typed is kept
+    assert 'value="5S 6S 8S"' in body  # what was typed is kept
     assert ok_game.deals.count() == 0
 
 
@@ -151,10 +176,20 @@ def test_a_card_used_three_times(client, ok_game):
     assert ok_game.deals.count() == 0
 
 
-@pytest.mark.parametrize("tamper", [
-    {"out": "7"}, {"out": "Ann"}, {"out": ""}, {"p0-meld0": "x" * 5000}, {"p9-meld0": "QS QH QD"},
-    {"first_turn": "maybe"}, {"action": "drop-tables"}, {"p0-meld0": "2C=JK"}, {"p0-meld0": "QS=QH"},
-])
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        {"out": "7"},
+        {"out": "Ann"},
+        {"out": ""},
+        {"p0-meld0": "x" * 5000},
+        {"p9-meld0": "QS QH QD"},
+        {"first_turn": "maybe"},
+        {"action": "drop-tables"},
+        {"p0-meld0": "2C=JK"},
+        {"p0-meld0": "QS=QH"},
+    ],
+)
 def test_tampered_posts_never_fail(client, ok_game, tamper):
     data = {**ok_post(OK_BIG), **tamper}
     r = client.post(reverse("deal_new", args=[ok_game.pk]), data)
@@ -218,6 +253,7 @@ def test_live_meld_check(client, ok_game):
 
 # ---------------------------------------------------------------- gin
 
+
 def test_gin_deal_with_spread_and_cards(client, gin_game):
     url = reverse("deal_new", args=[gin_game.pk])
     page = text(client.get(url))
@@ -261,6 +297,7 @@ def test_a_game_whose_stored_options_the_engine_refuses_still_shows(client, ok_g
 
 # ---------------------------------------------------------------- ways between the pages
 
+
 def test_every_page_reaches_games_checker_and_rules(client, ok_game):
     page = text(client.get(reverse("game", args=[ok_game.pk])))
     for name in ("history", "checker", "rules"):
@@ -278,9 +315,10 @@ def test_deal_page_shows_its_change_history(client, ok_game):
 
 def test_admin_cannot_rename_a_player_behind_the_deals_back(admin_client, ok_game):
     from scorekeeper.models import Player
+
     ann = Player.objects.get(name="Ann")
     page = text(admin_client.get(reverse("admin:scorekeeper_player_change", args=[ann.pk])))
-    assert 'name="name"' not in page      # read-only: renaming goes through the player's page
+    assert 'name="name"' not in page  # read-only: renaming goes through the player's page
     admin_client.post(reverse("admin:scorekeeper_player_change", args=[ann.pk]), {"name": "Zed"})
     assert Player.objects.get(pk=ann.pk).name == "Ann"
 

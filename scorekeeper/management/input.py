@@ -1,4 +1,5 @@
 """Input for the management commands that read a file named on the command line."""
+
 from __future__ import annotations
 
 import sys

@@ -6,99 +6,140 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='Deal',
+            name="Deal",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField(help_text='1-based, in the order played.')),
-                ('data', models.JSONField(help_text='One RECORD.md deal, player names as keys.')),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('updated', models.DateTimeField(auto_now=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveIntegerField(help_text="1-based, in the order played.")),
+                ("data", models.JSONField(help_text="One RECORD.md deal, player names as keys.")),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("updated", models.DateTimeField(auto_now=True)),
             ],
             options={
-                'ordering': ['game', 'number'],
+                "ordering": ["game", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(choices=[('oklahoma', 'Oklahoma'), ('oklahoma-gin', 'Oklahoma Gin')], max_length=20)),
-                ('profile', models.CharField(max_length=20)),
-                ('options', models.JSONField(blank=True, default=dict)),
-                ('target', models.IntegerField(help_text="The target as shown (the rules' value).")),
-                ('first_dealer', models.PositiveSmallIntegerField(blank=True, help_text='Seat position (0-based) of the first dealer.', null=True)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('updated', models.DateTimeField(auto_now=True)),
-                ('state', models.CharField(default='in_progress', max_length=20)),
-                ('winner', models.CharField(blank=True, default='', max_length=40)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[("oklahoma", "Oklahoma"), ("oklahoma-gin", "Oklahoma Gin")], max_length=20
+                    ),
+                ),
+                ("profile", models.CharField(max_length=20)),
+                ("options", models.JSONField(blank=True, default=dict)),
+                ("target", models.IntegerField(help_text="The target as shown (the rules' value).")),
+                (
+                    "first_dealer",
+                    models.PositiveSmallIntegerField(
+                        blank=True, help_text="Seat position (0-based) of the first dealer.", null=True
+                    ),
+                ),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("updated", models.DateTimeField(auto_now=True)),
+                ("state", models.CharField(default="in_progress", max_length=20)),
+                ("winner", models.CharField(blank=True, default="", max_length=40)),
             ],
             options={
-                'ordering': ['-updated', '-id'],
+                "ordering": ["-updated", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='DealChange',
+            name="DealChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('action', models.CharField(choices=[('created', 'created'), ('edited', 'edited'), ('deleted', 'deleted')], max_length=10)),
-                ('old', models.JSONField(blank=True, null=True)),
-                ('new', models.JSONField(blank=True, null=True)),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('deal', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='changes', to='scorekeeper.deal')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='scorekeeper.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveIntegerField()),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[("created", "created"), ("edited", "edited"), ("deleted", "deleted")], max_length=10
+                    ),
+                ),
+                ("old", models.JSONField(blank=True, null=True)),
+                ("new", models.JSONField(blank=True, null=True)),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "deal",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="changes",
+                        to="scorekeeper.deal",
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="changes", to="scorekeeper.game"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'at', 'id'],
+                "ordering": ["game", "at", "id"],
             },
         ),
         migrations.AddField(
-            model_name='deal',
-            name='game',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='deals', to='scorekeeper.game'),
+            model_name="deal",
+            name="game",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="deals", to="scorekeeper.game"
+            ),
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=40)),
-                ('created', models.DateTimeField(auto_now_add=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=40)),
+                ("created", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['name'],
-                'constraints': [models.UniqueConstraint(django.db.models.functions.text.Lower('name'), name='player_name_unique_ci')],
+                "ordering": ["name"],
+                "constraints": [
+                    models.UniqueConstraint(django.db.models.functions.text.Lower("name"), name="player_name_unique_ci")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField()),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='scorekeeper.game')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='scorekeeper.player')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("position", models.PositiveSmallIntegerField()),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="seats", to="scorekeeper.game"
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="seats", to="scorekeeper.player"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'position'],
+                "ordering": ["game", "position"],
             },
         ),
         migrations.AddConstraint(
-            model_name='deal',
-            constraint=models.UniqueConstraint(fields=('game', 'number'), name='deal_number_unique'),
+            model_name="deal",
+            constraint=models.UniqueConstraint(fields=("game", "number"), name="deal_number_unique"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('game', 'position'), name='seat_position_unique'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(fields=("game", "position"), name="seat_position_unique"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('game', 'player'), name='seat_player_unique'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(fields=("game", "player"), name="seat_player_unique"),
         ),
     ]

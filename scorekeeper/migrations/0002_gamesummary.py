@@ -5,18 +5,26 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorekeeper', '0001_initial'),
+        ("scorekeeper", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='GameSummary',
+            name="GameSummary",
             fields=[
-                ('game', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='summary', serialize=False, to='scorekeeper.game')),
-                ('key', models.CharField(max_length=64)),
-                ('data', models.JSONField()),
+                (
+                    "game",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="summary",
+                        serialize=False,
+                        to="scorekeeper.game",
+                    ),
+                ),
+                ("key", models.CharField(max_length=64)),
+                ("data", models.JSONField()),
             ],
         ),
     ]

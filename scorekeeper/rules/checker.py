@@ -17,13 +17,15 @@ Four kinds of question:
 Every verdict names the rule and its source. Nothing here raises on bad input: every problem
 becomes an error in the verdict.
 """
+
 from __future__ import annotations
 
 import json
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from . import cards as cardlib
 from . import gin, gin_fast, profiles, record
@@ -59,7 +61,7 @@ class Question:
     problems: list[str] = field(default_factory=list)
 
     @classmethod
-    def from_params(cls, params: Mapping[str, str]) -> "Question":
+    def from_params(cls, params: Mapping[str, str]) -> Question:
         """Read a question from GET parameters; anything odd falls back to a default and is said."""
         q = cls()
         problems: list[str] = []
@@ -101,26 +103,34 @@ class Question:
 @dataclass
 class Verdict:
     kind: str
-    ok: bool | None = None            # True: yes/legal; False: no/illegal; None: just an answer
+    ok: bool | None = None  # True: yes/legal; False: no/illegal; None: just an answer
     headline: str = ""
     details: list[str] = field(default_factory=list)
-    cites: list[dict[str, str]] = field(default_factory=list)     # rule, value, source, basis
+    cites: list[dict[str, str]] = field(default_factory=list)  # rule, value, source, basis
     melds: list[list[str]] = field(default_factory=list)
     deadwood: list[str] = field(default_factory=list)
     layoffs: list[str] = field(default_factory=list)
     discard: str = ""
     errors: list[dict[str, Any]] = field(default_factory=list)
-    lines: list[dict[str, Any]] = field(default_factory=list)      # score lines (a meld)
-    deals: list[dict[str, Any]] = field(default_factory=list)      # scored deals (result JSON)
+    lines: list[dict[str, Any]] = field(default_factory=list)  # score lines (a meld)
+    deals: list[dict[str, Any]] = field(default_factory=list)  # scored deals (result JSON)
     game_result: dict[str, Any] | None = None
 
     def cite(self, rule: str, source: str, basis: str = "source", value: str = "") -> None:
         self.cites.append({"rule": rule, "source": source, "basis": basis, "value": value})
 
-    def error(self, message: str, rule: str = "", source: str = "", cards: tuple[str, ...] = (),
-              deal: int | None = None, player: str | None = None) -> None:
-        self.errors.append({"message": message, "rule": rule, "source": source, "cards": list(cards),
-                            "deal": deal, "player": player})
+    def error(
+        self,
+        message: str,
+        rule: str = "",
+        source: str = "",
+        cards: tuple[str, ...] = (),
+        deal: int | None = None,
+        player: str | None = None,
+    ) -> None:
+        self.errors.append(
+            {"message": message, "rule": rule, "source": source, "cards": list(cards), "deal": deal, "player": player}
+        )
         self.ok = False
 
 
@@ -158,6 +168,7 @@ def answer(q: Question) -> Verdict:
 
 # ------------------------------------------------------------------------------------------ cards
 
+
 def _parse_gin_cards(text: str, v: Verdict, what: str) -> list[cardlib.Card] | None:
     out: list[cardlib.Card] = []
     bad = False
@@ -169,13 +180,21 @@ def _parse_gin_cards(text: str, v: Verdict, what: str) -> list[cardlib.Card] | N
             bad = True
             continue
         if card.is_joker:
-            v.error(f"{what}: Oklahoma Gin is played with one 52-card pack, no Joker", rule="cards",
-                    source="S2, S4", cards=("JK",))
+            v.error(
+                f"{what}: Oklahoma Gin is played with one 52-card pack, no Joker",
+                rule="cards",
+                source="S2, S4",
+                cards=("JK",),
+            )
             bad = True
             continue
         if card in out:
-            v.error(f"{what}: {card.label} is entered twice, and the pack has one of each card",
-                    rule="cards", source="S2, S4", cards=(card.label,))
+            v.error(
+                f"{what}: {card.label} is entered twice, and the pack has one of each card",
+                rule="cards",
+                source="S2, S4",
+                cards=(card.label,),
+            )
             bad = True
             continue
         out.append(card)
@@ -193,6 +212,7 @@ def _hand_sizes(rules: profiles.Rules) -> tuple[int, ...]:
 
 
 # ----------------------------------------------------------------------------------------- knock
+
 
 def _knock(q: Question, rules: profiles.Rules, v: Verdict) -> None:
     hand = _parse_gin_cards(q.cards, v, "hand")
@@ -213,8 +233,11 @@ def _knock(q: Question, rules: profiles.Rules, v: Verdict) -> None:
     allowed = sorted(set(sizes) | {n + 1 for n in sizes})
     if len(hand) not in allowed:
         words = " or ".join(str(n) for n in allowed)
-        v.error(f"a hand here has {words} cards (one more before the discard), not {len(hand)}",
-                rule="deal", source="S2, S4" if rules.max_players > 2 else "S2")
+        v.error(
+            f"a hand here has {words} cards (one more before the discard), not {len(hand)}",
+            rule="deal",
+            source="S2, S4" if rules.max_players > 2 else "S2",
+        )
         return
     mask = gin_fast.mask_of(c.index for c in hand)
     before_discard = len(hand) not in sizes
@@ -240,34 +263,43 @@ def _knock(q: Question, rules: profiles.Rules, v: Verdict) -> None:
             v.headline = f"Big gin: all {len(hand)} cards meld without a discard."
             _knob_cite(v, rules, "big_gin_bonus")
         else:
-            v.headline = f"Gin: all {len(hand)} cards meld (big gin is not played under these rules, so it scores as gin)."
+            v.headline = (
+                f"Gin: all {len(hand)} cards meld (big gin is not played under these rules, so it scores as gin)."
+            )
             _knob_cite(v, rules, "big_gin_bonus", "not played")
             _knob_cite(v, rules, "gin_bonus")
     elif dead == 0:
         v.ok = True
         v.headline = "Gin: every card melds" + (f" after discarding {v.discard}." if v.discard else ".")
         _knob_cite(v, rules, "gin_bonus")
-        v.details.append("Gin scores the gin bonus plus the defender's whole deadwood; the defender may not lay off, "
-                         "and gin is never undercut (S2, S4).")
+        v.details.append(
+            "Gin scores the gin bonus plus the defender's whole deadwood; the defender may not lay off, "
+            "and gin is never undercut (S2, S4)."
+        )
     elif dead <= limit:
         v.ok = True
-        v.headline = (f"Yes, you may knock: least deadwood {dead}, limit {limit}"
-                      + (f", discarding {v.discard}." if v.discard else "."))
-        v.details.append("A knock needs deadwood at or below the limit (S2: \"at or below\").")
+        v.headline = f"Yes, you may knock: least deadwood {dead}, limit {limit}" + (
+            f", discarding {v.discard}." if v.discard else "."
+        )
+        v.details.append('A knock needs deadwood at or below the limit (S2: "at or below").')
         v.details.append("The knocker chooses his spread; this is the arrangement with the least deadwood.")
     else:
         v.ok = False
-        v.headline = (f"No, you may not knock: least deadwood {dead}"
-                      + (f" (discarding {v.discard})" if v.discard else "")
-                      + (", and an ace upcard allows gin only." if limit == 0 else f", over the limit of {limit}."))
+        v.headline = (
+            f"No, you may not knock: least deadwood {dead}"
+            + (f" (discarding {v.discard})" if v.discard else "")
+            + (", and an ace upcard allows gin only." if limit == 0 else f", over the limit of {limit}.")
+        )
     if upcard.suit is cardlib.Suit.SPADES:
         _knob_cite(v, rules, "spade_multiplier", f"×{rules.spade_multiplier}")
         if rules.spade_multiplier > 1:
-            v.details.append(f"A spade upcard: every point of this hand counts ×{rules.spade_multiplier}, "
-                             "bonuses included.")
+            v.details.append(
+                f"A spade upcard: every point of this hand counts ×{rules.spade_multiplier}, bonuses included."
+            )
 
 
 # ---------------------------------------------------------------------------------------- layoff
+
 
 def _split_melds(text: str) -> list[str]:
     return [part for part in re.split(r"[/|\n]+", text) if part.strip()]
@@ -275,8 +307,9 @@ def _split_melds(text: str) -> list[str]:
 
 def _layoff(q: Question, rules: profiles.Rules, v: Verdict) -> None:
     if not q.spread.strip():
-        v.error("enter the knocker's melds, separated by '/' (e.g. 3C 4C 5C / 9D 9H 9S)", rule="layoffs",
-                source="S2, S4")
+        v.error(
+            "enter the knocker's melds, separated by '/' (e.g. 3C 4C 5C / 9D 9H 9S)", rule="layoffs", source="S2, S4"
+        )
     kmelds: list[int] = []
     used: set[cardlib.Card] = set()
     for i, part in enumerate(_split_melds(q.spread), start=1):
@@ -285,14 +318,22 @@ def _layoff(q: Question, rules: profiles.Rules, v: Verdict) -> None:
             continue
         labels = tuple(c.label for c in meld)
         if used & set(meld):
-            v.error(f"knocker's meld {i} uses a card of another meld", rule="melds", source="S2, S4",
-                    cards=tuple(c.label for c in meld if c in used))
+            v.error(
+                f"knocker's meld {i} uses a card of another meld",
+                rule="melds",
+                source="S2, S4",
+                cards=tuple(c.label for c in meld if c in used),
+            )
             continue
         used |= set(meld)
         m = gin_fast.mask_of(c.index for c in meld)
         if gin_fast.meld_kind(m) is None:
-            v.error(f"knocker's meld {i} is neither a set of 3–4 of a rank nor a run of 3+ of a suit "
-                    "(ace low only)", rule="melds", source="S2, S4", cards=labels)
+            v.error(
+                f"knocker's meld {i} is neither a set of 3–4 of a rank nor a run of 3+ of a suit (ace low only)",
+                rule="melds",
+                source="S2, S4",
+                cards=labels,
+            )
             continue
         kmelds.append(m)
     hand = _parse_gin_cards(q.cards, v, "defender's hand")
@@ -303,8 +344,9 @@ def _layoff(q: Question, rules: profiles.Rules, v: Verdict) -> None:
         return
     clash = [c.label for c in hand if c in used]
     if clash:
-        v.error("the defender's hand holds a card of the knocker's melds", rule="cards", source="S2, S4",
-                cards=tuple(clash))
+        v.error(
+            "the defender's hand holds a card of the knocker's melds", rule="cards", source="S2, S4", cards=tuple(clash)
+        )
         return
     sizes = _hand_sizes(rules)
     if len(hand) not in sizes:
@@ -327,17 +369,20 @@ def _layoff(q: Question, rules: profiles.Rules, v: Verdict) -> None:
     if chained:
         v.details.append("Chained: a layoff may extend a run that an earlier layoff extended.")
     else:
-        v.details.append("Only onto the knocker's melds as laid down: a card may extend a run by one at each end "
-                         "or complete a set.")
+        v.details.append(
+            "Only onto the knocker's melds as laid down: a card may extend a run by one at each end or complete a set."
+        )
     v.details.append("After gin the defender may not lay off at all (S2, S4).")
 
 
 # ------------------------------------------------------------------------------------------ meld
 
+
 def _meld(q: Question, rules: profiles.Rules, v: Verdict) -> None:
     try:
         from scorekeeper.rules import oklahoma
-        check_meld = getattr(oklahoma, "check_meld")
+
+        check_meld = oklahoma.check_meld
     except (ImportError, AttributeError):
         v.ok = None
         v.headline = "The meld check is not available yet: the Oklahoma engine has not landed."
@@ -375,6 +420,7 @@ def _meld_result(result: Any, v: Verdict) -> None:
 
 # ------------------------------------------------------------------------------------------ deal
 
+
 def _deal(q: Question, rules: profiles.Rules, v: Verdict) -> None:
     text = q.deal.strip()
     if not text:
@@ -396,10 +442,15 @@ def _deal(q: Question, rules: profiles.Rules, v: Verdict) -> None:
         if not isinstance(hands, dict) or not hands:
             v.error("a deal has 'hands': an object with one entry per player", rule="format", source="RECORD.md")
             return
-        rec = {"format": record.FORMAT, "game": q.game, "rules": {"profile": q.profile},
-               "players": list(hands), "deals": [data]}
+        rec = {
+            "format": record.FORMAT,
+            "game": q.game,
+            "rules": {"profile": q.profile},
+            "players": list(hands),
+            "deals": [data],
+        }
     else:
-        v.error("a deal is a JSON object like {\"hands\": {...}}", rule="format", source="RECORD.md")
+        v.error('a deal is a JSON object like {"hands": {...}}', rule="format", source="RECORD.md")
         return
     _score(rec, rules, v)
 
@@ -442,10 +493,13 @@ def _hand(q: Question, rules: profiles.Rules, v: Verdict) -> None:
     if not melds and not held:
         v.error("enter the melds laid and the cards left in hand", rule="melds", source="S0")
         return
-    rec = {"format": record.FORMAT, "game": profiles.OKLAHOMA, "rules": {"profile": q.profile},
-           "players": ["You", "Other"],
-           "deals": [{"out": None, "hands": {"You": {"melds": melds, "held": held},
-                                             "Other": {"melds": [], "held": []}}}]}
+    rec = {
+        "format": record.FORMAT,
+        "game": profiles.OKLAHOMA,
+        "rules": {"profile": q.profile},
+        "players": ["You", "Other"],
+        "deals": [{"out": None, "hands": {"You": {"melds": melds, "held": held}, "Other": {"melds": [], "held": []}}}],
+    }
     doc = _score(rec, rules, v)
     if doc is None:
         return
@@ -466,28 +520,49 @@ def _gin_hand(q: Question, rules: profiles.Rules, v: Verdict) -> None:
     if not q.upcard.strip() or not knocker or not defender:
         v.error("enter the upcard, the knocker's cards and the defender's cards", rule="deal", source="S2, S4")
         return
-    rec = {"format": record.FORMAT, "game": profiles.GIN, "rules": {"profile": q.profile},
-           "players": ["Knocker", "Defender"],
-           "deals": [{"upcard": q.upcard.strip(), "knocker": "Knocker",
-                      "hands": {"Knocker": {"cards": knocker}, "Defender": {"cards": defender}}}]}
+    rec = {
+        "format": record.FORMAT,
+        "game": profiles.GIN,
+        "rules": {"profile": q.profile},
+        "players": ["Knocker", "Defender"],
+        "deals": [
+            {
+                "upcard": q.upcard.strip(),
+                "knocker": "Knocker",
+                "hands": {"Knocker": {"cards": knocker}, "Defender": {"cards": defender}},
+            }
+        ],
+    }
     doc = _score(rec, rules, v)
     if doc is None:
         return
     d = doc["deals"][0]
     k, dd = d["players"]["Knocker"], d["players"]["Defender"]
-    v.headline = (f"{d['outcome'].replace('_', ' ').capitalize()}: the knocker scores {k['points']}, "
-                  f"the defender {dd['points']}.")
-    v.details.append("The engine finds the knocker's least-deadwood spread (and his discard from 11 cards), then "
-                     "the defender's melds and layoffs together for the least deadwood.")
+    v.headline = (
+        f"{d['outcome'].replace('_', ' ').capitalize()}: the knocker scores {k['points']}, the defender {dd['points']}."
+    )
+    v.details.append(
+        "The engine finds the knocker's least-deadwood spread (and his discard from 11 cards), then "
+        "the defender's melds and layoffs together for the least deadwood."
+    )
 
 
 def example_deal(game: str) -> str:
     if game == profiles.OKLAHOMA:
-        deal = {"out": "Ann", "hands": {"Ann": {"melds": [["QS", "QH", "2C=QD"], ["9H", "8H", "JK=7H"]],
-                                                 "held": []},
-                                        "Ben": {"melds": [["5S", "6S", "7S"]], "held": ["AD", "KC"]}}}
+        deal = {
+            "out": "Ann",
+            "hands": {
+                "Ann": {"melds": [["QS", "QH", "2C=QD"], ["9H", "8H", "JK=7H"]], "held": []},
+                "Ben": {"melds": [["5S", "6S", "7S"]], "held": ["AD", "KC"]},
+            },
+        }
     else:
-        deal = {"upcard": "7S", "knocker": "Ann",
-                "hands": {"Ann": {"cards": ["3C", "4C", "5C", "9D", "9H", "9S", "JH", "QH", "KH", "2S"]},
-                          "Ben": {"cards": ["2H", "3H", "4H", "6D", "6C", "8S", "10S", "KD", "AC", "5H"]}}}
+        deal = {
+            "upcard": "7S",
+            "knocker": "Ann",
+            "hands": {
+                "Ann": {"cards": ["3C", "4C", "5C", "9D", "9H", "9S", "JH", "QH", "KH", "2S"]},
+                "Ben": {"cards": ["2H", "3H", "4H", "6D", "6C", "8S", "10S", "KD", "AC", "5H"]},
+            },
+        }
     return json.dumps(deal)

@@ -1,4 +1,5 @@
 """Errors in a record or an entry: each names the deal, the player, the cards and the rule."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,11 +13,17 @@ class RecordError:
     deal: int | None = None
     player: str | None = None
     cards: tuple[str, ...] = ()
-    field: str | None = None        # where in the entry: "melds[1]", "held", "upcard", "rules.options.x"
+    field: str | None = None  # where in the entry: "melds[1]", "held", "upcard", "rules.options.x"
 
     def as_dict(self) -> dict:
-        return {"deal": self.deal, "player": self.player, "cards": list(self.cards),
-                "message": self.message, "rule": self.rule, "source": self.source}
+        return {
+            "deal": self.deal,
+            "player": self.player,
+            "cards": list(self.cards),
+            "message": self.message,
+            "rule": self.rule,
+            "source": self.source,
+        }
 
     def __str__(self) -> str:
         where = []

@@ -3,10 +3,12 @@
 ``score_game(rules, players, deals, first_dealer)`` returns a results.GameResult or raises
 errors.RecordInvalid naming every error found. The arrangement searches are in gin_fast.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from . import gin_fast as gf
 from .cards import CARD_BY_INDEX, Card, CardError, Suit, knock_limit, parse_card
@@ -19,10 +21,15 @@ HAND_KEYS = ("cards", "melds", "deadwood", "big_gin")
 
 # Where each profile's outcome rules come from (the bonuses cite their knobs).
 _OUTCOME_SOURCE = {
-    "standard": {"knock": "S2, Scoring 1", "undercut": "S2, Scoring 3", "gin": "S2, Scoring 2",
-                 "limit": "S2, Gameplay 1", "layoff": "S2, Gameplay 5", "game": "S2, Scoring 5"},
-    "classic": {"knock": "PG, BO", "undercut": "PG, BO", "gin": "PG, BO", "limit": "BO",
-                "layoff": "PG", "game": "PG"},
+    "standard": {
+        "knock": "S2, Scoring 1",
+        "undercut": "S2, Scoring 3",
+        "gin": "S2, Scoring 2",
+        "limit": "S2, Gameplay 1",
+        "layoff": "S2, Gameplay 5",
+        "game": "S2, Scoring 5",
+    },
+    "classic": {"knock": "PG, BO", "undercut": "PG, BO", "gin": "PG, BO", "limit": "BO", "layoff": "PG", "game": "PG"},
     "casino": {"knock": "S3", "undercut": "S3", "gin": "S3", "limit": "S3", "layoff": "S3", "game": "S3"},
     "party": {"knock": "S4", "undercut": "S4", "gin": "S4", "limit": "S4", "layoff": "S4", "game": "S4"},
 }
@@ -42,14 +49,15 @@ def labels(mask: int) -> tuple[str, ...]:
 # ---------------------------------------------------------------------------------------------
 # Parsed deal
 
+
 @dataclass
 class Hand:
     player: str
-    given: str                                   # "cards" or "spread"
-    mask: int = 0                                # every card given
-    melds: tuple[int, ...] = ()                  # spread: melds as given
+    given: str  # "cards" or "spread"
+    mask: int = 0  # every card given
+    melds: tuple[int, ...] = ()  # spread: melds as given
     meld_labels: tuple[tuple[str, ...], ...] = ()
-    deadwood: int = 0                            # spread: deadwood as given
+    deadwood: int = 0  # spread: deadwood as given
     big_gin: bool = False
 
 
@@ -66,31 +74,58 @@ def hand_size(n_players: int) -> int:
     return 10 if n_players == 2 else 7
 
 
-def _parse_cards(raw: Any, errors: list, number: int, player: str | None, fld: str,
-                 seen: dict[int, str], upcard: Card | None) -> list[Card] | None:
+def _parse_cards(
+    raw: Any, errors: list, number: int, player: str | None, fld: str, seen: dict[int, str], upcard: Card | None
+) -> list[Card] | None:
     if not isinstance(raw, list):
-        errors.append(RecordError(f"'{fld}' must be a list of cards", rule="format", deal=number,
-                                  player=player, field=fld))
+        errors.append(
+            RecordError(f"'{fld}' must be a list of cards", rule="format", deal=number, player=player, field=fld)
+        )
         return None
     out = []
     for text in raw:
         try:
             card = parse_card(text)
         except CardError as exc:
-            errors.append(RecordError(exc.message, rule="cards", source="RECORD.md", deal=number, player=player,
-                                      cards=(exc.token,), field=fld))
+            errors.append(
+                RecordError(
+                    exc.message,
+                    rule="cards",
+                    source="RECORD.md",
+                    deal=number,
+                    player=player,
+                    cards=(exc.token,),
+                    field=fld,
+                )
+            )
             continue
         if card.is_joker:
-            errors.append(RecordError("the Joker is not in the Oklahoma Gin pack (one 52-card pack, no Joker)",
-                                      rule="pack", source="S4", deal=number, player=player, cards=("JK",),
-                                      field=fld))
+            errors.append(
+                RecordError(
+                    "the Joker is not in the Oklahoma Gin pack (one 52-card pack, no Joker)",
+                    rule="pack",
+                    source="S4",
+                    deal=number,
+                    player=player,
+                    cards=("JK",),
+                    field=fld,
+                )
+            )
             continue
         where = seen.get(card.index)
         if where is not None:
             whose = f"twice in {player}'s hand" if where == player else f"twice in this deal ({where} and {player})"
-            errors.append(RecordError(
-                f"{card.label} is entered {whose}: the pack holds one of each card",
-                rule="pack", source="S2, Setup", deal=number, player=player, cards=(card.label,), field=fld))
+            errors.append(
+                RecordError(
+                    f"{card.label} is entered {whose}: the pack holds one of each card",
+                    rule="pack",
+                    source="S2, Setup",
+                    deal=number,
+                    player=player,
+                    cards=(card.label,),
+                    field=fld,
+                )
+            )
             continue
         seen[card.index] = player or "?"
         out.append(card)
@@ -141,109 +176,205 @@ def check_meld(cards: list[Card]) -> tuple[str | None, str | None]:
 def _parse_deal(rules, players: tuple[str, ...], raw: Any, number: int, errors: list) -> ParsedDeal | None:
     start = len(errors)
     if not isinstance(raw, Mapping):
-        errors.append(RecordError("a deal is an object with 'upcard', 'knocker' and 'hands'", rule="format",
-                                  deal=number))
+        errors.append(
+            RecordError("a deal is an object with 'upcard', 'knocker' and 'hands'", rule="format", deal=number)
+        )
         return None
     for key in raw:
         if key not in DEAL_KEYS:
-            errors.append(RecordError(f"unknown key '{key}' in an Oklahoma Gin deal: a deal has "
-                                      f"{', '.join(DEAL_KEYS)}", rule="format", source="RECORD.md",
-                                      deal=number, field=str(key)))
+            errors.append(
+                RecordError(
+                    f"unknown key '{key}' in an Oklahoma Gin deal: a deal has {', '.join(DEAL_KEYS)}",
+                    rule="format",
+                    source="RECORD.md",
+                    deal=number,
+                    field=str(key),
+                )
+            )
     for key in ("upcard", "knocker"):
         if key not in raw:
-            errors.append(RecordError(f"the deal has no '{key}'" + (" (null when the hand was void)"
-                                                                   if key == "knocker" else ""),
-                                      rule="format", source="RECORD.md", deal=number, field=key))
+            errors.append(
+                RecordError(
+                    f"the deal has no '{key}'" + (" (null when the hand was void)" if key == "knocker" else ""),
+                    rule="format",
+                    source="RECORD.md",
+                    deal=number,
+                    field=key,
+                )
+            )
     upcard = None
     if "upcard" in raw:
         try:
             upcard = parse_card(raw["upcard"]) if raw["upcard"] is not None else None
             if upcard is None:
-                errors.append(RecordError("the deal has no upcard: enter the first upcard", rule="upcard",
-                                          source=_src(rules, "limit"), deal=number, field="upcard"))
+                errors.append(
+                    RecordError(
+                        "the deal has no upcard: enter the first upcard",
+                        rule="upcard",
+                        source=_src(rules, "limit"),
+                        deal=number,
+                        field="upcard",
+                    )
+                )
             elif upcard.is_joker:
-                errors.append(RecordError("the Joker is not in the Oklahoma Gin pack", rule="pack", source="S4",
-                                          deal=number, cards=("JK",), field="upcard"))
+                errors.append(
+                    RecordError(
+                        "the Joker is not in the Oklahoma Gin pack",
+                        rule="pack",
+                        source="S4",
+                        deal=number,
+                        cards=("JK",),
+                        field="upcard",
+                    )
+                )
                 upcard = None
         except CardError as exc:
-            errors.append(RecordError(exc.message, rule="cards", source="RECORD.md", deal=number,
-                                      cards=(exc.token,), field="upcard"))
+            errors.append(
+                RecordError(
+                    exc.message, rule="cards", source="RECORD.md", deal=number, cards=(exc.token,), field="upcard"
+                )
+            )
     knocker = raw.get("knocker")
     if knocker is not None and knocker not in players:
-        errors.append(RecordError(f"the knocker {knocker!r} is not one of the players", rule="knocker",
-                                  deal=number, field="knocker"))
+        errors.append(
+            RecordError(
+                f"the knocker {knocker!r} is not one of the players", rule="knocker", deal=number, field="knocker"
+            )
+        )
         knocker = None
-    if "knocker" in raw and knocker is None and raw.get("knocker") is None:
-        if rules.stock_out != "void":
-            c = rules.cite("stock_out")
-            errors.append(RecordError(
+    if "knocker" in raw and knocker is None and raw.get("knocker") is None and rules.stock_out != "void":
+        c = rules.cite("stock_out")
+        errors.append(
+            RecordError(
                 "nobody knocked: at this table a stock down to two cards is reshuffled and play goes on, "
                 "so every deal ends with a knock or gin — say who knocked",
-                rule="stock out", source=c.source, deal=number, field="knocker"))
+                rule="stock out",
+                source=c.source,
+                deal=number,
+                field="knocker",
+            )
+        )
     void = "knocker" in raw and raw.get("knocker") is None
     hands_raw = raw.get("hands")
     hands: dict[str, Hand] = {}
     if hands_raw is None:
         if not void:
-            errors.append(RecordError("the deal has no 'hands'", rule="format", source="RECORD.md", deal=number,
-                                      field="hands"))
+            errors.append(
+                RecordError("the deal has no 'hands'", rule="format", source="RECORD.md", deal=number, field="hands")
+            )
         hands_raw = {}
     if not isinstance(hands_raw, Mapping):
-        errors.append(RecordError("'hands' must be an object with one entry per player", rule="format",
-                                  deal=number, field="hands"))
+        errors.append(
+            RecordError(
+                "'hands' must be an object with one entry per player", rule="format", deal=number, field="hands"
+            )
+        )
         hands_raw = {}
     for name in hands_raw:
         if name not in players:
-            errors.append(RecordError(f"'hands' names {name!r}, who is not one of the players", rule="format",
-                                      deal=number, player=str(name), field=f"hands.{name}"))
+            errors.append(
+                RecordError(
+                    f"'hands' names {name!r}, who is not one of the players",
+                    rule="format",
+                    deal=number,
+                    player=str(name),
+                    field=f"hands.{name}",
+                )
+            )
     n = hand_size(len(players))
     seen: dict[int, str] = {}
     for name in players:
         entry = hands_raw.get(name)
         if entry is None:
             if not void:
-                errors.append(RecordError(f"no hand for {name}: every player's cards are needed", rule="format",
-                                          deal=number, player=name, field=f"hands.{name}"))
+                errors.append(
+                    RecordError(
+                        f"no hand for {name}: every player's cards are needed",
+                        rule="format",
+                        deal=number,
+                        player=name,
+                        field=f"hands.{name}",
+                    )
+                )
             continue
         base = f"hands.{name}"
         if not isinstance(entry, Mapping):
-            errors.append(RecordError("a hand is an object with 'cards', or 'melds' and 'deadwood'",
-                                      rule="format", deal=number, player=name, field=base))
+            errors.append(
+                RecordError(
+                    "a hand is an object with 'cards', or 'melds' and 'deadwood'",
+                    rule="format",
+                    deal=number,
+                    player=name,
+                    field=base,
+                )
+            )
             continue
         bad = [k for k in entry if k not in HAND_KEYS]
         for k in bad:
-            errors.append(RecordError(f"unknown key '{k}' in a hand: a hand has 'cards', or 'melds' and "
-                                      "'deadwood' (and 'big_gin' for the knocker)", rule="format",
-                                      source="RECORD.md", deal=number, player=name, field=f"{base}.{k}"))
+            errors.append(
+                RecordError(
+                    f"unknown key '{k}' in a hand: a hand has 'cards', or 'melds' and "
+                    "'deadwood' (and 'big_gin' for the knocker)",
+                    rule="format",
+                    source="RECORD.md",
+                    deal=number,
+                    player=name,
+                    field=f"{base}.{k}",
+                )
+            )
         is_knocker = name == knocker
         big = entry.get("big_gin", False)
         if not isinstance(big, bool):
-            errors.append(RecordError("'big_gin' is true or false", rule="format", deal=number, player=name,
-                                      field=f"{base}.big_gin"))
+            errors.append(
+                RecordError(
+                    "'big_gin' is true or false", rule="format", deal=number, player=name, field=f"{base}.big_gin"
+                )
+            )
             big = False
         if big and not is_knocker:
-            errors.append(RecordError("only the knocker can have big gin", rule="big gin",
-                                      source=rules.cite("big_gin_bonus").source, deal=number, player=name,
-                                      field=f"{base}.big_gin"))
+            errors.append(
+                RecordError(
+                    "only the knocker can have big gin",
+                    rule="big gin",
+                    source=rules.cite("big_gin_bonus").source,
+                    deal=number,
+                    player=name,
+                    field=f"{base}.big_gin",
+                )
+            )
             big = False
         has_cards = "cards" in entry
         has_spread = "melds" in entry or "deadwood" in entry
         if has_cards and has_spread:
-            errors.append(RecordError("give either the spread ('melds' and 'deadwood') or all the 'cards', "
-                                      "not both", rule="format", source="RECORD.md", deal=number, player=name,
-                                      field=base))
+            errors.append(
+                RecordError(
+                    "give either the spread ('melds' and 'deadwood') or all the 'cards', not both",
+                    rule="format",
+                    source="RECORD.md",
+                    deal=number,
+                    player=name,
+                    field=base,
+                )
+            )
             continue
         if has_cards:
             cards = _parse_cards(entry["cards"], errors, number, name, f"{base}.cards", seen, upcard)
             if cards is None:
                 continue
             hand = Hand(name, "cards", _mask(cards), big_gin=big)
-            count = len(entry["cards"])                  # as entered: a bad card still counts
+            count = len(entry["cards"])  # as entered: a bad card still counts
         else:
             melds_raw = entry.get("melds", [])
             if not isinstance(melds_raw, list):
-                errors.append(RecordError("'melds' must be a list of melds (each a list of cards)", rule="format",
-                                          deal=number, player=name, field=f"{base}.melds"))
+                errors.append(
+                    RecordError(
+                        "'melds' must be a list of melds (each a list of cards)",
+                        rule="format",
+                        deal=number,
+                        player=name,
+                        field=f"{base}.melds",
+                    )
+                )
                 continue
             melds = []
             mlabels = []
@@ -266,13 +397,21 @@ def _parse_deal(rules, players: tuple[str, ...], raw: Any, number: int, errors: 
                     continue
                 problem = meld_problem(m)
                 if problem:
-                    errors.append(RecordError(problem, rule=MELD_RULE, source=MELD_SOURCE, deal=number,
-                                              player=name, cards=tuple(c.label for c in cards), field=fld))
+                    errors.append(
+                        RecordError(
+                            problem,
+                            rule=MELD_RULE,
+                            source=MELD_SOURCE,
+                            deal=number,
+                            player=name,
+                            cards=tuple(c.label for c in cards),
+                            field=fld,
+                        )
+                    )
                     ok = False
                 melds.append(m)
                 mlabels.append(tuple(c.label for c in cards))
-            dead_cards = _parse_cards(entry.get("deadwood", []), errors, number, name, f"{base}.deadwood",
-                                      seen, upcard)
+            dead_cards = _parse_cards(entry.get("deadwood", []), errors, number, name, f"{base}.deadwood", seen, upcard)
             if dead_cards is None:
                 continue
             count += len(entry.get("deadwood", []))
@@ -286,24 +425,47 @@ def _parse_deal(rules, players: tuple[str, ...], raw: Any, number: int, errors: 
         if not void:
             if is_knocker and big:
                 if count != n + 1:
-                    errors.append(RecordError(
-                        f"big gin is all {n + 1} cards melded (the hand before the discard); {name} has {count}",
-                        rule="big gin", source=rules.cite("big_gin_bonus").source, deal=number, player=name,
-                        field=base))
+                    errors.append(
+                        RecordError(
+                            f"big gin is all {n + 1} cards melded (the hand before the discard); {name} has {count}",
+                            rule="big gin",
+                            source=rules.cite("big_gin_bonus").source,
+                            deal=number,
+                            player=name,
+                            field=base,
+                        )
+                    )
                     continue
             elif is_knocker and hand.given == "cards":
                 if count not in (n, n + 1):
-                    errors.append(RecordError(
-                        f"the knocker holds {n} cards after the discard ({n + 1} before it); {name} has {count}",
-                        rule="cards dealt", source="S2, Setup; S4", deal=number, player=name, field=base))
+                    errors.append(
+                        RecordError(
+                            f"the knocker holds {n} cards after the discard ({n + 1} before it); {name} has {count}",
+                            rule="cards dealt",
+                            source="S2, Setup; S4",
+                            deal=number,
+                            player=name,
+                            field=base,
+                        )
+                    )
                     continue
             elif count != n:
                 extra = ""
                 if is_knocker and count == n + 1:
-                    extra = " (the discard is face down, not part of the spread; enter it as 'cards' to let the app choose it)"
-                errors.append(RecordError(
-                    f"{name} has {count} cards; each player holds {n}" + extra,
-                    rule="cards dealt", source="S2, Setup; S4", deal=number, player=name, field=base))
+                    extra = (
+                        " (the discard is face down, not part of the spread; "
+                        "enter it as 'cards' to let the app choose it)"
+                    )
+                errors.append(
+                    RecordError(
+                        f"{name} has {count} cards; each player holds {n}" + extra,
+                        rule="cards dealt",
+                        source="S2, Setup; S4",
+                        deal=number,
+                        player=name,
+                        field=base,
+                    )
+                )
                 continue
         hands[name] = hand
     if len(errors) > start or upcard is None:
@@ -314,14 +476,15 @@ def _parse_deal(rules, players: tuple[str, ...], raw: Any, number: int, errors: 
 # ---------------------------------------------------------------------------------------------
 # One deal
 
+
 @dataclass
 class _Side:
     """One player's arrangement in a scored deal."""
 
     melds: tuple[int, ...]
-    deadwood: int               # mask of deadwood after layoffs
+    deadwood: int  # mask of deadwood after layoffs
     layoffs: int
-    points: int                 # deadwood points after layoffs
+    points: int  # deadwood points after layoffs
     meld_labels: tuple[tuple[str, ...], ...] | None = None
     discard: int | None = None
 
@@ -343,7 +506,7 @@ class _Outcome:
     outcome: str
     points: dict[str, int]
     lines: dict[str, list[Line]]
-    winner: str | None           # the hand's winner (next dealer, box)
+    winner: str | None  # the hand's winner (next dealer, box)
     notes: list[str]
 
 
@@ -352,8 +515,9 @@ def _seat_order_after(players: tuple[str, ...], knocker: str) -> list[str]:
     return [players[(k + i) % len(players)] for i in range(1, len(players))]
 
 
-def _settle(rules, players, knocker: str, sides: dict[str, _Side], outcome: str, multiplier: int,
-            upcard: Card) -> _Outcome:
+def _settle(
+    rules, players, knocker: str, sides: dict[str, _Side], outcome: str, multiplier: int, upcard: Card
+) -> _Outcome:
     """Points and lines of one deal, given the arrangements."""
     lines: dict[str, list[Line]] = {p: [] for p in players}
     defenders = _seat_order_after(players, knocker)
@@ -392,39 +556,60 @@ def _settle(rules, players, knocker: str, sides: dict[str, _Side], outcome: str,
                 u = next(d for d in defenders if sides[d].points == best)
                 winner = u
                 if sum(1 for d in defenders if sides[d].points == best) > 1:
-                    notes.append(f"undercut: {u} is the undercutter, first in seat order after the knocker among "
-                                 f"equal deadwood (ruling)")
+                    notes.append(
+                        f"undercut: {u} is the undercutter, first in seat order after the knocker among "
+                        f"equal deadwood (ruling)"
+                    )
                 for p in players:
                     if p == u:
                         continue
                     dw = sides[p].points
                     lines[p].append(Line(f"undercut: {dw} − {best}", dw - best, "undercut", src))
                     if p == knocker:
-                        lines[p].append(Line("undercut penalty on the knocker", rules.undercut_bonus,
-                                             "undercut bonus", und_c.source, und_c.basis))
+                        lines[p].append(
+                            Line(
+                                "undercut penalty on the knocker",
+                                rules.undercut_bonus,
+                                "undercut bonus",
+                                und_c.source,
+                                und_c.basis,
+                            )
+                        )
             else:
                 # Each defender settles with the knocker (two players: the one defender).
                 best = min(sides[d].points for d in defenders)
                 winner = next(d for d in defenders if sides[d].points == best)
                 if len(defenders) > 1:
-                    notes.append("more than two players scoring to the winner: each defender settles with the "
-                                 "knocker on his own (ruling)")
+                    notes.append(
+                        "more than two players scoring to the winner: each defender settles with the "
+                        "knocker on his own (ruling)"
+                    )
                 for d in defenders:
                     dw = sides[d].points
                     if dw <= k:
                         lines[d].append(Line(f"undercut: {k} − {dw}", k - dw, "undercut", src))
-                        lines[d].append(Line("undercut bonus", rules.undercut_bonus, "undercut bonus",
-                                             und_c.source, und_c.basis))
+                        lines[d].append(
+                            Line("undercut bonus", rules.undercut_bonus, "undercut bonus", und_c.source, und_c.basis)
+                        )
                     else:
-                        lines[knocker].append(Line(f"knock: {dw} − {k} ({d})" if len(defenders) > 1
-                                                   else f"knock: {dw} − {k}", dw - k, "knock", _src(rules, "knock")))
+                        lines[knocker].append(
+                            Line(
+                                f"knock: {dw} − {k} ({d})" if len(defenders) > 1 else f"knock: {dw} − {k}",
+                                dw - k,
+                                "knock",
+                                _src(rules, "knock"),
+                            )
+                        )
     points: dict[str, int] = {}
     mult_c = rules.cite("spade_multiplier")
     for p in players:
         base = sum(x.points for x in lines[p])
         if multiplier > 1 and base:
-            lines[p].append(Line(f"spade upcard ×{multiplier}", base * (multiplier - 1), "spade upcard",
-                                 mult_c.source, mult_c.basis))
+            lines[p].append(
+                Line(
+                    f"spade upcard ×{multiplier}", base * (multiplier - 1), "spade upcard", mult_c.source, mult_c.basis
+                )
+            )
         points[p] = sum(x.points for x in lines[p])
     return _Outcome(outcome, points, lines, winner, notes)
 
@@ -452,15 +637,20 @@ def _score_deal(rules, players: tuple[str, ...], deal: ParsedDeal, errors: list)
     if upcard.suit is Suit.SPADES:
         c = rules.cite("spade_multiplier")
         if multiplier > 1:
-            notes.append(f"spade upcard {upcard.label}: every point of the hand ×{multiplier}, bonuses included "
-                         f"— {c.source}" + (" (ruling)" if c.basis == "ruling" else ""))
+            notes.append(
+                f"spade upcard {upcard.label}: every point of the hand ×{multiplier}, bonuses included "
+                f"— {c.source}" + (" (ruling)" if c.basis == "ruling" else "")
+            )
         else:
-            notes.append(f"spade upcard {upcard.label}: no multiplier at this table — {c.source}"
-                         + (" (ruling)" if c.basis == "ruling" else ""))
+            notes.append(
+                f"spade upcard {upcard.label}: no multiplier at this table — {c.source}"
+                + (" (ruling)" if c.basis == "ruling" else "")
+            )
     knocker = deal.knocker
     if knocker is None:
-        notes.append("void hand: nobody knocked before the stock ran down to two cards; the same dealer deals "
-                     "again — S3")
+        notes.append(
+            "void hand: nobody knocked before the stock ran down to two cards; the same dealer deals again — S3"
+        )
         pds = {p: PlayerDeal(0, (), deadwood_points=None) for p in players}
         return "void", pds, None, notes, multiplier
     khand = deal.hands[knocker]
@@ -473,10 +663,17 @@ def _score_deal(rules, players: tuple[str, ...], deal: ParsedDeal, errors: list)
     if khand.given == "spread":
         if khand.big_gin:
             if khand.deadwood:
-                errors.append(RecordError("big gin means every card melded: this spread has deadwood",
-                                          rule="big gin", source=rules.cite("big_gin_bonus").source, deal=number,
-                                          player=knocker, cards=labels(khand.deadwood),
-                                          field=f"hands.{knocker}.deadwood"))
+                errors.append(
+                    RecordError(
+                        "big gin means every card melded: this spread has deadwood",
+                        rule="big gin",
+                        source=rules.cite("big_gin_bonus").source,
+                        deal=number,
+                        player=knocker,
+                        cards=labels(khand.deadwood),
+                        field=f"hands.{knocker}.deadwood",
+                    )
+                )
                 return None
             big = True
         pts = gf.hand_points(khand.deadwood)
@@ -486,19 +683,26 @@ def _score_deal(rules, players: tuple[str, ...], deal: ParsedDeal, errors: list)
         if khand.big_gin:
             if gf.best_deadwood(khand.mask) != 0:
                 pts, melds, dead = gf.best_arrangement(khand.mask)
-                errors.append(RecordError(f"big gin means all {n + 1} cards melded: these cards leave at least "
-                                          f"{pts} points of deadwood", rule="big gin",
-                                          source=rules.cite("big_gin_bonus").source, deal=number,
-                                          player=knocker, cards=labels(dead), field=f"hands.{knocker}.cards"))
+                errors.append(
+                    RecordError(
+                        f"big gin means all {n + 1} cards melded: these cards leave at least {pts} points of deadwood",
+                        rule="big gin",
+                        source=rules.cite("big_gin_bonus").source,
+                        deal=number,
+                        player=knocker,
+                        cards=labels(dead),
+                        field=f"hands.{knocker}.cards",
+                    )
+                )
                 return None
             big = True
-            for (pts, melds, dead, _) in gf.all_best_arrangements(khand.mask)[:1]:
+            for pts, melds, dead, _ in gf.all_best_arrangements(khand.mask)[:1]:
                 candidates.append(_Side(melds, dead, 0, pts))
         elif count == n + 1:
-            for (pts, melds, dead, disc) in gf.all_best_arrangements(khand.mask, discard=True):
+            for pts, melds, dead, disc in gf.all_best_arrangements(khand.mask, discard=True):
                 candidates.append(_Side(melds, dead, 0, pts, discard=disc))
         else:
-            for (pts, melds, dead, _) in gf.all_best_arrangements(khand.mask):
+            for pts, melds, dead, _ in gf.all_best_arrangements(khand.mask):
                 candidates.append(_Side(melds, dead, 0, pts))
     kpts = candidates[0].points
     if kpts > limit:
@@ -507,10 +711,17 @@ def _score_deal(rules, players: tuple[str, ...], deal: ParsedDeal, errors: list)
         else:
             why = f"the upcard {upcard.label} sets the knock limit at {limit}"
         what = "this spread leaves" if khand.given == "spread" else "the best arrangement of these cards leaves"
-        errors.append(RecordError(f"{knocker} cannot knock: {what} {kpts} points of deadwood; {why}",
-                                  rule="knock limit", source=lsrc + ("; S4, BO" if limit == 0 else ""),
-                                  deal=number, player=knocker, cards=labels(candidates[0].deadwood),
-                                  field=f"hands.{knocker}" + (".deadwood" if khand.given == "spread" else ".cards")))
+        errors.append(
+            RecordError(
+                f"{knocker} cannot knock: {what} {kpts} points of deadwood; {why}",
+                rule="knock limit",
+                source=lsrc + ("; S4, BO" if limit == 0 else ""),
+                deal=number,
+                player=knocker,
+                cards=labels(candidates[0].deadwood),
+                field=f"hands.{knocker}" + (".deadwood" if khand.given == "spread" else ".cards"),
+            )
+        )
         return None
     gin = kpts == 0
     outcome = "gin" if gin else "knock"
@@ -519,8 +730,7 @@ def _score_deal(rules, players: tuple[str, ...], deal: ParsedDeal, errors: list)
             outcome = "big_gin"
         else:
             c = rules.cite("big_gin_bonus")
-            notes.append(f"big gin is not played at this table (big gin bonus 0 — {c.source}): scored as gin "
-                         "(ruling)")
+            notes.append(f"big gin is not played at this table (big gin bonus 0 — {c.source}): scored as gin (ruling)")
     best = None
     for cand in candidates:
         sides = {knocker: cand}
@@ -533,16 +743,24 @@ def _score_deal(rules, players: tuple[str, ...], deal: ParsedDeal, errors: list)
             best = (net, cand, sides, out)
     _, cand, sides, out = best
     if khand.given == "cards" and len(candidates) > 1:
-        notes.append(f"{knocker}'s cards allow {len(candidates)} equally low arrangements"
-                     + (" and discards" if cand.discard is not None else "")
-                     + ": the one best for the knocker (least laid off against it) is scored (ruling)")
+        notes.append(
+            f"{knocker}'s cards allow {len(candidates)} equally low arrangements"
+            + (" and discards" if cand.discard is not None else "")
+            + ": the one best for the knocker (least laid off against it) is scored (ruling)"
+        )
     if cand.discard is not None:
         notes.append(f"{knocker}'s discard: {CARD_BY_INDEX[cand.discard].label}, the one leaving the least deadwood")
     if not gin:
         lay = rules.cite("layoffs")
-        notes.append(("layoffs onto the knocker's melds, a layoff may extend a run an earlier one extended"
-                      if chained else "layoffs only onto the knocker's melds as laid down, no chaining (ruling: "
-                      "also for a player's own layoffs)") + f" — {lay.source}")
+        notes.append(
+            (
+                "layoffs onto the knocker's melds, a layoff may extend a run an earlier one extended"
+                if chained
+                else "layoffs only onto the knocker's melds as laid down, no chaining (ruling: "
+                "also for a player's own layoffs)"
+            )
+            + f" — {lay.source}"
+        )
         if chained and len(players) > 2:
             notes.append("each defender builds only on the knocker's melds and his own layoffs (ruling)")
     notes.extend(out.notes)
@@ -551,14 +769,20 @@ def _score_deal(rules, players: tuple[str, ...], deal: ParsedDeal, errors: list)
         s = sides[p]
         mlabels = s.meld_labels if s.meld_labels is not None else tuple(labels(m) for m in s.melds)
         pds[p] = PlayerDeal(
-            points=out.points[p], lines=tuple(out.lines[p]), melds=tuple(mlabels), deadwood=labels(s.deadwood),
-            layoffs=labels(s.layoffs), deadwood_points=s.points,
-            discard=CARD_BY_INDEX[s.discard].label if s.discard is not None else None)
+            points=out.points[p],
+            lines=tuple(out.lines[p]),
+            melds=tuple(mlabels),
+            deadwood=labels(s.deadwood),
+            layoffs=labels(s.layoffs),
+            deadwood_points=s.points,
+            discard=CARD_BY_INDEX[s.discard].label if s.discard is not None else None,
+        )
     return out.outcome, pds, out.winner, notes, multiplier
 
 
 # ---------------------------------------------------------------------------------------------
 # The game
+
 
 def _reached(rules, total: int) -> bool:
     return total > rules.target if rules.target_strict else total >= rules.target
@@ -570,8 +794,8 @@ def score_game(rules, players, deals, first_dealer) -> GameResult:
     errors: list[RecordError] = []
     if not isinstance(deals, list):
         raise RecordInvalid([RecordError("'deals' must be a list", rule="format", field="deals")])
-    totals = {p: 0 for p in players}
-    boxes = {p: 0 for p in players}
+    totals = dict.fromkeys(players, 0)
+    boxes = dict.fromkeys(players, 0)
     results: list[DealResult] = []
     dealer = first_dealer
     finished = False
@@ -585,8 +809,14 @@ def score_game(rules, players, deals, first_dealer) -> GameResult:
             scoring_ok = False
             continue
         if finished:
-            errors.append(RecordError(f"deal {number} comes after the game ended ({winner} won on deal "
-                                      f"{len(results)})", rule="game end", source=game_src, deal=number))
+            errors.append(
+                RecordError(
+                    f"deal {number} comes after the game ended ({winner} won on deal {len(results)})",
+                    rule="game end",
+                    source=game_src,
+                    deal=number,
+                )
+            )
             scoring_ok = False
             continue
         if not scoring_ok:
@@ -618,10 +848,22 @@ def score_game(rules, players, deals, first_dealer) -> GameResult:
                 winner = leaders[0]
             else:
                 notes = list(notes) + [f"{' and '.join(leaders)} tie for the win: the game goes on (ruling)"]
-        results.append(DealResult(number=number, outcome=outcome, multiplier=multiplier, players=pds,
-                                  totals_before=before, totals=dict(totals), side={p: 0 for p in players},
-                                  dealer=dealer, next_dealer=next_dealer, notes=tuple(notes),
-                                  actor=parsed.knocker, winner=hand_winner))
+        results.append(
+            DealResult(
+                number=number,
+                outcome=outcome,
+                multiplier=multiplier,
+                players=pds,
+                totals_before=before,
+                totals=dict(totals),
+                side=dict.fromkeys(players, 0),
+                dealer=dealer,
+                next_dealer=next_dealer,
+                notes=tuple(notes),
+                actor=parsed.knocker,
+                winner=hand_winner,
+            )
+        )
         dealer = next_dealer
     if errors:
         raise RecordInvalid(errors)
@@ -630,10 +872,20 @@ def score_game(rules, players, deals, first_dealer) -> GameResult:
     game_notes: list[str] = []
     if finished:
         final, final_lines, game_notes = _final(rules, players, totals, boxes, winner)
-    return GameResult(game=GAME, profile=rules.profile, players=players, deals=tuple(results), totals=dict(totals),
-                      side={p: 0 for p in players}, state="finished" if finished else "in_progress",
-                      winner=winner, final=final, final_lines=final_lines, target=rules.target,
-                      notes=tuple(game_notes))
+    return GameResult(
+        game=GAME,
+        profile=rules.profile,
+        players=players,
+        deals=tuple(results),
+        totals=dict(totals),
+        side=dict.fromkeys(players, 0),
+        state="finished" if finished else "in_progress",
+        winner=winner,
+        final=final,
+        final_lines=final_lines,
+        target=rules.target,
+        notes=tuple(game_notes),
+    )
 
 
 def _final(rules, players, totals, boxes, winner):
@@ -641,13 +893,18 @@ def _final(rules, players, totals, boxes, winner):
     notes: list[str] = []
     src = _src(rules, "game")
     for p in players:
-        lines[p].append(Line("game total" + (" (penalty points)" if rules.scoring == "penalty" else ""),
-                             totals[p], "game total", src))
+        lines[p].append(
+            Line(
+                "game total" + (" (penalty points)" if rules.scoring == "penalty" else ""), totals[p], "game total", src
+            )
+        )
     if rules.scoring == "penalty":
         if rules.game_bonus or rules.box_bonus or rules.shutout:
             notes.append("game bonus, box bonus and shutout are not used with penalty scoring (ruling)")
-        notes.append(f"the game ends when someone reaches {rules.target} penalty points; the lowest total wins "
-                     f"({rules.cite('target').source})")
+        notes.append(
+            f"the game ends when someone reaches {rules.target} penalty points; the lowest total wins "
+            f"({rules.cite('target').source})"
+        )
     else:
         if rules.game_bonus:
             c = rules.cite("game_bonus")
@@ -656,13 +913,20 @@ def _final(rules, players, totals, boxes, winner):
             c = rules.cite("box_bonus")
             for p in players:
                 if boxes[p]:
-                    lines[p].append(Line(f"boxes: {boxes[p]} hand{'s' if boxes[p] != 1 else ''} won × "
-                                         f"{rules.box_bonus}", boxes[p] * rules.box_bonus, "box bonus",
-                                         c.source, c.basis))
+                    lines[p].append(
+                        Line(
+                            f"boxes: {boxes[p]} hand{'s' if boxes[p] != 1 else ''} won × {rules.box_bonus}",
+                            boxes[p] * rules.box_bonus,
+                            "box bonus",
+                            c.source,
+                            c.basis,
+                        )
+                    )
         if rules.shutout and all(totals[p] == 0 for p in players if p != winner):
             c = rules.cite("shutout")
             sub = sum(x.points for x in lines[winner])
-            lines[winner].append(Line("shutout: the winner's whole tally doubled (ruling)", sub, "shutout",
-                                      c.source, c.basis))
+            lines[winner].append(
+                Line("shutout: the winner's whole tally doubled (ruling)", sub, "shutout", c.source, c.basis)
+            )
     final = {p: sum(x.points for x in lines[p]) for p in players}
     return final, {p: tuple(v) for p, v in lines.items()}, notes

@@ -18,22 +18,38 @@ How it works (exact):
 
 Defender layoffs: see ``defender_best``.
 """
+
 from __future__ import annotations
 
 from itertools import combinations
 
 __all__ = [
-    "VALUES", "T", "RUNS", "T1", "T1_CARD", "hand_points", "popcount",
-    "best_deadwood", "best_deadwood_discard", "best_arrangement", "best_arrangement_discard",
-    "all_best_arrangements", "meld_is_set", "meld_is_run", "meld_kind",
-    "defender_best", "layoff_closure", "mask_of", "bits_of",
+    "VALUES",
+    "T",
+    "RUNS",
+    "T1",
+    "T1_CARD",
+    "hand_points",
+    "popcount",
+    "best_deadwood",
+    "best_deadwood_discard",
+    "best_arrangement",
+    "best_arrangement_discard",
+    "all_best_arrangements",
+    "meld_is_set",
+    "meld_is_run",
+    "meld_kind",
+    "defender_best",
+    "layoff_closure",
+    "mask_of",
+    "bits_of",
 ]
 
 SUIT_BITS = 13
 FULL = (1 << 13) - 1
 ALL52 = (1 << 52) - 1
 VALUES: tuple[int, ...] = tuple(min(r + 1, 10) for r in range(13))  # by rank index 0..12
-INF = 10 ** 6
+INF = 10**6
 
 
 def popcount(x: int) -> int:
@@ -70,8 +86,12 @@ for _m in range(1, 8192):
 
 def hand_points(mask: int) -> int:
     """Card points of every card in a 52-bit mask."""
-    return (SUIT_POINTS[mask & FULL] + SUIT_POINTS[mask >> 13 & FULL]
-            + SUIT_POINTS[mask >> 26 & FULL] + SUIT_POINTS[mask >> 39 & FULL])
+    return (
+        SUIT_POINTS[mask & FULL]
+        + SUIT_POINTS[mask >> 13 & FULL]
+        + SUIT_POINTS[mask >> 26 & FULL]
+        + SUIT_POINTS[mask >> 39 & FULL]
+    )
 
 
 def _runs_from(m: int, low: int):
@@ -158,8 +178,7 @@ def _remainders(a: int, b: int, c: int, d: int, multi: int) -> list[tuple[int, i
         r = low.bit_length() - 1
         pattern = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
         opts = _SET_OPTIONS.get((r, pattern)) or _set_options(r, pattern)
-        combos = [(ca & ~xa, cb & ~xb, cc & ~xc, cd & ~xd)
-                  for (ca, cb, cc, cd) in combos for (xa, xb, xc, xd) in opts]
+        combos = [(ca & ~xa, cb & ~xb, cc & ~xc, cd & ~xd) for (ca, cb, cc, cd) in combos for (xa, xb, xc, xd) in opts]
     return combos
 
 
@@ -174,10 +193,10 @@ def _set_choices(a: int, b: int, c: int, d: int, multi: int):
         pattern = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
         opts = _set_options(r, pattern)
         new = []
-        for (ca, cb, cc, cd, sets) in combos:
-            for (xa, xb, xc, xd) in opts:
+        for ca, cb, cc, cd, sets in combos:
+            for xa, xb, xc, xd in opts:
                 if xa | xb | xc | xd:
-                    setmask = (xa | xb << 13 | xc << 26 | xd << 39)
+                    setmask = xa | xb << 13 | xc << 26 | xd << 39
                     new.append((ca & ~xa, cb & ~xb, cc & ~xc, cd & ~xd, sets + (setmask,)))
                 else:
                     new.append((ca, cb, cc, cd, sets))
@@ -198,12 +217,14 @@ def best_deadwood_discard(mask: int) -> int:
     a, b, c, d, multi = _split(mask)
     if not multi:
         return T[a] + T[b] + T[c] + T[d] + min(D1[a], D1[b], D1[c], D1[d])
-    return min(T[ca] + T[cb] + T[cc] + T[cd] + min(D1[ca], D1[cb], D1[cc], D1[cd])
-               for (ca, cb, cc, cd) in _remainders(a, b, c, d, multi))
+    return min(
+        T[ca] + T[cb] + T[cc] + T[cd] + min(D1[ca], D1[cb], D1[cc], D1[cd])
+        for (ca, cb, cc, cd) in _remainders(a, b, c, d, multi)
+    )
 
 
 def _sort_melds(melds) -> tuple[int, ...]:
-    return tuple(sorted(melds, key=lambda m: (_meld_sort_key(m))))
+    return tuple(sorted(melds, key=lambda m: _meld_sort_key(m)))
 
 
 def _meld_sort_key(m: int):
@@ -221,8 +242,13 @@ def _rank_of_set(m: int) -> int:
 
 def _arranged(mask: int, sets: tuple[int, ...], a: int, b: int, c: int, d: int) -> tuple[tuple[int, ...], int]:
     """The melds (the sets, then each suit's runs from the lowest card up) and what they leave."""
-    melds = sets + RUNS[a] + tuple(r << 13 for r in RUNS[b]) + tuple(r << 26 for r in RUNS[c]) \
+    melds = (
+        sets
+        + RUNS[a]
+        + tuple(r << 13 for r in RUNS[b])
+        + tuple(r << 26 for r in RUNS[c])
         + tuple(r << 39 for r in RUNS[d])
+    )
     melded = 0
     for m in melds:
         melded |= m
@@ -236,9 +262,13 @@ def best_arrangement(mask: int) -> tuple[int, tuple[int, ...], int]:
     a, b, c, d, multi = _split(mask)
     sets: tuple[int, ...] = ()
     if multi:
-        v, a, b, c, d, sets = min(((T[ca] + T[cb] + T[cc] + T[cd], ca, cb, cc, cd, st)
-                                   for (ca, cb, cc, cd, st) in _set_choices(a, b, c, d, multi)),
-                                  key=_first)
+        v, a, b, c, d, sets = min(
+            (
+                (T[ca] + T[cb] + T[cc] + T[cd], ca, cb, cc, cd, st)
+                for (ca, cb, cc, cd, st) in _set_choices(a, b, c, d, multi)
+            ),
+            key=_first,
+        )
     else:
         v = T[a] + T[b] + T[c] + T[d]
     melds, dead = _arranged(mask, sets, a, b, c, d)
@@ -252,10 +282,13 @@ def best_arrangement_discard(mask: int) -> tuple[int, tuple[int, ...], int, int]
     a, b, c, d, multi = _split(mask)
     sets: tuple[int, ...] = ()
     if multi:
-        v, a, b, c, d, sets = min(((T[ca] + T[cb] + T[cc] + T[cd] + min(D1[ca], D1[cb], D1[cc], D1[cd]),
-                                    ca, cb, cc, cd, st)
-                                   for (ca, cb, cc, cd, st) in _set_choices(a, b, c, d, multi)),
-                                  key=_first)
+        v, a, b, c, d, sets = min(
+            (
+                (T[ca] + T[cb] + T[cc] + T[cd] + min(D1[ca], D1[cb], D1[cc], D1[cd]), ca, cb, cc, cd, st)
+                for (ca, cb, cc, cd, st) in _set_choices(a, b, c, d, multi)
+            ),
+            key=_first,
+        )
     else:
         v = T[a] + T[b] + T[c] + T[d] + min(D1[a], D1[b], D1[c], D1[d])
     parts = [a, b, c, d]
@@ -274,6 +307,7 @@ def _first(item: tuple) -> int:
 
 # ---------------------------------------------------------------------------------------------
 # Every best arrangement (for scoring: the knocker's choice among equals, slower).
+
 
 def _suit_all_runs(m: int, free: int = 0):
     """All ways to cover part of suit mask m with runs, as (cost, run-cover mask) with the
@@ -327,14 +361,14 @@ def all_best_arrangements(mask: int, discard: bool = False):
         for i in bits_of(mask):
             rest = mask & ~(1 << i)
             if best_deadwood(rest) == target:
-                for (v, melds, dead, _) in all_best_arrangements(rest):
+                for v, melds, dead, _ in all_best_arrangements(rest):
                     out.append((v, melds, dead, i))
         return out
     target = best_deadwood(mask)
     a, b, c, d, multi = _split(mask)
     out = []
     seen = set()
-    for (ca, cb, cc, cd, sets) in _set_choices(a, b, c, d, multi):
+    for ca, cb, cc, cd, sets in _set_choices(a, b, c, d, multi):
         parts = (ca, cb, cc, cd)
         if sum(T[p] for p in parts) != target:
             continue
@@ -359,6 +393,7 @@ def all_best_arrangements(mask: int, discard: bool = False):
 
 # ---------------------------------------------------------------------------------------------
 # Melds
+
 
 def meld_is_set(m: int) -> bool:
     """3 or 4 cards of one rank."""
@@ -393,6 +428,7 @@ def meld_kind(m: int) -> str | None:
 
 # ---------------------------------------------------------------------------------------------
 # Defender layoffs
+
 
 def _suit_dp_free(m: int, free: int):
     """Least cost and runs of suit mask m when cards in ``free`` score 0 as deadwood."""
@@ -508,7 +544,7 @@ def defender_best(mask: int, knocker_melds, chained: bool = True):
     for s, run in kruns:
         runs_by_suit[s].append(run)
     best = None
-    for (ca, cb, cc, cd, sets) in _set_choices(a, b, c, d, multi):
+    for ca, cb, cc, cd, sets in _set_choices(a, b, c, d, multi):
         total = 0
         layoff = 0
         own = list(sets)

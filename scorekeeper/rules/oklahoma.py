@@ -7,11 +7,13 @@ player types it); ``score_game`` scores a whole game from the raw deals of a rec
 Sources: S0 (book description), S1 (Laws of Oklahoma). Values that are this project's reading
 carry basis "ruling"; knob values are cited through ``rules.cite``.
 """
+
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
-from dataclasses import dataclass, replace
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .cards import ACE, JOKER, KING, PACK_52, QUEEN, RANK_NAMES, SUITS, Card, CardError, Suit, Token, parse_token
@@ -42,6 +44,7 @@ _QS = Card(QUEEN, Suit.SPADES)
 
 # --------------------------------------------------------------------------------------------
 # Card values (RULES.md §1 table).
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _Value:
@@ -141,7 +144,7 @@ def card_value_held(card: str | Card | Token, rules: Any) -> int:
 def pack_counts(rules: Any) -> dict[Card, int]:
     """How many of each card the pack holds: two of every natural card and of every 2 (eight 2s),
     one Joker or none (S0; S1 law 1). Keys are Cards; the Joker is ``cards.JOKER``."""
-    counts = {card: 2 for card in PACK_52}
+    counts = dict.fromkeys(PACK_52, 2)
     counts[JOKER] = 1 if rules.joker else 0
     return counts
 
@@ -152,7 +155,8 @@ def pack_counts(rules: Any) -> dict[Card, int]:
 # a meld never parses, prints or hashes a card again.
 
 _POS_CARD: tuple[tuple[Card, ...], ...] = tuple(
-    tuple(Card(ACE if p == 14 else max(p, 1), s) for p in range(15)) for s in SUITS)
+    tuple(Card(ACE if p == 14 else max(p, 1), s) for p in range(15)) for s in SUITS
+)
 _POS_LABEL: tuple[tuple[str, ...], ...] = tuple(tuple(c.label for c in row) for row in _POS_CARD)
 _POS_CODE: tuple[tuple[str, ...], ...] = tuple(tuple(c.code for c in row) for row in _POS_CARD)
 
@@ -160,15 +164,14 @@ _POS_CODE: tuple[tuple[str, ...], ...] = tuple(tuple(c.code for c in row) for ro
 class _E:
     """One parsed token: the Token and what the meld check needs of it."""
 
-    __slots__ = ("tok", "label", "clabel", "ccode", "rank", "si", "wild", "joker", "srank", "ssi", "slabel",
-                 "value")
+    __slots__ = ("tok", "label", "clabel", "ccode", "rank", "si", "wild", "joker", "srank", "ssi", "slabel", "value")
 
     def __init__(self, tok: Token) -> None:
         card, stands = tok.card, tok.stands_for
         self.tok = tok
-        self.label = tok.label                       # '2♣=7♥'
-        self.clabel = card.label                     # '2♣'
-        self.ccode = card.code                       # '2C'
+        self.label = tok.label  # '2♣=7♥'
+        self.clabel = card.label  # '2♣'
+        self.ccode = card.code  # '2C'
         self.rank = card.rank
         self.si = card.suit.index if card.suit is not None else -1
         self.wild = card.is_wild
@@ -212,6 +215,7 @@ def _token(raw: Any) -> Token:
 # --------------------------------------------------------------------------------------------
 # Meld checking.
 
+
 @dataclass(frozen=True, slots=True)
 class MeldCheck:
     """The verdict on one meld.
@@ -232,7 +236,7 @@ class MeldCheck:
     rank: int | None = None
     suit: Suit | None = None
     meaning: tuple[str, ...] = ()
-    labels: tuple[str, ...] = ()        # ``cards`` printed ('2♣=7♥')
+    labels: tuple[str, ...] = ()  # ``cards`` printed ('2♣=7♥')
 
 
 def _err(message: str, rule: str, source: str, cards: Sequence[str] = ()) -> RecordError:
@@ -240,8 +244,7 @@ def _err(message: str, rule: str, source: str, cards: Sequence[str] = ()) -> Rec
 
 
 def _fail(errors: list[RecordError], kind: str | None = None, es: Sequence[_E] = ()) -> MeldCheck:
-    return MeldCheck(False, kind, tuple(e.tok for e in es), 0, (), tuple(errors),
-                     labels=tuple(e.label for e in es))
+    return MeldCheck(False, kind, tuple(e.tok for e in es), 0, (), tuple(errors), labels=tuple(e.label for e in es))
 
 
 def _labels(es: Sequence[_E]) -> list[str]:
@@ -275,7 +278,7 @@ def check_meld(tokens: Sequence[str | Token], rules: Any) -> MeldCheck:
     try:
         key = (True, *tokens) if rules.joker else (rules.cite("joker").source, *tokens)
         hit = _MELDS.get(key)
-    except TypeError:                       # something unhashable was entered: check it uncached
+    except TypeError:  # something unhashable was entered: check it uncached
         return _check_meld(tokens, rules)
     if hit is None:
         hit = _check_meld(tokens, rules)
@@ -307,16 +310,23 @@ def _check_meld(tokens: Sequence[str | Token], rules: Any) -> MeldCheck:
         jokers = [e for e in es if e.joker]
         if jokers:
             cite = rules.cite("joker")
-            return _fail([_err("this game is played without the Joker", "no Joker", cite.source,
-                               _labels(jokers))])
+            return _fail([_err("this game is played without the Joker", "no Joker", cite.source, _labels(jokers))])
     if len(es) < 3:
         return _fail([_err(f"a meld needs at least 3 cards, not {len(es)}", "meld", SRC_MELD, _labels(es))])
 
     naturals = [e for e in es if not e.wild]
     named = [e for e in es if e.wild and e.srank]
     if not naturals and not named:
-        return _fail([_err("a meld of wild cards only must name what each card stands for "
-                           "(like 2C=7H)", "wild cards", SRC_WILD, _labels(es))])
+        return _fail(
+            [
+                _err(
+                    "a meld of wild cards only must name what each card stands for (like 2C=7H)",
+                    "wild cards",
+                    SRC_WILD,
+                    _labels(es),
+                )
+            ]
+        )
     ranks = {e.rank for e in naturals}
     ranks.update(e.srank for e in named)
     if len(ranks) == 1:
@@ -332,19 +342,40 @@ def _check_meld(tokens: Sequence[str | Token], rules: Any) -> MeldCheck:
         rank = nat_ranks.pop()
         for e in named:
             if e.srank != rank:
-                errors.append(_err(f"in a set of {_rank_word(rank)}s a wild card must stand for a "
-                                   f"{_rank_word(rank)}, not {e.slabel}", "set: one rank", SRC_SET, [e.label]))
+                errors.append(
+                    _err(
+                        f"in a set of {_rank_word(rank)}s a wild card must stand for a "
+                        f"{_rank_word(rank)}, not {e.slabel}",
+                        "set: one rank",
+                        SRC_SET,
+                        [e.label],
+                    )
+                )
         return _fail(errors, "set", es)
     if naturals and len(nat_suits) == 1:
         si = nat_suits.pop()
         symbol = SUITS[si].symbol
         for e in named:
             if e.ssi != si:
-                errors.append(_err(f"in a {symbol} sequence a wild card must stand for a {symbol} card, "
-                                   f"not {e.slabel}", "sequence: one suit", SRC_SEQUENCE, [e.label]))
+                errors.append(
+                    _err(
+                        f"in a {symbol} sequence a wild card must stand for a {symbol} card, not {e.slabel}",
+                        "sequence: one suit",
+                        SRC_SEQUENCE,
+                        [e.label],
+                    )
+                )
         return _fail(errors, "sequence", es)
-    return _fail([_err("not a meld: a set is cards of one rank, a sequence cards of one suit in order",
-                       "meld", SRC_MELD, _labels(es))])
+    return _fail(
+        [
+            _err(
+                "not a meld: a set is cards of one rank, a sequence cards of one suit in order",
+                "meld",
+                SRC_MELD,
+                _labels(es),
+            )
+        ]
+    )
 
 
 def _score(entries: list[tuple[str, _Value]]) -> tuple[int, tuple[Line, ...]]:
@@ -373,8 +404,18 @@ def _score(entries: list[tuple[str, _Value]]) -> tuple[int, tuple[Line, ...]]:
 
 def _check_set(es: list[_E], rank: int) -> MeldCheck:
     if len(es) > 4:
-        return _fail([_err(f"a set has at most 4 cards, wild cards included, not {len(es)}",
-                           "set: at most 4 cards", "S0", _labels(es))], "set", es)
+        return _fail(
+            [
+                _err(
+                    f"a set has at most 4 cards, wild cards included, not {len(es)}",
+                    "set: at most 4 cards",
+                    "S0",
+                    _labels(es),
+                )
+            ],
+            "set",
+            es,
+        )
     naturals = sorted((e for e in es if not e.wild), key=_by_suit)
     wilds = [e for e in es if e.wild]
     word = _rank_word(rank)
@@ -396,8 +437,18 @@ def _check_set(es: list[_E], rank: int) -> MeldCheck:
             meaning.append(f"a {word}")
     ordered = naturals + wilds
     points, lines = _score(entries)
-    return MeldCheck(True, "set", tuple(e.tok for e in ordered), points, lines, (), rank, None,
-                     tuple(meaning), tuple(e.label for e in ordered))
+    return MeldCheck(
+        True,
+        "set",
+        tuple(e.tok for e in ordered),
+        points,
+        lines,
+        (),
+        rank,
+        None,
+        tuple(meaning),
+        tuple(e.label for e in ordered),
+    )
 
 
 def _by_suit(e: _E) -> int:
@@ -437,10 +488,20 @@ def _check_sequence(es: list[_E], si: int) -> MeldCheck:
     n = len(es)
     errors: list[RecordError] = []
     if n > 14:
-        return _fail([_err(f"a sequence has at most 14 cards (A to K to A), not {n}",
-                           "sequence: at most 14 cards", "S0", _labels(es))], "sequence", es)
+        return _fail(
+            [
+                _err(
+                    f"a sequence has at most 14 cards (A to K to A), not {n}",
+                    "sequence: at most 14 cards",
+                    "S0",
+                    _labels(es),
+                )
+            ],
+            "sequence",
+            es,
+        )
     pos_label = _POS_LABEL[si]
-    fixed: list[tuple[_E, int]] = []            # (entry, rank it holds) for naturals and named wilds
+    fixed: list[tuple[_E, int]] = []  # (entry, rank it holds) for naturals and named wilds
     free: list[_E] = []
     for e in es:
         if e.wild and not e.srank:
@@ -458,17 +519,29 @@ def _check_sequence(es: list[_E], si: int) -> MeldCheck:
     if len(by_rank) + len(aces) < len(fixed) or len(aces) > 2:
         for r, group in sorted(by_rank.items()):
             if len(group) > 1:
-                errors.append(_err(f"{pos_label[r]} is in the sequence {len(group)} times: each card of a "
-                                   "sequence holds its own place", "sequence: each place once", SRC_SEQUENCE,
-                                   _labels(group)))
+                errors.append(
+                    _err(
+                        f"{pos_label[r]} is in the sequence {len(group)} times: each card of a "
+                        "sequence holds its own place",
+                        "sequence: each place once",
+                        SRC_SEQUENCE,
+                        _labels(group),
+                    )
+                )
         if len(aces) > 2:
-            errors.append(_err(f"{len(aces)} aces: a sequence holds at most two (A-2-3… and …Q-K-A in a "
-                               "14-card sequence)", "sequence: each place once", SRC_SEQUENCE, _labels(aces)))
+            errors.append(
+                _err(
+                    f"{len(aces)} aces: a sequence holds at most two (A-2-3… and …Q-K-A in a 14-card sequence)",
+                    "sequence: each place once",
+                    SRC_SEQUENCE,
+                    _labels(aces),
+                )
+            )
         return _fail(errors, "sequence", es)
 
     others = sorted(by_rank)
     ace_options: list[tuple[int, ...]] = [()] if not aces else ([(1,), (14,)] if len(aces) == 1 else [(1, 14)])
-    placements: list[tuple[tuple[int, ...], int, frozenset[int]]] = []   # (ace places, lowest place, held)
+    placements: list[tuple[tuple[int, ...], int, frozenset[int]]] = []  # (ace places, lowest place, held)
     for opt in ace_options:
         places = sorted(others + list(opt)) if opt else others
         lo_min = max(1, places[-1] - n + 1)
@@ -478,7 +551,7 @@ def _check_sequence(es: list[_E], si: int) -> MeldCheck:
             for lo in range(lo_min, lo_max + 1):
                 placements.append((opt, lo, held))
 
-    suited_twos = [e for e in free if e.si == si]       # a free wild is a 2 or the Joker (si -1)
+    suited_twos = [e for e in free if e.si == si]  # a free wild is a 2 or the Joker (si -1)
     own_place: _E | None = None
     if suited_twos and placements:
         # RULING: an unnamed 2 of the sequence's own suit stands for itself when its place is open.
@@ -492,17 +565,29 @@ def _check_sequence(es: list[_E], si: int) -> MeldCheck:
             # RULING: K, A and the 2 of one suit laid together read as going round the corner.
             two = suited_twos[0]
             at_fault = [e.label for e, r in fixed if r in (KING, ACE)] + _labels(suited_twos)
-            return _fail([_err("a sequence never goes round the corner (K-A-2); to use the "
-                               f"{two.clabel} as another card, name it (like {two.ccode}={_POS_CODE[si][12]})",
-                               "sequence: no round the corner", SRC_CORNER, at_fault)], "sequence", es)
+            return _fail(
+                [
+                    _err(
+                        "a sequence never goes round the corner (K-A-2); to use the "
+                        f"{two.clabel} as another card, name it (like {two.ccode}={_POS_CODE[si][12]})",
+                        "sequence: no round the corner",
+                        SRC_CORNER,
+                        at_fault,
+                    )
+                ],
+                "sequence",
+                es,
+            )
     if not placements:
         return _fail([_no_placement(es, fixed, free, others, aces, ace_options, si, n)], "sequence", es)
     if len(placements) > 1:
         # Placements that differ only in which end an ace takes, the wilds standing for the same
         # cards, are one meld (A-2-…-K or 2-…-K-A; a Joker for the other ace of a 14-card
         # sequence): the first is taken, ace low.
-        meanings = {tuple(sorted(1 if p == 14 else p for p in range(lo, lo + n) if p not in held))
-                    for _opt, lo, held in placements}
+        meanings = {
+            tuple(sorted(1 if p == 14 else p for p in range(lo, lo + n) if p not in held))
+            for _opt, lo, held in placements
+        }
         if len(meanings) == 1:
             placements = placements[:1]
     if len(placements) > 1:
@@ -516,8 +601,12 @@ def _check_sequence(es: list[_E], si: int) -> MeldCheck:
 
     def put_free(e: _E, p: int) -> None:
         label = pos_label[p]
-        placed[p] = (Token(e.tok.card, pos_card[p]), f"{e.clabel}={label}", _wild_at(e, p, si),
-                     f"{e.clabel} as {label}")
+        placed[p] = (
+            Token(e.tok.card, pos_card[p]),
+            f"{e.clabel}={label}",
+            _wild_at(e, p, si),
+            f"{e.clabel} as {label}",
+        )
 
     rest = free
     if own_place is not None:
@@ -530,36 +619,56 @@ def _check_sequence(es: list[_E], si: int) -> MeldCheck:
         if twos and jokers and len({_run_value(p) for p in open_places}) > 1:
             # RULING: which wild fills which place changes the score: the Joker must be named.
             shown = " ".join(pos_label[p] for p in open_places)
-            return _fail([_err(f"the Joker and the 2 fill {shown}, which score differently as a 2: name the "
-                               f"card the Joker stands for (like JK={_POS_CODE[si][open_places[-1]]})",
-                               "wild cards: name the card", SRC_JOKER_NAME,
-                               _labels(jokers) + _labels(twos))], "sequence", es)
+            return _fail(
+                [
+                    _err(
+                        f"the Joker and the 2 fill {shown}, which score differently as a 2: name the "
+                        f"card the Joker stands for (like JK={_POS_CODE[si][open_places[-1]]})",
+                        "wild cards: name the card",
+                        SRC_JOKER_NAME,
+                        _labels(jokers) + _labels(twos),
+                    )
+                ],
+                "sequence",
+                es,
+            )
         rest = twos + jokers
-    for p, e in zip(open_places, rest):
+    for p, e in zip(open_places, rest, strict=False):
         put_free(e, p)
     ace_places = list(opt)
     # Two aces (a 14-card sequence): a natural ace takes the low end, a wild one the high end.
     fixed.sort(key=lambda item: item[1] == ACE and item[0].wild)
     for e, r in fixed:
-        if r == ACE:
-            p = ace_places.pop(0)
-        else:
-            p = r
+        p = ace_places.pop(0) if r == ACE else r
         if e.wild:
             placed[p] = (e.tok, e.label, _wild_at(e, p, si), f"{e.clabel} as {e.slabel}")
         else:
             placed[p] = (e.tok, e.label, e.value, e.label)
     order = sorted(placed)
     points, lines = _score([(placed[p][3], placed[p][2]) for p in order])
-    return MeldCheck(True, "sequence", tuple(placed[p][0] for p in order), points, lines, (), None, SUITS[si],
-                     tuple(pos_label[p] for p in order), tuple(placed[p][1] for p in order))
+    return MeldCheck(
+        True,
+        "sequence",
+        tuple(placed[p][0] for p in order),
+        points,
+        lines,
+        (),
+        None,
+        SUITS[si],
+        tuple(pos_label[p] for p in order),
+        tuple(placed[p][1] for p in order),
+    )
 
 
 def _no_placement(es, fixed, free, others, aces, ace_options, si, n) -> RecordError:
     ranks_held = set(others) | ({ACE} if aces else set())
     if ACE in ranks_held and _corner(ranks_held, n):
-        return _err("a sequence never goes round the corner (K-A-2)", "sequence: no round the corner",
-                    SRC_CORNER, [e.label for e, _ in fixed] + _labels(free))
+        return _err(
+            "a sequence never goes round the corner (K-A-2)",
+            "sequence: no round the corner",
+            SRC_CORNER,
+            [e.label for e, _ in fixed] + _labels(free),
+        )
     best = None
     for opt in ace_options:
         places = sorted(others + list(opt))
@@ -569,8 +678,12 @@ def _no_placement(es, fixed, free, others, aces, ace_options, si, n) -> RecordEr
     assert best is not None
     shown = " ".join(_POS_LABEL[si][p] for p in best)
     wilds = f"{len(free)} wild card{'s' if len(free) != 1 else ''}" if free else "no wild card"
-    return _err(f"not in sequence: {shown} missing, and {wilds} to fill "
-                f"{'them' if len(best) > 1 else 'it'}", "sequence: in order", SRC_SEQUENCE, _labels(es))
+    return _err(
+        f"not in sequence: {shown} missing, and {wilds} to fill {'them' if len(best) > 1 else 'it'}",
+        "sequence: in order",
+        SRC_SEQUENCE,
+        _labels(es),
+    )
 
 
 def _ambiguous(es, free, placements, si, n) -> RecordError:
@@ -583,13 +696,18 @@ def _ambiguous(es, free, placements, si, n) -> RecordError:
     _opt, lo, places = placements[0]
     first_open = next(p for p in range(lo, lo + n) if p not in places)
     example = f"{free[0].ccode}={_POS_CODE[si][first_open]}"
-    return _err(f"{what} in a sequence must name the card it stands for: "
-                f"{' '.join(e.clabel for e in free)} could be {' or '.join(options)} (write it like {example})",
-                "wild cards: name the card", SRC_WILD_SEQ if what == "a 2" else SRC_JOKER_NAME, _labels(es))
+    return _err(
+        f"{what} in a sequence must name the card it stands for: "
+        f"{' '.join(e.clabel for e in free)} could be {' or '.join(options)} (write it like {example})",
+        "wild cards: name the card",
+        SRC_WILD_SEQ if what == "a 2" else SRC_JOKER_NAME,
+        _labels(es),
+    )
 
 
 # --------------------------------------------------------------------------------------------
 # Deals and games.
+
 
 @dataclass(slots=True)
 class _Hand:
@@ -597,127 +715,245 @@ class _Hand:
     held: list[_E]
 
 
-def _deal_error(errors: list[RecordError], number: int, message: str, rule: str, source: str,
-                player: str | None = None, cards: Sequence[str] = (), field: str | None = None) -> None:
-    errors.append(RecordError(message, rule=rule, source=source, deal=number, player=player,
-                              cards=tuple(cards), field=field))
+def _deal_error(
+    errors: list[RecordError],
+    number: int,
+    message: str,
+    rule: str,
+    source: str,
+    player: str | None = None,
+    cards: Sequence[str] = (),
+    field: str | None = None,
+) -> None:
+    errors.append(
+        RecordError(message, rule=rule, source=source, deal=number, player=player, cards=tuple(cards), field=field)
+    )
 
 
-def _check_deal(rules: Any, players: tuple[str, ...], deal: Any, number: int,
-                errors: list[RecordError]) -> tuple[dict[str, _Hand], str | None, bool, bool] | None:
+def _check_deal(
+    rules: Any, players: tuple[str, ...], deal: Any, number: int, errors: list[RecordError]
+) -> tuple[dict[str, _Hand], str | None, bool, bool] | None:
     """Validate one deal; append every error; return the parsed hands when it is valid."""
     start = len(errors)
     if not isinstance(deal, Mapping):
-        _deal_error(errors, number, "a deal is an object with 'out', 'hands' (and optionally 'first_turn', "
-                    "'concealed')", "format", SRC_NOTATION)
+        _deal_error(
+            errors,
+            number,
+            "a deal is an object with 'out', 'hands' (and optionally 'first_turn', 'concealed')",
+            "format",
+            SRC_NOTATION,
+        )
         return None
     for key in deal:
         if key not in DEAL_KEYS:
-            _deal_error(errors, number, f"unknown key '{key}': an Oklahoma deal has {', '.join(DEAL_KEYS)}",
-                        "format", SRC_NOTATION, field=str(key))
+            _deal_error(
+                errors,
+                number,
+                f"unknown key '{key}': an Oklahoma deal has {', '.join(DEAL_KEYS)}",
+                "format",
+                SRC_NOTATION,
+                field=str(key),
+            )
     if "out" not in deal:
-        _deal_error(errors, number, "the deal has no 'out': name the player who went out, or null when the "
-                    "stock ran out", "format", SRC_NOTATION, field="out")
+        _deal_error(
+            errors,
+            number,
+            "the deal has no 'out': name the player who went out, or null when the stock ran out",
+            "format",
+            SRC_NOTATION,
+            field="out",
+        )
     out = deal.get("out")
     if out is not None and (not isinstance(out, str) or out not in players):
-        _deal_error(errors, number, f"'out' is {out!r}, not one of the players", "format", SRC_NOTATION,
-                    field="out")
+        _deal_error(errors, number, f"'out' is {out!r}, not one of the players", "format", SRC_NOTATION, field="out")
         out = None
     flags = {}
     for key in ("first_turn", "concealed"):
         value = deal.get(key, False)
         if not isinstance(value, bool):
-            _deal_error(errors, number, f"'{key}' takes true or false, not {value!r}", "format", SRC_NOTATION,
-                        field=key)
+            _deal_error(
+                errors, number, f"'{key}' takes true or false, not {value!r}", "format", SRC_NOTATION, field=key
+            )
             value = False
         if value and deal.get("out") is None:
-            _deal_error(errors, number, f"'{key}' says how the player who went out did it: with nobody out "
-                        "(stock ran out) it cannot be true", "going out", "S0", field=key)
+            _deal_error(
+                errors,
+                number,
+                f"'{key}' says how the player who went out did it: with nobody out (stock ran out) it cannot be true",
+                "going out",
+                "S0",
+                field=key,
+            )
         flags[key] = value
     hands_raw = deal.get("hands")
     if not isinstance(hands_raw, Mapping):
-        _deal_error(errors, number, "the deal has no 'hands' object: every player's melds and cards held",
-                    "format", SRC_NOTATION, field="hands")
+        _deal_error(
+            errors,
+            number,
+            "the deal has no 'hands' object: every player's melds and cards held",
+            "format",
+            SRC_NOTATION,
+            field="hands",
+        )
         return None
     for name in hands_raw:
         if name not in players:
-            _deal_error(errors, number, f"'{name}' is not one of the players", "format", SRC_NOTATION,
-                        player=str(name), field=f"hands.{name}")
+            _deal_error(
+                errors,
+                number,
+                f"'{name}' is not one of the players",
+                "format",
+                SRC_NOTATION,
+                player=str(name),
+                field=f"hands.{name}",
+            )
     hands: dict[str, _Hand] = {}
-    physical: list[tuple[str, _E]] = []        # every card entered, with its player, for the pack count
+    physical: list[tuple[str, _E]] = []  # every card entered, with its player, for the pack count
     for name in players:
         if name not in hands_raw:
-            _deal_error(errors, number, f"{name} has no hand in this deal: every player has an entry "
-                        "(melds and cards held)", "format", SRC_NOTATION, player=name, field=f"hands.{name}")
+            _deal_error(
+                errors,
+                number,
+                f"{name} has no hand in this deal: every player has an entry (melds and cards held)",
+                "format",
+                SRC_NOTATION,
+                player=name,
+                field=f"hands.{name}",
+            )
             continue
         hands[name] = _check_hand(rules, name, hands_raw[name], number, errors, physical)
     _check_pack(rules, physical, number, errors)
     if out is not None and out in hands:
         hand = hands[out]
         if hand.held:
-            _deal_error(errors, number, f"{out} went out: nothing is left in hand (every card melded but the "
-                        "last, discarded)", "going out", SRC_OUT, player=out,
-                        cards=[c.label for c in hand.held], field=f"hands.{out}.held")
+            _deal_error(
+                errors,
+                number,
+                f"{out} went out: nothing is left in hand (every card melded but the last, discarded)",
+                "going out",
+                SRC_OUT,
+                player=out,
+                cards=[c.label for c in hand.held],
+                field=f"hands.{out}.held",
+            )
         raw_melds = hands_raw[out].get("melds") if isinstance(hands_raw.get(out), Mapping) else None
         if isinstance(raw_melds, list) and not raw_melds:
-            _deal_error(errors, number, f"{out} went out but melded nothing: going out means melding all "
-                        "one's cards", "going out", "ruling", player=out, field=f"hands.{out}.melds")
+            _deal_error(
+                errors,
+                number,
+                f"{out} went out but melded nothing: going out means melding all one's cards",
+                "going out",
+                "ruling",
+                player=out,
+                field=f"hands.{out}.melds",
+            )
     if len(errors) > start:
         return None
     return hands, out, flags["first_turn"], flags["concealed"]
 
 
-def _check_hand(rules: Any, name: str, raw: Any, number: int, errors: list[RecordError],
-                physical: list[tuple[str, _E]]) -> _Hand:
+def _check_hand(
+    rules: Any, name: str, raw: Any, number: int, errors: list[RecordError], physical: list[tuple[str, _E]]
+) -> _Hand:
     hand = _Hand([], [])
     if not isinstance(raw, Mapping):
-        _deal_error(errors, number, f"{name}'s hand is an object with 'melds' and 'held'", "format",
-                    SRC_NOTATION, player=name, field=f"hands.{name}")
+        _deal_error(
+            errors,
+            number,
+            f"{name}'s hand is an object with 'melds' and 'held'",
+            "format",
+            SRC_NOTATION,
+            player=name,
+            field=f"hands.{name}",
+        )
         return hand
     for key in raw:
         if key not in HAND_KEYS:
-            _deal_error(errors, number, f"unknown key '{key}': a hand has 'melds' and 'held'", "format",
-                        SRC_NOTATION, player=name, field=f"hands.{name}.{key}")
+            _deal_error(
+                errors,
+                number,
+                f"unknown key '{key}': a hand has 'melds' and 'held'",
+                "format",
+                SRC_NOTATION,
+                player=name,
+                field=f"hands.{name}.{key}",
+            )
     for key in HAND_KEYS:
         if key not in raw:
-            _deal_error(errors, number, f"{name}'s hand has no '{key}' (write [] for none)", "format",
-                        SRC_NOTATION, player=name, field=f"hands.{name}.{key}")
+            _deal_error(
+                errors,
+                number,
+                f"{name}'s hand has no '{key}' (write [] for none)",
+                "format",
+                SRC_NOTATION,
+                player=name,
+                field=f"hands.{name}.{key}",
+            )
     melds = raw.get("melds", [])
     if not isinstance(melds, list) or not all(isinstance(m, list) for m in melds):
-        _deal_error(errors, number, "'melds' is a list of melds, each a list of cards", "format", SRC_NOTATION,
-                    player=name, field=f"hands.{name}.melds")
+        _deal_error(
+            errors,
+            number,
+            "'melds' is a list of melds, each a list of cards",
+            "format",
+            SRC_NOTATION,
+            player=name,
+            field=f"hands.{name}.melds",
+        )
         melds = []
     for i, meld in enumerate(melds):
-        field = f"hands.{name}.melds[{i}]"      # a path into the record: counted from 0, as in Gin
+        field = f"hands.{name}.melds[{i}]"  # a path into the record: counted from 0, as in Gin
         check = check_meld(meld, rules)
         for e in check.errors:
             errors.append(replace(e, deal=number, player=name, field=field))
         if check.ok:
             hand.melds.append(check)
         for raw_tok in meld:
-            try:
+            with contextlib.suppress(CardError):
                 physical.append((name, _entry(raw_tok)))
-            except CardError:
-                pass
     held = raw.get("held", [])
     if not isinstance(held, list):
-        _deal_error(errors, number, "'held' is a list of cards", "format", SRC_NOTATION, player=name,
-                    field=f"hands.{name}.held")
+        _deal_error(
+            errors, number, "'held' is a list of cards", "format", SRC_NOTATION, player=name, field=f"hands.{name}.held"
+        )
         held = []
     for raw_card in held:
         try:
             e = _entry(raw_card)
         except CardError as exc:
-            _deal_error(errors, number, exc.message, "card notation", SRC_NOTATION, player=name,
-                        cards=[exc.token], field=f"hands.{name}.held")
+            _deal_error(
+                errors,
+                number,
+                exc.message,
+                "card notation",
+                SRC_NOTATION,
+                player=name,
+                cards=[exc.token],
+                field=f"hands.{name}.held",
+            )
             continue
         if e.srank:
-            _deal_error(errors, number, f"a card in hand stands for nothing: write {e.ccode}, not "
-                        f"{e.tok.code}", "wild cards", SRC_WILD, player=name, cards=[e.label],
-                        field=f"hands.{name}.held")
+            _deal_error(
+                errors,
+                number,
+                f"a card in hand stands for nothing: write {e.ccode}, not {e.tok.code}",
+                "wild cards",
+                SRC_WILD,
+                player=name,
+                cards=[e.label],
+                field=f"hands.{name}.held",
+            )
         if e.joker and not rules.joker:
-            _deal_error(errors, number, "this game is played without the Joker", "no Joker",
-                        rules.cite("joker").source, player=name, cards=["JK"], field=f"hands.{name}.held")
+            _deal_error(
+                errors,
+                number,
+                "this game is played without the Joker",
+                "no Joker",
+                rules.cite("joker").source,
+                player=name,
+                cards=["JK"],
+                field=f"hands.{name}.held",
+            )
             continue
         physical.append((name, e))
         hand.held.append(e)
@@ -744,14 +980,23 @@ def _check_pack(rules: Any, physical: list[tuple[str, _E]], number: int, errors:
                     culprit = name
                     break
         by = ", ".join(f"{name} {k}" for name, k in who.items())
-        what = "one Joker" if label == "JK" else ("two of each card (eight 2s)" if label[0] == "2"
-                                                 else "two of each card")
-        _deal_error(errors, number, f"{label} is entered {count} times ({by}): the pack has {what}",
-                    "the pack", SRC_PACK, player=culprit, cards=[label])
+        what = (
+            "one Joker" if label == "JK" else ("two of each card (eight 2s)" if label[0] == "2" else "two of each card")
+        )
+        _deal_error(
+            errors,
+            number,
+            f"{label} is entered {count} times ({by}): the pack has {what}",
+            "the pack",
+            SRC_PACK,
+            player=culprit,
+            cards=[label],
+        )
 
 
-def _score_deal(rules: Any, players: tuple[str, ...], hands: dict[str, _Hand], out: str | None,
-                first_turn: bool, concealed: bool) -> dict[str, PlayerDeal]:
+def _score_deal(
+    rules: Any, players: tuple[str, ...], hands: dict[str, _Hand], out: str | None, first_turn: bool, concealed: bool
+) -> dict[str, PlayerDeal]:
     result = {}
     k8 = _k8_held(rules)
     for name in players:
@@ -780,28 +1025,60 @@ def _score_deal(rules: Any, players: tuple[str, ...], hands: dict[str, _Hand], o
             cite = rules.cite("out_bonus")
             if first_turn and not rules.first_turn_bonus:
                 ft = rules.cite("first_turn_bonus")
-                lines.append(Line("went out on the first turn: no going-out bonus", 0,
-                                  "no bonus for going out on one's first turn", ft.source, ft.basis))
+                lines.append(
+                    Line(
+                        "went out on the first turn: no going-out bonus",
+                        0,
+                        "no bonus for going out on one's first turn",
+                        ft.source,
+                        ft.basis,
+                    )
+                )
             else:
                 lines.append(Line("went out", rules.out_bonus, "going out", cite.source, cite.basis))
                 points += rules.out_bonus
             if concealed:
                 cc = rules.cite("concealed_bonus")
                 if rules.concealed_bonus == 0:
-                    side_lines.append(Line("went out concealed: no concealed bonus under these rules", 0,
-                                           "concealed bonus", cc.source, cc.basis))
+                    side_lines.append(
+                        Line(
+                            "went out concealed: no concealed bonus under these rules",
+                            0,
+                            "concealed bonus",
+                            cc.source,
+                            cc.basis,
+                        )
+                    )
                 elif first_turn and not rules.first_turn_bonus:
-                    side_lines.append(Line("went out concealed on the first turn: no concealed bonus either", 0,
-                                           "the concealed bonus is additional to the going-out bonus",
-                                           "ruling", "ruling"))
+                    side_lines.append(
+                        Line(
+                            "went out concealed on the first turn: no concealed bonus either",
+                            0,
+                            "the concealed bonus is additional to the going-out bonus",
+                            "ruling",
+                            "ruling",
+                        )
+                    )
                 else:
-                    side_lines.append(Line("went out concealed (side column, outside the race)",
-                                           rules.concealed_bonus, "concealed bonus", cc.source, cc.basis))
+                    side_lines.append(
+                        Line(
+                            "went out concealed (side column, outside the race)",
+                            rules.concealed_bonus,
+                            "concealed bonus",
+                            cc.source,
+                            cc.basis,
+                        )
+                    )
                     side += rules.concealed_bonus
         melds = tuple(check.labels for check in hand.melds)
-        result[name] = PlayerDeal(points=points, lines=tuple(lines), melds=melds,
-                                  held=tuple(e.clabel for e in hand.held), side_points=side,
-                                  side_lines=tuple(side_lines))
+        result[name] = PlayerDeal(
+            points=points,
+            lines=tuple(lines),
+            melds=melds,
+            held=tuple(e.clabel for e in hand.held),
+            side_points=side,
+            side_lines=tuple(side_lines),
+        )
     return result
 
 
@@ -816,8 +1093,7 @@ def score_deal(rules: Any, players: Sequence[str], deal: Any, number: int = 1) -
     return _score_deal(rules, players, hands, out, first_turn, concealed)
 
 
-def _check_players(rules: Any, players: tuple[str, ...], first_dealer: str | None,
-                   errors: list[RecordError]) -> None:
+def _check_players(rules: Any, players: tuple[str, ...], first_dealer: str | None, errors: list[RecordError]) -> None:
     """The same checks of the players as a whole record gets (record.check_header)."""
     problems = player_errors(players)
     errors += problems
@@ -837,8 +1113,7 @@ def _winner(totals: Mapping[str, int], target: int) -> tuple[str | None, bool]:
     return leaders[0], False
 
 
-def score_game(rules: Any, players: Sequence[str], deals: Sequence[Any],
-               first_dealer: str | None = None) -> GameResult:
+def score_game(rules: Any, players: Sequence[str], deals: Sequence[Any], first_dealer: str | None = None) -> GameResult:
     """Score a whole game of Oklahoma; raise RecordInvalid with every error found."""
     players = tuple(players)
     errors: list[RecordError] = []
@@ -849,19 +1124,24 @@ def score_game(rules: Any, players: Sequence[str], deals: Sequence[Any],
     if errors:
         raise RecordInvalid(errors)
     target = rules.target
-    totals = {p: 0 for p in players}
-    side = {p: 0 for p in players}
+    totals = dict.fromkeys(players, 0)
+    side = dict.fromkeys(players, 0)
     dealer = first_dealer
     results: list[DealResult] = []
     winner: str | None = None
     ended_on: int | None = None
-    scoring = True            # False once a deal is invalid: later totals are unknown
+    scoring = True  # False once a deal is invalid: later totals are unknown
     for number, deal in enumerate(deals, 1):
         before = len(errors)
         parsed = _check_deal(rules, players, deal, number, errors)
         if ended_on is not None:
-            _deal_error(errors, number, f"the game ended on deal {ended_on} ({winner} reached "
-                        f"{target:,}): no deal follows it", "end of the game", rules.cite("target").source)
+            _deal_error(
+                errors,
+                number,
+                f"the game ended on deal {ended_on} ({winner} reached {target:,}): no deal follows it",
+                "end of the game",
+                rules.cite("target").source,
+            )
             continue
         if len(errors) > before or parsed is None:
             scoring = False
@@ -884,12 +1164,26 @@ def score_game(rules: Any, players: Sequence[str], deals: Sequence[Any],
         if win is not None:
             winner = win
             ended_on = number
-            notes.append(f"{win} wins the game with {totals[win]:,} (target {target:,}; "
-                         "when several reach it the highest total wins — S0)")
-        results.append(DealResult(number=number, outcome="out" if out is not None else "stock_out",
-                                  multiplier=1, players=scored, totals_before=totals_before,
-                                  totals=dict(totals), side=dict(side), dealer=dealer,
-                                  next_dealer=next_dealer, notes=tuple(notes), actor=out, winner=out))
+            notes.append(
+                f"{win} wins the game with {totals[win]:,} (target {target:,}; "
+                "when several reach it the highest total wins — S0)"
+            )
+        results.append(
+            DealResult(
+                number=number,
+                outcome="out" if out is not None else "stock_out",
+                multiplier=1,
+                players=scored,
+                totals_before=totals_before,
+                totals=dict(totals),
+                side=dict(side),
+                dealer=dealer,
+                next_dealer=next_dealer,
+                notes=tuple(notes),
+                actor=out,
+                winner=out,
+            )
+        )
         dealer = next_dealer
     if errors:
         raise RecordInvalid(errors)
@@ -905,12 +1199,29 @@ def score_game(rules: Any, players: Sequence[str], deals: Sequence[Any],
         for p in players:
             lines = [Line("running total", totals[p], "the running game score", "S0")]
             if side[p]:
-                lines.append(Line("concealed bonuses (side column)", side[p],
-                                  "the concealed bonus counts only in the final tally", cb.source, cb.basis))
+                lines.append(
+                    Line(
+                        "concealed bonuses (side column)",
+                        side[p],
+                        "the concealed bonus counts only in the final tally",
+                        cb.source,
+                        cb.basis,
+                    )
+                )
             if p == winner:
                 lines.append(Line("game bonus", rules.game_bonus, "the winner of the game", gb.source, gb.basis))
             final_lines[p] = tuple(lines)
             final[p] = sum(x.points for x in lines)
-    return GameResult(game=GAME, profile=rules.profile, players=players, deals=tuple(results),
-                      totals=dict(totals), side=dict(side), state=state, winner=winner, final=final,
-                      final_lines=final_lines, target=target)
+    return GameResult(
+        game=GAME,
+        profile=rules.profile,
+        players=players,
+        deals=tuple(results),
+        totals=dict(totals),
+        side=dict(side),
+        state=state,
+        winner=winner,
+        final=final,
+        final_lines=final_lines,
+        target=target,
+    )

@@ -5,11 +5,13 @@ form and the rules pages all read it. A value a profile takes from its source te
 "source"; a value the sources do not state is this project's reading and is cited as "ruling";
 a value the table changed is cited as "house option".
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from .errors import RecordError, RecordInvalid
 
@@ -18,16 +20,18 @@ GIN = "oklahoma-gin"
 GAMES: tuple[str, ...] = (OKLAHOMA, GIN)
 GAME_NAMES = {OKLAHOMA: "Oklahoma", GIN: "Oklahoma Gin"}
 
-SOURCES: Mapping[str, str] = MappingProxyType({
-    "S0": "Oklahoma, book-style description (105 cards, to 1,000)",
-    "S1": "Laws of Oklahoma, Regency and Cavendish clubs of New York",
-    "S2": "Oklahoma Rummy (Oklahoma Gin), two players, to 200",
-    "S3": "Oklahoma Gin, German text (machine translation), to over 100",
-    "S4": "Oklahoma Gin for up to four players, penalty points",
-    "BO": "Bicycle's published Oklahoma Gin rules",
-    "PG": "pagat's Gin Rummy page",
-    "GC": "widely used modern tournament values",
-})
+SOURCES: Mapping[str, str] = MappingProxyType(
+    {
+        "S0": "Oklahoma, book-style description (105 cards, to 1,000)",
+        "S1": "Laws of Oklahoma, Regency and Cavendish clubs of New York",
+        "S2": "Oklahoma Rummy (Oklahoma Gin), two players, to 200",
+        "S3": "Oklahoma Gin, German text (machine translation), to over 100",
+        "S4": "Oklahoma Gin for up to four players, penalty points",
+        "BO": "Bicycle's published Oklahoma Gin rules",
+        "PG": "pagat's Gin Rummy page",
+        "GC": "widely used modern tournament values",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +59,8 @@ class Knob:
     type: type
     label: str
     description: str
-    allowed: tuple[Any, ...] | None = None      # a closed list of values
-    minimum: int | None = None                   # for ints without a closed list
+    allowed: tuple[Any, ...] | None = None  # a closed list of values
+    minimum: int | None = None  # for ints without a closed list
     maximum: int | None = None
     settings: Mapping[str, Setting] = MappingProxyType({})
 
@@ -122,108 +126,284 @@ def _k(name: str, type_: type, label: str, description: str, settings: dict[str,
     return Knob(name, type_, label, description, settings=MappingProxyType(settings), **kw)
 
 
-PROFILES: Mapping[str, Mapping[str, Profile]] = MappingProxyType({
-    OKLAHOMA: MappingProxyType({
-        "laws": Profile(OKLAHOMA, "laws", "Laws of Oklahoma",
-                        "The club laws (S1), with the gaps filled from the book description (S0).", "S1"),
-        "book": Profile(OKLAHOMA, "book", "Book rules",
-                        "The book-style description (S0): bigger penalties, concealed bonus.", "S0"),
-    }),
-    GIN: MappingProxyType({
-        "standard": Profile(GIN, "standard", "Standard", "Oklahoma Rummy (S2): two players to 200.", "S2"),
-        "classic": Profile(GIN, "classic", "Classic",
-                           "Classic Gin values (pagat, Bicycle): to 150 with box bonuses.", "PG, BO"),
-        "casino": Profile(GIN, "casino", "Casino", "The German rules (S3): to more than 100.", "S3"),
-        "party": Profile(GIN, "party", "Party (2–4 players)",
-                         "Up to four players, penalty points, 7 cards each for 3–4 (S4).", "S4"),
-    }),
-})
+PROFILES: Mapping[str, Mapping[str, Profile]] = MappingProxyType(
+    {
+        OKLAHOMA: MappingProxyType(
+            {
+                "laws": Profile(
+                    OKLAHOMA,
+                    "laws",
+                    "Laws of Oklahoma",
+                    "The club laws (S1), with the gaps filled from the book description (S0).",
+                    "S1",
+                ),
+                "book": Profile(
+                    OKLAHOMA,
+                    "book",
+                    "Book rules",
+                    "The book-style description (S0): bigger penalties, concealed bonus.",
+                    "S0",
+                ),
+            }
+        ),
+        GIN: MappingProxyType(
+            {
+                "standard": Profile(GIN, "standard", "Standard", "Oklahoma Rummy (S2): two players to 200.", "S2"),
+                "classic": Profile(
+                    GIN, "classic", "Classic", "Classic Gin values (pagat, Bicycle): to 150 with box bonuses.", "PG, BO"
+                ),
+                "casino": Profile(GIN, "casino", "Casino", "The German rules (S3): to more than 100.", "S3"),
+                "party": Profile(
+                    GIN,
+                    "party",
+                    "Party (2–4 players)",
+                    "Up to four players, penalty points, 7 cards each for 3–4 (S4).",
+                    "S4",
+                ),
+            }
+        ),
+    }
+)
 
-KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType({
-    OKLAHOMA: (
-        _k("max_players", int, "Most players", "How many may play (at least 2).",
-           {"laws": _s(4, "S1 law 1"), "book": _s(5, "S0")}, minimum=2, maximum=5),
-        _k("joker", bool, "Play with the Joker",
-           "The 105-card pack has one Joker; the Laws allow playing without it.",
-           {"laws": _s(True, "S1 law 1"), "book": _s(True, "S0")}),
-        _k("k8_in_hand", int, "K–8 left in hand",
-           "What a K, Q, J, 10, 9 or 8 left in hand costs (the Q♠ apart).",
-           {"laws": _s(-10, "S1 law 12"), "book": _s(-20, "S0")}, allowed=(-10, -20)),
-        _k("out_bonus", int, "Going-out bonus", "Paid to the player who melds all his cards and discards.",
-           {"laws": _s(100, "S1 law 10"), "book": _s(100, "S0")}, minimum=0, maximum=1000),
-        _k("first_turn_bonus", bool, "Bonus for going out on the first turn",
-           "Whether the going-out bonus is paid to a player who goes out on his own first turn.",
-           {"laws": _s(True, "S1 law 10", "the Laws pay the bonus to whoever goes out"),
-            "book": _s(False, "S0")}),
-        _k("concealed_bonus", int, "Concealed bonus",
-           "Paid for going out without having melded before; kept in a side column outside the race "
-           "and added in the final tally.",
-           {"laws": _s(0, "S1 law 10", "the Laws know no concealed bonus"), "book": _s(250, "S0")},
-           allowed=(0, 250)),
-        _k("target", int, "Game target", "The game ends with the deal on which someone reaches it.",
-           {"laws": _r(1000, "the Laws give no target; taken from S0"), "book": _s(1000, "S0")},
-           minimum=100, maximum=10000),
-        _k("game_bonus", int, "Game bonus", "Paid to the winner of the game.",
-           {"laws": _r(200, "the Laws give no game bonus; taken from S0"), "book": _s(200, "S0")},
-           minimum=0, maximum=1000),
-    ),
-    GIN: (
-        _k("max_players", int, "Most players", "Two players; the party game takes three or four (7 cards each).",
-           {"standard": _s(2, "S2"), "classic": _s(2, "PG"), "casino": _s(2, "S3"), "party": _s(4, "S4")},
-           minimum=2, maximum=4),
-        _k("undercut_bonus", int, "Undercut bonus",
-           "Paid to a defender whose deadwood after layoffs is equal to or less than the knocker's "
-           "(party: charged to the knocker).",
-           {"standard": _s(25, "S2, Scoring 3"), "classic": _s(10, "PG, BO"), "casino": _s(10, "S3"),
-            "party": _s(25, "S4")}, minimum=0, maximum=100),
-        _k("gin_bonus", int, "Gin bonus", "Paid for going gin, on top of the defender's whole deadwood.",
-           {"standard": _s(25, "S2, Scoring 2"), "classic": _s(20, "PG, BO"), "casino": _s(25, "S3"),
-            "party": _s(25, "S4")}, minimum=0, maximum=100),
-        _k("big_gin_bonus", int, "Big gin bonus",
-           "House option: all 11 cards melded without a discard. 0 = not played (a big gin scores as gin).",
-           {p: _r(0, "a house option; off unless the table plays it (GC: 31)") for p in
-            ("standard", "classic", "casino", "party")}, minimum=0, maximum=100),
-        _k("spade_multiplier", int, "Spade upcard multiplier",
-           "Every point of a hand whose first upcard is a spade is multiplied, bonuses included "
-           "(3 = 'Double Oklahoma').",
-           {"standard": _s(2, "S2, Scoring 4"), "classic": _s(2, "BO"),
-            "casino": _r(1, "S3 is silent on spades"), "party": _r(1, "S4 is silent on spades")},
-           allowed=(1, 2, 3)),
-        _k("target", int, "Game target", "Points that win the game (party: penalty points that end it).",
-           {"standard": _s(200, "S2, Scoring 5"), "classic": _s(150, "PG"), "casino": _s(100, "S3"),
-            "party": _r(100, "S4 gives no target; 100 penalty points end the game, lowest wins")},
-           minimum=10, maximum=1000),
-        _k("target_strict", bool, "Target must be exceeded",
-           "The target reads 'more than N': exactly N does not reach it.",
-           {"standard": _s(False, "S2"), "classic": _s(False, "PG"), "casino": _s(True, "S3"),
-            "party": _r(False, "reaching 100 penalty points ends the game")}),
-        _k("game_bonus", int, "Game bonus", "Paid to the winner of the game.",
-           {"standard": _s(100, "S2, Scoring 5"), "classic": _s(100, "PG"), "casino": _s(0, "S3"),
-            "party": _s(0, "S4")}, minimum=0, maximum=500),
-        _k("box_bonus", int, "Box bonus", "Added at the end of the game for each hand a player won.",
-           {"standard": _s(0, "S2"), "classic": _s(20, "PG"), "casino": _s(0, "S3"), "party": _s(0, "S4")},
-           minimum=0, maximum=100),
-        _k("shutout", bool, "Shutout doubles",
-           "House option: a game won with the loser on 0 doubles the winner's final tally.",
-           {p: _r(False, "a house option; off unless the table plays it (GC)") for p in
-            ("standard", "classic", "casino", "party")}),
-        _k("stock_out", str, "Stock down to two cards",
-           "'void': nobody knocked, the hand is void and the same dealer deals again (S3); "
-           "'reshuffle': the discard pile becomes a new stock (S4).",
-           {"standard": _r("void", "S2 is silent; S3's void hand"), "classic": _s("void", "PG"),
-            "casino": _s("void", "S3"), "party": _s("reshuffle", "S4")}, allowed=("void", "reshuffle")),
-        _k("layoffs", str, "Layoffs",
-           "'chained': a layoff may extend a run an earlier layoff extended; 'original': only onto the "
-           "knocker's melds as laid down.",
-           {"standard": _s("chained", "S2, Gameplay 5"), "classic": _s("chained", "PG"),
-            "casino": _r("chained", "S3 is silent"), "party": _s("original", "S4")},
-           allowed=("chained", "original")),
-        _k("scoring", str, "Scoring",
-           "'winner': the hand's winner scores; 'penalty': each loser takes penalty points, lowest total wins.",
-           {"standard": _s("winner", "S2"), "classic": _s("winner", "PG"), "casino": _s("winner", "S3"),
-            "party": _s("penalty", "S4")}, allowed=("winner", "penalty")),
-    ),
-})
+KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
+    {
+        OKLAHOMA: (
+            _k(
+                "max_players",
+                int,
+                "Most players",
+                "How many may play (at least 2).",
+                {"laws": _s(4, "S1 law 1"), "book": _s(5, "S0")},
+                minimum=2,
+                maximum=5,
+            ),
+            _k(
+                "joker",
+                bool,
+                "Play with the Joker",
+                "The 105-card pack has one Joker; the Laws allow playing without it.",
+                {"laws": _s(True, "S1 law 1"), "book": _s(True, "S0")},
+            ),
+            _k(
+                "k8_in_hand",
+                int,
+                "K–8 left in hand",
+                "What a K, Q, J, 10, 9 or 8 left in hand costs (the Q♠ apart).",
+                {"laws": _s(-10, "S1 law 12"), "book": _s(-20, "S0")},
+                allowed=(-10, -20),
+            ),
+            _k(
+                "out_bonus",
+                int,
+                "Going-out bonus",
+                "Paid to the player who melds all his cards and discards.",
+                {"laws": _s(100, "S1 law 10"), "book": _s(100, "S0")},
+                minimum=0,
+                maximum=1000,
+            ),
+            _k(
+                "first_turn_bonus",
+                bool,
+                "Bonus for going out on the first turn",
+                "Whether the going-out bonus is paid to a player who goes out on his own first turn.",
+                {"laws": _s(True, "S1 law 10", "the Laws pay the bonus to whoever goes out"), "book": _s(False, "S0")},
+            ),
+            _k(
+                "concealed_bonus",
+                int,
+                "Concealed bonus",
+                "Paid for going out without having melded before; kept in a side column outside the race "
+                "and added in the final tally.",
+                {"laws": _s(0, "S1 law 10", "the Laws know no concealed bonus"), "book": _s(250, "S0")},
+                allowed=(0, 250),
+            ),
+            _k(
+                "target",
+                int,
+                "Game target",
+                "The game ends with the deal on which someone reaches it.",
+                {"laws": _r(1000, "the Laws give no target; taken from S0"), "book": _s(1000, "S0")},
+                minimum=100,
+                maximum=10000,
+            ),
+            _k(
+                "game_bonus",
+                int,
+                "Game bonus",
+                "Paid to the winner of the game.",
+                {"laws": _r(200, "the Laws give no game bonus; taken from S0"), "book": _s(200, "S0")},
+                minimum=0,
+                maximum=1000,
+            ),
+        ),
+        GIN: (
+            _k(
+                "max_players",
+                int,
+                "Most players",
+                "Two players; the party game takes three or four (7 cards each).",
+                {"standard": _s(2, "S2"), "classic": _s(2, "PG"), "casino": _s(2, "S3"), "party": _s(4, "S4")},
+                minimum=2,
+                maximum=4,
+            ),
+            _k(
+                "undercut_bonus",
+                int,
+                "Undercut bonus",
+                "Paid to a defender whose deadwood after layoffs is equal to or less than the knocker's "
+                "(party: charged to the knocker).",
+                {
+                    "standard": _s(25, "S2, Scoring 3"),
+                    "classic": _s(10, "PG, BO"),
+                    "casino": _s(10, "S3"),
+                    "party": _s(25, "S4"),
+                },
+                minimum=0,
+                maximum=100,
+            ),
+            _k(
+                "gin_bonus",
+                int,
+                "Gin bonus",
+                "Paid for going gin, on top of the defender's whole deadwood.",
+                {
+                    "standard": _s(25, "S2, Scoring 2"),
+                    "classic": _s(20, "PG, BO"),
+                    "casino": _s(25, "S3"),
+                    "party": _s(25, "S4"),
+                },
+                minimum=0,
+                maximum=100,
+            ),
+            _k(
+                "big_gin_bonus",
+                int,
+                "Big gin bonus",
+                "House option: all 11 cards melded without a discard. 0 = not played (a big gin scores as gin).",
+                {
+                    p: _r(0, "a house option; off unless the table plays it (GC: 31)")
+                    for p in ("standard", "classic", "casino", "party")
+                },
+                minimum=0,
+                maximum=100,
+            ),
+            _k(
+                "spade_multiplier",
+                int,
+                "Spade upcard multiplier",
+                "Every point of a hand whose first upcard is a spade is multiplied, bonuses included "
+                "(3 = 'Double Oklahoma').",
+                {
+                    "standard": _s(2, "S2, Scoring 4"),
+                    "classic": _s(2, "BO"),
+                    "casino": _r(1, "S3 is silent on spades"),
+                    "party": _r(1, "S4 is silent on spades"),
+                },
+                allowed=(1, 2, 3),
+            ),
+            _k(
+                "target",
+                int,
+                "Game target",
+                "Points that win the game (party: penalty points that end it).",
+                {
+                    "standard": _s(200, "S2, Scoring 5"),
+                    "classic": _s(150, "PG"),
+                    "casino": _s(100, "S3"),
+                    "party": _r(100, "S4 gives no target; 100 penalty points end the game, lowest wins"),
+                },
+                minimum=10,
+                maximum=1000,
+            ),
+            _k(
+                "target_strict",
+                bool,
+                "Target must be exceeded",
+                "The target reads 'more than N': exactly N does not reach it.",
+                {
+                    "standard": _s(False, "S2"),
+                    "classic": _s(False, "PG"),
+                    "casino": _s(True, "S3"),
+                    "party": _r(False, "reaching 100 penalty points ends the game"),
+                },
+            ),
+            _k(
+                "game_bonus",
+                int,
+                "Game bonus",
+                "Paid to the winner of the game.",
+                {
+                    "standard": _s(100, "S2, Scoring 5"),
+                    "classic": _s(100, "PG"),
+                    "casino": _s(0, "S3"),
+                    "party": _s(0, "S4"),
+                },
+                minimum=0,
+                maximum=500,
+            ),
+            _k(
+                "box_bonus",
+                int,
+                "Box bonus",
+                "Added at the end of the game for each hand a player won.",
+                {"standard": _s(0, "S2"), "classic": _s(20, "PG"), "casino": _s(0, "S3"), "party": _s(0, "S4")},
+                minimum=0,
+                maximum=100,
+            ),
+            _k(
+                "shutout",
+                bool,
+                "Shutout doubles",
+                "House option: a game won with the loser on 0 doubles the winner's final tally.",
+                {
+                    p: _r(False, "a house option; off unless the table plays it (GC)")
+                    for p in ("standard", "classic", "casino", "party")
+                },
+            ),
+            _k(
+                "stock_out",
+                str,
+                "Stock down to two cards",
+                "'void': nobody knocked, the hand is void and the same dealer deals again (S3); "
+                "'reshuffle': the discard pile becomes a new stock (S4).",
+                {
+                    "standard": _r("void", "S2 is silent; S3's void hand"),
+                    "classic": _s("void", "PG"),
+                    "casino": _s("void", "S3"),
+                    "party": _s("reshuffle", "S4"),
+                },
+                allowed=("void", "reshuffle"),
+            ),
+            _k(
+                "layoffs",
+                str,
+                "Layoffs",
+                "'chained': a layoff may extend a run an earlier layoff extended; 'original': only onto the "
+                "knocker's melds as laid down.",
+                {
+                    "standard": _s("chained", "S2, Gameplay 5"),
+                    "classic": _s("chained", "PG"),
+                    "casino": _r("chained", "S3 is silent"),
+                    "party": _s("original", "S4"),
+                },
+                allowed=("chained", "original"),
+            ),
+            _k(
+                "scoring",
+                str,
+                "Scoring",
+                "'winner': the hand's winner scores; 'penalty': each loser takes penalty points, lowest total wins.",
+                {
+                    "standard": _s("winner", "S2"),
+                    "classic": _s("winner", "PG"),
+                    "casino": _s("winner", "S3"),
+                    "party": _s("penalty", "S4"),
+                },
+                allowed=("winner", "penalty"),
+            ),
+        ),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -283,34 +463,55 @@ def resolve(game: str, profile: str, options: Mapping[str, Any] | None = None) -
     """
     errors: list[RecordError] = []
     if game not in PROFILES:
-        raise RecordInvalid([RecordError(
-            f"unknown game '{game}': the game is 'oklahoma' or 'oklahoma-gin'",
-            rule="game", field="game")])
+        raise RecordInvalid(
+            [RecordError(f"unknown game '{game}': the game is 'oklahoma' or 'oklahoma-gin'", rule="game", field="game")]
+        )
     if profile not in PROFILES[game]:
         names = ", ".join(PROFILES[game])
-        raise RecordInvalid([RecordError(
-            f"unknown profile '{profile}' for {GAME_NAMES[game]}: choose one of {names}",
-            rule="profile", field="rules.profile")])
+        raise RecordInvalid(
+            [
+                RecordError(
+                    f"unknown profile '{profile}' for {GAME_NAMES[game]}: choose one of {names}",
+                    rule="profile",
+                    field="rules.profile",
+                )
+            ]
+        )
     values = defaults(game, profile)
     overridden: set[str] = set()
     if options is not None and not isinstance(options, Mapping):
-        raise RecordInvalid([RecordError("'rules.options' must be an object of knob names and values",
-                                         rule="options", field="rules.options")])
+        raise RecordInvalid(
+            [
+                RecordError(
+                    "'rules.options' must be an object of knob names and values", rule="options", field="rules.options"
+                )
+            ]
+        )
     for name, value in (options or {}).items():
         try:
             k = knob(game, name)
         except KeyError:
             known = ", ".join(k.name for k in KNOBS[game])
-            errors.append(RecordError(f"unknown rule option '{name}' for {GAME_NAMES[game]}: the options are {known}",
-                                      rule="options", field=f"rules.options.{name}"))
+            errors.append(
+                RecordError(
+                    f"unknown rule option '{name}' for {GAME_NAMES[game]}: the options are {known}",
+                    rule="options",
+                    field=f"rules.options.{name}",
+                )
+            )
             continue
         problem = k.check(value)
         if problem:
             errors.append(RecordError(problem, rule="options", field=f"rules.options.{name}"))
             continue
         if name == "max_players" and value < PROFILES[game][profile].min_players:
-            errors.append(RecordError(f"'max_players' must be at least {PROFILES[game][profile].min_players}",
-                                      rule="options", field=f"rules.options.{name}"))
+            errors.append(
+                RecordError(
+                    f"'max_players' must be at least {PROFILES[game][profile].min_players}",
+                    rule="options",
+                    field=f"rules.options.{name}",
+                )
+            )
             continue
         if value != values[name]:
             overridden.add(name)

@@ -1,8 +1,10 @@
 """The game record of RECORD.md: load and check it, score it, and render the result JSON."""
+
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from . import profiles
 from .errors import RecordError, RecordInvalid
@@ -21,8 +23,9 @@ def parse_json(text: str | bytes) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordInvalid([RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
-                                         rule="format")]) from None
+        raise RecordInvalid(
+            [RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", rule="format")]
+        ) from None
     except UnicodeDecodeError:
         raise RecordInvalid([RecordError("not valid JSON: the file is not UTF-8 text", rule="format")]) from None
     except RecursionError:
@@ -36,28 +39,36 @@ def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list, str | None]
     errors: list[RecordError] = []
     for key in record:
         if key not in TOP_KEYS:
-            errors.append(RecordError(f"unknown key '{key}': a record has {', '.join(TOP_KEYS)}",
-                                      rule="format", field=str(key)))
+            errors.append(
+                RecordError(f"unknown key '{key}': a record has {', '.join(TOP_KEYS)}", rule="format", field=str(key))
+            )
     for key in REQUIRED_KEYS:
         if key not in record:
             errors.append(RecordError(f"the record has no '{key}'", rule="format", field=key))
     if errors:
         raise RecordInvalid(errors)
     if record["format"] != FORMAT:
-        errors.append(RecordError(f"unknown format {record['format']!r}: expected '{FORMAT}'",
-                                  rule="format", field="format"))
+        errors.append(
+            RecordError(f"unknown format {record['format']!r}: expected '{FORMAT}'", rule="format", field="format")
+        )
     game = record["game"]
     if game not in profiles.GAMES:
-        errors.append(RecordError(f"unknown game {game!r}: the game is 'oklahoma' or 'oklahoma-gin'",
-                                  rule="game", field="game"))
+        errors.append(
+            RecordError(f"unknown game {game!r}: the game is 'oklahoma' or 'oklahoma-gin'", rule="game", field="game")
+        )
     rules_data = record["rules"]
     if not isinstance(rules_data, Mapping):
         errors.append(RecordError("'rules' must be an object with a 'profile'", rule="format", field="rules"))
     else:
         for key in rules_data:
             if key not in RULES_KEYS:
-                errors.append(RecordError(f"unknown key 'rules.{key}': rules have 'profile' and 'options'",
-                                          rule="format", field=f"rules.{key}"))
+                errors.append(
+                    RecordError(
+                        f"unknown key 'rules.{key}': rules have 'profile' and 'options'",
+                        rule="format",
+                        field=f"rules.{key}",
+                    )
+                )
         if "profile" not in rules_data:
             errors.append(RecordError("'rules' has no 'profile'", rule="format", field="rules.profile"))
     players = record["players"]
@@ -92,14 +103,28 @@ def player_errors(players: Any) -> list[RecordError]:
         if not name.strip():
             errors.append(RecordError("a player's name is empty", rule="players", field="players"))
         elif name != name.strip():
-            errors.append(RecordError(f"the name {name!r} begins or ends with a space", rule="players",
-                                      player=name, field="players"))
+            errors.append(
+                RecordError(
+                    f"the name {name!r} begins or ends with a space", rule="players", player=name, field="players"
+                )
+            )
         elif len(name) > MAX_PLAYER_NAME:
-            errors.append(RecordError(f"the name {name[:20]!r}… is longer than {MAX_PLAYER_NAME} characters",
-                                      rule="players", field="players"))
+            errors.append(
+                RecordError(
+                    f"the name {name[:20]!r}… is longer than {MAX_PLAYER_NAME} characters",
+                    rule="players",
+                    field="players",
+                )
+            )
         if name.casefold() in seen:
-            errors.append(RecordError(f"'{name}' is named twice: player names must be unique",
-                                      rule="players", player=name, field="players"))
+            errors.append(
+                RecordError(
+                    f"'{name}' is named twice: player names must be unique",
+                    rule="players",
+                    player=name,
+                    field="players",
+                )
+            )
         seen.add(name.casefold())
     if len(players) < 2:
         errors.append(RecordError("a game needs 2 or more players", rule="players", field="players"))
@@ -108,18 +133,26 @@ def player_errors(players: Any) -> list[RecordError]:
 
 def first_dealer_errors(players: Any, first_dealer: Any) -> list[RecordError]:
     if first_dealer is not None and first_dealer not in players:
-        return [RecordError(f"the first dealer {first_dealer!r} is not one of the players",
-                            rule="players", field="first_dealer")]
+        return [
+            RecordError(
+                f"the first dealer {first_dealer!r} is not one of the players", rule="players", field="first_dealer"
+            )
+        ]
     return []
 
 
 def player_count_errors(rules: Rules, players: Any) -> list[RecordError]:
     if rules.min_players <= len(players) <= rules.max_players:
         return []
-    return [RecordError(
-        f"{len(players)} players: the {rules.profile} rules of {profiles.GAME_NAMES[rules.game]} take "
-        f"{rules.min_players} to {rules.max_players}", rule="players",
-        source=rules.cite("max_players").source, field="players")]
+    return [
+        RecordError(
+            f"{len(players)} players: the {rules.profile} rules of {profiles.GAME_NAMES[rules.game]} take "
+            f"{rules.min_players} to {rules.max_players}",
+            rule="players",
+            source=rules.cite("max_players").source,
+            field="players",
+        )
+    ]
 
 
 def score_record(record: Any) -> GameResult:
@@ -127,8 +160,10 @@ def score_record(record: Any) -> GameResult:
     rules, players, deals, first_dealer = check_header(record)
     if rules.game == OKLAHOMA:
         from . import oklahoma
+
         return oklahoma.score_game(rules, players, deals, first_dealer)
     from . import gin
+
     return gin.score_game(rules, players, deals, first_dealer)
 
 
@@ -185,8 +220,11 @@ def result_json(result: GameResult) -> dict:
         "totals": dict(result.totals),
         "side": dict(result.side),
         "final": dict(result.final) if result.final is not None else None,
-        "final_lines": ({name: [_line(x) for x in lines] for name, lines in result.final_lines.items()}
-                        if result.final_lines is not None else None),
+        "final_lines": (
+            {name: [_line(x) for x in lines] for name, lines in result.final_lines.items()}
+            if result.final_lines is not None
+            else None
+        ),
     }
 
 

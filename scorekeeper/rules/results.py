@@ -1,8 +1,9 @@
 """What the engine returns: values only (frozen dataclasses), printed cards as strings."""
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,8 +21,13 @@ class Line:
     basis: str = "source"
 
     def as_dict(self) -> dict:
-        return {"label": self.label, "points": self.points, "rule": self.rule,
-                "source": self.source, "basis": self.basis}
+        return {
+            "label": self.label,
+            "points": self.points,
+            "rule": self.rule,
+            "source": self.source,
+            "basis": self.basis,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,19 +37,19 @@ class PlayerDeal:
     points: int
     lines: tuple[Line, ...]
     melds: tuple[tuple[str, ...], ...] = ()
-    held: tuple[str, ...] = ()                  # Oklahoma: cards left in hand
-    deadwood: tuple[str, ...] = ()              # Gin: unmatched cards after layoffs
-    layoffs: tuple[str, ...] = ()               # Gin: cards laid off on the knocker's melds
-    deadwood_points: int | None = None          # Gin
-    discard: str | None = None                  # Gin: the knocker's discard when the app chose it
-    side_points: int = 0                        # Oklahoma: concealed bonus, kept outside the race
+    held: tuple[str, ...] = ()  # Oklahoma: cards left in hand
+    deadwood: tuple[str, ...] = ()  # Gin: unmatched cards after layoffs
+    layoffs: tuple[str, ...] = ()  # Gin: cards laid off on the knocker's melds
+    deadwood_points: int | None = None  # Gin
+    discard: str | None = None  # Gin: the knocker's discard when the app chose it
+    side_points: int = 0  # Oklahoma: concealed bonus, kept outside the race
     side_lines: tuple[Line, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
     number: int
-    outcome: str                                 # out, stock_out; knock, undercut, gin, big_gin, void
+    outcome: str  # out, stock_out; knock, undercut, gin, big_gin, void
     multiplier: int
     players: Mapping[str, PlayerDeal]
     totals_before: Mapping[str, int]
@@ -51,9 +57,9 @@ class DealResult:
     side: Mapping[str, int]
     dealer: str | None
     next_dealer: str | None
-    notes: tuple[str, ...] = ()                  # e.g. "knock limit 7 (upcard 7♠)"
-    actor: str | None = None                     # who went out (Oklahoma) or knocked (Gin)
-    winner: str | None = None                    # who won the hand: out, knocker, or the undercutter
+    notes: tuple[str, ...] = ()  # e.g. "knock limit 7 (upcard 7♠)"
+    actor: str | None = None  # who went out (Oklahoma) or knocked (Gin)
+    winner: str | None = None  # who won the hand: out, knocker, or the undercutter
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +70,7 @@ class GameResult:
     deals: tuple[DealResult, ...]
     totals: Mapping[str, int]
     side: Mapping[str, int]
-    state: str                                   # in_progress or finished
+    state: str  # in_progress or finished
     winner: str | None
     final: Mapping[str, int] | None = None
     final_lines: Mapping[str, tuple[Line, ...]] | None = None

@@ -1,7 +1,8 @@
 """Template helpers for the rules, checker and history pages: printed cards with their suit colour."""
+
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from django import template
 from django.utils.html import format_html, format_html_join

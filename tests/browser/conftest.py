@@ -1,4 +1,5 @@
 """Browser tests: Playwright (sync API) driving Debian's Chromium against pytest-django's live server."""
+
 import os
 from pathlib import Path
 
@@ -11,8 +12,16 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 CHROMIUM = "/usr/bin/chromium"
 # A loaded CI machine answers htmx requests more slowly than a developer's: wait up to 15 s.
 expect.set_options(timeout=15_000)
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 

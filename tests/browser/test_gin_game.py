@@ -1,4 +1,5 @@
 """A whole Oklahoma Gin game to its target, played through the pages; and the app without JavaScript."""
+
 import re
 
 import pytest
@@ -81,7 +82,7 @@ def test_the_app_works_without_javascript(browser, live_server, shot):
     page.get_by_label("Seat 2").fill("Ben")
     page.get_by_role("button", name="Start the game").click()
     page.get_by_role("link", name="Enter deal 1").click()
-    assert page.locator(".picker").count() == 0     # the picker is JavaScript's extra
+    assert page.locator(".picker").count() == 0  # the picker is JavaScript's extra
     type_gin(page, GIN_BIG)
     page.get_by_label("Ann: Meld 3", exact=True).fill("JH QH KH AH")
     page.get_by_role("button", name="Preview").click()

@@ -1,4 +1,5 @@
 """A whole three-player Oklahoma game to 1,000, played through the pages as a person would."""
+
 import re
 
 import pytest
@@ -80,7 +81,7 @@ def test_three_player_oklahoma_to_1000(page: Page, live_server, shot, console_er
     page.get_by_label("Cleo: Left in hand", exact=True).fill("4C")
     page.get_by_role("button", name="Save deal").click()
     cleo_total = page.locator(".total").nth(2)
-    expect(cleo_total).to_contain_text("15")   # -5 then +20
+    expect(cleo_total).to_contain_text("15")  # -5 then +20
 
     for n in (3, 4):
         page.get_by_role("link", name=f"Enter deal {n}").click()

@@ -1,14 +1,14 @@
 """Browser tests at 390×844: settle a dispute on the checker page; re-score a finished game under
 another profile; open the chart. Screenshots go to test-artifacts/screenshots/."""
+
 import re
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import SHOTS
-
 from scorekeeper import services
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
+from tests.browser.conftest import SHOTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,7 +31,7 @@ def test_settle_a_dispute_on_the_checker_page(page: Page, live_server, shot, con
     # The other player: "but with the 2 of spades instead I could" — fix the card, the answer follows live.
     page.get_by_label("The hand").fill("3C 4C 5C 9D 9H 9S JH QH KH 2S")
     expect(verdict).to_contain_text("Yes, you may knock: least deadwood 2, limit 3")
-    assert "upcard=3H" in page.url and "cards=" in page.url       # the verdict is a link (htmx pushed it)
+    assert "upcard=3H" in page.url and "cards=" in page.url  # the verdict is a link (htmx pushed it)
     link = page.locator("#share-link").get_attribute("href")
     no_sideways_scroll(page)
     shot(page, "review-2-checker-yes")
@@ -72,7 +72,7 @@ def test_rescore_a_finished_game_under_another_profile(page: Page, live_server, 
     page.get_by_label("Spade upcard multiplier").select_option("3")
     expect(comparison).to_contain_text("×3")
     game.refresh_from_db()
-    assert game.profile == "standard"          # comparing changes nothing
+    assert game.profile == "standard"  # comparing changes nothing
     page.get_by_label("Spade upcard multiplier").select_option("")
     expect(comparison).not_to_contain_text("×3")
     page.get_by_role("button", name="Switch this game to these rules").click()
@@ -121,10 +121,18 @@ def test_rules_and_history_pages_at_360px(page: Page, live_server, shot, console
     services.edit_deal(game=game, number=1, data=ok_record_deal(OK_SMALL, names))
     page.set_default_timeout(10000)
     page.set_viewport_size({"width": 360, "height": 780})
-    deal = '{"upcard": "7S", "knocker": "Ann", "hands": {"Ann": {"cards": ["3C","4C","5C","9D","9H","9S","JH","QH","KH","2S"]}, "Ben": {"cards": ["2H","3H","4H","6D","6C","8S","10S","KD","AC","5H"]}}}'
+    deal = (
+        '{"upcard": "7S", "knocker": "Ann", "hands": {'
+        '"Ann": {"cards": ["3C","4C","5C","9D","9H","9S","JH","QH","KH","2S"]}, '
+        '"Ben": {"cards": ["2H","3H","4H","6D","6C","8S","10S","KD","AC","5H"]}}}'
+    )
     pages = {
-        "rules-laws": "/rules/oklahoma/laws/", "rules-party": "/rules/oklahoma-gin/party/", "history": "/history/",
-        "import": "/history/import/", "players": "/players/", "changes": f"/history/{game.pk}/changes/",
+        "rules-laws": "/rules/oklahoma/laws/",
+        "rules-party": "/rules/oklahoma-gin/party/",
+        "history": "/history/",
+        "import": "/history/import/",
+        "players": "/players/",
+        "changes": f"/history/{game.pk}/changes/",
         "checker-deal": "/check/?kind=deal&profile=standard&deal=" + deal.replace(" ", "%20").replace('"', "%22"),
     }
     for name, url in pages.items():

@@ -4,6 +4,7 @@ Cards are (suit 0..3, rank 1..13) pairs. Every valid meld inside a hand is liste
 3 or 4 of one rank, runs of 3+ consecutive cards of one suit, ace low only), then every
 collection of pairwise disjoint melds is tried.
 """
+
 from __future__ import annotations
 
 from itertools import combinations

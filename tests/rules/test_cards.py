@@ -1,22 +1,50 @@
 import pytest
 
 from scorekeeper.rules.cards import (
-    JOKER, PACK_52, Card, CardError, Suit, knock_limit, parse_card, parse_token, split_cards,
+    JOKER,
+    PACK_52,
+    Card,
+    CardError,
+    Suit,
+    knock_limit,
+    parse_card,
+    parse_token,
+    split_cards,
 )
 
 
-@pytest.mark.parametrize("text, label", [
-    ("QS", "Q♠"), ("qs", "Q♠"), ("10H", "10♥"), ("th", "10♥"), ("T♥", "10♥"), ("A♣", "A♣"),
-    ("2d", "2♦"), ("K♦", "K♦"), ("JK", "JK"), ("jk", "JK"), (" 9c ", "9♣"),
-])
+@pytest.mark.parametrize(
+    "text, label",
+    [
+        ("QS", "Q♠"),
+        ("qs", "Q♠"),
+        ("10H", "10♥"),
+        ("th", "10♥"),
+        ("T♥", "10♥"),
+        ("A♣", "A♣"),
+        ("2d", "2♦"),
+        ("K♦", "K♦"),
+        ("JK", "JK"),
+        ("jk", "JK"),
+        (" 9c ", "9♣"),
+    ],
+)
 def test_parse_card_accepts_every_notation(text, label):
     assert parse_card(text).label == label
 
 
-@pytest.mark.parametrize("text, hint", [
-    ("1H", "write 'AH'"), ("11S", "write 'JS'"), ("Q", "has no suit"), ("QX", "suit must be"),
-    ("ZS", "rank must be"), ("", "empty card"), ("10", "has no suit"),
-])
+@pytest.mark.parametrize(
+    "text, hint",
+    [
+        ("1H", "write 'AH'"),
+        ("11S", "write 'JS'"),
+        ("Q", "has no suit"),
+        ("QX", "suit must be"),
+        ("ZS", "rank must be"),
+        ("", "empty card"),
+        ("10", "has no suit"),
+    ],
+)
 def test_parse_card_says_what_is_wrong(text, hint):
     with pytest.raises(CardError) as exc:
         parse_card(text)
@@ -31,9 +59,14 @@ def test_tokens_name_what_a_wild_card_stands_for():
     assert parse_token("JK").card is JOKER or parse_token("JK").card == JOKER
 
 
-@pytest.mark.parametrize("text, hint", [
-    ("7H=8H", "only a 2 or the Joker"), ("2C=", "name the card"), ("2C=JK", "not the Joker"),
-])
+@pytest.mark.parametrize(
+    "text, hint",
+    [
+        ("7H=8H", "only a 2 or the Joker"),
+        ("2C=", "name the card"),
+        ("2C=JK", "not the Joker"),
+    ],
+)
 def test_only_wild_cards_name_another_card(text, hint):
     with pytest.raises(CardError) as exc:
         parse_token(text)

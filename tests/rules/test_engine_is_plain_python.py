@@ -1,4 +1,5 @@
 """The rules engine must never import Django."""
+
 import ast
 import subprocess
 import sys
@@ -21,7 +22,9 @@ def test_no_module_of_the_engine_imports_django():
 
 
 def test_engine_imports_without_django_loaded():
-    code = ("import sys, importlib, pkgutil, scorekeeper.rules as r\n"
-            "for m in pkgutil.iter_modules(r.__path__): importlib.import_module('scorekeeper.rules.' + m.name)\n"
-            "assert not any(k == 'django' or k.startswith('django.') for k in sys.modules), 'django loaded'\n")
+    code = (
+        "import sys, importlib, pkgutil, scorekeeper.rules as r\n"
+        "for m in pkgutil.iter_modules(r.__path__): importlib.import_module('scorekeeper.rules.' + m.name)\n"
+        "assert not any(k == 'django' or k.startswith('django.') for k in sys.modules), 'django loaded'\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=RULES.parents[1])

@@ -1,4 +1,5 @@
 """The Gin arrangement search against a slow brute force, and its fixed points."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,13 +16,16 @@ def hand(text: str) -> int:
 
 
 def cards_of(mask: int) -> set[str]:
-    return {f"{['A','2','3','4','5','6','7','8','9','10','J','Q','K'][i % 13]}{'SHDC'[i // 13]}"
-            for i in gf.bits_of(mask)}
+    return {
+        f"{['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'][i % 13]}{'SHDC'[i // 13]}"
+        for i in gf.bits_of(mask)
+    }
 
 
 # ---------------------------------------------------------------------------------------------
 # Strategies: random hands, and "clustered" hands from six neighbouring ranks (sets and runs
 # overlapping everywhere: the hard case).
+
 
 def random_hands(n: int):
     return st.lists(st.integers(0, 51), min_size=n, max_size=n, unique=True).map(gf.mask_of)
@@ -45,12 +49,13 @@ FAST = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCh
 # ---------------------------------------------------------------------------------------------
 # Tables
 
+
 def test_table_values():
     assert gf.VALUES == (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
     assert gf.T[0] == 0
-    assert gf.T[0b111] == 0                  # A-2-3
-    assert gf.T[0b11] == 3                   # A, 2
-    assert gf.T[0b1_0000_0000_0011] == 13    # A 2 K: no Q-K-A, no K-A-2
+    assert gf.T[0b111] == 0  # A-2-3
+    assert gf.T[0b11] == 3  # A, 2
+    assert gf.T[0b1_0000_0000_0011] == 13  # A 2 K: no Q-K-A, no K-A-2
     assert gf.T[(1 << 11) | (1 << 12) | 1] == 21  # Q K A: the ace is low only
     assert gf.T[gf.FULL] == 0
     assert gf.T1[0b1111] == 0 and gf.T1_CARD[0b1111] in (0, 3)
@@ -131,6 +136,7 @@ def test_all_best_arrangements_with_discard():
 
 # ---------------------------------------------------------------------------------------------
 # Engine vs brute force
+
 
 @FAST
 @given(hands(10))
@@ -241,6 +247,7 @@ def test_defender_matches_brute_force(case, chained):
 # ---------------------------------------------------------------------------------------------
 # Layoffs, by hand
 
+
 def test_chained_layoffs_extend_a_run_at_both_ends():
     melds = (hand("5H 6H 7H"),)
     pts, own, lay, dead = gf.defender_best(hand("3H 4H 8H 9H KC"), melds, chained=True)
@@ -285,9 +292,19 @@ def test_layoff_closure_for_a_given_spread():
     assert gf.layoff_closure(hand("10H 2S"), melds, True) == 0
 
 
-@pytest.mark.parametrize("text, kind", [
-    ("AS 2S 3S", "run"), ("10D JD QD KD", "run"), ("7S 7H 7D", "set"), ("7S 7H 7D 7C", "set"),
-    ("QS KS AS", None), ("7S 7H", None), ("2S 3S 5S", None), ("2S 3H 4S", None), ("7S 7H 8H", None),
-])
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("AS 2S 3S", "run"),
+        ("10D JD QD KD", "run"),
+        ("7S 7H 7D", "set"),
+        ("7S 7H 7D 7C", "set"),
+        ("QS KS AS", None),
+        ("7S 7H", None),
+        ("2S 3S 5S", None),
+        ("2S 3H 4S", None),
+        ("7S 7H 8H", None),
+    ],
+)
 def test_meld_kind(text, kind):
     assert gf.meld_kind(hand(text)) == kind

@@ -1,4 +1,5 @@
 """Whole random Gin deals: invariants of the scoring, checked against the brute force."""
+
 from __future__ import annotations
 
 import random
@@ -6,7 +7,8 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules import gin, gin_fast as gf, profiles
+from scorekeeper.rules import gin, profiles
+from scorekeeper.rules import gin_fast as gf
 from scorekeeper.rules.cards import CARD_BY_INDEX, parse_card
 from tests.rules import gin_reference as ref
 
@@ -18,7 +20,7 @@ def codes(mask: int) -> list[str]:
 @st.composite
 def deals(draw, players: int = 2):
     """A deal where the knocker's best arrangement is within a 10 (K upcard) limit."""
-    seed = draw(st.integers(0, 2 ** 32 - 1))
+    seed = draw(st.integers(0, 2**32 - 1))
     rnd = random.Random(seed)
     n = 10 if players == 2 else 7
     lo = rnd.randint(0, 7)
@@ -39,8 +41,11 @@ def deals(draw, players: int = 2):
 
 def score(profile: str, names, hands, upcard, options=None):
     rules = profiles.resolve("oklahoma-gin", profile, options)
-    deal = {"upcard": upcard, "knocker": names[0],
-            "hands": {name: {"cards": codes(h)} for name, h in zip(names, hands)}}
+    deal = {
+        "upcard": upcard,
+        "knocker": names[0],
+        "hands": {name: {"cards": codes(h)} for name, h in zip(names, hands, strict=True)},
+    }
     return gin.score_game(rules, tuple(names), [deal], None)
 
 
@@ -51,7 +56,7 @@ def test_two_player_deal_invariants(deal, profile):
     knock = hands[0]
     kbest = gf.best_deadwood_discard(knock) if extra else gf.best_deadwood(knock)
     assume(kbest <= 10)
-    upcard = "K" + upcard                            # limit 10; the upcard may be in a hand
+    upcard = "K" + upcard  # limit 10; the upcard may be in a hand
     names = ("Ann", "Ben")
     result = score(profile, names, hands, upcard)
     again = score(profile, names, hands, upcard)
@@ -95,7 +100,7 @@ def test_party_deal_invariants(deal):
     d = result.deals[0]
     assert result == score("party", names, hands, upcard)
     assert d.players["Ann"].deadwood_points == kbest
-    for name, h in zip(names[1:], hands[1:]):
+    for name, h in zip(names[1:], hands[1:], strict=True):
         pd = d.players[name]
         assert sum(x.points for x in pd.lines) == pd.points >= 0
         if kbest:

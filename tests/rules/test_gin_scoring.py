@@ -1,4 +1,5 @@
 """Oklahoma Gin scoring: every rule, value and trap of RULES.md section 2."""
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,13 @@ def cards(text: str, **extra) -> dict:
 
 
 def game(profile: str, deals: list[dict], players=("Ann", "Ben"), options=None, first_dealer=None) -> dict:
-    rec = {"format": FORMAT, "game": "oklahoma-gin", "rules": {"profile": profile},
-           "players": list(players), "deals": deals}
+    rec = {
+        "format": FORMAT,
+        "game": "oklahoma-gin",
+        "rules": {"profile": profile},
+        "players": list(players),
+        "deals": deals,
+    }
     if options:
         rec["rules"]["options"] = options
     if first_dealer:
@@ -66,6 +72,7 @@ BEN_LOSES = cards("AD 2D 3D 8S 8D 8C KH JH 10D 9S")
 
 # ---------------------------------------------------------------------------------------------
 # Knock, undercut, gin
+
 
 def test_knock_scores_the_deadwood_difference():
     r = score(game("standard", [deal("8H", "Ann", {"Ann": ANN_KNOCK, "Ben": BEN_LOSES})]))
@@ -118,7 +125,7 @@ def test_gin_scores_bonus_plus_whole_deadwood_without_layoffs():
     d = r.deals[0]
     ben = d.players["Ben"]
     assert d.outcome == "gin"
-    assert ben.layoffs == ()                       # no layoffs after gin
+    assert ben.layoffs == ()  # no layoffs after gin
     assert ben.deadwood_points == 9 + 10 + 10 + 1
     assert d.players["Ann"].points == 25 + 30
     check_lines(r)
@@ -126,7 +133,7 @@ def test_gin_scores_bonus_plus_whole_deadwood_without_layoffs():
 
 def test_gin_is_never_an_undercut():
     ann = spread(["5H 6H 7H", "QS QD QC", "2C 3C 4C 5C"])
-    ben = spread(["AD 2D 3D", "8S 8D 8C", "JS JD JC JH"])    # also 0 deadwood
+    ben = spread(["AD 2D 3D", "8S 8D 8C", "JS JD JC JH"])  # also 0 deadwood
     r = score(game("standard", [deal("8D", "Ann", {"Ann": ann, "Ben": ben})]))
     d = r.deals[0]
     assert d.outcome == "gin" and d.players["Ann"].points == 25 and d.players["Ben"].points == 0
@@ -139,6 +146,7 @@ def test_classic_gin_bonus_is_20():
 
 # ---------------------------------------------------------------------------------------------
 # Upcard: knock limit and spades
+
 
 def test_knock_limit_is_the_upcard_value():
     r = score(game("standard", [deal("6D", "Ann", {"Ann": ANN_KNOCK, "Ben": BEN_LOSES})]))
@@ -174,8 +182,9 @@ def test_spade_upcard_doubles_every_point_bonuses_included():
 
 
 def test_double_oklahoma_triples_and_casino_does_not_multiply():
-    r = score(game("standard", [deal("8S", "Ann", {"Ann": ANN_KNOCK, "Ben": BEN_LOSES})],
-                   options={"spade_multiplier": 3}))
+    r = score(
+        game("standard", [deal("8S", "Ann", {"Ann": ANN_KNOCK, "Ben": BEN_LOSES})], options={"spade_multiplier": 3})
+    )
     assert r.deals[0].players["Ann"].points == 33 * 3
     assert r.deals[0].players["Ann"].lines[-1].basis == "option"
     r = score(game("casino", [deal("8S", "Ann", {"Ann": ANN_KNOCK, "Ben": BEN_LOSES})]))
@@ -185,6 +194,7 @@ def test_double_oklahoma_triples_and_casino_does_not_multiply():
 
 # ---------------------------------------------------------------------------------------------
 # The knocker's spread and cards
+
 
 def test_the_spread_is_never_rearranged():
     # 8♥ could extend 5-6-7♥, but Ann left it as deadwood: she is scored on 6 + 8.
@@ -196,13 +206,12 @@ def test_the_spread_is_never_rearranged():
 
 
 def test_a_spread_over_the_limit_is_rejected_even_if_a_rearrangement_is_under():
-    ann = spread(["7S 7H 7D 7C", "2C 3C 4C"], "5S 6S AH")       # 12, yet 5-6-7♠ + 7♥7♦7♣ leaves 1
+    ann = spread(["7S 7H 7D 7C", "2C 3C 4C"], "5S 6S AH")  # 12, yet 5-6-7♠ + 7♥7♦7♣ leaves 1
     ben = cards("AD 2D 3D 8S 8D 8C KH JH 10D 9S")
     errs = errors_of(game("standard", [deal("5D", "Ann", {"Ann": ann, "Ben": ben})]))
     assert [e.rule for e in errs] == ["knock limit"]
     # Entered as cards the app finds 1 and accepts the knock.
-    r = score(game("standard", [deal("5D", "Ann", {"Ann": cards("7S 7H 7D 7C 2C 3C 4C 5S 6S AH"),
-                                                   "Ben": ben})]))
+    r = score(game("standard", [deal("5D", "Ann", {"Ann": cards("7S 7H 7D 7C 2C 3C 4C 5S 6S AH"), "Ben": ben})]))
     assert r.deals[0].players["Ann"].deadwood_points == 1
 
 
@@ -250,30 +259,41 @@ def test_eleven_card_gin_without_big_gin_discards_one():
 
 def test_big_gin_scores_its_bonus_when_played_and_as_gin_otherwise():
     ann = spread(["5H 6H 7H 8H", "QS QD QC", "2C 3C 4C 5C"], big_gin=True)
-    ben = cards("AD 2D 3D 8S 8D 8C KH JH 10D 9S")   # 39
+    ben = cards("AD 2D 3D 8S 8D 8C KH JH 10D 9S")  # 39
     r = score(game("standard", [deal("KD", "Ann", {"Ann": ann, "Ben": ben})], options={"big_gin_bonus": 31}))
     assert r.deals[0].outcome == "big_gin" and r.deals[0].players["Ann"].points == 31 + 39
     r = score(game("standard", [deal("KD", "Ann", {"Ann": ann, "Ben": ben})]))
     assert r.deals[0].outcome == "gin" and r.deals[0].players["Ann"].points == 25 + 39
     assert any("scored as gin" in n and "ruling" in n for n in r.deals[0].notes)
     # as cards, too
-    r = score(game("standard", [deal("KD", "Ann", {"Ann": cards("5H 6H 7H 8H QS QD QC 2C 3C 4C 5C", big_gin=True),
-                                                   "Ben": ben})], options={"big_gin_bonus": 31}))
+    r = score(
+        game(
+            "standard",
+            [deal("KD", "Ann", {"Ann": cards("5H 6H 7H 8H QS QD QC 2C 3C 4C 5C", big_gin=True), "Ben": ben})],
+            options={"big_gin_bonus": 31},
+        )
+    )
     assert r.deals[0].outcome == "big_gin"
 
 
 def test_big_gin_needs_every_card_melded():
     ann = cards("5H 6H 7H 8H QS QD QC 2C 3C 4C 10S", big_gin=True)
-    errs = errors_of(game("standard", [deal("KD", "Ann", {"Ann": ann, "Ben": BEN_LOSES})],
-                          options={"big_gin_bonus": 31}))
+    errs = errors_of(
+        game("standard", [deal("KD", "Ann", {"Ann": ann, "Ben": BEN_LOSES})], options={"big_gin_bonus": 31})
+    )
     assert errs[0].rule == "big gin" and errs[0].cards == ("10♠",)
-    errs = errors_of(game("standard", [deal("KD", "Ann", {"Ann": ANN_KNOCK, "Ben": cards(
-        "AD 2D 3D 8S 8D 8C KH JH 10D 9S", big_gin=True)})]))
+    errs = errors_of(
+        game(
+            "standard",
+            [deal("KD", "Ann", {"Ann": ANN_KNOCK, "Ben": cards("AD 2D 3D 8S 8D 8C KH JH 10D 9S", big_gin=True)})],
+        )
+    )
     assert any("only the knocker" in e.message for e in errs)
 
 
 # ---------------------------------------------------------------------------------------------
 # Validation
+
 
 def test_every_error_is_reported_at_once():
     bad = deal("8H", "Ann", {"Ann": ANN_KNOCK, "Ben": cards("8H 9H QH 3D 4D 5D 7S 7D 7C"), "Cleo": cards("")})
@@ -296,8 +316,9 @@ def test_the_upcard_may_also_be_in_a_hand():
 
 
 def test_bad_card_text_is_named():
-    errs = errors_of(game("standard", [deal("8H", "Ann", {"Ann": ANN_KNOCK,
-                                                           "Ben": cards("AD 2D 3D 8S 8D 8C KH JH 10D 1S")})]))
+    errs = errors_of(
+        game("standard", [deal("8H", "Ann", {"Ann": ANN_KNOCK, "Ben": cards("AD 2D 3D 8S 8D 8C KH JH 10D 1S")})])
+    )
     assert errs[0].cards == ("1S",) and errs[0].player == "Ben"
 
 
@@ -310,15 +331,15 @@ def test_knocker_spread_of_eleven_cards_is_rejected():
 # ---------------------------------------------------------------------------------------------
 # Void hands, dealers, game end
 
+
 def test_void_hand_same_dealer_deals_again():
     d2 = deal("8H", "Ann", {"Ann": ANN_KNOCK, "Ben": BEN_UNDERCUT})
     r = score(game("standard", [{"upcard": "3D", "knocker": None, "hands": {}}, d2], first_dealer="Ben"))
     assert r.deals[0].outcome == "void" and r.deals[0].dealer == "Ben" and r.deals[0].next_dealer == "Ben"
     assert all(pd.points == 0 for pd in r.deals[0].players.values())
-    assert r.deals[1].dealer == "Ben" and r.deals[1].next_dealer == "Ben"     # Ben undercut: he deals
+    assert r.deals[1].dealer == "Ben" and r.deals[1].next_dealer == "Ben"  # Ben undercut: he deals
     # the form sends empty hands for a void deal
-    r = score(game("standard", [{"upcard": "3D", "knocker": None,
-                                 "hands": {"Ann": spread([]), "Ben": spread([])}}]))
+    r = score(game("standard", [{"upcard": "3D", "knocker": None, "hands": {"Ann": spread([]), "Ben": spread([])}}]))
     assert r.deals[0].outcome == "void"
 
 
@@ -329,8 +350,8 @@ def test_party_has_no_void_hand():
 
 def test_casino_target_is_more_than_100():
     ann = spread(["2S 3S 4S 5S", "5H 6H 7H", "9H 9D 9C"])
-    ben = cards("KS QH JD 10C 9S 8H 7D 6C AS 4H")                 # 75, no meld
-    d1 = deal("3D", "Ann", {"Ann": ann, "Ben": ben})               # 25 + 75 = 100
+    ben = cards("KS QH JD 10C 9S 8H 7D 6C AS 4H")  # 75, no meld
+    d1 = deal("3D", "Ann", {"Ann": ann, "Ben": ben})  # 25 + 75 = 100
     r = score(game("casino", [d1]))
     assert r.totals["Ann"] == 100 and r.state == "in_progress"
     r = score(game("casino", [d1, deal("8H", "Ann", {"Ann": ANN_KNOCK, "Ben": BEN_LOSES})]))
@@ -350,16 +371,16 @@ def test_deals_after_the_game_ended_are_an_error():
 
 def test_spade_points_count_toward_the_target():
     ann = spread(["2S 3S 4S 5S", "5H 6H 7H", "9H 9D 9C"])
-    ben = cards("KS QH JD 10C 9S 8H 7D 6C AD 4H")                  # 75
+    ben = cards("KS QH JD 10C 9S 8H 7D 6C AD 4H")  # 75
     r = score(game("standard", [deal("3S", "Ann", {"Ann": ann, "Ben": ben})]))
     assert r.totals["Ann"] == 200 and r.state == "finished" and r.final["Ann"] == 300
 
 
 def test_classic_box_bonus_and_game_bonus():
     ann = spread(["2S 3S 4S 5S", "5H 6H 7H", "9H 9D 9C"])
-    ben = cards("KS QH JD 10C 9S 8H 7D 6C AD 4H")                  # 75
+    ben = cards("KS QH JD 10C 9S 8H 7D 6C AD 4H")  # 75
     d1 = deal("8H", "Ann", {"Ann": ANN_KNOCK, "Ben": BEN_UNDERCUT})  # Ben 5 + 10 = 15
-    d2 = deal("3S", "Ann", {"Ann": ann, "Ben": ben})               # Ann (20 + 75) × 2 = 190
+    d2 = deal("3S", "Ann", {"Ann": ann, "Ben": ben})  # Ann (20 + 75) × 2 = 190
     r = score(game("classic", [d1, d2]))
     assert r.totals == {"Ann": 190, "Ben": 15}
     assert r.state == "finished" and r.winner == "Ann"
@@ -372,15 +393,19 @@ def test_classic_box_bonus_and_game_bonus():
 def test_shutout_doubles_the_winners_whole_tally():
     ann = spread(["2S 3S 4S 5S", "5H 6H 7H", "9H 9D 9C"])
     ben = cards("KS QH JD 10C 9S 8H 7D 6C AS 4H")
-    r = score(game("standard", [deal("3D", "Ann", {"Ann": ann, "Ben": ben})], options={"target": 100,
-                                                                                        "shutout": True}))
+    r = score(game("standard", [deal("3D", "Ann", {"Ann": ann, "Ben": ben})], options={"target": 100, "shutout": True}))
     assert r.final == {"Ann": (100 + 100) * 2, "Ben": 0}
     check_lines(r)
 
 
 def test_scoring_twice_gives_the_same_result():
-    rec = game("classic", [deal("8H", "Ann", {"Ann": ANN_KNOCK, "Ben": BEN_UNDERCUT}),
-                           deal("8S", "Ben", {"Ben": cards("5H 6H 7H QS QD QC 2C 3C 4C 6S KD"), "Ann": BEN_LOSES})])
+    rec = game(
+        "classic",
+        [
+            deal("8H", "Ann", {"Ann": ANN_KNOCK, "Ben": BEN_UNDERCUT}),
+            deal("8S", "Ben", {"Ben": cards("5H 6H 7H QS QD QC 2C 3C 4C 6S KD"), "Ann": BEN_LOSES}),
+        ],
+    )
     a = json.dumps(record.result_json(score(rec)), sort_keys=True)
     b = json.dumps(record.result_json(score(json.loads(json.dumps(rec)))), sort_keys=True)
     assert a == b
@@ -393,11 +418,15 @@ PARTY = ("Ann", "Ben", "Cleo")
 
 
 def party_knock():
-    return deal("9H", "Ann", {
-        "Ann": spread(["5H 6H 7H", "KS KH KD"], "3C"),                # 3
-        "Ben": cards("8H KC 2S 3S 4S 9C 10D"),                         # 8♥ K♣ laid off: 19
-        "Cleo": cards("4H 3H AD 2D 3D QC JC"),                         # 4♥ laid off, 3♥ not: 23
-    })
+    return deal(
+        "9H",
+        "Ann",
+        {
+            "Ann": spread(["5H 6H 7H", "KS KH KD"], "3C"),  # 3
+            "Ben": cards("8H KC 2S 3S 4S 9C 10D"),  # 8♥ K♣ laid off: 19
+            "Cleo": cards("4H 3H AD 2D 3D QC JC"),  # 4♥ laid off, 3♥ not: 23
+        },
+    )
 
 
 def test_party_knock_each_loser_takes_his_deadwood_minus_the_knockers():
@@ -417,15 +446,19 @@ def test_party_layoffs_do_not_chain_but_chained_option_does():
 
 
 def party_undercut(cleo: str):
-    return deal("10C", "Ann", {
-        "Ann": spread(["2S 3S 4S", "9H 9D 9C"], "8C"),                 # 8
-        "Ben": cards("5S 9S JH QH KH 6D 2C"),                          # 5♠ 9♠ laid off: 8
-        "Cleo": cards(cleo),
-    })
+    return deal(
+        "10C",
+        "Ann",
+        {
+            "Ann": spread(["2S 3S 4S", "9H 9D 9C"], "8C"),  # 8
+            "Ben": cards("5S 9S JH QH KH 6D 2C"),  # 5♠ 9♠ laid off: 8
+            "Cleo": cards(cleo),
+        },
+    )
 
 
 def test_party_undercut_the_least_deadwood_undercuts_and_the_knocker_takes_25():
-    r = score(game("party", [party_undercut("10D JD QD KD AC 3H AD")], players=PARTY))   # Cleo 5
+    r = score(game("party", [party_undercut("10D JD QD KD AC 3H AD")], players=PARTY))  # Cleo 5
     d = r.deals[0]
     assert d.outcome == "undercut" and d.next_dealer == "Cleo"
     assert {p: x.points for p, x in d.players.items()} == {"Ann": 3 + 25, "Ben": 3, "Cleo": 0}
@@ -433,7 +466,7 @@ def test_party_undercut_the_least_deadwood_undercuts_and_the_knocker_takes_25():
 
 
 def test_party_undercut_on_equal_deadwood_first_in_seat_order_and_knocker_plus_25():
-    r = score(game("party", [party_undercut("10D JD QD KD AC 3H 4C")], players=PARTY))   # Cleo 8
+    r = score(game("party", [party_undercut("10D JD QD KD AC 3H 4C")], players=PARTY))  # Cleo 8
     d = r.deals[0]
     assert d.outcome == "undercut" and d.next_dealer == "Ben"
     assert {p: x.points for p, x in d.players.items()} == {"Ann": 25, "Ben": 0, "Cleo": 0}
@@ -441,9 +474,15 @@ def test_party_undercut_on_equal_deadwood_first_in_seat_order_and_knocker_plus_2
 
 
 def test_party_gin_each_loser_takes_deadwood_plus_25():
-    d = deal("9H", "Ann", {"Ann": spread(["5H 6H 7H", "KS KH KD KC"]),
-                           "Ben": cards("8H 2S 3S 4S 9C 10D AC"),        # 8 + 9 + 10 + 1 = 28 (no layoffs)
-                           "Cleo": cards("4H 3H AD 2D 3D QC JC")})      # 3 + 4 + 10 + 10 = 27
+    d = deal(
+        "9H",
+        "Ann",
+        {
+            "Ann": spread(["5H 6H 7H", "KS KH KD KC"]),
+            "Ben": cards("8H 2S 3S 4S 9C 10D AC"),  # 8 + 9 + 10 + 1 = 28 (no layoffs)
+            "Cleo": cards("4H 3H AD 2D 3D QC JC"),
+        },
+    )  # 3 + 4 + 10 + 10 = 27
     r = score(game("party", [d], players=PARTY))
     assert {p: x.points for p, x in r.deals[0].players.items()} == {"Ann": 0, "Ben": 53, "Cleo": 52}
     check_lines(r)
@@ -476,8 +515,9 @@ def test_exact_tie_for_the_win_goes_on():
 
 
 def test_a_card_twice_in_one_hand_is_named():
-    errs = errors_of(game("standard", [deal("8H", "Ann", {"Ann": ANN_KNOCK,
-                                                           "Ben": cards("AD 2D 3D 8S 8D 8C KH JH 10D AD")})]))
+    errs = errors_of(
+        game("standard", [deal("8H", "Ann", {"Ann": ANN_KNOCK, "Ben": cards("AD 2D 3D 8S 8D 8C KH JH 10D AD")})])
+    )
     assert errs[0].cards == ("A♦",) and "twice in Ben's hand" in errs[0].message
 
 
@@ -497,11 +537,24 @@ def test_live_meld_check_names_the_problem_and_its_rule():
 
 def test_deal_result_names_the_knocker_and_the_hands_winner():
     from scorekeeper.rules.record import score_record
-    record = {"format": "oklahoma-scorekeeper/1", "game": "oklahoma-gin", "rules": {"profile": "party"},
-              "players": ["Ann", "Ben", "Cleo"], "deals": [{"upcard": "9D", "knocker": "Ann", "hands": {
-                  "Ann": {"melds": [["4H", "5H", "6H"]], "deadwood": ["2C", "3D", "AS", "AD"]},
-                  "Ben": {"cards": ["KC", "KD", "KH", "9C", "9H", "9S", "AC"]},
-                  "Cleo": {"cards": ["QC", "QD", "QH", "10C", "10D", "10H", "AH"]}}}]}
+
+    record = {
+        "format": "oklahoma-scorekeeper/1",
+        "game": "oklahoma-gin",
+        "rules": {"profile": "party"},
+        "players": ["Ann", "Ben", "Cleo"],
+        "deals": [
+            {
+                "upcard": "9D",
+                "knocker": "Ann",
+                "hands": {
+                    "Ann": {"melds": [["4H", "5H", "6H"]], "deadwood": ["2C", "3D", "AS", "AD"]},
+                    "Ben": {"cards": ["KC", "KD", "KH", "9C", "9H", "9S", "AC"]},
+                    "Cleo": {"cards": ["QC", "QD", "QH", "10C", "10D", "10H", "AH"]},
+                },
+            }
+        ],
+    }
     [deal] = score_record(record).deals
     # Ben and Cleo both keep 1 after their melds: the undercutter is the first after the knocker
     assert deal.outcome == "undercut" and deal.actor == "Ann" and deal.winner == "Ben"

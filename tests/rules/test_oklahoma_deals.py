@@ -1,4 +1,5 @@
 """Oklahoma deals: validation of a deal's entries and the score of each player (RULES.md §1)."""
+
 import pytest
 
 from scorekeeper.rules.errors import RecordInvalid
@@ -17,11 +18,14 @@ def hand(melds=(), held=()):
 def simple(out="Ann", **flags):
     """Ann melds Q♠ Q♥ 2♣=Q♦ (70) and 7♥ 8♥ 9♥ (25); Ben melds 5♠ 6♠ 7♠ (15), holds K♦ (K–8);
     Cleo melds nothing and holds Q♠ 2♦ 4♣ (−100 −20 −5)."""
-    d = {"out": out, "hands": {
-        "Ann": hand([["QS", "QH", "2C=QD"], ["9H", "8H", "7H"]], [] if out == "Ann" else ["3S"]),
-        "Ben": hand([["5S", "6S", "7S"]], ["KD"]),
-        "Cleo": hand([], ["QS", "2D", "4C"]),
-    }}
+    d = {
+        "out": out,
+        "hands": {
+            "Ann": hand([["QS", "QH", "2C=QD"], ["9H", "8H", "7H"]], [] if out == "Ann" else ["3S"]),
+            "Ben": hand([["5S", "6S", "7S"]], ["KD"]),
+            "Cleo": hand([], ["QS", "2D", "4C"]),
+        },
+    }
     d.update(flags)
     return d
 
@@ -43,6 +47,7 @@ def check_lines(result):
 
 
 # --- scoring --------------------------------------------------------------------------------
+
 
 def test_going_out_and_penalties_book():
     r = score_deal(BOOK, P3, simple())
@@ -78,7 +83,7 @@ def test_first_turn_out_laws_bonus_paid():
 def test_concealed_bonus_book_goes_to_the_side_column():
     r = score_deal(BOOK, P3, simple(concealed=True))
     check_lines(r)
-    assert r["Ann"].points == 195                       # the running score is untouched
+    assert r["Ann"].points == 195  # the running score is untouched
     assert r["Ann"].side_points == 250
     assert r["Ann"].side_lines[0].source == "S0"
     assert r["Ben"].side_points == 0
@@ -109,17 +114,19 @@ def test_stock_out_no_bonus():
 
 
 def test_two_sets_of_the_same_rank_in_one_hand():
-    d = {"out": "Ann", "hands": {
-        "Ann": hand([["7H", "7S", "7D"], ["7H", "7C", "2C"]]),
-        "Ben": hand([], ["3S"]), "Cleo": hand([], [])}}
+    d = {
+        "out": "Ann",
+        "hands": {"Ann": hand([["7H", "7S", "7D"], ["7H", "7C", "2C"]]), "Ben": hand([], ["3S"]), "Cleo": hand([], [])},
+    }
     assert score_deal(BOOK, P3, d)["Ann"].points == 30 + 100
 
 
 # --- validation -----------------------------------------------------------------------------
 
+
 def test_a_card_entered_three_times_across_players():
     d = simple()
-    d["hands"]["Ben"]["held"] = ["QS"]            # Ann melded one Q♠, Cleo holds one: this is a third
+    d["hands"]["Ben"]["held"] = ["QS"]  # Ann melded one Q♠, Cleo holds one: this is a third
     errs = errors_of(BOOK, d)
     e = [x for x in errs if x.rule == "the pack"][0]
     assert e.cards == ("Q♠",) and "3 times" in e.message
@@ -129,15 +136,19 @@ def test_a_card_entered_three_times_across_players():
 
 def test_two_of_a_card_across_players_is_fine():
     d = simple()
-    d["hands"]["Ben"]["held"] = ["9H"]            # Ann melded one 9♥
+    d["hands"]["Ben"]["held"] = ["9H"]  # Ann melded one 9♥
     score_deal(BOOK, P3, d)
 
 
 def test_nine_2s_rejected_and_two_jokers_rejected():
-    d = {"out": "Ann", "hands": {
-        "Ann": hand([["7H", "2C", "2C"], ["8H", "2D", "2D"], ["9H", "2S", "2S"]]),
-        "Ben": hand([["10H", "2H", "2H"]], ["2C", "JK"]),
-        "Cleo": hand([["JH", "JS", "JK"]])}}
+    d = {
+        "out": "Ann",
+        "hands": {
+            "Ann": hand([["7H", "2C", "2C"], ["8H", "2D", "2D"], ["9H", "2S", "2S"]]),
+            "Ben": hand([["10H", "2H", "2H"]], ["2C", "JK"]),
+            "Cleo": hand([["JH", "JS", "JK"]]),
+        },
+    }
     errs = errors_of(BOOK, d)
     msgs = " | ".join(e.message for e in errs)
     assert "2♣ is entered 3 times" in msgs and "eight 2s" in msgs

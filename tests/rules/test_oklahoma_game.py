@@ -1,4 +1,5 @@
 """Oklahoma games: the race to 1,000, the winner, ties, the final tally and the dealer (RULES.md §1)."""
+
 import pytest
 
 from scorekeeper.rules.errors import RecordInvalid
@@ -18,7 +19,7 @@ def run14(suit):
 
 def big(out, **flags):
     """Each player melds a 14-card sequence (130); the player out gets +100: out 230, others 130."""
-    suits = dict(zip(P3, "HDC"))
+    suits = dict(zip(P3, "HDC", strict=True))
     d = {"out": out, "hands": {p: {"melds": [run14(suits[p])], "held": []} for p in P3}}
     d.update(flags)
     return d
@@ -26,16 +27,19 @@ def big(out, **flags):
 
 def small(out="Ann", **flags):
     """Ann melds 7♥ 8♥ 9♥ (25) and goes out; Ben holds 3♠ (−5); Cleo holds 4♠ (−5)."""
-    d = {"out": out, "hands": {
-        "Ann": {"melds": [["7H", "8H", "9H"]], "held": [] if out == "Ann" else ["5C"]},
-        "Ben": {"melds": [], "held": ["3S"]},
-        "Cleo": {"melds": [], "held": ["4S"]},
-    }}
+    d = {
+        "out": out,
+        "hands": {
+            "Ann": {"melds": [["7H", "8H", "9H"]], "held": [] if out == "Ann" else ["5C"]},
+            "Ben": {"melds": [], "held": ["3S"]},
+            "Cleo": {"melds": [], "held": ["4S"]},
+        },
+    }
     d.update(flags)
     return d
 
 
-ROUND = [big("Ann"), big("Ben"), big("Cleo")]       # +490 each
+ROUND = [big("Ann"), big("Ben"), big("Cleo")]  # +490 each
 
 
 def test_running_totals_and_dealers():
@@ -87,7 +91,7 @@ def test_the_highest_wins_not_the_first_to_pass():
 
 
 def test_exact_tie_at_the_top_goes_on_ruling():
-    everyone = big(None)                                          # stock out: +130 each
+    everyone = big(None)  # stock out: +130 each
     g = score_game(BOOK, P3, ROUND + ROUND + [everyone], "Cleo")
     assert g.totals == {"Ann": 1110, "Ben": 1110, "Cleo": 1110}
     assert g.state == "in_progress" and g.winner is None
@@ -133,12 +137,15 @@ def test_laws_game_has_no_concealed_bonus():
     assert g.side == {"Ann": 0, "Ben": 0, "Cleo": 0}
 
 
-@pytest.mark.parametrize("rules, players, ok", [
-    (BOOK, ("A", "B", "C", "D", "E"), True),
-    (LAWS, ("A", "B", "C", "D", "E"), False),
-    (LAWS, ("A", "B", "C", "D"), True),
-    (BOOK, ("A",), False),
-])
+@pytest.mark.parametrize(
+    "rules, players, ok",
+    [
+        (BOOK, ("A", "B", "C", "D", "E"), True),
+        (LAWS, ("A", "B", "C", "D", "E"), False),
+        (LAWS, ("A", "B", "C", "D"), True),
+        (BOOK, ("A",), False),
+    ],
+)
 def test_number_of_players(rules, players, ok):
     deal = {"out": None, "hands": {p: {"melds": [], "held": []} for p in players}}
     if ok:
@@ -167,9 +174,13 @@ def test_invalid_deal_stops_the_race_but_later_deals_are_still_checked():
 def test_score_game_checks_players_as_a_record_does():
     from scorekeeper.rules import oklahoma, profiles
     from scorekeeper.rules.errors import RecordInvalid
+
     rules = profiles.resolve("oklahoma", "laws")
-    for players, fragment in [(("Ann", "ann"), "named twice"), (("Ann", " Ben"), "begins or ends"),
-                              (tuple("ABCDE"), "take 2 to 4")]:
+    for players, fragment in [
+        (("Ann", "ann"), "named twice"),
+        (("Ann", " Ben"), "begins or ends"),
+        (tuple("ABCDE"), "take 2 to 4"),
+    ]:
         with pytest.raises(RecordInvalid) as exc:
             oklahoma.score_game(rules, players, [], None)
         assert fragment in str(exc.value)

@@ -1,4 +1,5 @@
 """Oklahoma meld checking (RULES.md §1; S0; S1 laws 7, 8, 9, 11): sets, sequences, wild cards."""
+
 import pytest
 
 from scorekeeper.rules.cards import Card, Suit, Token, parse_token
@@ -33,6 +34,7 @@ def text(check):
 
 
 # --- sets ---------------------------------------------------------------------------------
+
 
 def test_set_of_three_and_four():
     assert ok(["7H", "7S", "7D"]).kind == "set"
@@ -71,6 +73,7 @@ def test_named_wild_in_a_set_of_its_rank():
 
 # --- sequences ----------------------------------------------------------------------------
 
+
 def test_sequence_entered_in_any_order_is_sorted():
     check = ok(["9H", "7H", "8H"])
     assert check.kind == "sequence" and check.suit is Suit.HEARTS
@@ -91,13 +94,16 @@ def test_a_2_3_accepted_ace_low_natural_two_scores_five():
     assert two.points == 5 and two.basis == "ruling"
 
 
-@pytest.mark.parametrize("meld", [
-    ["KH", "AH", "2H"],          # unnamed 2 of the suit: read as itself
-    ["KH", "AH", "2H=2H"],       # named as itself
-    ["KH", "AH", "2C=2H"],       # another 2 standing for the 2♥
-    ["KH", "AH", "2H", "3H"],
-    ["QS", "KS", "AS", "2S", "3S"],
-])
+@pytest.mark.parametrize(
+    "meld",
+    [
+        ["KH", "AH", "2H"],  # unnamed 2 of the suit: read as itself
+        ["KH", "AH", "2H=2H"],  # named as itself
+        ["KH", "AH", "2C=2H"],  # another 2 standing for the 2♥
+        ["KH", "AH", "2H", "3H"],
+        ["QS", "KS", "AS", "2S", "3S"],
+    ],
+)
 def test_round_the_corner_rejected(meld):
     check = bad(meld)
     assert "round the corner" in text(check)
@@ -157,6 +163,7 @@ def test_mixed_ranks_and_suits_are_not_a_meld():
 
 # --- wild cards in sequences ----------------------------------------------------------------
 
+
 def test_unnamed_wild_in_an_inner_gap_is_fixed():
     check = ok(["6H", "2C", "8H"])
     assert check.labels == ("6♥", "2♣=7♥", "8♥") and check.points == 20
@@ -210,9 +217,9 @@ def test_natural_queen_of_spades_scores_50():
 
 
 def test_a_2_scores_the_card_it_stands_for():
-    assert ok(["AH", "KH", "2C"]).points == 20 + 10 + 10          # 2 as Q♥
-    assert ok(["4H", "2C", "6H"]).points == 15                     # 2 as 5♥
-    assert ok(["AH", "AD", "2C"]).points == 60                     # 2 in a set of aces
+    assert ok(["AH", "KH", "2C"]).points == 20 + 10 + 10  # 2 as Q♥
+    assert ok(["4H", "2C", "6H"]).points == 15  # 2 as 5♥
+    assert ok(["AH", "AD", "2C"]).points == 60  # 2 in a set of aces
 
 
 def test_a_2_standing_for_a_2_scores_5():
@@ -286,6 +293,7 @@ def test_fourteen_cards_with_the_joker_as_the_other_ace():
 
 def test_verdicts_are_cached_and_equal_to_a_fresh_check():
     from scorekeeper.rules.oklahoma import clear_caches
+
     first = check_meld(["9H", "8H", "JK=7H"], BOOK)
     assert check_meld(["9H", "8H", "JK=7H"], BOOK) is first
     clear_caches()

@@ -1,5 +1,6 @@
 """Property tests of the Oklahoma meld check: every legal set and sequence, entered in any order and
 with wilds standing for any of its cards, is accepted and scored as RULES.md's table says."""
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -48,7 +49,7 @@ def sequences(draw):
         elif choice == "two" or rank == 2:
             wild_suit = draw(st.sampled_from("SHDC"))
             if rank == 2 and wild_suit == suit and draw(st.booleans()):
-                tokens.append(f"2{suit}")                    # the 2 of the suit, unnamed: itself
+                tokens.append(f"2{suit}")  # the 2 of the suit, unnamed: itself
             else:
                 tokens.append(f"2{wild_suit}={card}")
             printed.append(f"2{SYMBOLS[wild_suit]}={NAMES[rank]}{SYMBOLS[suit]}")
@@ -110,7 +111,7 @@ def sets(draw):
             points += natural_value(rank, suit)
     if naturals == 0 and not any("=" in t for t in tokens):
         tokens[0] = NAMES[rank] + "C"
-        points = None                                     # recomputed below
+        points = None  # recomputed below
     if points is None:
         points = 0
         for t in tokens:
@@ -136,8 +137,14 @@ def test_every_legal_set_in_any_order(case):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["AS", "KS", "QS", "7H", "2C", "2H=7H", "JK", "JK=QS", "10D", "9D", "8D",
-                                 "XX", "2C=KS", "5C", "AH"]), max_size=16))
+@given(
+    st.lists(
+        st.sampled_from(
+            ["AS", "KS", "QS", "7H", "2C", "2H=7H", "JK", "JK=QS", "10D", "9D", "8D", "XX", "2C=KS", "5C", "AH"]
+        ),
+        max_size=16,
+    )
+)
 def test_any_entry_gives_a_verdict_never_an_exception(tokens):
     check = check_meld(tokens, BOOK)
     assert check.ok == (not check.errors)

@@ -1,4 +1,5 @@
 """Oklahoma card values melded and in hand (RULES.md §1 table; S0; S1 law 12) and the pack."""
+
 import pytest
 
 from scorekeeper.rules.cards import JOKER, Card, Suit, parse_card
@@ -9,12 +10,28 @@ BOOK = resolve("oklahoma", "book")
 LAWS = resolve("oklahoma", "laws")
 
 
-@pytest.mark.parametrize("token, value", [
-    ("JK", 100), ("JK=QS", 100), ("JK=3H", 100),
-    ("QS", 50), ("QH", 10), ("AH", 20), ("KD", 10), ("10C", 10), ("8S", 10),
-    ("7S", 5), ("3D", 5),
-    ("2C=QS", 10), ("2C=AH", 20), ("2C=KH", 10), ("2C=7H", 5), ("2C=2H", 5), ("2H=2H", 5),
-])
+@pytest.mark.parametrize(
+    "token, value",
+    [
+        ("JK", 100),
+        ("JK=QS", 100),
+        ("JK=3H", 100),
+        ("QS", 50),
+        ("QH", 10),
+        ("AH", 20),
+        ("KD", 10),
+        ("10C", 10),
+        ("8S", 10),
+        ("7S", 5),
+        ("3D", 5),
+        ("2C=QS", 10),
+        ("2C=AH", 20),
+        ("2C=KH", 10),
+        ("2C=7H", 5),
+        ("2C=2H", 5),
+        ("2H=2H", 5),
+    ],
+)
 def test_melded_values(token, value):
     assert card_value_melded(token, BOOK) == value
     assert card_value_melded(token, LAWS) == value
@@ -27,11 +44,23 @@ def test_melded_value_of_a_2_in_a_set_takes_the_rank():
         card_value_melded("2C", BOOK)
 
 
-@pytest.mark.parametrize("card, book, laws", [
-    ("JK", -200, -200), ("QS", -100, -100), ("AS", -20, -20),
-    ("KH", -20, -10), ("QH", -20, -10), ("JD", -20, -10), ("10C", -20, -10), ("9S", -20, -10), ("8H", -20, -10),
-    ("7H", -5, -5), ("3C", -5, -5), ("2D", -20, -20),
-])
+@pytest.mark.parametrize(
+    "card, book, laws",
+    [
+        ("JK", -200, -200),
+        ("QS", -100, -100),
+        ("AS", -20, -20),
+        ("KH", -20, -10),
+        ("QH", -20, -10),
+        ("JD", -20, -10),
+        ("10C", -20, -10),
+        ("9S", -20, -10),
+        ("8H", -20, -10),
+        ("7H", -5, -5),
+        ("3C", -5, -5),
+        ("2D", -20, -20),
+    ],
+)
 def test_held_values_k8_by_profile(card, book, laws):
     assert card_value_held(card, BOOK) == book
     assert card_value_held(card, LAWS) == laws

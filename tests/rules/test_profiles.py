@@ -17,27 +17,44 @@ def test_every_knob_has_a_setting_and_citation_for_every_profile():
                     assert setting.note, f"a ruling says why: {game}/{name}/{knob.name}"
 
 
-@pytest.mark.parametrize("profile, k8, first_turn, concealed, players", [
-    ("laws", -10, True, 0, 4), ("book", -20, False, 250, 5),
-])
+@pytest.mark.parametrize(
+    "profile, k8, first_turn, concealed, players",
+    [
+        ("laws", -10, True, 0, 4),
+        ("book", -20, False, 250, 5),
+    ],
+)
 def test_oklahoma_profiles_match_rules_md(profile, k8, first_turn, concealed, players):
     r = profiles.resolve("oklahoma", profile)
     assert (r.k8_in_hand, r.first_turn_bonus, r.concealed_bonus, r.max_players) == (k8, first_turn, concealed, players)
     assert (r.target, r.game_bonus, r.out_bonus, r.joker) == (1000, 200, 100, True)
 
 
-@pytest.mark.parametrize("profile, undercut, gin, spade, target, strict, game_bonus, box, stock, layoffs, scoring", [
-    ("standard", 25, 25, 2, 200, False, 100, 0, "void", "chained", "winner"),
-    ("classic", 10, 20, 2, 150, False, 100, 20, "void", "chained", "winner"),
-    ("casino", 10, 25, 1, 100, True, 0, 0, "void", "chained", "winner"),
-    ("party", 25, 25, 1, 100, False, 0, 0, "reshuffle", "original", "penalty"),
-])
-def test_gin_profiles_match_rules_md(profile, undercut, gin, spade, target, strict, game_bonus, box, stock,
-                                     layoffs, scoring):
+@pytest.mark.parametrize(
+    "profile, undercut, gin, spade, target, strict, game_bonus, box, stock, layoffs, scoring",
+    [
+        ("standard", 25, 25, 2, 200, False, 100, 0, "void", "chained", "winner"),
+        ("classic", 10, 20, 2, 150, False, 100, 20, "void", "chained", "winner"),
+        ("casino", 10, 25, 1, 100, True, 0, 0, "void", "chained", "winner"),
+        ("party", 25, 25, 1, 100, False, 0, 0, "reshuffle", "original", "penalty"),
+    ],
+)
+def test_gin_profiles_match_rules_md(
+    profile, undercut, gin, spade, target, strict, game_bonus, box, stock, layoffs, scoring
+):
     r = profiles.resolve("oklahoma-gin", profile)
-    assert (r.undercut_bonus, r.gin_bonus, r.spade_multiplier, r.target, r.target_strict, r.game_bonus,
-            r.box_bonus, r.stock_out, r.layoffs, r.scoring) == (
-        undercut, gin, spade, target, strict, game_bonus, box, stock, layoffs, scoring)
+    assert (
+        r.undercut_bonus,
+        r.gin_bonus,
+        r.spade_multiplier,
+        r.target,
+        r.target_strict,
+        r.game_bonus,
+        r.box_bonus,
+        r.stock_out,
+        r.layoffs,
+        r.scoring,
+    ) == (undercut, gin, spade, target, strict, game_bonus, box, stock, layoffs, scoring)
     assert r.big_gin_bonus == 0 and r.shutout is False
 
 
@@ -58,16 +75,19 @@ def test_options_override_single_knobs_and_are_cited_as_house_options():
     assert pickle.loads(pickle.dumps(r)) == r
 
 
-@pytest.mark.parametrize("game, profile, options, fragment", [
-    ("oklahoma", "book", {"k9_in_hand": -10}, "unknown rule option 'k9_in_hand'"),
-    ("oklahoma", "book", {"k8_in_hand": -15}, "must be one of -10, -20"),
-    ("oklahoma", "book", {"joker": "yes"}, "takes true or false"),
-    ("oklahoma-gin", "standard", {"spade_multiplier": 4}, "must be one of 1, 2, 3"),
-    ("oklahoma-gin", "standard", {"target": True}, "takes a whole number"),
-    ("oklahoma-gin", "party", {"layoffs": "sideways"}, "must be one of 'chained', 'original'"),
-    ("oklahoma-gin", "laws", None, "unknown profile 'laws'"),
-    ("canasta", "laws", None, "unknown game"),
-])
+@pytest.mark.parametrize(
+    "game, profile, options, fragment",
+    [
+        ("oklahoma", "book", {"k9_in_hand": -10}, "unknown rule option 'k9_in_hand'"),
+        ("oklahoma", "book", {"k8_in_hand": -15}, "must be one of -10, -20"),
+        ("oklahoma", "book", {"joker": "yes"}, "takes true or false"),
+        ("oklahoma-gin", "standard", {"spade_multiplier": 4}, "must be one of 1, 2, 3"),
+        ("oklahoma-gin", "standard", {"target": True}, "takes a whole number"),
+        ("oklahoma-gin", "party", {"layoffs": "sideways"}, "must be one of 'chained', 'original'"),
+        ("oklahoma-gin", "laws", None, "unknown profile 'laws'"),
+        ("canasta", "laws", None, "unknown game"),
+    ],
+)
 def test_bad_options_are_errors(game, profile, options, fragment):
     with pytest.raises(RecordInvalid) as exc:
         profiles.resolve(game, profile, options)

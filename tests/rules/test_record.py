@@ -1,4 +1,5 @@
 """The record header: format, game, rules, players; unknown keys are errors."""
+
 import pytest
 
 from scorekeeper.rules.errors import RecordInvalid
@@ -6,8 +7,13 @@ from scorekeeper.rules.record import check_header, parse_json
 
 
 def record(**over):
-    base = {"format": "oklahoma-scorekeeper/1", "game": "oklahoma", "rules": {"profile": "book"},
-            "players": ["Ann", "Ben", "Cleo"], "deals": []}
+    base = {
+        "format": "oklahoma-scorekeeper/1",
+        "game": "oklahoma",
+        "rules": {"profile": "book"},
+        "players": ["Ann", "Ben", "Cleo"],
+        "deals": [],
+    }
     base.update(over)
     return {k: v for k, v in base.items() if v is not ...}
 
@@ -29,13 +35,16 @@ def test_unknown_and_missing_keys_are_errors():
     assert any("unknown key 'rules.house'" in m for m in messages(record(rules={"profile": "book", "house": 1})))
 
 
-@pytest.mark.parametrize("players, fragment", [
-    (["Ann"], "2 or more players"),
-    (["Ann", "ann"], "named twice"),
-    (["Ann", ""], "empty"),
-    ("Ann,Ben", "list of names"),
-    (["A", "B", "C", "D", "E", "F"], "take 2 to 5"),
-])
+@pytest.mark.parametrize(
+    "players, fragment",
+    [
+        (["Ann"], "2 or more players"),
+        (["Ann", "ann"], "named twice"),
+        (["Ann", ""], "empty"),
+        ("Ann,Ben", "list of names"),
+        (["A", "B", "C", "D", "E", "F"], "take 2 to 5"),
+    ],
+)
 def test_players(players, fragment):
     assert any(fragment in m for m in messages(record(players=players)))
 

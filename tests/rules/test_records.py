@@ -1,6 +1,7 @@
 """The example records under tests/rules/records/, one or more per profile, scored through the
 record loader and compared with results worked out by hand (each expected file says how, in
 "_hand_check"); the invalid ones must list exactly the errors expected."""
+
 import json
 from pathlib import Path
 
@@ -26,7 +27,7 @@ def test_record_scores_as_worked_out_by_hand(name):
     for key in ("state", "winner", "totals", "final") + (("side",) if oklahoma else ()):
         assert result[key] == expected[key], key
     assert len(result["deals"]) == len(expected["deals"])
-    for got, want in zip(result["deals"], expected["deals"]):
+    for got, want in zip(result["deals"], expected["deals"], strict=True):
         assert got["number"] == want["number"]
         assert got["outcome"] == want["outcome"]
         assert {p: d["points"] for p, d in got["players"].items()} == want["points"]
@@ -56,7 +57,7 @@ def test_invalid_record_lists_every_error(name):
         score_text(load(f"{name}.json"))
     got = [e.as_dict() for e in info.value.errors]
     assert len(got) == len(expected), [str(e) for e in info.value.errors]
-    for g, w in zip(got, expected):
+    for g, w in zip(got, expected, strict=True):
         assert (g["deal"], g["player"], g["cards"], g["source"]) == (w["deal"], w["player"], w["cards"], w["source"])
         assert w["message"] in g["message"]
         assert g["rule"]

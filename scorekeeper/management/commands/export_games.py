@@ -1,5 +1,6 @@
 """`python manage.py export_games [--game ID ...] [--player NAME] [--csv] [-o FILE]`: the saved games
 as game records (RECORD.md; one record for one --game, else a list) or as CSV (one row per player per deal)."""
+
 from __future__ import annotations
 
 import json
@@ -14,8 +15,9 @@ class Command(BaseCommand):
     help = "Export saved games as game records (JSON) or CSV."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--game", type=int, action="append", default=[], help="a game id (repeat for more); "
-                            "default: every game")
+        parser.add_argument(
+            "--game", type=int, action="append", default=[], help="a game id (repeat for more); default: every game"
+        )
         parser.add_argument("--player", default="", help="only the games of this player")
         parser.add_argument("--csv", action="store_true", help="CSV, one row per player per deal")
         parser.add_argument("-o", "--output", default="-", help="the file to write, - for standard output")

@@ -1,6 +1,7 @@
 """`python manage.py import_games FILE` (or `-` for standard input): import game records (one record or
 a list). Every game is re-scored first; when any record is invalid nothing is saved, the errors are
 printed as JSON and the command exits 1."""
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """`python manage.py score FILE` (or `-` for standard input): score a game record, print the result JSON."""
+
 from __future__ import annotations
 
 import json

@@ -1,6 +1,7 @@
 """History benchmark: median server time to render a game's review page (30 deals) and a player
 page over a history of 200 games of 30 deals each, and their query counts (which must not grow
 with the number of deals or games). Temporary SQLite database, built fast with bulk_create."""
+
 from __future__ import annotations
 
 import os
@@ -10,31 +11,61 @@ import time
 from pathlib import Path
 
 GAMES, DEALS = 200, 30
-OK_SHARE = 160          # Oklahoma games; the rest are Oklahoma Gin
+OK_SHARE = 160  # Oklahoma games; the rest are Oklahoma Gin
 
 # Oklahoma deals (three players, seats 0..2); the totals stay far below the target (10,000).
 OK_DEALS = [
-    {"out": 1, "hands": {0: {"melds": [["3D", "4D", "5D"]], "held": ["8S"]},
-                         1: {"melds": [["9C", "10C", "JC"], ["6H", "6D", "6C"]], "held": []},
-                         2: {"melds": [["KC", "KD", "KH"]], "held": ["4S", "4H"]}}},
-    {"out": 0, "hands": {0: {"melds": [["QS", "QH", "QD"], ["2C=7H", "8H", "9H"]], "held": []},
-                         1: {"melds": [["5S", "6S", "7S"]], "held": ["AD"]},
-                         2: {"melds": [], "held": ["QS", "4C"]}}},
-    {"out": 2, "hands": {0: {"melds": [], "held": ["KS", "KH", "3C"]},
-                         1: {"melds": [["AS", "AH", "AC"]], "held": ["JD"]},
-                         2: {"melds": [["10D", "JD", "QD", "KD"], ["5C", "5H", "JK=5S"]], "held": []}}},
+    {
+        "out": 1,
+        "hands": {
+            0: {"melds": [["3D", "4D", "5D"]], "held": ["8S"]},
+            1: {"melds": [["9C", "10C", "JC"], ["6H", "6D", "6C"]], "held": []},
+            2: {"melds": [["KC", "KD", "KH"]], "held": ["4S", "4H"]},
+        },
+    },
+    {
+        "out": 0,
+        "hands": {
+            0: {"melds": [["QS", "QH", "QD"], ["2C=7H", "8H", "9H"]], "held": []},
+            1: {"melds": [["5S", "6S", "7S"]], "held": ["AD"]},
+            2: {"melds": [], "held": ["QS", "4C"]},
+        },
+    },
+    {
+        "out": 2,
+        "hands": {
+            0: {"melds": [], "held": ["KS", "KH", "3C"]},
+            1: {"melds": [["AS", "AH", "AC"]], "held": ["JD"]},
+            2: {"melds": [["10D", "JD", "QD", "KD"], ["5C", "5H", "JK=5S"]], "held": []},
+        },
+    },
 ]
 # Gin deals (two players): a knock for each side and an undercut, small points (target 1,000).
 GIN_DEALS = [
-    {"upcard": "10H", "knocker": 1, "hands": {
-        0: {"cards": ["KH", "QD", "9C", "9H", "4S", "8D", "8C", "2S", "3S", "10D"]},
-        1: {"melds": [["5S", "6S", "7S"], ["JD", "JC", "JS"]], "deadwood": ["AS", "2D", "3C", "AC"]}}},
-    {"upcard": "10H", "knocker": 0, "hands": {
-        0: {"melds": [["5S", "6S", "7S"], ["JD", "JC", "JS"]], "deadwood": ["AS", "2D", "3C", "AC"]},
-        1: {"cards": ["KH", "QD", "9C", "9H", "4S", "8D", "8C", "2S", "3S", "10D"]}}},
-    {"upcard": "10H", "knocker": 0, "hands": {
-        0: {"melds": [["5S", "6S", "7S"], ["JD", "JC", "JS"]], "deadwood": ["AS", "2D", "3C", "4C"]},
-        1: {"cards": ["KH", "KD", "KC", "2H", "3H", "4H", "9C", "9H", "9D", "AD"]}}},
+    {
+        "upcard": "10H",
+        "knocker": 1,
+        "hands": {
+            0: {"cards": ["KH", "QD", "9C", "9H", "4S", "8D", "8C", "2S", "3S", "10D"]},
+            1: {"melds": [["5S", "6S", "7S"], ["JD", "JC", "JS"]], "deadwood": ["AS", "2D", "3C", "AC"]},
+        },
+    },
+    {
+        "upcard": "10H",
+        "knocker": 0,
+        "hands": {
+            0: {"melds": [["5S", "6S", "7S"], ["JD", "JC", "JS"]], "deadwood": ["AS", "2D", "3C", "AC"]},
+            1: {"cards": ["KH", "QD", "9C", "9H", "4S", "8D", "8C", "2S", "3S", "10D"]},
+        },
+    },
+    {
+        "upcard": "10H",
+        "knocker": 0,
+        "hands": {
+            0: {"melds": [["5S", "6S", "7S"], ["JD", "JC", "JS"]], "deadwood": ["AS", "2D", "3C", "4C"]},
+            1: {"cards": ["KH", "KD", "KC", "2H", "3H", "4H", "9C", "9H", "9D", "AD"]},
+        },
+    },
 ]
 POOL = ["Ann", "Ben", "Cleo", "Dora", "Eve", "Finn", "Gus", "Hal"]
 
@@ -93,12 +124,15 @@ def build_history(games: int = GAMES, deals: int = DEALS) -> int:
         names = ["Ann"] + [POOL[1 + (i + k) % (len(POOL) - 1)] for k in range(n - 1)]
         seats += [Seat(game=g, player=players[name], position=s) for s, name in enumerate(names)]
         templates = OK_DEALS if g.game == "oklahoma" else GIN_DEALS
-        deal_rows += [Deal(game=g, number=d + 1, data=_deal(templates[(i + d) % len(templates)], names))
-                      for d in range(deals)]
+        deal_rows += [
+            Deal(game=g, number=d + 1, data=_deal(templates[(i + d) % len(templates)], names)) for d in range(deals)
+        ]
     Seat.objects.bulk_create(seats, batch_size=2000)
     created = Deal.objects.bulk_create(deal_rows, batch_size=2000)
-    DealChange.objects.bulk_create([DealChange(game_id=d.game_id, deal=d, number=d.number, action="created", new=d.data)
-                                    for d in created], batch_size=2000)
+    DealChange.objects.bulk_create(
+        [DealChange(game_id=d.game_id, deal=d, number=d.number, action="created", new=d.data) for d in created],
+        batch_size=2000,
+    )
     return players["Ann"].pk
 
 
@@ -140,7 +174,7 @@ def main() -> None:
         review_cold.append(timed(review_url))
     review_warm = [timed(review_url) for _ in range(25)]
 
-    first = timed(player_url)                      # computes and stores 200 summaries
+    first = timed(player_url)  # computes and stores 200 summaries
     bad = [s.game_id for s in GameSummary.objects.all() if len(s.data["deals"]) != DEALS or s.data.get("errors")]
     assert not bad and GameSummary.objects.count() == GAMES, f"games not scored in full: {bad[:5]}"
     assert 'id="deal-30"' in client.get(review_url).content.decode()
@@ -165,10 +199,14 @@ def main() -> None:
     print(f"review page, Oklahoma game of {DEALS} deals (result cached):    median {_median_ms(review_warm):.1f} ms")
     print(f"review page, Gin game of {DEALS} deals (result cached):         median {_median_ms(gin_times):.1f} ms")
     print(f"player page, {GAMES} games (summaries stored):                 median {_median_ms(player_warm):.1f} ms")
-    print(f"player page, {GAMES} games (every summary recomputed, cold):   median {_median_ms(player_cold):.1f} ms"
-          f" (first view {first * 1000:.0f} ms)")
-    print(f"queries: review page {q_review_30} ({DEALS} deals) vs {q_review_3} (3 deals); "
-          f"player page {q_player_200} ({GAMES} games)")
+    print(
+        f"player page, {GAMES} games (every summary recomputed, cold):   median {_median_ms(player_cold):.1f} ms"
+        f" (first view {first * 1000:.0f} ms)"
+    )
+    print(
+        f"queries: review page {q_review_30} ({DEALS} deals) vs {q_review_3} (3 deals); "
+        f"player page {q_player_200} ({GAMES} games)"
+    )
     connection.close()
     tmp.cleanup()
 

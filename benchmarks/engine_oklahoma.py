@@ -9,11 +9,12 @@ Card parsing is cached (a dict by token text) in both; "afresh" clears the meld-
 each deal (every meld resolved and scored again), "cached" lets it work as it does in the app, where
 the same melds are re-checked on every keystroke of a deal entry.
 """
+
 from __future__ import annotations
 
 import statistics
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from scorekeeper.rules import oklahoma
 from scorekeeper.rules.profiles import resolve
@@ -28,19 +29,28 @@ DEAL = {
     "first_turn": False,
     "concealed": False,
     "hands": {
-        "Ann": {"melds": [["QS", "QH", "2C=QD"], ["9H", "8H", "JK=7H"], ["AS", "KS", "2D", "JS"],
-                          ["5C", "6C", "7C", "8C", "2H=9C"]], "held": []},
+        "Ann": {
+            "melds": [
+                ["QS", "QH", "2C=QD"],
+                ["9H", "8H", "JK=7H"],
+                ["AS", "KS", "2D", "JS"],
+                ["5C", "6C", "7C", "8C", "2H=9C"],
+            ],
+            "held": [],
+        },
         "Ben": {"melds": [["10D", "10C", "10S"], ["3H", "4H", "5H", "2S=6H"]], "held": ["KD", "2C", "4S"]},
-        "Cleo": {"melds": [["AH", "AD", "AC"], ["JD", "QD", "KD", "AD"], ["7S", "7D", "2S"]],
-                 "held": ["QS", "9C", "3D"]},
+        "Cleo": {
+            "melds": [["AH", "AD", "AC"], ["JD", "QD", "KD", "AD"], ["7S", "7D", "2S"]],
+            "held": ["QS", "9C", "3D"],
+        },
         "Dan": {"melds": [["6S", "6D", "6H", "2D"], ["9S", "10S", "2H=JS"]], "held": ["8S", "8H", "5S"]},
         "Eve": {"melds": [], "held": ["QC", "KH", "4D", "4C", "3C"]},
     },
 }
 
 MELDS = [meld for hand in DEAL["hands"].values() for meld in hand["melds"]] + [
-    ["9H", "8H", "2C"],                       # rejected: the 2 must be named
-    ["KH", "AH", "2H"],                       # rejected: round the corner
+    ["9H", "8H", "2C"],  # rejected: the 2 must be named
+    ["KH", "AH", "2H"],  # rejected: round the corner
     ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS"],
 ]
 
@@ -58,14 +68,14 @@ def _rate(fn: Callable[[], object], per_call: int = 1, rounds: int = ROUNDS) -> 
 
 def measure(rounds: int = ROUNDS) -> dict[str, float]:
     rules = resolve("oklahoma", "book")
-    oklahoma.score_deal(rules, PLAYERS, DEAL)           # the data must be valid
+    oklahoma.score_deal(rules, PLAYERS, DEAL)  # the data must be valid
     deals = [DEAL]
 
     def one_deal() -> None:
         oklahoma.score_deal(rules, PLAYERS, DEAL)
 
     def one_deal_cold() -> None:
-        oklahoma._MELDS.clear()                          # every meld checked afresh (cards stay parsed)
+        oklahoma._MELDS.clear()  # every meld checked afresh (cards stay parsed)
         oklahoma.score_deal(rules, PLAYERS, DEAL)
 
     def one_game() -> None:

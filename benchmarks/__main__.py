@@ -1,4 +1,5 @@
-"""Run every benchmark that is present, engine first, then the web app's."""
+"""Run every benchmark, engine first, then the web app's; name parts to run only those."""
+
 from __future__ import annotations
 
 import importlib
@@ -9,17 +10,15 @@ PARTS = ("engine_gin", "engine_oklahoma", "web", "web_history")
 
 def main() -> int:
     only = set(sys.argv[1:])
+    unknown = only - set(PARTS)
+    if unknown:
+        print(f"unknown part {', '.join(sorted(unknown))}: the parts are {', '.join(PARTS)}", file=sys.stderr)
+        return 2
     for name in PARTS:
         if only and name not in only:
             continue
-        try:
-            module = importlib.import_module(f"scorekeeper.bench.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"scorekeeper.bench.{name}":
-                continue
-            raise
         print(f"== {name}", flush=True)
-        module.main()
+        importlib.import_module(f"benchmarks.{name}").main()
     return 0
 
 

@@ -1,6 +1,7 @@
 """Web app benchmark: server time to render the game page of a 40-deal game and to save a deal
 (medians, Django's test client against a temporary SQLite database), and the bytes of the game
 page with everything it loads, gzip-compressed."""
+
 from __future__ import annotations
 
 import gzip
@@ -11,14 +12,28 @@ import tempfile
 import time
 from pathlib import Path
 
-
 # One deal as the app stores it, and as the deal form posts it: Ben goes out.
-DEAL = {"out": "Ben", "first_turn": False, "concealed": False, "hands": {
-    "Ann": {"melds": [["3D", "4D", "5D"]], "held": ["8S"]},
-    "Ben": {"melds": [["9C", "10C", "JC"], ["6H", "6D", "6C"]], "held": []},
-    "Cleo": {"melds": [["KC", "KD", "KH"]], "held": ["4S", "4H"]}}}
-POST = {"action": "save", "out": "1", "p0-meld0": "3D 4D 5D", "p0-held": "8S", "p1-meld0": "9C 10C JC",
-        "p1-meld1": "6H 6D 6C", "p1-held": "", "p2-meld0": "KC KD KH", "p2-held": "4S 4H"}
+DEAL = {
+    "out": "Ben",
+    "first_turn": False,
+    "concealed": False,
+    "hands": {
+        "Ann": {"melds": [["3D", "4D", "5D"]], "held": ["8S"]},
+        "Ben": {"melds": [["9C", "10C", "JC"], ["6H", "6D", "6C"]], "held": []},
+        "Cleo": {"melds": [["KC", "KD", "KH"]], "held": ["4S", "4H"]},
+    },
+}
+POST = {
+    "action": "save",
+    "out": "1",
+    "p0-meld0": "3D 4D 5D",
+    "p0-held": "8S",
+    "p1-meld0": "9C 10C JC",
+    "p1-meld1": "6H 6D 6C",
+    "p1-held": "",
+    "p2-meld0": "KC KD KH",
+    "p2-held": "4S 4H",
+}
 
 
 def _median_ms(times: list[float]) -> float:
@@ -29,7 +44,7 @@ def main() -> None:
     tmp = tempfile.TemporaryDirectory(prefix="scorekeeper-bench-")
     os.environ["DATABASE_URL"] = f"sqlite:///{Path(tmp.name) / 'bench.sqlite3'}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
-    os.environ["DJANGO_DEBUG"] = "0"                      # measure as served in production
+    os.environ["DJANGO_DEBUG"] = "0"  # measure as served in production
     os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key")
     import django
 
@@ -42,8 +57,9 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     names = ["Ann", "Ben", "Cleo"]
-    game = services.create_game(game="oklahoma", profile="book", options={"target": 10000}, players=names,
-                                first_dealer=0)
+    game = services.create_game(
+        game="oklahoma", profile="book", options={"target": 10000}, players=names, first_dealer=0
+    )
     for _ in range(40):
         services.add_deal(game=game, data=DEAL)
     client = Client()
@@ -68,7 +84,7 @@ def main() -> None:
         response = client.post(f"/games/{game.pk}/deals/new/", POST)
         saves.append(time.perf_counter() - start)
         assert response.status_code == 302, response.status_code
-        services.delete_deal(game=game, number=41)   # back to 40 deals (not timed)
+        services.delete_deal(game=game, number=41)  # back to 40 deals (not timed)
 
     page = client.get(url, headers={"Accept-Encoding": "gzip"})
     html = page.content if page.get("Content-Encoding") == "gzip" else gzip.compress(page.content)
@@ -84,9 +100,15 @@ def main() -> None:
         parts.append(f"{asset.decode().rsplit('/', 1)[-1]} {size}")
     entry = client.get(f"/games/{game.pk}/deals/new/").content
     entry_assets = set(re.findall(rb'(?:src|href)="(/static/[^"]+)"', entry)) - set(assets)
-    entry_total = len(gzip.compress(entry)) + sum(
-        len(gzip.compress(Path(finders.find(a.decode().removeprefix("/static/"))).read_bytes()))
-        for a in entry_assets) + total - len(html)
+    entry_total = (
+        len(gzip.compress(entry))
+        + sum(
+            len(gzip.compress(Path(finders.find(a.decode().removeprefix("/static/"))).read_bytes()))
+            for a in entry_assets
+        )
+        + total
+        - len(html)
+    )
 
     print(f"game page, 40 deals, render (engine re-scores the record): median {_median_ms(cold):.1f} ms")
     print(f"game page, 40 deals, render (result cached):              median {_median_ms(warm):.1f} ms")

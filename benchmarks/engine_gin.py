@@ -5,12 +5,13 @@ Measures, on one core, best arrangements per second for 10- and 11-card hands, r
 layoff searches per second. Fixed seed, pre-generated masks, several repeats; prints medians.
 Aims: >= 100,000 random and >= 30,000 clustered 10-card hands per second.
 """
+
 from __future__ import annotations
 
 import random
 import statistics
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from scorekeeper.rules import gin_fast as gf
 

@@ -1,0 +1,1 @@
+"""Benchmarks: `make bench` runs `python -m benchmarks` and prints medians over repeated runs."""

@@ -1,1 +1,0 @@
-"""Benchmarks: `make bench` runs `python -m scorekeeper.bench` and prints medians over repeated runs."""
