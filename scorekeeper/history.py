@@ -31,7 +31,8 @@ from scorekeeper.models import Deal, DealChange, Game, GameSummary, Player, Seat
 from scorekeeper.rules import profiles
 from scorekeeper.rules.cards import CardError, parse_token
 from scorekeeper.rules.errors import RecordError, RecordInvalid
-from scorekeeper.rules.record import FORMAT, MAX_PLAYER_NAME, parse_json
+from scorekeeper.rules.players import MAX_PLAYER_NAME
+from scorekeeper.rules.record import FORMAT, parse_json
 from scorekeeper.rules.results import GameResult, Line
 
 SUMMARY_VERSION = "1"

@@ -18,7 +18,7 @@ from typing import Any
 
 from .cards import ACE, JOKER, KING, PACK_52, QUEEN, RANK_NAMES, SUITS, Card, CardError, Suit, Token, parse_token
 from .errors import RecordError, RecordInvalid
-from .record import first_dealer_errors, player_count_errors, player_errors
+from .players import first_dealer_errors, player_count_errors, player_errors
 from .results import DealResult, GameResult, Line, PlayerDeal
 
 GAME = "oklahoma"

@@ -406,28 +406,39 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Rules:
-    """The rules a table plays: a profile's values with the table's house options applied."""
+    """The rules a table plays: a profile's values with the table's house options applied.
+
+    One typed attribute per knob of the game (``OklahomaRules``, ``GinRules``); ``values`` maps
+    the knob names to them, ``cite`` says where each value comes from.
+    """
 
     game: str
     profile: str
-    values: Mapping[str, Any]
-    overridden: frozenset[str] = frozenset()
-
-    def __getattr__(self, name: str) -> Any:
-        values = object.__getattribute__(self, "values")
-        try:
-            return values[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    def __reduce__(self):  # frozen + __getattr__ needs explicit pickling support
-        return (Rules, (self.game, self.profile, dict(self.values), self.overridden))
+    overridden: frozenset[str]
+    max_players: int
+    target: int
+    game_bonus: int
+    target_strict: bool = False  # the target reads "more than N": exactly N does not reach it
 
     @property
     def min_players(self) -> int:
         return PROFILES[self.game][self.profile].min_players
+
+    @property
+    def penalty(self) -> bool:
+        """Penalty points (lowest total wins) rather than points to the hand's winner."""
+        return False
+
+    def reached(self, total: int) -> bool:
+        """Does a running total reach the target?"""
+        return total > self.target if self.target_strict else total >= self.target
+
+    @property
+    def values(self) -> Mapping[str, Any]:
+        """Every knob of the game with this table's value."""
+        return MappingProxyType({k.name: getattr(self, k.name) for k in KNOBS[self.game]})
 
     def cite(self, name: str) -> Citation:
         """Where this table's value of knob ``name`` comes from."""
@@ -438,7 +449,36 @@ class Rules:
 
     def options(self) -> dict[str, Any]:
         """The house options: knobs whose value differs from the profile's."""
-        return {name: self.values[name] for name in sorted(self.overridden)}
+        return {name: getattr(self, name) for name in sorted(self.overridden)}
+
+
+@dataclass(frozen=True, kw_only=True)
+class OklahomaRules(Rules):
+    joker: bool
+    k8_in_hand: int
+    out_bonus: int
+    first_turn_bonus: bool
+    concealed_bonus: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class GinRules(Rules):
+    undercut_bonus: int
+    gin_bonus: int
+    big_gin_bonus: int
+    spade_multiplier: int
+    box_bonus: int
+    shutout: bool
+    stock_out: str
+    layoffs: str
+    scoring: str
+
+    @property
+    def penalty(self) -> bool:
+        return self.scoring == "penalty"
+
+
+RULES_CLASS: Mapping[str, type[Rules]] = MappingProxyType({OKLAHOMA: OklahomaRules, GIN: GinRules})
 
 
 def knobs(game: str) -> tuple[Knob, ...]:
@@ -518,4 +558,4 @@ def resolve(game: str, profile: str, options: Mapping[str, Any] | None = None) -
         values[name] = value
     if errors:
         raise RecordInvalid(errors)
-    return Rules(game, profile, MappingProxyType(values), frozenset(overridden))
+    return RULES_CLASS[game](game=game, profile=profile, overridden=frozenset(overridden), **values)

@@ -6,8 +6,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from . import profiles
+from . import gin, oklahoma, profiles
 from .errors import RecordError, RecordInvalid
+from .players import first_dealer_errors, is_name_list, player_count_errors, player_errors
 from .profiles import GIN, OKLAHOMA, Rules
 from .results import DealResult, GameResult, Line, PlayerDeal
 
@@ -15,7 +16,6 @@ FORMAT = "oklahoma-scorekeeper/1"
 TOP_KEYS = ("format", "game", "rules", "players", "deals", "first_dealer")
 REQUIRED_KEYS = ("format", "game", "rules", "players", "deals")
 RULES_KEYS = ("profile", "options")
-MAX_PLAYER_NAME = 40
 
 
 def parse_json(text: str | bytes) -> Any:
@@ -73,7 +73,7 @@ def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list, str | None]
             errors.append(RecordError("'rules' has no 'profile'", rule="format", field="rules.profile"))
     players = record["players"]
     errors += player_errors(players)
-    if not _is_name_list(players):
+    if not is_name_list(players):
         players = []
     deals = record["deals"]
     if not isinstance(deals, list):
@@ -89,81 +89,11 @@ def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list, str | None]
     return rules, tuple(players), deals, first_dealer
 
 
-def _is_name_list(players: Any) -> bool:
-    return isinstance(players, (list, tuple)) and all(isinstance(p, str) for p in players)
-
-
-def player_errors(players: Any) -> list[RecordError]:
-    """What is wrong with a list of player names in seat order (nothing: an empty list)."""
-    if not _is_name_list(players):
-        return [RecordError("'players' must be a list of names in seat order", rule="players", field="players")]
-    errors: list[RecordError] = []
-    seen: set[str] = set()
-    for name in players:
-        if not name.strip():
-            errors.append(RecordError("a player's name is empty", rule="players", field="players"))
-        elif name != name.strip():
-            errors.append(
-                RecordError(
-                    f"the name {name!r} begins or ends with a space", rule="players", player=name, field="players"
-                )
-            )
-        elif len(name) > MAX_PLAYER_NAME:
-            errors.append(
-                RecordError(
-                    f"the name {name[:20]!r}… is longer than {MAX_PLAYER_NAME} characters",
-                    rule="players",
-                    field="players",
-                )
-            )
-        if name.casefold() in seen:
-            errors.append(
-                RecordError(
-                    f"'{name}' is named twice: player names must be unique",
-                    rule="players",
-                    player=name,
-                    field="players",
-                )
-            )
-        seen.add(name.casefold())
-    if len(players) < 2:
-        errors.append(RecordError("a game needs 2 or more players", rule="players", field="players"))
-    return errors
-
-
-def first_dealer_errors(players: Any, first_dealer: Any) -> list[RecordError]:
-    if first_dealer is not None and first_dealer not in players:
-        return [
-            RecordError(
-                f"the first dealer {first_dealer!r} is not one of the players", rule="players", field="first_dealer"
-            )
-        ]
-    return []
-
-
-def player_count_errors(rules: Rules, players: Any) -> list[RecordError]:
-    if rules.min_players <= len(players) <= rules.max_players:
-        return []
-    return [
-        RecordError(
-            f"{len(players)} players: the {rules.profile} rules of {profiles.GAME_NAMES[rules.game]} take "
-            f"{rules.min_players} to {rules.max_players}",
-            rule="players",
-            source=rules.cite("max_players").source,
-            field="players",
-        )
-    ]
-
-
 def score_record(record: Any) -> GameResult:
     """Score a whole record from scratch. Raises RecordInvalid with every error found."""
     rules, players, deals, first_dealer = check_header(record)
     if rules.game == OKLAHOMA:
-        from . import oklahoma
-
         return oklahoma.score_game(rules, players, deals, first_dealer)
-    from . import gin
-
     return gin.score_game(rules, players, deals, first_dealer)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,3 +77,44 @@ class GameResult:
     final_lines: Mapping[str, tuple[Line, ...]] | None = None
     target: int = 0
     notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Where a game stands after some deals: all that scoring the next deal needs.
+
+    Seats, not names: every per-player value is a tuple in seat order and a player is named by
+    his seat (an index into the players), so a stored standing stays true when a player is
+    renamed. ``to_json`` gives plain JSON and ``from_json`` reads it back exactly.
+    """
+
+    deals: int = 0  # deals played, void hands included
+    totals: tuple[int, ...] = ()  # running totals by seat
+    side: tuple[int, ...] = ()  # Oklahoma: the concealed bonuses, kept outside the race
+    boxes: tuple[int, ...] = ()  # Gin: hands won by seat
+    dealer: int | None = None  # the seat that deals the next deal (None: not known)
+    ended_on: int | None = None  # the deal the game ended on
+    winner: int | None = None  # the seat that won the game, once it ended
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "deals": self.deals,
+            "totals": list(self.totals),
+            "side": list(self.side),
+            "boxes": list(self.boxes),
+            "dealer": self.dealer,
+            "ended_on": self.ended_on,
+            "winner": self.winner,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Standing:
+        return cls(
+            deals=int(data["deals"]),
+            totals=tuple(int(x) for x in data["totals"]),
+            side=tuple(int(x) for x in data["side"]),
+            boxes=tuple(int(x) for x in data["boxes"]),
+            dealer=data["dealer"],
+            ended_on=data["ended_on"],
+            winner=data["winner"],
+        )
