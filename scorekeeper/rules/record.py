@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from . import gin, oklahoma, profiles
+from . import games, profiles
 from .errors import RecordError, RecordInvalid
 from .players import first_dealer_errors, is_name_list, player_count_errors, player_errors
 from .profiles import GIN, OKLAHOMA, Rules
@@ -92,9 +92,7 @@ def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list, str | None]
 def score_record(record: Any) -> GameResult:
     """Score a whole record from scratch. Raises RecordInvalid with every error found."""
     rules, players, deals, first_dealer = check_header(record)
-    if rules.game == OKLAHOMA:
-        return oklahoma.score_game(rules, players, deals, first_dealer)
-    return gin.score_game(rules, players, deals, first_dealer)
+    return games.score_game(rules, players, deals, first_dealer)
 
 
 def score_text(text: str | bytes) -> GameResult:
