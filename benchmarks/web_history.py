@@ -9,6 +9,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 GAMES, DEALS = 200, 30
 OK_SHARE = 160  # Oklahoma games; the rest are Oklahoma Gin
@@ -106,34 +107,39 @@ def _use_temp_database(path: Path) -> None:
     connections["default"].settings_dict["NAME"] = str(path)
 
 
-def build_history(games: int = GAMES, deals: int = DEALS) -> int:
-    """Bulk-create the history; return Ann's player id (Ann sits at every game)."""
-    from scorekeeper.models import Deal, DealChange, Game, Player, Seat
+def build_history(games: int = GAMES, deals: int = DEALS) -> tuple[Any, int]:
+    """Import the history through the app's own import (every game scored, its results stored);
+    return the table's scoring phone and Ann's player id (Ann sits at every game)."""
+    from scorekeeper.history.services import import_records
+    from scorekeeper.rules.record import FORMAT
+    from scorekeeper.table import services
+    from scorekeeper.table.models import Player
 
-    players = {p.name: p for p in Player.objects.bulk_create([Player(name=n) for n in POOL])}
-    rows = []
+    table, scorer = services.create_table(name="Bench", device_name="Scorer")
+    records = []
     for i in range(games):
-        if i < OK_SHARE:
-            rows.append(Game(game="oklahoma", profile="book", options={"target": 10000}, target=10000, first_dealer=0))
-        else:
-            rows.append(Game(game="oklahoma-gin", profile="standard", options={"target": 1000}, target=1000))
-    rows = Game.objects.bulk_create(rows)
-    seats, deal_rows = [], []
-    for i, g in enumerate(rows):
-        n = 3 if g.game == "oklahoma" else 2
+        kind = "oklahoma" if i < OK_SHARE else "oklahoma-gin"
+        n = 3 if kind == "oklahoma" else 2
         names = ["Ann"] + [POOL[1 + (i + k) % (len(POOL) - 1)] for k in range(n - 1)]
-        seats += [Seat(game=g, player=players[name], position=s) for s, name in enumerate(names)]
-        templates = OK_DEALS if g.game == "oklahoma" else GIN_DEALS
-        deal_rows += [
-            Deal(game=g, number=d + 1, data=_deal(templates[(i + d) % len(templates)], names)) for d in range(deals)
-        ]
-    Seat.objects.bulk_create(seats, batch_size=2000)
-    created = Deal.objects.bulk_create(deal_rows, batch_size=2000)
-    DealChange.objects.bulk_create(
-        [DealChange(game_id=d.game_id, deal=d, number=d.number, action="created", new=d.data) for d in created],
-        batch_size=2000,
-    )
-    return players["Ann"].pk
+        templates = OK_DEALS if kind == "oklahoma" else GIN_DEALS
+        records.append(
+            {
+                "format": FORMAT,
+                "game": kind,
+                "rules": {
+                    "profile": "book" if kind == "oklahoma" else "standard",
+                    "options": {"target": 10000 if kind == "oklahoma" else 1000},
+                },
+                "players": names,
+                "first_dealer": names[0] if kind == "oklahoma" else None,
+                "deals": [_deal(templates[(i + d) % len(templates)], names) for d in range(deals)],
+            }
+        )
+        if records[-1]["first_dealer"] is None:
+            del records[-1]["first_dealer"]
+    report = import_records(table=table, records=records)
+    assert report.ok, report.errors[:2]
+    return scorer, Player.objects.get(table=table, name="Ann").pk
 
 
 def main() -> None:
@@ -144,15 +150,16 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from scorekeeper import scoring
-    from scorekeeper.models import Game, GameSummary
+    from scorekeeper.table import engine
+    from scorekeeper.table.models import Game
+    from tests.conftest import as_phone
 
     call_command("migrate", verbosity=0)
     start = time.perf_counter()
-    ann = build_history()
+    scorer, ann = build_history()
     built = time.perf_counter() - start
-    client = Client()
-    game = Game.objects.filter(game="oklahoma").order_by("id").first()
+    client = as_phone(Client(), scorer)
+    game = Game.objects.filter(kind="oklahoma").order_by("id").first()
     review_url, player_url = f"/history/{game.pk}/", f"/players/{ann}/"
 
     def timed(url: str) -> float:
@@ -170,37 +177,30 @@ def main() -> None:
     timed(review_url)
     review_cold = []
     for _ in range(15):
-        scoring._CACHE.clear()
+        engine._RESULTS.clear()
         review_cold.append(timed(review_url))
     review_warm = [timed(review_url) for _ in range(25)]
 
-    first = timed(player_url)  # computes and stores 200 summaries
-    bad = [s.game_id for s in GameSummary.objects.all() if len(s.data["deals"]) != DEALS or s.data.get("errors")]
-    assert not bad and GameSummary.objects.count() == GAMES, f"games not scored in full: {bad[:5]}"
+    first = timed(player_url)
     assert 'id="deal-30"' in client.get(review_url).content.decode()
     player_warm = [timed(player_url) for _ in range(15)]
-    player_cold = []
-    for _ in range(3):
-        GameSummary.objects.all().delete()
-        player_cold.append(timed(player_url))
 
     # Query counts: a 30-deal game against a 3-deal one; the player page over 200 games.
-    short = Game.objects.filter(game="oklahoma").order_by("-id").first()
+    short = Game.objects.filter(kind="oklahoma").order_by("-id").first()
     short.deals.filter(number__gt=3).delete()
     q_review_30, q_review_3 = queries(review_url), queries(f"/history/{short.pk}/")
     q_player_200 = queries(player_url)
-    gin = Game.objects.filter(game="oklahoma-gin").order_by("id").first()
+    gin = Game.objects.filter(kind="oklahoma-gin").order_by("id").first()
     gin_url = f"/history/{gin.pk}/"
     timed(gin_url)
     gin_times = [timed(gin_url) for _ in range(15)]
 
-    print(f"history of {GAMES} games x {DEALS} deals built in {built:.1f} s (bulk_create)")
+    print(f"history of {GAMES} games x {DEALS} deals built in {built:.1f} s (through the import)")
     print(f"review page, Oklahoma game of {DEALS} deals (engine re-scores): median {_median_ms(review_cold):.1f} ms")
     print(f"review page, Oklahoma game of {DEALS} deals (result cached):    median {_median_ms(review_warm):.1f} ms")
     print(f"review page, Gin game of {DEALS} deals (result cached):         median {_median_ms(gin_times):.1f} ms")
-    print(f"player page, {GAMES} games (summaries stored):                 median {_median_ms(player_warm):.1f} ms")
     print(
-        f"player page, {GAMES} games (every summary recomputed, cold):   median {_median_ms(player_cold):.1f} ms"
+        f"player page, {GAMES} games (figures stored by the writes):     median {_median_ms(player_warm):.1f} ms"
         f" (first view {first * 1000:.0f} ms)"
     )
     print(

@@ -35,7 +35,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
-    "scorekeeper",
+    "scorekeeper.table",
+    "scorekeeper.history",
+    "scorekeeper.rulebook",
 ]
 
 MIDDLEWARE = [

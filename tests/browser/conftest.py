@@ -6,6 +6,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from scorekeeper.table import access
+from tests.conftest import phone_cookie
+
 # Playwright's sync API runs an event loop in this thread; Django's ORM must still be usable.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
@@ -47,6 +50,13 @@ def shot():
         page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, caret="initial")
 
     return take
+
+
+@pytest.fixture
+def scorer_page(page, live_server, scorer):
+    """The browser is the table's scoring phone (its games made through the services show)."""
+    page.context.add_cookies([{"name": access.COOKIE, "value": phone_cookie(scorer), "url": live_server.url}])
+    return page
 
 
 @pytest.fixture

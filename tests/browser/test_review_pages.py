@@ -6,9 +6,10 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper import services
+from scorekeeper.table import services
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
 from tests.browser.conftest import SHOTS
+from tests.conftest import new_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -46,11 +47,15 @@ def test_settle_a_dispute_on_the_checker_page(page: Page, live_server, shot, con
     assert not console_errors, console_errors
 
 
-def test_rescore_a_finished_game_under_another_profile(page: Page, live_server, shot, console_errors):
-    game = services.create_game(game="oklahoma-gin", profile="standard", options={}, players=["Ann", "Ben"])
-    for d in (GIN_KNOCK, GIN_BIG, GIN_BIG):
-        services.add_deal(game=game, data=gin_record_deal(d, ["Ann", "Ben"]))
-    game.refresh_from_db()
+def test_rescore_a_finished_game_under_another_profile(scorer_page: Page, table, live_server, shot, console_errors):
+    page = scorer_page
+    game = new_game(
+        table,
+        kind="oklahoma-gin",
+        profile="standard",
+        players=["Ann", "Ben"],
+        deals=[gin_record_deal(d, ["Ann", "Ben"]) for d in (GIN_KNOCK, GIN_BIG, GIN_BIG)],
+    )
     assert game.state == "finished"
     page.set_default_timeout(10000)
     page.goto(live_server.url + f"/history/{game.pk}/")
@@ -78,16 +83,22 @@ def test_rescore_a_finished_game_under_another_profile(page: Page, live_server, 
     page.get_by_role("button", name="Switch this game to these rules").click()
     expect(page.locator(".hx-messages")).to_contain_text("Casino")
     game.refresh_from_db()
-    assert game.profile == "casino" and game.winner == "Ann"
+    assert game.profile == "casino" and game.winner_name() == "Ann"
     shot(page, "review-5-switched")
     assert not console_errors, console_errors
 
 
-def test_open_the_chart(page: Page, live_server, shot, console_errors):
+def test_open_the_chart(scorer_page: Page, table, live_server, shot, console_errors):
+    page = scorer_page
     names = ["Ann", "Ben", "Cleo"]
-    game = services.create_game(game="oklahoma", profile="book", options={}, players=names, first_dealer=0)
-    for d in (OK_BIG, OK_SMALL, OK_BIG, OK_SMALL, OK_SMALL):
-        services.add_deal(game=game, data=ok_record_deal(d, names))
+    game = new_game(
+        table,
+        kind="oklahoma",
+        profile="book",
+        players=names,
+        first_dealer=0,
+        deals=[ok_record_deal(d, names) for d in (OK_BIG, OK_SMALL, OK_BIG, OK_SMALL, OK_SMALL)],
+    )
     page.set_default_timeout(10000)
     page.goto(live_server.url + "/history/")
     page.get_by_role("link", name=re.compile(f"Oklahoma #{game.pk}")).click()
@@ -114,11 +125,13 @@ def test_open_the_chart(page: Page, live_server, shot, console_errors):
     assert not console_errors, console_errors
 
 
-def test_rules_and_history_pages_at_360px(page: Page, live_server, shot, console_errors):
+def test_rules_and_history_pages_at_360px(scorer_page: Page, table, live_server, shot, console_errors):
+    page = scorer_page
     names = ["Ann", "Ben", "Cleo"]
-    game = services.create_game(game="oklahoma", profile="laws", options={}, players=names, first_dealer=0)
-    services.add_deal(game=game, data=ok_record_deal(OK_BIG, names))
-    services.edit_deal(game=game, number=1, data=ok_record_deal(OK_SMALL, names))
+    game = new_game(
+        table, kind="oklahoma", profile="laws", players=names, first_dealer=0, deals=[ok_record_deal(OK_BIG, names)]
+    )
+    services.edit_deal(game=game, deal_id=game.deals.get().pk, version=None, deal=ok_record_deal(OK_SMALL, names))
     page.set_default_timeout(10000)
     page.set_viewport_size({"width": 360, "height": 780})
     deal = (

@@ -1,6 +1,0 @@
-from django.apps import AppConfig
-
-
-class ScorekeeperConfig(AppConfig):
-    name = "scorekeeper"
-    verbose_name = "Oklahoma Scorekeeper"

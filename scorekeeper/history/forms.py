@@ -1,0 +1,87 @@
+"""The history pages' inputs: the games filter, re-score, rename, merge, import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from scorekeeper.rules import profiles
+from scorekeeper.table.forms import house_option_fields, house_options
+from scorekeeper.table.models import Game, GameKind, GameState, Player
+
+MAX_UPLOAD = 5 * 1024 * 1024
+
+
+class GamesFilter(forms.Form):
+    player = forms.CharField(required=False, max_length=40)
+    game = forms.ChoiceField(required=False, choices=[("", "Both games"), *GameKind.choices])
+    state = forms.ChoiceField(required=False, choices=[("", "Any"), *GameState.choices])
+    page = forms.IntegerField(required=False, min_value=1, max_value=1_000_000)
+
+    def value(self, name: str) -> Any:
+        return self.cleaned_data.get(name) or "" if self.is_valid() or name in self.cleaned_data else ""
+
+
+class RescoreForm(forms.Form):
+    """Another rule set and house options to compare the game under (and to switch it to)."""
+
+    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = game
+        choices = [
+            (p.name, p.title + (" (the game's own)" if p.name == game.profile else ""))
+            for p in profiles.PROFILES[game.kind].values()
+        ]
+        other = next((p for p in profiles.PROFILES[game.kind] if p != game.profile), game.profile)
+        self.fields["profile"] = forms.ChoiceField(choices=choices, initial=other, label="Other rules")
+        numbers = list(game.deals.order_by("number").values_list("number", flat=True))
+        self.fields["deal"] = forms.TypedChoiceField(
+            choices=[("", "the whole game")] + [(n, f"deal {n}") for n in numbers],
+            coerce=int,
+            required=False,
+            empty_value=None,
+            label="Compare",
+        )
+        self.fields.update(house_option_fields(game.kind, prefix="o_", blank="as the rules say"))
+
+    def profile(self) -> str:
+        return self.cleaned_data.get("profile") or self.fields["profile"].initial
+
+    def options(self) -> dict[str, Any]:
+        return house_options(self.game.kind, self.cleaned_data, prefix="o_")
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith("o_")]
+
+
+class RenameForm(forms.Form):
+    name = forms.CharField(max_length=40, label="New name")
+
+
+class MergeForm(forms.Form):
+    into = forms.ModelChoiceField(queryset=Player.objects.none(), label="Merge into")
+
+    def __init__(self, *args: Any, player: Player, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        into = self.fields["into"]
+        assert isinstance(into, forms.ModelChoiceField)
+        into.queryset = Player.objects.filter(table_id=player.table_id).exclude(pk=player.pk)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(required=False, label="File of game records")
+    text = forms.CharField(required=False, widget=forms.Textarea, label="…or paste a record")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload = data.get("file")
+        if upload is not None and upload.size > MAX_UPLOAD:
+            raise forms.ValidationError("the file is larger than 5 MB")
+        if upload is None and not data.get("text"):
+            raise forms.ValidationError("choose a file of game records (JSON) or paste one")
+        return data
+
+    def payload(self) -> str | bytes:
+        upload = self.cleaned_data.get("file")
+        return upload.read() if upload is not None else self.cleaned_data["text"]

@@ -1,0 +1,54 @@
+"""`python manage.py export_games [--table ID] [--game ID ...] [--player NAME] [--csv] [-o FILE]`: the saved
+games as game records (RECORD.md; one record for one --game, else a list) or as CSV (one row per player per deal)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from scorekeeper.history import lists, transfer
+from scorekeeper.table.models import Table
+
+
+class Command(BaseCommand):
+    help = "Export saved games as game records (JSON) or CSV."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--table", type=int, default=None, help="only this table's games (default: every table)")
+        parser.add_argument(
+            "--game", type=int, action="append", default=[], help="a game id (repeat for more); default: every game"
+        )
+        parser.add_argument("--player", default="", help="only the games of this player")
+        parser.add_argument("--csv", action="store_true", help="CSV, one row per player per deal")
+        parser.add_argument("-o", "--output", default="-", help="the file to write, - for standard output")
+
+    def handle(
+        self, *args: Any, table: int | None, game: list[int], player: str, csv: bool, output: str, **options: Any
+    ) -> None:
+        tables = Table.objects.all() if table is None else Table.objects.filter(pk=table)
+        if table is not None and not tables.exists():
+            raise CommandError(f"no table #{table}")
+        qs = lists.games_list(tables=tables, player=player)
+        if game:
+            qs = qs.filter(pk__in=game)
+            missing = sorted(set(game) - set(qs.values_list("pk", flat=True)))
+            if missing:
+                raise CommandError(f"no game {', '.join(f'#{g}' for g in missing)}")
+        if csv:
+            text = transfer.export_csv(qs)
+        else:
+            records = transfer.export_records(qs)
+            data = records[0] if len(game) == 1 and records else records
+            text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+        if output == "-":
+            self.stdout.write(text, ending="")
+        else:
+            try:
+                Path(output).write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise CommandError(f"cannot write {output}: {exc.strerror}") from None
+            n = qs.count()
+            self.stderr.write(f"exported {n} game{'s' if n != 1 else ''} to {output}")

@@ -1,0 +1,42 @@
+"""`python manage.py import_games FILE [--table ID]` (or `-` for standard input): import game records (one
+record or a list) into a table (default: a new table "Imported"). Every game is re-scored first; when any record
+is invalid nothing is saved, the errors are printed as JSON and the command exits 1."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+
+from scorekeeper.history.services import import_text
+from scorekeeper.table.management.input import read_input
+from scorekeeper.table.models import Table
+
+
+class Command(BaseCommand):
+    help = "Import game records (RECORD.md); an invalid file saves nothing, prints its errors and exits 1."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="the file's path, or - for standard input")
+        parser.add_argument("--table", type=int, default=None, help="the table to import into (default: a new one)")
+
+    def handle(self, *args: Any, file: str, table: int | None, **options: Any) -> None:
+        data = read_input(file)
+        with transaction.atomic():
+            if table is None:
+                target = Table.objects.create(name="Imported")
+            else:
+                found = Table.objects.filter(pk=table).first()
+                if found is None:
+                    raise CommandError(f"no table #{table}")
+                target = found
+            report = import_text(table=target, text=data, by="command line")
+            if not report.ok:
+                transaction.set_rollback(True)
+        if not report.ok:
+            self.stdout.write(json.dumps({"errors": report.errors}, ensure_ascii=False, indent=2))
+            sys.exit(1)
+        self.stdout.write(json.dumps({"imported": [g.pk for g in report.games], "table": target.pk}))

@@ -1,0 +1,174 @@
+"""Re-scoring a game under other rules, side by side, line by line. Nothing is saved: switching
+the game to the other rules is a write (``table.services.switch_rules``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorekeeper.rules import profiles
+from scorekeeper.rules.errors import RecordInvalid
+from scorekeeper.rules.results import Line
+from scorekeeper.table import engine
+from scorekeeper.table.models import Game
+from scorekeeper.table.present import outcome_text
+from scorekeeper.table.templatetags.cards import value_text
+
+
+@dataclass
+class Comparison:
+    game: Game
+    current: profiles.Rules
+    other: profiles.Rules | None
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    note: str = ""
+    totals: list[dict[str, Any]] = field(default_factory=list)
+    current_winner: str | None = None
+    other_winner: str | None = None
+    other_state: str = ""
+    sentences: list[str] = field(default_factory=list)
+
+
+def _pair_lines(a: Sequence[Line], b: Sequence[Line]) -> list[tuple[Line | None, Line | None]]:
+    """Pair two score explanations line by line: same rule in order, the rest on their own."""
+    used = [False] * len(b)
+    pairs: list[tuple[Line | None, Line | None]] = []
+    for x in a:
+        j = next((j for j, y in enumerate(b) if not used[j] and y.rule == x.rule), None)
+        if j is None:
+            pairs.append((x, None))
+        else:
+            used[j] = True
+            pairs.append((x, b[j]))
+    pairs.extend((None, y) for j, y in enumerate(b) if not used[j])
+    return pairs
+
+
+def _title(rules: profiles.Rules) -> str:
+    t = profiles.PROFILES[rules.game][rules.profile].title
+    if rules.overridden:
+        opts = ", ".join(
+            f"{profiles.knob(rules.game, n).label.lower()} {value_text(rules.values[n])}"
+            for n in sorted(rules.overridden)
+        )
+        t += f" with {opts}"
+    return t
+
+
+def compare(
+    game: Game, *, profile: str, options: Mapping[str, Any] | None = None, number: int | None = None
+) -> Comparison:
+    """Score the saved game under its own rules and under ``profile``/``options``, side by side
+    (one deal when ``number`` is given). Nothing is saved. When a deal is invalid under the other
+    rules (or comes after the game would have ended), the comparison stops before it and says so."""
+    names = game.player_names()
+    raw = list(game.deals.order_by("number").values_list("cards", flat=True))
+    current_rules, _ = engine.rules_of(game)
+    cmp = Comparison(game, current_rules, None)
+    try:
+        other_rules = profiles.resolve(game.kind, profile, dict(options or {}))
+    except RecordInvalid as exc:
+        cmp.errors = [e.message for e in exc.errors]
+        return cmp
+    cmp.other = other_rules
+    record = engine.game_record(game, raw)
+    try:
+        cur = engine.game_result(game)
+    except RecordInvalid as exc:
+        cmp.errors = [str(e) for e in exc.errors]
+        return cmp
+    alt_record = dict(record, rules={"profile": profile, "options": other_rules.options()})
+    try:
+        alt = engine.score(alt_record)
+    except RecordInvalid as exc:
+        bad = [e.deal for e in exc.errors if e.deal]
+        if not bad:
+            cmp.errors = [str(e) for e in exc.errors]
+            return cmp
+        first = min(bad)
+        cmp.errors = [str(e) for e in exc.errors if e.deal == first]
+        try:
+            alt = engine.score(dict(alt_record, deals=record["deals"][: first - 1]))
+        except RecordInvalid as exc2:
+            cmp.errors = [str(e) for e in exc2.errors]
+            return cmp
+        if alt.state == "finished":
+            cmp.note = (
+                f"Under {_title(other_rules)} the game would have ended with deal {len(alt.deals)}: {alt.winner} wins."
+            )
+        else:
+            cmp.note = f"Under {_title(other_rules)} deal {first} is not valid; the comparison stops before it."
+    cmp.current_winner, cmp.other_winner, cmp.other_state = cur.winner, alt.winner, alt.state
+    numbers = [number] if number else [d.number for d in cur.deals]
+    other_name = _title(other_rules)
+    for n in numbers:
+        if not 1 <= n <= len(cur.deals):
+            continue
+        d1 = cur.deals[n - 1]
+        d2 = alt.deals[n - 1] if n <= len(alt.deals) else None
+        players = []
+        for name in names:
+            p1 = d1.players.get(name)
+            p2 = d2.players.get(name) if d2 else None
+            if p1 is None:
+                continue
+            pairs = _pair_lines(p1.lines, p2.lines if p2 else ())
+            diff = (p2.points - p1.points) if p2 else None
+            players.append(
+                {
+                    "name": name,
+                    "points": p1.points,
+                    "other": p2.points if p2 else None,
+                    "diff": diff,
+                    "pairs": pairs,
+                    "total": d1.totals.get(name, 0),
+                    "other_total": d2.totals.get(name, 0) if d2 else None,
+                }
+            )
+            if p2 and diff:
+                cmp.sentences.append(
+                    _sentence(
+                        other_name,
+                        name,
+                        n,
+                        p1.points,
+                        p2.points,
+                        current_rules.penalty,
+                    )
+                )
+        cmp.rows.append(
+            {
+                "number": n,
+                "outcome": outcome_text(d1.outcome),
+                "other_outcome": outcome_text(d2.outcome) if d2 else None,
+                "multiplier": d1.multiplier,
+                "other_multiplier": d2.multiplier if d2 else None,
+                "players": players,
+            }
+        )
+    final_cur = cur.final or cur.totals
+    final_alt = alt.final or alt.totals
+    cmp.totals = [
+        {
+            "name": n,
+            "current": final_cur.get(n, 0),
+            "other": final_alt.get(n, 0),
+            "diff": final_alt.get(n, 0) - final_cur.get(n, 0),
+        }
+        for n in names
+    ]
+    return cmp
+
+
+def _sentence(other: str, name: str, number: int, cur: int, alt: int, penalty: bool) -> str:
+    def words(p: int) -> str:
+        if penalty:
+            return f"taken {p} penalty points" if p else "taken no penalty points"
+        if p < 0:
+            return f"lost {-p}"
+        return f"scored {p}" if p else "scored nothing"
+
+    now = words(cur).split(" ", 1)[1] if words(cur).split(" ", 1)[0] == words(alt).split(" ", 1)[0] else words(cur)
+    return f"Deal {number}: under {other} {name} would have {words(alt)}, not {now}."

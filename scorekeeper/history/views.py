@@ -1,0 +1,271 @@
+"""The history pages: past games, a game's review and change history, re-scoring, players,
+export and import. Small views: a form reads the request, a read or a service does the work."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from scorekeeper.history import lists, services, stats, transfer
+from scorekeeper.history import rescore as rescoring
+from scorekeeper.history import review as reviewing
+from scorekeeper.history.forms import GamesFilter, ImportForm, MergeForm, RenameForm, RescoreForm
+from scorekeeper.rules import profiles
+from scorekeeper.rules.errors import RecordInvalid
+from scorekeeper.table import access
+from scorekeeper.table import services as table_services
+from scorekeeper.table.changes import change_history
+from scorekeeper.table.forms import new_submission
+from scorekeeper.table.models import Device, Game, Player, Role
+from scorekeeper.table.pages import HtmxHttpRequest, render_page
+
+PAGE = 50
+
+
+@require_safe
+def games(request: HtmxHttpRequest) -> HttpResponse:
+    form = GamesFilter(request.GET)
+    form.is_valid()
+    data = form.cleaned_data
+    player, kind, state = data.get("player") or "", data.get("game") or "", data.get("state") or ""
+    qs = lists.games_list(tables=access.tables(request), player=player, kind=kind, state=state)
+    page = Paginator(qs, PAGE).get_page(data.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "form": form,
+        "page": page,
+        "rows": lists.rows(list(page.object_list)),
+        "player": player,
+        "game": kind,
+        "state": state,
+        "query": query.urlencode(),
+        "players": lists.players_list(access.tables(request)),
+    }
+    return render_page(request, "history/games.html", context, partial="list")
+
+
+@require_safe
+@access.game_view(Role.FOLLOW)
+def review(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
+    context = reviewing.review(game)
+    context["profile_title"] = profiles.PROFILES[game.kind][game.profile].title
+    context["device"] = device
+    return render(request, "history/review.html", context)
+
+
+@require_safe
+@access.game_view(Role.FOLLOW)
+def changes(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
+    deal = request.GET.get("deal", "")
+    deal_id = int(deal) if deal.isascii() and deal.isdigit() and len(deal) < 18 else None
+    rows = change_history(game, deal_id)
+    return render(
+        request,
+        "history/changes.html",
+        {"game": game, "rows": rows, "deal_id": deal_id, "device": device, "submission": new_submission()},
+    )
+
+
+@require_POST
+@access.game_view(Role.SCORE)
+def undo(request: HtmxHttpRequest, game: Game, device: Device, change_id: int) -> HttpResponse:
+    try:
+        table_services.undo(
+            game=game, change_id=change_id, by=device, submission=request.POST.get("submission") or None
+        )
+    except table_services.Duplicate as done:
+        return HttpResponseRedirect(done.answer)
+    except (table_services.Conflict, RecordInvalid) as exc:
+        problems = [str(e) for e in exc.errors] if isinstance(exc, RecordInvalid) else [str(exc)]
+        return render(
+            request,
+            "history/changes.html",
+            {
+                "game": game,
+                "rows": change_history(game),
+                "device": device,
+                "problems": problems,
+                "submission": new_submission(),
+            },
+            status=409,
+        )
+    messages.success(request, "Undone. The undo is in the history too.")
+    return HttpResponseRedirect(reverse("history:changes", args=[game.pk]))
+
+
+@require_http_methods(["GET", "POST"])
+@access.game_view(Role.FOLLOW)
+def rescore(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
+    params = request.POST if request.method == "POST" else request.GET
+    form = RescoreForm(params if params else None, game=game)
+    valid = form.is_valid() if form.is_bound else True
+    problems = [e for errors in form.errors.values() for e in errors] if form.is_bound else []
+    status = 200
+    if request.method == "POST":
+        access.require(request, game.table_id, Role.SCORE)
+        if valid:
+            try:
+                table_services.switch_rules(
+                    game=game,
+                    profile=form.profile(),
+                    options=form.options(),
+                    by=device,
+                    submission=params.get("submission") or None,
+                )
+            except table_services.Duplicate as done:
+                return HttpResponseRedirect(done.answer)
+            except RecordInvalid as exc:
+                problems = [str(e) for e in exc.errors]
+            else:
+                title = profiles.PROFILES[game.kind][form.profile()].title
+                messages.success(request, f"The game now plays the {title} rules.")
+                return HttpResponseRedirect(reverse("history:review", args=[game.pk]))
+        status = 400
+    profile = form.profile() if form.is_bound and "profile" in form.cleaned_data else form.fields["profile"].initial
+    number = form.cleaned_data.get("deal") if form.is_bound else None
+    cmp = (
+        rescoring.compare(game, profile=profile, options=form.options() if form.is_bound else {}, number=number)
+        if not problems
+        else None
+    )
+    context = {
+        "game": game,
+        "cmp": cmp,
+        "problems": problems,
+        "form": form,
+        "profile": profile,
+        "number": number,
+        "current_title": profiles.PROFILES[game.kind][game.profile].title,
+        "device": device,
+        "submission": new_submission(),
+    }
+    return render_page(request, "history/rescore.html", context, partial="comparison", status=status)
+
+
+def _player(request: HtmxHttpRequest, player_id: int, role: str = Role.FOLLOW) -> tuple[Player, Device]:
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise Http404("No such player")
+    return player, access.require(request, player.table_id, role)
+
+
+@require_safe
+def players(request: HtmxHttpRequest) -> HttpResponse:
+    return render(request, "history/players.html", {"players": lists.players_list(access.tables(request))})
+
+
+def _player_page(
+    request: HtmxHttpRequest, player: Player, device: Device, errors: list[str], status: int = 200, **forms: Any
+) -> HttpResponse:
+    context = {
+        "stats": stats.player_stats(player),
+        "player": player,
+        "device": device,
+        "errors": errors,
+        "rename": forms.get("rename") or RenameForm(initial={"name": player.name}),
+        "merge": forms.get("merge") or MergeForm(player=player),
+    }
+    return render(request, "history/player.html", context, status=status)
+
+
+@require_safe
+def player(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
+    p, device = _player(request, player_id)
+    return _player_page(request, p, device, [])
+
+
+@require_POST
+def player_rename(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
+    p, device = _player(request, player_id, Role.SCORE)
+    form = RenameForm(request.POST)
+    if form.is_valid():
+        try:
+            services.rename_player(player=p, name=form.cleaned_data["name"])
+        except RecordInvalid as exc:
+            return _player_page(request, p, device, [e.message for e in exc.errors], 400, rename=form)
+        messages.success(request, "Renamed.")
+        return HttpResponseRedirect(reverse("history:player", args=[p.pk]))
+    return _player_page(request, p, device, [str(e) for es in form.errors.values() for e in es], 400, rename=form)
+
+
+@require_POST
+def player_merge(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
+    p, device = _player(request, player_id, Role.SCORE)
+    form = MergeForm(request.POST, player=p)
+    if not form.is_valid():
+        return _player_page(request, p, device, ["choose the player to merge into"], 400, merge=form)
+    into = form.cleaned_data["into"]
+    try:
+        services.merge_players(source=p, into=into)
+    except RecordInvalid as exc:
+        return _player_page(request, p, device, [e.message for e in exc.errors], 400, merge=form)
+    messages.success(request, f"{p.name} merged into {into.name}.")
+    return HttpResponseRedirect(reverse("history:player", args=[into.pk]))
+
+
+def _download(body: str, content_type: str, filename: str) -> HttpResponse:
+    resp = HttpResponse(body, content_type=f"{content_type}; charset=utf-8")
+    resp["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return resp
+
+
+@require_safe
+@access.game_view(Role.FOLLOW)
+def export_game(request: HtmxHttpRequest, game: Game, device: Device, fmt: str) -> HttpResponse:
+    if fmt == "csv":
+        return _download(transfer.export_csv([game]), "text/csv", f"game-{game.pk}.csv")
+    if fmt == "json":
+        record = transfer.export_records([game])[0]
+        return _download(json.dumps(record, ensure_ascii=False, indent=1), "application/json", f"game-{game.pk}.json")
+    raise Http404("Export as .json or .csv")
+
+
+@require_safe
+def export_all(request: HtmxHttpRequest, fmt: str) -> HttpResponse:
+    if fmt not in ("json", "csv"):
+        raise Http404("Export as .json or .csv")
+    form = GamesFilter(request.GET)
+    form.is_valid()
+    data = form.cleaned_data
+    qs = lists.games_list(
+        tables=access.tables(request),
+        player=data.get("player") or "",
+        kind=data.get("game") or "",
+        state=data.get("state") or "",
+    )
+    if fmt == "csv":
+        return _download(transfer.export_csv(qs), "text/csv", "games.csv")
+    return _download(
+        json.dumps(transfer.export_records(qs), ensure_ascii=False, indent=1), "application/json", "games.json"
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def import_games(request: HtmxHttpRequest) -> HttpResponse:
+    scorer = next((d for d in access.devices(request) if d.role == Role.SCORE), None)
+    if scorer is None:
+        raise PermissionDenied("Only a phone that scores at a table can import games into it.")
+    report = None
+    status = 200
+    form = ImportForm()
+    if request.method == "POST":
+        form = ImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            report = services.import_text(table=scorer.table, text=form.payload(), by=scorer)
+            if report.ok:
+                n = len(report.games)
+                messages.success(request, f"Imported {n} game{'s' if n != 1 else ''}.")
+                if n == 1:
+                    return HttpResponseRedirect(reverse("history:review", args=[report.games[0].pk]))
+                return HttpResponseRedirect(reverse("history:games"))
+        status = 400
+    return render(request, "history/import.html", {"report": report, "form": form}, status=status)

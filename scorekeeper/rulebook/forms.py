@@ -1,0 +1,83 @@
+"""The ruling checker's question, read from the request (GET for a shareable link, POST for a
+long one). Anything odd falls back to a default and is said; nothing here raises."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from scorekeeper.rules import checker, profiles
+
+MAX_TEXT = 400
+MAX_DEAL = 20000
+
+
+class CheckerForm(forms.Form):
+    kind = forms.CharField(required=False, max_length=20)
+    game = forms.CharField(required=False, max_length=20)
+    profile = forms.CharField(required=False, max_length=20)
+    cards = forms.CharField(required=False, max_length=MAX_TEXT, strip=False)
+    upcard = forms.CharField(required=False, max_length=MAX_TEXT, strip=False)
+    spread = forms.CharField(required=False, max_length=MAX_TEXT, strip=False)
+    other = forms.CharField(required=False, max_length=MAX_TEXT, strip=False)
+    deal = forms.CharField(required=False, max_length=MAX_DEAL, strip=False)
+
+    def __init__(self, data: Any = None) -> None:
+        super().__init__(data or None)
+        self.problems: list[str] = []
+        self.chosen: dict[str, str] = {}
+        self._resolve(data or {})
+
+    def _text(self, data: Any, name: str, limit: int) -> str:
+        value = data.get(name, "") if hasattr(data, "get") else ""
+        return str(value or "").replace("\x00", "")[:limit]
+
+    def _resolve(self, data: Any) -> None:
+        kind = self._text(data, "kind", 20)
+        game = self._text(data, "game", 20)
+        profile = self._text(data, "profile", 20)
+        if kind and kind not in checker.KIND_GAME:
+            self.problems.append(f"unknown question '{kind}'")
+            kind = ""
+        if game and game not in profiles.PROFILES:
+            self.problems.append(f"unknown game '{game}'")
+            game = ""
+        profile_game = next((g for g in profiles.GAMES if profile in profiles.PROFILES[g]), "")
+        if profile and not profile_game:
+            self.problems.append(f"unknown rule set '{profile}'")
+            profile = ""
+        if kind and checker.KIND_GAME[kind]:
+            game = checker.KIND_GAME[kind]
+        elif profile_game:
+            game = profile_game
+        game = game or profiles.GIN
+        kind = kind or ("knock" if game == profiles.GIN else "meld")
+        # A rule set of the other game (e.g. after switching the question) falls back to the default.
+        profile = profile if profile_game == game else checker.DEFAULT_PROFILE[game]
+        self.chosen = {
+            "kind": kind,
+            "game": game,
+            "profile": profile,
+            "cards": self._text(data, "cards", MAX_TEXT),
+            "upcard": self._text(data, "upcard", MAX_TEXT),
+            "spread": self._text(data, "spread", MAX_TEXT),
+            "other": self._text(data, "other", MAX_TEXT),
+            "deal": self._text(data, "deal", MAX_DEAL),
+        }
+
+    def asked(self) -> bool:
+        return any(self.chosen[k].strip() for k in ("cards", "upcard", "spread", "other", "deal"))
+
+    def question(self) -> checker.Question:
+        c = self.chosen
+        return checker.Question(
+            kind=c["kind"],
+            game=c["game"],
+            profile=c["profile"],
+            cards=c["cards"],
+            upcard=c["upcard"],
+            spread=c["spread"],
+            other=c["other"],
+            deal=c["deal"],
+        )

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from scorekeeper.rulebook import views
+
+app_name = "rulebook"
+
+urlpatterns = [
+    path("rules/", views.rules_index, name="index"),
+    path("rules/<str:game>/<str:profile>/", views.rules_profile, name="profile"),
+    path("check/", views.check, name="checker"),
+]

@@ -1,0 +1,137 @@
+"""A game's change history as people read it: what changed, when, from which phone, the cards
+before and after, and whether it can still be undone. A read: it never writes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scorekeeper.rules import profiles
+from scorekeeper.rules.cards import CardError, parse_token
+from scorekeeper.table.models import Change, ChangeAction, Game
+from scorekeeper.table.templatetags.cards import value_text
+
+_ACTION_TEXT = {
+    ChangeAction.DEAL_ADDED: "entered",
+    ChangeAction.DEAL_EDITED: "edited",
+    ChangeAction.DEAL_DELETED: "deleted",
+    ChangeAction.DEAL_RESTORED: "restored",
+    ChangeAction.RULES_SWITCHED: "rules switched",
+}
+_HAND_PARTS = (
+    ("melds", "melds"),
+    ("melded", "melded"),
+    ("held", "left in hand"),
+    ("deadwood", "deadwood"),
+    ("cards", "cards"),
+)
+
+
+def _label(token: Any) -> str:
+    """A card as entered, printed with its suit symbol when it reads as a card ('QS' -> 'Q♠')."""
+    try:
+        return parse_token(str(token)).label
+    except CardError:
+        return str(token)
+
+
+def _who(value: Any, names: Sequence[str], nobody: str) -> str:
+    if value is None:
+        return nobody
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
+        return names[value]
+    return str(value)
+
+
+def deal_facts(cards: Any, names: Sequence[str]) -> list[tuple[str, str]]:
+    """How a stored deal (seat form) ended, in words: who went out or knocked, the upcard, the flags."""
+    if not isinstance(cards, Mapping):
+        return []
+    facts: list[tuple[str, str]] = []
+    if "out" in cards:
+        facts.append(("went out", _who(cards["out"], names, "nobody: the stock ran out")))
+    if "knocker" in cards:
+        facts.append(("knocked", _who(cards["knocker"], names, "nobody: a void hand")))
+    if cards.get("upcard") is not None:
+        facts.append(("upcard", _label(cards["upcard"])))
+    for key, text in (
+        ("first_turn", "on the first turn"),
+        ("concealed", "concealed"),
+        ("late_misdeal", "misdeal found late"),
+    ):
+        if cards.get(key) is True:
+            facts.append((text, "yes"))
+    return facts
+
+
+def deal_hands(cards: Any, names: Sequence[str]) -> list[dict[str, Any]]:
+    """A stored deal's hands per player, as entered: each part a list of groups of printed cards."""
+    hands = cards.get("hands") if isinstance(cards, Mapping) else None
+    if not isinstance(hands, list):
+        return []
+    rows = []
+    for seat, hand in enumerate(hands):
+        if not isinstance(hand, Mapping):
+            continue
+        parts = []
+        for key, text in _HAND_PARTS:
+            value = hand.get(key)
+            if key == "melds" and isinstance(value, list):
+                parts.append((text, [[_label(c) for c in m] for m in value if isinstance(m, list)]))
+            elif isinstance(value, list):
+                parts.append((text, [[_label(c) for c in value]] if value else []))
+        if hand.get("big_gin") is True:
+            parts.append(("big gin", []))
+        rows.append({"name": names[seat] if seat < len(names) else f"seat {seat + 1}", "parts": parts})
+    return rows
+
+
+def _rules_text(game: Game, rules: Any) -> str:
+    if not isinstance(rules, Mapping):
+        return ""
+    profile = str(rules.get("profile", ""))
+    title = profiles.PROFILES.get(game.kind, {}).get(profile)
+    text = title.title if title else profile
+    options = rules.get("options") or {}
+    if isinstance(options, Mapping) and options:
+        shown = []
+        for name, value in sorted(options.items()):
+            try:
+                label = profiles.knob(game.kind, name).label.lower()
+            except KeyError:
+                label = name
+            shown.append(f"{label} {value_text(value)}")
+        text += " with " + ", ".join(shown)
+    return text
+
+
+def change_history(game: Game, deal_id: int | None = None) -> list[dict[str, Any]]:
+    """The game's changes, newest first (one deal's when ``deal_id`` is given)."""
+    names = game.player_names()
+    changes = game.changes.select_related("undoes").order_by("-at", "-id")
+    if deal_id is not None:
+        changes = changes.filter(deal_id=deal_id)
+    undone = set(Change.objects.filter(game=game, undoes__isnull=False).values_list("undoes_id", flat=True))
+    rows = []
+    for c in changes:
+        row: dict[str, Any] = {
+            "id": c.pk,
+            "number": c.number,
+            "action": c.action,
+            "text": _ACTION_TEXT.get(ChangeAction(c.action), c.action),
+            "at": c.at,
+            "by": c.by_name,
+            "undoes": c.undoes,
+            "undone": c.pk in undone,
+            "can_undo": c.pk not in undone,
+        }
+        if c.action == ChangeAction.RULES_SWITCHED:
+            row["rules"] = [("before", _rules_text(game, c.before)), ("after", _rules_text(game, c.after))]
+        else:
+            row["sides"] = [
+                (side, deal_facts(data, names), deal_hands(data, names))
+                for side, data in (("before", c.before), ("after", c.after))
+                if data is not None
+            ]
+        rows.append(row)
+    return rows

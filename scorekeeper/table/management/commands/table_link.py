@@ -1,0 +1,34 @@
+"""`python manage.py table_link [TABLE_ID] [--follow] [--base URL]`: print a link that lets a phone
+into a table (to score, or with --follow only to follow) — for the installation's owner, e.g. for
+the table of games from an earlier version, or when every scoring phone was lost. Without a
+table id it lists the tables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.urls import reverse
+
+from scorekeeper.table import services
+from scorekeeper.table.models import Role, Table
+
+
+class Command(BaseCommand):
+    help = "Print a link that lets a phone into a table (to score; --follow to follow)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("table", type=int, nargs="?", help="the table's id (none: list the tables)")
+        parser.add_argument("--follow", action="store_true", help="a link to follow only")
+        parser.add_argument("--base", default="http://127.0.0.1:8000", help="the address phones open")
+
+    def handle(self, *args: Any, table: int | None, follow: bool, base: str, **options: Any) -> None:
+        if table is None:
+            for t in Table.objects.order_by("pk"):
+                self.stdout.write(f"{t.pk}\t{t.name}\t{t.games.count()} games")
+            return
+        found = Table.objects.filter(pk=table).first()
+        if found is None:
+            raise CommandError(f"no table #{table}")
+        link = services.create_link(table=found, role=Role.FOLLOW if follow else Role.SCORE, by=None)
+        self.stdout.write(base.rstrip("/") + reverse("table:join", args=[link.token]))

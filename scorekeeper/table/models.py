@@ -1,0 +1,281 @@
+"""What the app stores.
+
+A ``Table`` is a group of people who play together: it owns its players, its games and the phones
+(``Device``) that may read or score them. A game is its rules, its players in seat order and the
+list of its deals; each deal holds the cards as entered in "seat form" (the RECORD.md deal with
+every player name replaced by the seat number), so renaming a player touches one row.
+
+Scores are the engine's: the writes (``table.services``) store each deal's result and the game's
+standing after it, and the per-seat statistics the history pages read, so a page never scores a
+whole game and a read never writes.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from django.db import models
+from django.utils import timezone
+
+
+class GameKind(models.TextChoices):
+    OKLAHOMA = "oklahoma", "Oklahoma"
+    GIN = "oklahoma-gin", "Oklahoma Gin"
+
+
+class GameState(models.TextChoices):
+    IN_PROGRESS = "in_progress", "in progress"
+    FINISHED = "finished", "finished"
+
+
+class Role(models.TextChoices):
+    SCORE = "score", "scores"
+    FOLLOW = "follow", "follows"
+
+
+class ChangeAction(models.TextChoices):
+    DEAL_ADDED = "added", "added"
+    DEAL_EDITED = "edited", "edited"
+    DEAL_DELETED = "deleted", "deleted"
+    DEAL_RESTORED = "restored", "restored"
+    RULES_SWITCHED = "rules", "rules switched"
+
+
+def clean_name(name: str) -> str:
+    """A name as typed, made safe to store and show: Unicode NFC, no control characters
+    (NUL included), inner runs of spaces made one, no spaces at the ends."""
+    text = unicodedata.normalize("NFC", name)
+    text = "".join(" " if ch.isspace() else ch for ch in text if unicodedata.category(ch)[0] != "C" or ch.isspace())
+    return " ".join(text.split())
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same player: Unicode case folding of the compatibility form,
+    the same on every database ("Émile" and "émile" are one player)."""
+    return unicodedata.normalize("NFKC", clean_name(name)).casefold()
+
+
+class Table(models.Model):
+    """The people who play together: their games, players and phones are theirs alone."""
+
+    name = models.CharField(max_length=60)
+    created = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Device(models.Model):
+    """A phone (a browser) at a table: it may score (enter, edit, delete, switch rules) or follow."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="devices")
+    name = models.CharField(max_length=40)
+    role = models.CharField(max_length=10, choices=Role.choices)
+    created = models.DateTimeField(default=timezone.now)
+    revoked = models.DateTimeField(null=True, blank=True)
+    added_by = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def scores(self) -> bool:
+        return self.role == Role.SCORE and self.revoked is None
+
+
+class Link(models.Model):
+    """An invitation to a table: whoever opens it becomes a phone of the table with its role."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="links")
+    role = models.CharField(max_length=10, choices=Role.choices)
+    token = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(default=timezone.now)
+    revoked = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(Device, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+
+    def __str__(self) -> str:
+        return f"{self.get_role_display()} link to {self.table}"
+
+
+class Player(models.Model):
+    """A person at a table. ``key`` makes names match whatever their case ("ann" is "Ann")."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=40)
+    key = models.CharField(max_length=80)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "key"], name="player_name_unique_at_table")]
+        ordering = ["key"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name = clean_name(self.name)
+        self.key = name_key(self.name)
+        super().save(*args, **kwargs)
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    def of_tables(self, tables: Any) -> GameQuerySet:
+        return self.filter(table__in=tables)
+
+    def listed(self) -> GameQuerySet:
+        """Newest first, with the seats and players a list shows (no query per game)."""
+        return self.order_by("-created", "-id").prefetch_related("seats__player")
+
+
+class Game(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    kind = models.CharField(max_length=20, choices=GameKind.choices)
+    profile = models.CharField(max_length=20)
+    options = models.JSONField(default=dict, blank=True)
+    first_dealer = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Seat of the first dealer.")
+    created = models.DateTimeField(default=timezone.now)
+    updated = models.DateTimeField(default=timezone.now)
+    version = models.PositiveIntegerField(default=0, help_text="Bumped by every change to the game.")
+    state = models.CharField(max_length=20, choices=GameState.choices, default=GameState.IN_PROGRESS)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Seat of the winner.")
+    scored_with = models.CharField(
+        max_length=20, blank=True, default="", help_text="The engine's results version the stored results come from."
+    )
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        indexes = [models.Index(fields=["table", "-created"], name="game_table_created")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk}"
+
+    @property
+    def finished(self) -> bool:
+        return self.state == GameState.FINISHED
+
+    @property
+    def is_gin(self) -> bool:
+        return self.kind == GameKind.GIN
+
+    def seated(self) -> list[Seat]:
+        """The seats in order, from the prefetch cache when there is one."""
+        return sorted(self.seats.all(), key=lambda s: s.position)
+
+    def player_names(self) -> list[str]:
+        return [s.player.name for s in self.seated()]
+
+    def winner_name(self) -> str:
+        names = self.player_names()
+        return names[self.winner] if self.winner is not None and self.winner < len(names) else ""
+
+
+class Seat(models.Model):
+    """A player's place at a game, with his figures in it (kept up to date by the writes)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    total = models.IntegerField(default=0, help_text="Running total after the last deal.")
+    final = models.IntegerField(null=True, blank=True, help_text="Final tally once the game is over.")
+    won = models.BooleanField(default=False)
+    deals = models.PositiveIntegerField(default=0, help_text="Deals scored (void hands not counted).")
+    points = models.IntegerField(default=0, help_text="Points over those deals (penalty points count negative).")
+    outs = models.PositiveIntegerField(default=0, help_text="Oklahoma: times out; Gin: gin or big gin.")
+    knocks = models.PositiveIntegerField(default=0)
+    undercuts_given = models.PositiveIntegerField(default=0)
+    undercuts_suffered = models.PositiveIntegerField(default=0)
+    best_points = models.IntegerField(null=True, blank=True)
+    best_deal = models.PositiveIntegerField(null=True, blank=True)
+    worst_points = models.IntegerField(null=True, blank=True)
+    worst_deal = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["game", "player"], name="seat_player_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at seat {self.position + 1}"
+
+
+class Deal(models.Model):
+    """One deal: the cards as entered (seat form) and the engine's result, stored by the writes."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveIntegerField(help_text="1-based, in the order played.")
+    cards = models.JSONField(help_text="The RECORD.md deal, with seat numbers in place of names.")
+    version = models.PositiveIntegerField(default=1, help_text="Bumped by every edit.")
+    created = models.DateTimeField(default=timezone.now)
+    updated = models.DateTimeField(default=timezone.now)
+    outcome = models.CharField(max_length=20, default="")
+    dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    actor = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Who went out or knocked.")
+    winner = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Who won the hand.")
+    multiplier = models.PositiveSmallIntegerField(default=1)
+    points = models.JSONField(default=list, help_text="What the deal added to each seat's total.")
+    totals = models.JSONField(default=list, help_text="Each seat's running total after the deal.")
+    standing = models.JSONField(default=dict, help_text="The engine's Standing after the deal.")
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="deal_number_unique")]
+
+    def __str__(self) -> str:
+        return f"deal {self.number} of game {self.game_id}"
+
+
+class ChangeQuerySet(models.QuerySet["Change"]):
+    def update(self, **kwargs: Any) -> int:
+        raise TypeError("the change history is append-only")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise TypeError("the change history is append-only")
+
+
+class Change(models.Model):
+    """Every change to a game, with when, by whom, and what it was before and after. Append-only."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
+    deal_id = models.BigIntegerField(null=True, blank=True, help_text="The deal's stable identity (Deal.id).")
+    number = models.PositiveIntegerField(null=True, blank=True, help_text="The deal's number at the time.")
+    action = models.CharField(max_length=10, choices=ChangeAction.choices)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+    by = models.ForeignKey(Device, on_delete=models.SET_NULL, null=True, blank=True, related_name="changes")
+    by_name = models.CharField(max_length=80, blank=True, default="")
+    undoes = models.OneToOneField("self", on_delete=models.CASCADE, null=True, blank=True, related_name="undone_by")
+
+    objects = ChangeQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game", "at", "id"]
+        indexes = [models.Index(fields=["game", "deal_id"], name="change_game_deal")]
+
+    def __str__(self) -> str:
+        return f"deal {self.number} {self.action}" if self.number else f"game {self.game_id} {self.action}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise TypeError("the change history is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise TypeError("the change history is append-only")
+
+
+class Submission(models.Model):
+    """A form submitted once: a repeated submit of the same form (a double tap, a retry after a lost
+    answer) finds its token here and is answered as the first was, without writing again."""
+
+    token = models.CharField(max_length=64, primary_key=True)
+    created = models.DateTimeField(default=timezone.now)
+    answer = models.CharField(max_length=400)
+
+    def __str__(self) -> str:
+        return self.token

@@ -1,0 +1,599 @@
+"""Every write of the table: tables and phones, games, deals, undo.
+
+Each write is one transaction (SQLite opens it IMMEDIATE, PostgreSQL locks the game row), so two
+phones saving at once are serialized, never lost. Each validates through the engine BEFORE it
+writes: an invalid game or deal is never saved. Each is idempotent when given the form's
+``submission`` token: a repeated submit (a double tap, a retry after a lost answer) writes nothing
+and is answered as the first was (``Duplicate``). A stale form — a deal changed or deleted on
+another phone since the form was opened — is refused with what the deal holds now (``Conflict``),
+never silently overwritten. Every change lands in the game's append-only change history with
+when and by whom, and bumps ``Game.version``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.urls import reverse
+from django.utils import timezone
+
+from scorekeeper.rules.errors import RecordError, RecordInvalid
+from scorekeeper.rules.results import GameResult
+from scorekeeper.table import engine
+from scorekeeper.table.models import (
+    Change,
+    ChangeAction,
+    Deal,
+    Device,
+    Game,
+    GameState,
+    Link,
+    Player,
+    Role,
+    Seat,
+    Submission,
+    Table,
+    clean_name,
+    name_key,
+)
+
+Actor = Device | str | None
+
+
+class Duplicate(Exception):
+    """This form was submitted before and written then: answer as the first time (``answer``)."""
+
+    def __init__(self, answer: str) -> None:
+        super().__init__(answer)
+        self.answer = answer
+
+
+@dataclass
+class Conflict(Exception):
+    """The form is stale: what it would change was changed or deleted on another phone."""
+
+    message: str
+    deal: Deal | None = None  # what the deal holds now (None: it is gone)
+    change: Change | None = None  # the change that made the form stale
+
+    def __str__(self) -> str:
+        return self.message
+
+
+# ---------------------------------------------------------------------------------- helpers
+
+
+def _actor(by: Actor) -> tuple[Device | None, str]:
+    if isinstance(by, Device):
+        return by, by.name
+    return None, by or ""
+
+
+def _check_submission(token: str | None) -> None:
+    if token:
+        done = Submission.objects.filter(token=token).values_list("answer", flat=True).first()
+        if done is not None:
+            raise Duplicate(done)
+
+
+def _remember(token: str | None, answer: str) -> None:
+    if token:
+        try:
+            with transaction.atomic():
+                Submission.objects.create(token=token, answer=answer)
+        except IntegrityError:  # the same form landing twice at once: the other one wrote
+            raise Duplicate(answer) from None
+
+
+def _locked(game: Game) -> Game:
+    return Game.objects.select_for_update().prefetch_related("seats__player").get(pk=game.pk)
+
+
+def _when(change: Change | None) -> str:
+    if change is None:
+        return ""
+    at = timezone.localtime(change.at).strftime("%H:%M")
+    who = f" by {change.by_name}" if change.by_name else ""
+    return f" at {at}{who}"
+
+
+def _log(
+    game: Game,
+    action: str,
+    *,
+    by: Actor,
+    deal: Deal | None = None,
+    number: int | None = None,
+    before: Any = None,
+    after: Any = None,
+    undoes: Change | None = None,
+) -> Change:
+    device, name = _actor(by)
+    return Change.objects.create(
+        game=game,
+        deal_id=deal.pk if deal is not None else None,
+        number=number,
+        action=action,
+        before=before,
+        after=after,
+        by=device,
+        by_name=name,
+        undoes=undoes,
+    )
+
+
+def last_change(game: Game, deal_id: int) -> Change | None:
+    return game.changes.filter(deal_id=deal_id).order_by("-at", "-id").first()
+
+
+# ----------------------------------------------------------------------- tables and phones
+
+
+@transaction.atomic
+def create_table(*, name: str, device_name: str) -> tuple[Table, Device]:
+    """A new table with this phone as its first scorer."""
+    table = Table.objects.create(name=clean_name(name)[:60] or "Our table")
+    device = Device.objects.create(table=table, name=clean_name(device_name)[:40] or "Scorer's phone", role=Role.SCORE)
+    return table, device
+
+
+@transaction.atomic
+def create_link(*, table: Table, role: str, by: Device | None) -> Link:
+    return Link.objects.create(table=table, role=role, token=secrets.token_urlsafe(18), created_by=by)
+
+
+@transaction.atomic
+def join_table(*, link: Link, name: str, replacing: Device | None = None) -> Device:
+    """The phone that opened ``link`` becomes a phone of its table with the link's role (a phone
+    already at the table keeps its device, taking the link's role if it gives more)."""
+    if replacing is not None:
+        if link.role == Role.SCORE and replacing.role != Role.SCORE:
+            replacing.role = Role.SCORE
+            replacing.save(update_fields=["role"])
+        return replacing
+    return Device.objects.create(
+        table=link.table, name=clean_name(name)[:40] or "A phone", role=link.role, added_by=link.created_by
+    )
+
+
+# ------------------------------------------------------------------------------------ games
+
+
+def _players(table: Table, names: Sequence[str]) -> list[Player]:
+    """The table's players by these names, created when new; a known player keeps his spelling."""
+    keys = [name_key(n) for n in names]
+    known = {p.key: p for p in Player.objects.filter(table=table, key__in=keys)}
+    out = []
+    for name, key in zip(names, keys, strict=True):
+        player = known.get(key)
+        if player is None:
+            player = known[key] = Player.objects.create(table=table, name=name)
+        out.append(player)
+    return out
+
+
+@transaction.atomic
+def create_game(
+    *,
+    table: Table,
+    kind: str,
+    profile: str,
+    options: Mapping[str, Any] | None,
+    players: Sequence[str],
+    first_dealer: int | None = None,
+    by: Actor = None,
+    submission: str | None = None,
+) -> Game:
+    """A new game at ``table``; raises RecordInvalid when the rules or players are not valid."""
+    _check_submission(submission)
+    names = [clean_name(n) for n in players]
+    known = {p.key: p.name for p in Player.objects.filter(table=table, key__in=[name_key(n) for n in names])}
+    names = [known.get(name_key(n), n) for n in names]
+    if first_dealer is not None and not 0 <= first_dealer < len(names):
+        raise RecordInvalid(
+            [RecordError("the first dealer must be one of the players", rule="players", field="first_dealer")]
+        )
+    rules = engine.resolve(kind, profile, options)
+    engine.score(engine.record(kind=kind, profile=profile, options=options, names=names, first_dealer=first_dealer))
+    game = Game.objects.create(
+        table=table, kind=kind, profile=profile, options=rules.options(), first_dealer=first_dealer
+    )
+    Seat.objects.bulk_create([Seat(game=game, player=p, position=i) for i, p in enumerate(_players(table, names))])
+    _remember(submission, reverse("table:game", args=[game.pk]))
+    return game
+
+
+# ------------------------------------------------------------------------------------ deals
+
+
+def check_deal(*, game: Game, deal: Mapping[str, Any], number: int | None = None) -> GameResult:
+    """Score the game with ``deal`` (RECORD.md form) as deal ``number`` (a new last deal when None);
+    nothing is saved. Raises RecordInvalid with every error."""
+    names = game.player_names()
+    cards = list(game.deals.order_by("number").values_list("cards", flat=True))
+    if number is None or number > len(cards):
+        cards.append(engine.seat_deal(deal, names))
+    else:
+        cards[number - 1] = engine.seat_deal(deal, names)
+    return engine.score(engine.game_record(game, cards))
+
+
+def _rescore(game: Game, cards: list[dict[str, Any]]) -> GameResult:
+    """Score the game as it would be with these deals (seat form); raise RecordInvalid."""
+    return engine.score(engine.game_record(game, cards))
+
+
+def _store(game: Game, result: GameResult, start: int) -> None:
+    """Store the engine's results from deal ``start`` on, the game's state and the seats' figures.
+    Expects the deals to hold their new numbers already."""
+    names = list(result.players)  # in seat order, as the record named them
+    seat = {name: i for i, name in enumerate(names)}
+    rows = list(game.deals.order_by("number"))
+    changed = []
+    for row, dr in zip(rows, result.deals, strict=True):
+        if row.number < start:
+            continue
+        row.outcome = dr.outcome
+        row.dealer = seat.get(dr.dealer) if dr.dealer else None
+        row.actor = seat.get(dr.actor) if dr.actor else None
+        row.winner = seat.get(dr.winner) if dr.winner else None
+        row.multiplier = dr.multiplier
+        row.points = [dr.players[n].points if n in dr.players else 0 for n in names]
+        row.totals = [dr.totals.get(n, 0) for n in names]
+        changed.append(row)
+    Deal.objects.bulk_update(changed, ["outcome", "dealer", "actor", "winner", "multiplier", "points", "totals"])
+    game.state = GameState.FINISHED if result.state == "finished" else GameState.IN_PROGRESS
+    game.winner = seat.get(result.winner) if result.winner else None
+    game.version = F("version") + 1
+    game.updated = timezone.now()
+    game.scored_with = engine.RESULTS_VERSION
+    game.save(update_fields=["state", "winner", "version", "updated", "scored_with"])
+    game.refresh_from_db(fields=["version"])
+    _store_seats(game, result, rows)
+
+
+def _store_seats(game: Game, result: GameResult, rows: list[Deal]) -> None:
+    """Each seat's figures in this game, from the stored deals (what the history pages read)."""
+    rules, _ = engine.rules_of(game)
+    sign = -1 if rules.penalty else 1
+    seats = game.seated()
+    for seat in seats:
+        i = seat.position
+        seat.deals = seat.points = seat.outs = seat.knocks = 0
+        seat.undercuts_given = seat.undercuts_suffered = 0
+        seat.best_points = seat.best_deal = seat.worst_points = seat.worst_deal = None
+        best = worst = None
+        for row in rows:
+            if row.outcome == "void" or i >= len(row.points):
+                continue
+            pts = row.points[i]
+            value = sign * pts
+            seat.deals += 1
+            seat.points += value
+            if best is None or value > best:
+                best, seat.best_points, seat.best_deal = value, pts, row.number
+            if worst is None or value < worst:
+                worst, seat.worst_points, seat.worst_deal = value, pts, row.number
+            if row.actor == i:
+                seat.outs += row.outcome in ("out", "gin", "big_gin")
+                seat.knocks += row.outcome in ("knock", "undercut")
+                seat.undercuts_suffered += row.outcome == "undercut"
+            if row.outcome == "undercut" and row.winner == i:
+                seat.undercuts_given += 1
+        name = result.players[i]
+        seat.total = result.totals.get(name, 0)
+        seat.final = result.final.get(name) if result.final is not None else None
+        seat.won = result.state == "finished" and result.winner == name
+    Seat.objects.bulk_update(
+        seats,
+        [
+            "total",
+            "final",
+            "won",
+            "deals",
+            "points",
+            "outs",
+            "knocks",
+            "undercuts_given",
+            "undercuts_suffered",
+            "best_points",
+            "best_deal",
+            "worst_points",
+            "worst_deal",
+        ],
+    )
+
+
+@transaction.atomic
+def add_deal(
+    *,
+    game: Game,
+    deal: Mapping[str, Any],
+    number: int | None = None,
+    by: Actor = None,
+    submission: str | None = None,
+) -> Deal:
+    """Add a deal (RECORD.md form) as the next deal. ``number`` is the deal number the form was
+    opened for: when another phone has saved that deal meanwhile, the same cards are taken as
+    this very deal (nothing doubled) and other cards are a Conflict."""
+    _check_submission(submission)
+    game = _locked(game)
+    names = game.player_names()
+    cards = engine.seat_deal(deal, names)
+    saved = list(game.deals.order_by("number"))
+    if number is not None and number <= len(saved):
+        there = saved[number - 1]
+        if there.cards == cards:
+            raise Duplicate(reverse("table:game", args=[game.pk]) + f"#deal-{there.number}")
+        raise Conflict(
+            f"deal {number} was entered on another phone{_when(last_change(game, there.pk))} — here is what it "
+            f"holds now. Your cards are kept below: save them as deal {len(saved) + 1} if they are another deal.",
+            deal=there,
+            change=last_change(game, there.pk),
+        )
+    if game.finished:
+        raise RecordInvalid(
+            [
+                RecordError(
+                    f"the game is over: {game.winner_name()} won. Edit or delete a deal to change it.", rule="game over"
+                )
+            ]
+        )
+    result = _rescore(game, [d.cards for d in saved] + [cards])
+    row = Deal.objects.create(game=game, number=len(saved) + 1, cards=cards)
+    _log(game, ChangeAction.DEAL_ADDED, by=by, deal=row, number=row.number, after=cards)
+    _store(game, result, row.number)
+    _remember(submission, reverse("table:game", args=[game.pk]) + f"#deal-{row.number}")
+    row.refresh_from_db()
+    return row
+
+
+def _current(game: Game, deal_id: int, version: int | None, what: str) -> Deal:
+    """The deal a form was opened for, as long as it has not changed since (else Conflict)."""
+    row = game.deals.filter(pk=deal_id).first()
+    if row is None:
+        change = last_change(game, deal_id)
+        number = f"deal {change.number}" if change and change.number else "this deal"
+        raise Conflict(
+            f"{number} was deleted on another phone{_when(change)}: there is nothing to {what}.", change=change
+        )
+    if version is not None and row.version != version:
+        change = last_change(game, deal_id)
+        raise Conflict(
+            f"deal {row.number} was changed on another phone{_when(change)} — here is what it holds now. "
+            "What you typed is kept below: save it again to replace it.",
+            deal=row,
+            change=change,
+        )
+    return row
+
+
+@transaction.atomic
+def edit_deal(
+    *,
+    game: Game,
+    deal_id: int,
+    version: int | None,
+    deal: Mapping[str, Any],
+    by: Actor = None,
+    submission: str | None = None,
+) -> Deal:
+    """Replace a deal's cards; every total after it is recomputed."""
+    _check_submission(submission)
+    game = _locked(game)
+    row = _current(game, deal_id, version, "edit")
+    cards = engine.seat_deal(deal, game.player_names())
+    all_cards = list(game.deals.order_by("number").values_list("cards", flat=True))
+    all_cards[row.number - 1] = cards
+    result = _rescore(game, all_cards)
+    before = row.cards
+    row.cards = cards
+    row.version += 1
+    row.updated = timezone.now()
+    row.save(update_fields=["cards", "version", "updated"])
+    _log(game, ChangeAction.DEAL_EDITED, by=by, deal=row, number=row.number, before=before, after=cards)
+    _store(game, result, row.number)
+    _remember(submission, reverse("table:game", args=[game.pk]) + f"#deal-{row.number}")
+    row.refresh_from_db()
+    return row
+
+
+def _shift(game: Game, start: int, by: int) -> None:
+    """Move the numbers of deals ``start`` and after by ``by`` (two statements, so the unique
+    (game, number) constraint never sees two deals on one number)."""
+    later = Deal.objects.filter(game=game, number__gte=start)
+    later.update(number=F("number") + 1_000_000)
+    Deal.objects.filter(game=game, number__gte=1_000_000).update(number=F("number") - 1_000_000 + by)
+
+
+@transaction.atomic
+def delete_deal(
+    *, game: Game, deal_id: int, version: int | None, by: Actor = None, submission: str | None = None
+) -> None:
+    """Delete a deal; later deals move up one and every total after it is recomputed."""
+    _check_submission(submission)
+    game = _locked(game)
+    row = _current(game, deal_id, version, "delete")
+    _delete(game, row, by=by)
+    _remember(submission, reverse("table:game", args=[game.pk]))
+
+
+def _delete(game: Game, row: Deal, *, by: Actor, undoes: Change | None = None) -> Change:
+    cards = [d for d in game.deals.order_by("number") if d.pk != row.pk]
+    result = _rescore(game, [d.cards for d in cards])
+    change = _log(game, ChangeAction.DEAL_DELETED, by=by, deal=row, number=row.number, before=row.cards, undoes=undoes)
+    number = row.number
+    row.delete()
+    _shift(game, number + 1, -1)
+    _store(game, result, number)
+    return change
+
+
+def _restore(game: Game, deal_id: int, number: int, cards: Any, *, by: Actor, undoes: Change) -> Change:
+    saved = list(game.deals.order_by("number").values_list("cards", flat=True))
+    number = min(max(number, 1), len(saved) + 1)
+    result = _rescore(game, [*saved[: number - 1], cards, *saved[number - 1 :]])
+    _shift(game, number, 1)
+    row = Deal.objects.create(pk=deal_id, game=game, number=number, cards=cards)
+    change = _log(game, ChangeAction.DEAL_RESTORED, by=by, deal=row, number=number, after=cards, undoes=undoes)
+    _store(game, result, number)
+    return change
+
+
+# ------------------------------------------------------------------------------------- undo
+
+
+@transaction.atomic
+def undo(*, game: Game, change_id: int, by: Actor = None, submission: str | None = None) -> Change:
+    """Undo one change from the history: an added deal is deleted, an edit reverted, a deleted
+    deal restored in its place, a rules switch switched back. The undo is a change of its own.
+    Refused (Conflict) when what the change made was changed since."""
+    _check_submission(submission)
+    game = _locked(game)
+    change = game.changes.filter(pk=change_id).first()
+    if change is None:
+        raise Conflict("there is no such change in this game's history")
+    if Change.objects.filter(undoes=change).exists():
+        raise Conflict("this change was undone already")
+    if change.action == ChangeAction.RULES_SWITCHED:
+        before, after = change.before or {}, change.after or {}
+        if game.profile != after.get("profile") or game.options != after.get("options"):
+            raise Conflict("the rules were switched again since: undo that switch first")
+        done = _switch(game, before["profile"], before["options"], by=by, undoes=change)
+    elif change.action in (ChangeAction.DEAL_DELETED,):
+        if change.deal_id is not None and game.deals.filter(pk=change.deal_id).exists():
+            raise Conflict("this deal is in the game again already")
+        assert change.deal_id is not None and change.number is not None
+        done = _restore(game, change.deal_id, change.number, change.before, by=by, undoes=change)
+    else:
+        row = game.deals.filter(pk=change.deal_id).first() if change.deal_id else None
+        if row is None or row.cards != change.after:
+            raise Conflict(
+                "this deal was changed or deleted since: undo the later change first, or edit the deal"
+                f"{_when(last_change(game, change.deal_id) if change.deal_id else None)}"
+            )
+        if change.action == ChangeAction.DEAL_EDITED:
+            all_cards = list(game.deals.order_by("number").values_list("cards", flat=True))
+            all_cards[row.number - 1] = change.before
+            result = _rescore(game, all_cards)
+            row.cards = change.before
+            row.version += 1
+            row.updated = timezone.now()
+            row.save(update_fields=["cards", "version", "updated"])
+            done = _log(
+                game,
+                ChangeAction.DEAL_EDITED,
+                by=by,
+                deal=row,
+                number=row.number,
+                before=change.after,
+                after=change.before,
+                undoes=change,
+            )
+            _store(game, result, row.number)
+        else:  # added or restored: take it out again
+            done = _delete(game, row, by=by, undoes=change)
+    _remember(submission, reverse("history:changes", args=[game.pk]))
+    return done
+
+
+# ------------------------------------------------------------------------------------ rules
+
+
+@transaction.atomic
+def switch_rules(
+    *,
+    game: Game,
+    profile: str,
+    options: Mapping[str, Any] | None = None,
+    by: Actor = None,
+    submission: str | None = None,
+) -> Game:
+    """The table switches the game to other rules: every deal must be valid under them (else
+    RecordInvalid and nothing changes). The switch is in the change history and can be undone."""
+    _check_submission(submission)
+    game = _locked(game)
+    _switch(game, profile, options, by=by)
+    _remember(submission, reverse("history:review", args=[game.pk]))
+    return game
+
+
+def _switch(
+    game: Game, profile: str, options: Mapping[str, Any] | None, *, by: Actor, undoes: Change | None = None
+) -> Change:
+    rules = engine.resolve(game.kind, profile, options)
+    before = {"profile": game.profile, "options": dict(game.options or {})}
+    after = {"profile": profile, "options": rules.options()}
+    cards = list(game.deals.order_by("number").values_list("cards", flat=True))
+    game.profile, game.options = profile, rules.options()
+    result = _rescore(game, cards)
+    game.save(update_fields=["profile", "options"])
+    change = _log(game, ChangeAction.RULES_SWITCHED, by=by, before=before, after=after, undoes=undoes)
+    _store(game, result, 1)
+    return change
+
+
+# ----------------------------------------------------------------------------------- import
+
+
+def import_game(*, table: Table, rec: Mapping[str, Any], result: GameResult, by: Actor = "import") -> Game:
+    """Store a game record the engine has just scored (``result``): its players (a known player
+    keeps his spelling), its deals in seat form, the results, the change history. Call inside a
+    transaction."""
+    names = [clean_name(n) for n in rec["players"]]
+    players = _players(table, names)
+    first = rec.get("first_dealer")
+    game = Game.objects.create(
+        table=table,
+        kind=rec["game"],
+        profile=rec["rules"]["profile"],
+        options=engine.resolve(rec["game"], rec["rules"]["profile"], rec["rules"].get("options")).options(),
+        first_dealer=names.index(first) if first in names else None,
+    )
+    Seat.objects.bulk_create([Seat(game=game, player=p, position=i) for i, p in enumerate(players)])
+    rows = Deal.objects.bulk_create(
+        [Deal(game=game, number=n, cards=engine.seat_deal(d, names)) for n, d in enumerate(rec["deals"], start=1)]
+    )
+    device, by_name = _actor(by)
+    Change.objects.bulk_create(
+        [
+            Change(
+                game=game,
+                deal_id=row.pk,
+                number=row.number,
+                action=ChangeAction.DEAL_ADDED,
+                after=row.cards,
+                by=device,
+                by_name=by_name,
+            )
+            for row in rows
+        ]
+    )
+    game = Game.objects.prefetch_related("seats__player").get(pk=game.pk)
+    _store(game, result, 1)
+    return game
+
+
+def refresh_results(*, log: Any = None) -> int:
+    """Score again every game whose stored results come from another version of the engine (or
+    none): run after ``migrate``. A game the engine now rejects keeps its cards and shows the errors
+    on its pages. Returns how many games were scored."""
+    done = 0
+    for pk in Game.objects.exclude(scored_with=engine.RESULTS_VERSION).values_list("pk", flat=True):
+        with transaction.atomic():
+            game = _locked(Game(pk=pk))
+            cards = list(game.deals.order_by("number").values_list("cards", flat=True))
+            try:
+                result = _rescore(game, cards)
+            except RecordInvalid as exc:
+                if log is not None:
+                    log(f"game #{pk} could not be scored again: {exc}")
+                continue
+            _store(game, result, 1)
+            done += 1
+    return done
