@@ -147,7 +147,7 @@ def test_verdict_is_a_shareable_link_and_htmx_gets_the_fragment(client):
     assert "<html" not in part and part.strip().startswith('<div id="verdict"')
     assert "Yes, you may knock" in part
     assert 'href="http://testserver/check/?kind=knock&amp;profile=standard' in part
-    assert 'id="share-url" class="hx-share-url" readonly value="http://testserver/check/?kind=knock' in part
+    assert 'id="share-url" class="share-url" readonly value="http://testserver/check/?kind=knock' in part
 
 
 @pytest.mark.parametrize(
