@@ -32,19 +32,11 @@ def parse_json(text: str | bytes) -> Any:
         raise RecordInvalid([RecordError("not a game record: the JSON is nested too deeply", rule="format")]) from None
 
 
-def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list, str | None]:
+def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list[Any], str | None]:
     """Check everything but the deals; return (rules, players, deals, first_dealer)."""
     if not isinstance(record, Mapping):
         raise RecordInvalid([RecordError("a game record is a JSON object", rule="format")])
-    errors: list[RecordError] = []
-    for key in record:
-        if key not in TOP_KEYS:
-            errors.append(
-                RecordError(f"unknown key '{key}': a record has {', '.join(TOP_KEYS)}", rule="format", field=str(key))
-            )
-    for key in REQUIRED_KEYS:
-        if key not in record:
-            errors.append(RecordError(f"the record has no '{key}'", rule="format", field=key))
+    errors = _key_errors(record)
     if errors:
         raise RecordInvalid(errors)
     if record["format"] != FORMAT:
@@ -57,20 +49,7 @@ def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list, str | None]
             RecordError(f"unknown game {game!r}: the game is 'oklahoma' or 'oklahoma-gin'", rule="game", field="game")
         )
     rules_data = record["rules"]
-    if not isinstance(rules_data, Mapping):
-        errors.append(RecordError("'rules' must be an object with a 'profile'", rule="format", field="rules"))
-    else:
-        for key in rules_data:
-            if key not in RULES_KEYS:
-                errors.append(
-                    RecordError(
-                        f"unknown key 'rules.{key}': rules have 'profile' and 'options'",
-                        rule="format",
-                        field=f"rules.{key}",
-                    )
-                )
-        if "profile" not in rules_data:
-            errors.append(RecordError("'rules' has no 'profile'", rule="format", field="rules.profile"))
+    errors += _rules_errors(rules_data)
     players = record["players"]
     errors += player_errors(players)
     if not is_name_list(players):
@@ -87,6 +66,37 @@ def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list, str | None]
     if errors:
         raise RecordInvalid(errors)
     return rules, tuple(players), deals, first_dealer
+
+
+def _key_errors(record: Mapping[Any, Any]) -> list[RecordError]:
+    """Unknown keys, and the keys every record has."""
+    errors = [
+        RecordError(f"unknown key '{key}': a record has {', '.join(TOP_KEYS)}", rule="format", field=str(key))
+        for key in record
+        if key not in TOP_KEYS
+    ]
+    errors += [
+        RecordError(f"the record has no '{key}'", rule="format", field=key)
+        for key in REQUIRED_KEYS
+        if key not in record
+    ]
+    return errors
+
+
+def _rules_errors(rules_data: Any) -> list[RecordError]:
+    """'rules' is an object with a 'profile' and perhaps 'options' (their values are checked by profiles.resolve)."""
+    if not isinstance(rules_data, Mapping):
+        return [RecordError("'rules' must be an object with a 'profile'", rule="format", field="rules")]
+    errors = [
+        RecordError(
+            f"unknown key 'rules.{key}': rules have 'profile' and 'options'", rule="format", field=f"rules.{key}"
+        )
+        for key in rules_data
+        if key not in RULES_KEYS
+    ]
+    if "profile" not in rules_data:
+        errors.append(RecordError("'rules' has no 'profile'", rule="format", field="rules.profile"))
+    return errors
 
 
 def score_record(record: Any) -> GameResult:
