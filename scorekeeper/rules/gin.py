@@ -1,7 +1,7 @@
 """Oklahoma Gin: validate the deals of a game record and score them (RULES.md section 2).
 
 ``score_game(rules, players, deals, first_dealer)`` returns a results.GameResult or raises
-errors.RecordInvalid naming every error found. The arrangement searches are in gin_fast.
+errors.RecordInvalid naming every error found. The arrangement searches are in gin_search.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import gin_fast as gf
+from . import gin_search as gf
 from .cards import CARD_BY_INDEX, Card, CardError, Suit, knock_limit, parse_card
 from .errors import RecordError, RecordInvalid
 from .results import DealResult, GameResult, Line, PlayerDeal

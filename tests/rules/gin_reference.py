@@ -62,12 +62,13 @@ def meld_collections(hand):
 
 def least_deadwood(hand) -> int:
     hand = frozenset(hand)
-    best = None
+    best: int | None = None
     for coll in meld_collections(hand):
         used = frozenset().union(*coll) if coll else frozenset()
         dw = sum(value(c) for c in hand - used)
         if best is None or dw < best:
             best = dw
+    assert best is not None  # the empty collection is always tried
     return best
 
 
@@ -114,7 +115,7 @@ def layoff_closure(deadwood, knocker_melds, chained: bool = True) -> frozenset:
 def defender_least(hand, knocker_melds, chained: bool = True) -> int:
     """Least deadwood of a defender over every own-meld collection, then every possible layoff."""
     hand = frozenset(hand)
-    best = None
+    best: int | None = None
     for coll in meld_collections(hand):
         used = frozenset().union(*coll) if coll else frozenset()
         dead = hand - used
@@ -122,4 +123,5 @@ def defender_least(hand, knocker_melds, chained: bool = True) -> int:
         dw = sum(value(c) for c in dead - laid)
         if best is None or dw < best:
             best = dw
+    assert best is not None
     return best

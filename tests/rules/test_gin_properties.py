@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import gin, profiles
-from scorekeeper.rules import gin_fast as gf
+from scorekeeper.rules import gin_search as gf
 from scorekeeper.rules.cards import CARD_BY_INDEX, parse_card
 from tests.rules import gin_reference as ref
 

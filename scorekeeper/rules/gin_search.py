@@ -1,4 +1,4 @@
-"""Oklahoma Gin: the least-deadwood arrangement of a hand and the defender's layoffs, fast.
+"""Oklahoma Gin: the search for a hand's least-deadwood arrangement and the defender's layoffs.
 
 A hand is a 52-bit int mask, bit ``suit * 13 + rank - 1`` (A=0 .. K=12; suits S H D C), the
 same bit as ``cards.Card.index``. The ace is low only in gin (A-2-3, never Q-K-A).
@@ -21,6 +21,7 @@ Defender layoffs: see ``defender_best``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
 
 __all__ = [
@@ -51,6 +52,13 @@ ALL52 = (1 << 52) - 1
 VALUES: tuple[int, ...] = tuple(min(r + 1, 10) for r in range(13))  # by rank index 0..12
 INF = 10**6
 
+# The suit masks left after a choice of sets, and the sets chosen (52-bit masks).
+SetChoice = tuple[int, int, int, int, tuple[int, ...]]
+# (deadwood points, melds, deadwood mask, discard bit index or None).
+Arrangement = tuple[int, tuple[int, ...], int, int | None]
+# (deadwood points, own melds, layoffs mask, deadwood mask).
+DefenderPlay = tuple[int, tuple[int, ...], int, int]
+
 
 def popcount(x: int) -> int:
     return x.bit_count()
@@ -66,7 +74,7 @@ def bits_of(mask: int) -> list[int]:
     return out
 
 
-def mask_of(indices) -> int:
+def mask_of(indices: Iterable[int]) -> int:
     m = 0
     for i in indices:
         m |= 1 << i
@@ -94,7 +102,7 @@ def hand_points(mask: int) -> int:
     )
 
 
-def _runs_from(m: int, low: int):
+def _runs_from(m: int, low: int) -> Iterator[int]:
     """Every run (3 or more consecutive cards) of suit mask ``m`` that starts at card ``low``."""
     run = low
     i = j = low.bit_length() - 1
@@ -105,7 +113,7 @@ def _runs_from(m: int, low: int):
             yield run
 
 
-def _build_tables():
+def _build_tables() -> tuple[list[int], list[tuple[int, ...]], list[int], list[int]]:
     t = [0] * 8192
     runs: list[tuple[int, ...]] = [()] * 8192
     for m in range(1, 8192):
@@ -155,7 +163,8 @@ def _set_options(rank: int, pattern: int) -> tuple[tuple[int, int, int, int], ..
         sizes = (3, 4) if len(suits) == 4 else (3,)
         for size in sizes:
             for combo in combinations(suits, size):
-                res.append(tuple(bit if s in combo else 0 for s in range(4)))
+                a, b, c, d = (bit if s in combo else 0 for s in range(4))
+                res.append((a, b, c, d))
         opts = _SET_OPTIONS[key] = tuple(res)
     return opts
 
@@ -182,17 +191,17 @@ def _remainders(a: int, b: int, c: int, d: int, multi: int) -> list[tuple[int, i
     return combos
 
 
-def _set_choices(a: int, b: int, c: int, d: int, multi: int):
+def _set_choices(a: int, b: int, c: int, d: int, multi: int) -> list[SetChoice]:
     """Every (a, b, c, d) remainder after choosing sets on the ranks in ``multi``, with the
     set masks (52-bit) chosen. Yields (a', b', c', d', sets)."""
-    combos = [(a, b, c, d, ())]
+    combos: list[SetChoice] = [(a, b, c, d, ())]
     while multi:
         low = multi & -multi
         multi ^= low
         r = low.bit_length() - 1
         pattern = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
         opts = _set_options(r, pattern)
-        new = []
+        new: list[SetChoice] = []
         for ca, cb, cc, cd, sets in combos:
             for xa, xb, xc, xd in opts:
                 if xa | xb | xc | xd:
@@ -223,11 +232,11 @@ def best_deadwood_discard(mask: int) -> int:
     )
 
 
-def _sort_melds(melds) -> tuple[int, ...]:
-    return tuple(sorted(melds, key=lambda m: _meld_sort_key(m)))
+def _sort_melds(melds: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted(melds, key=_meld_sort_key))
 
 
-def _meld_sort_key(m: int):
+def _meld_sort_key(m: int) -> tuple[int, int, int]:
     # Sets first by rank, then runs by suit and rank.
     if meld_is_set(m):
         return (0, _rank_of_set(m), 0)
@@ -301,7 +310,7 @@ def best_arrangement_discard(mask: int) -> tuple[int, tuple[int, ...], int, int]
     return v, melds, dead, discard
 
 
-def _first(item: tuple) -> int:
+def _first(item: tuple[int, int, int, int, int, tuple[int, ...]]) -> int:
     return item[0]
 
 
@@ -309,7 +318,7 @@ def _first(item: tuple) -> int:
 # Every best arrangement (for scoring: the knocker's choice among equals, slower).
 
 
-def _suit_all_runs(m: int, free: int = 0):
+def _suit_all_runs(m: int, free: int = 0) -> tuple[int, set[int]]:
     """All ways to cover part of suit mask m with runs, as (cost, run-cover mask) with the
     least cost; free cards score 0 as deadwood. Run covers are distinct cover masks."""
     best = INF
@@ -350,14 +359,14 @@ def _segments(cover: int) -> list[int]:
     return out
 
 
-def all_best_arrangements(mask: int, discard: bool = False):
+def all_best_arrangements(mask: int, discard: bool = False) -> list[Arrangement]:
     """Every least-deadwood arrangement: a list of (points, melds, deadwood mask, discard index or
     None). Arrangements differ in the cards each meld holds (runs are shown as maximal runs;
     a run of six is the same arrangement as two runs of three). With ``discard`` the hand holds
     one card more and every discard reaching the least deadwood is listed."""
     if discard:
         target = best_deadwood_discard(mask)
-        out = []
+        out: list[Arrangement] = []
         for i in bits_of(mask):
             rest = mask & ~(1 << i)
             if best_deadwood(rest) == target:
@@ -367,7 +376,7 @@ def all_best_arrangements(mask: int, discard: bool = False):
     target = best_deadwood(mask)
     a, b, c, d, multi = _split(mask)
     out = []
-    seen = set()
+    seen: set[tuple[int, ...]] = set()
     for ca, cb, cc, cd, sets in _set_choices(a, b, c, d, multi):
         parts = (ca, cb, cc, cd)
         if sum(T[p] for p in parts) != target:
@@ -430,7 +439,7 @@ def meld_kind(m: int) -> str | None:
 # Defender layoffs
 
 
-def _suit_dp_free(m: int, free: int):
+def _suit_dp_free(m: int, free: int) -> tuple[int, tuple[int, ...]]:
     """Least cost and runs of suit mask m when cards in ``free`` score 0 as deadwood."""
     if not free & m:
         return T[m], RUNS[m]
@@ -442,14 +451,14 @@ def _suit_dp_free(m: int, free: int):
     # DP over sub-masks reachable by removing the lowest card or a run starting at it.
     memo: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
 
-    def solve(x: int):
+    def solve(x: int) -> tuple[int, tuple[int, ...]]:
         got = memo.get(x)
         if got is not None:
             return got
         low = x & -x
         i = low.bit_length() - 1
         c0, r0 = solve(x ^ low)
-        best = (c0 + (0 if free & low else VALUES[i]), r0)
+        best: tuple[int, tuple[int, ...]] = (c0 + (0 if free & low else VALUES[i]), r0)
         run = low
         j = i
         while j + 1 < 13 and x >> (j + 1) & 1:
@@ -472,7 +481,7 @@ def _suit_dp_free(m: int, free: int):
 _FREE_CACHE: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
 
 
-def _knocker_targets(knocker_melds) -> tuple[int, list[tuple[int, int]]]:
+def _knocker_targets(knocker_melds: Iterable[int]) -> tuple[int, list[tuple[int, int]]]:
     """(set-layoff mask: the 4th card of each knocker 3-set, [(suit, run suit-mask)])."""
     set_free = 0
     runs = []
@@ -511,7 +520,7 @@ def _adjacent(run: int) -> int:
     return ((1 << run.bit_length()) & FULL) | (low >> 1)
 
 
-def defender_best(mask: int, knocker_melds, chained: bool = True):
+def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True) -> DefenderPlay:
     """The defender's own melds and layoffs chosen together for the least deadwood.
 
     Returns (deadwood points, own melds (52-bit masks), layoffs mask, deadwood mask).
@@ -543,7 +552,7 @@ def defender_best(mask: int, knocker_melds, chained: bool = True):
     runs_by_suit: list[list[int]] = [[], [], [], []]
     for s, run in kruns:
         runs_by_suit[s].append(run)
-    best = None
+    best: DefenderPlay | None = None
     for ca, cb, cc, cd, sets in _set_choices(a, b, c, d, multi):
         total = 0
         layoff = 0
@@ -570,10 +579,11 @@ def defender_best(mask: int, knocker_melds, chained: bool = True):
         else:
             if best is None or total < best[0]:
                 best = (total, _sort_melds(own), layoff, dead)
+    assert best is not None  # the first set choice (no set at all) is always scored in full
     return best
 
 
-def layoff_closure(deadwood_mask: int, knocker_melds, chained: bool = True) -> int:
+def layoff_closure(deadwood_mask: int, knocker_melds: Iterable[int], chained: bool = True) -> int:
     """The defender's deadwood cards that can be laid off when his own melds are given:
     the 4th card of a knocker 3-set, cards just beyond a knocker run's end and, when chained,
     cards beyond those in turn."""
