@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ def cards(text: str, **extra) -> dict:
 
 
 def game(profile: str, deals: list[dict], players=("Ann", "Ben"), options=None, first_dealer=None) -> dict:
-    rec = {
+    rec: dict[str, Any] = {
         "format": FORMAT,
         "game": "oklahoma-gin",
         "rules": {"profile": profile},
@@ -225,7 +226,7 @@ def test_invalid_spreads_name_the_meld_and_the_rule():
 
 
 def test_runs_need_no_gap_and_sets_at_most_four():
-    assert "no gap" in gin.meld_problem(sum(1 << i for i in (0, 1, 3)))
+    assert "no gap" in (gin.meld_problem(sum(1 << i for i in (0, 1, 3))) or "")
     assert gin.meld_problem(sum(1 << i for i in (0, 1, 2))) is None
 
 
