@@ -493,16 +493,33 @@ class _ScoredDeal:
     multiplier: int
 
 
-def _defender_arrangement(hand: Hand, knocker_melds: tuple[int, ...], gin: bool, chained: bool) -> _Arrangement:
-    if hand.given == "spread":
-        laid_off = 0 if gin else search.layoff_closure(hand.deadwood, knocker_melds, chained)
-        dead = hand.deadwood & ~laid_off
-        return _Arrangement(hand.melds, dead, laid_off, search.hand_points(dead), hand.meld_labels)
+def _defender_arrangements(
+    rules: GinRules, players: tuple[str, ...], deal: ParsedDeal, knocker: str, knocker_melds: tuple[int, ...], gin: bool
+) -> dict[str, _Arrangement]:
+    """Every defender's arrangement against the knocker's melds: his own melds and, unless the
+    knocker went gin, his layoffs; with three or four players the defenders lay off in seat order
+    after the knocker (``gin_search.defenders_in_turn``)."""
+    defenders = _seat_order_after(players, knocker)
+    hands = [deal.hands[p] for p in defenders]
     if gin:
-        pts, melds, dead = search.best_arrangement(hand.mask)
-        return _Arrangement(melds, dead, 0, pts)
-    pts, melds, laid_off, dead = search.defender_best(hand.mask, knocker_melds, chained)
-    return _Arrangement(melds, dead, laid_off, pts)
+        out = {}
+        for hand in hands:
+            if hand.given == "spread":
+                out[hand.player] = _Arrangement(
+                    hand.melds, hand.deadwood, 0, search.hand_points(hand.deadwood), hand.meld_labels
+                )
+            else:
+                points, melds, dead = search.best_arrangement(hand.mask)
+                out[hand.player] = _Arrangement(melds, dead, 0, points)
+        return out
+    given: list[int | search.Spread] = [
+        search.Spread(h.melds, h.deadwood) if h.given == "spread" else h.mask for h in hands
+    ]
+    plays = search.defenders_in_turn(given, knocker_melds, rules.layoffs == "chained")
+    return {
+        hand.player: _Arrangement(melds, dead, laid_off, points, hand.meld_labels if hand.given == "spread" else None)
+        for hand, (points, melds, laid_off, dead) in zip(hands, plays, strict=True)
+    }
 
 
 def _seat_order_after(players: tuple[str, ...], knocker: str) -> list[str]:
@@ -750,17 +767,6 @@ def _within_limit(
     return False
 
 
-def _defender_arrangements(
-    rules: GinRules, players: tuple[str, ...], deal: ParsedDeal, knocker: str, knocker_melds: tuple[int, ...], gin: bool
-) -> dict[str, _Arrangement]:
-    """Every defender's arrangement against the knocker's melds: his own melds and layoffs."""
-    chained = rules.layoffs == "chained"
-    return {
-        p: _defender_arrangement(deal.hands[p], knocker_melds, gin, chained)
-        for p in _seat_order_after(players, knocker)
-    }
-
-
 def _best_for_knocker(
     rules: GinRules,
     players: tuple[str, ...],
@@ -817,7 +823,12 @@ def _arrangement_notes(
             + f" — {cited.source}"
         )
         if chained and len(players) > 2:
-            notes.append("each defender builds only on the knocker's melds and his own layoffs (ruling)")
+            notes.append(
+                "the defenders lay off in seat order after the knocker (S4), each for his least deadwood; a "
+                f"later defender may extend a run an earlier defender's layoff extended — {cited.source}; where "
+                "a defender has equally good choices, the one leaving the defenders after him, in seat order, "
+                "the least deadwood is taken (ruling)"
+            )
     return notes
 
 

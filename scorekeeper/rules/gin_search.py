@@ -16,12 +16,13 @@ How it works (exact):
   ``m``; the discard is never a card of a chosen set (discarding it is the same as choosing
   the smaller set or none), so the best is the best set choice plus the best suit to discard from.
 
-Defender layoffs: see ``defender_best``.
+Defender layoffs: see ``defender_best``; three or four players lay off in turn: ``defenders_in_turn``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 __all__ = [
@@ -44,6 +45,9 @@ __all__ = [
     "layoff_closure",
     "mask_of",
     "bits_of",
+    "Spread",
+    "grown_melds",
+    "defenders_in_turn",
 ]
 
 SUIT_BITS = 13
@@ -596,3 +600,128 @@ def layoff_closure(deadwood_mask: int, knocker_melds: Iterable[int], chained: bo
         else:
             lay |= (part & _adjacent(run)) << (13 * s)
     return lay
+
+
+# ---------------------------------------------------------------------------------------------
+# Three or four players: the defenders lay off in turn
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """A defender's hand given as laid down: his own melds and his deadwood before layoffs."""
+
+    melds: tuple[int, ...]
+    deadwood: int
+
+
+def grown_melds(knocker_melds: Sequence[int], laid_off: int) -> tuple[int, ...]:
+    """The knocker's melds after the cards ``laid_off`` on them: each run grown by the cards that
+    chain from its ends, each set of three by its fourth card."""
+    out = []
+    for m in knocker_melds:
+        if meld_is_set(m):
+            r = _rank_of_set(m)
+            rank_cards = sum(1 << (13 * s + r) for s in range(4))
+            out.append(m | (laid_off & rank_cards))
+        elif meld_is_run(m):
+            low = (m & -m).bit_length() - 1
+            s = low // 13
+            out.append(m | _chain(laid_off >> (13 * s) & FULL, m >> (13 * s) & FULL) << (13 * s))
+        else:
+            out.append(m)
+    return tuple(out)
+
+
+def _melds_within(mask: int) -> list[int]:
+    """Every legal meld made of cards of ``mask``: sets of 3 or 4 of a rank, runs of 3 or more."""
+    melds: list[int] = []
+    for r in range(13):
+        held = [1 << (13 * s + r) for s in range(4) if mask >> (13 * s + r) & 1]
+        for size in (3, 4):
+            melds.extend(sum(combo) for combo in combinations(held, size))
+    for s in range(4):
+        part = mask >> (13 * s) & FULL
+        rest = part
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            melds.extend(run << (13 * s) for run in _runs_from(part, low))
+    return melds
+
+
+def _meld_collections(melds: list[int], start: int = 0, used: int = 0) -> Iterator[tuple[int, ...]]:
+    """Every collection of pairwise disjoint melds of ``melds[start:]`` that avoid ``used``."""
+    yield ()
+    for k in range(start, len(melds)):
+        m = melds[k]
+        if not m & used:
+            for rest in _meld_collections(melds, k + 1, used | m):
+                yield (m, *rest)
+
+
+def _least_plays(defender: int | Spread, knocker_melds: Sequence[int], chained: bool) -> list[DefenderPlay]:
+    """Every play of least deadwood a defender has against these melds, one for each different
+    set of cards laid off (what the next defender can build on). A play lays off every card it
+    can: a card held back scores as deadwood."""
+    if isinstance(defender, Spread):
+        laid_off = layoff_closure(defender.deadwood, knocker_melds, chained)
+        dead = defender.deadwood & ~laid_off
+        return [(hand_points(dead), defender.melds, laid_off, dead)]
+    best = INF
+    plays: dict[int, DefenderPlay] = {}
+    for own in _meld_collections(_melds_within(defender)):
+        rest = defender
+        for m in own:
+            rest &= ~m
+        laid_off = layoff_closure(rest, knocker_melds, chained)
+        dead = rest & ~laid_off
+        points = hand_points(dead)
+        if points < best:
+            best = points
+            plays.clear()
+        if points == best and laid_off not in plays:
+            plays[laid_off] = (points, _sort_melds(own), laid_off, dead)
+    return list(plays.values())
+
+
+def _single_play(defender: int | Spread, knocker_melds: Sequence[int], chained: bool) -> DefenderPlay:
+    if isinstance(defender, Spread):
+        return _least_plays(defender, knocker_melds, chained)[0]
+    return defender_best(defender, knocker_melds, chained)
+
+
+def _plan(
+    defenders: Sequence[int | Spread], knocker_melds: Sequence[int]
+) -> tuple[tuple[int, ...], list[DefenderPlay]]:
+    """Chained layoffs in seat order: the first defender's least deadwood, and among his equal
+    choices the one that leaves the next defenders, in seat order, the least (the key is the
+    tuple of every defender's deadwood, compared in seat order)."""
+    first, later = defenders[0], defenders[1:]
+    if not later:
+        play = _single_play(first, knocker_melds, True)
+        return (play[0],), [play]
+    best: tuple[tuple[int, ...], list[DefenderPlay]] | None = None
+    for play in _least_plays(first, knocker_melds, True):
+        key, plays = _plan(later, grown_melds(knocker_melds, play[2]))
+        if best is None or (play[0], *key) < best[0]:
+            best = ((play[0], *key), [play, *plays])
+    assert best is not None  # a defender always has a play
+    return best
+
+
+def defenders_in_turn(
+    defenders: Sequence[int | Spread], knocker_melds: Sequence[int], chained: bool = True
+) -> list[DefenderPlay]:
+    """Each defender's play (deadwood points, own melds, layoffs, deadwood), in seat order after
+    the knocker. A defender is a hand mask (the search chooses his melds and layoffs) or a Spread.
+
+    ``chained``: each defender chooses his least deadwood given what the defenders before him
+    laid off, and may extend a run their layoffs extended; where he has several equally good
+    choices, the one leaving the defenders after him, in seat order, the least deadwood is taken
+    (ruling). Otherwise every defender lays off onto the knocker's melds as laid down only.
+    """
+    if not defenders:
+        return []
+    if not chained or len(defenders) == 1:
+        return [_single_play(d, knocker_melds, chained) for d in defenders]
+    return _plan(defenders, knocker_melds)[1]
