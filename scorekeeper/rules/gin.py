@@ -20,7 +20,7 @@ from . import gin_search as search
 from .cards import CARD_BY_INDEX, Card, CardError, Suit, knock_limit, parse_card
 from .errors import RecordError, RecordInvalid
 from .players import first_dealer_errors
-from .profiles import GinRules
+from .profiles import Citation, GinRules
 from .results import DealResult, GameResult, Line, PlayerDeal, Standing
 
 GAME = "oklahoma-gin"
@@ -48,6 +48,17 @@ MELD_SOURCE = "S2, Gameplay 3; S4"
 def _source(rules: GinRules, what: str) -> str:
     """The source of one of the profile's outcome rules ("knock", "undercut", "gin", "limit", ...)."""
     return _OUTCOME_SOURCE.get(rules.profile, _OUTCOME_SOURCE["standard"])[what]
+
+
+def _cited(cited: Citation) -> str:
+    """A citation as a note prints it: "S2, Scoring 4", "ruling" (never "ruling (ruling)"), "house option"."""
+    if cited.basis == "ruling" and cited.source != "ruling":
+        return f"{cited.source} (ruling)"
+    return cited.source
+
+
+def _points(n: int) -> str:
+    return f"{n} point" + ("" if n == 1 else "s")
 
 
 def labels(mask: int) -> tuple[str, ...]:
@@ -690,14 +701,13 @@ def _upcard_notes(rules: GinRules, upcard: Card, limit: int, multiplier: int) ->
         )
     if upcard.suit is Suit.SPADES:
         cited = rules.cite("spade_multiplier")
-        ruling = " (ruling)" if cited.basis == "ruling" else ""
         if multiplier > 1:
             notes.append(
                 f"spade upcard {upcard.label}: every point of the hand ×{multiplier}, bonuses included "
-                f"— {cited.source}{ruling}"
+                f"— {_cited(cited)}"
             )
         else:
-            notes.append(f"spade upcard {upcard.label}: no multiplier at this table — {cited.source}{ruling}")
+            notes.append(f"spade upcard {upcard.label}: no multiplier at this table — {_cited(cited)}")
     return notes
 
 
@@ -725,7 +735,7 @@ def _knocker_candidates(
         if search.best_deadwood(hand.mask) != 0:
             points, _, dead = search.best_arrangement(hand.mask)
             report.add(
-                f"big gin means all {size + 1} cards melded: these cards leave at least {points} points of deadwood",
+                f"big gin means all {size + 1} cards melded: these cards leave at least {_points(points)} of deadwood",
                 "big gin",
                 source=big_gin_source,
                 player=knocker,
@@ -757,7 +767,7 @@ def _within_limit(
     spread = deal.hands[knocker].given == "spread"
     what = "this spread leaves" if spread else "the best arrangement of these cards leaves"
     report.add(
-        f"{knocker} cannot knock: {what} {points} points of deadwood; {why}",
+        f"{knocker} cannot knock: {what} {_points(points)} of deadwood; {why}",
         "knock limit",
         source=_source(rules, "limit") + ("; S4, BO" if limit == 0 else ""),
         player=knocker,
@@ -1005,6 +1015,17 @@ def _final(
             f"({rules.cite('target').source})"
         )
     else:
+        if rules.shutout and all(totals[p] == 0 for p in players if p != winner):
+            cited = rules.cite("shutout")
+            lines[winner].append(
+                Line(
+                    "shutout: the winner's points from hands doubled, the bonuses added after (GC)",
+                    totals[winner],
+                    "shutout",
+                    cited.source,
+                    cited.basis,
+                )
+            )
         if rules.game_bonus:
             cited = rules.cite("game_bonus")
             lines[winner].append(Line("game bonus", rules.game_bonus, "game bonus", cited.source, cited.basis))
@@ -1021,12 +1042,6 @@ def _final(
                             cited.basis,
                         )
                     )
-        if rules.shutout and all(totals[p] == 0 for p in players if p != winner):
-            cited = rules.cite("shutout")
-            tally = sum(x.points for x in lines[winner])
-            lines[winner].append(
-                Line("shutout: the winner's whole tally doubled (ruling)", tally, "shutout", cited.source, cited.basis)
-            )
     final = {p: sum(x.points for x in lines[p]) for p in players}
     return final, {p: tuple(v) for p, v in lines.items()}, notes
 
