@@ -8,12 +8,18 @@ deadwood, the defender's layoffs) are in ``gin_search``.
 
 A deal goes through three steps: ``_parse_deal`` checks the entry and turns cards into masks,
 ``_score_deal`` finds the arrangements and settles the hand, ``play`` adds it to the standing.
+
+Hollywood (the ``hollywood`` house option, two players): the hand's points go in up to three
+columns, each settled as a game of its own (``_enter_in_columns``, ``_column_results``). Rulings:
+the match's running total and final are the sums of the three columns (so a hand entered in two
+columns adds its points twice, with a line for each), and the match goes to the player who won
+the most columns.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import gin_search as search
@@ -21,7 +27,7 @@ from .cards import CARD_BY_INDEX, Card, CardError, Suit, knock_limit, parse_card
 from .errors import RecordError, RecordInvalid
 from .players import first_dealer_errors
 from .profiles import Citation, GinRules
-from .results import DealResult, GameResult, Line, PlayerDeal, Standing
+from .results import ColumnResult, ColumnStanding, DealResult, GameResult, Line, PlayerDeal, Standing
 
 GAME = "oklahoma-gin"
 DEAL_KEYS = ("upcard", "knocker", "hands")
@@ -43,6 +49,8 @@ _OUTCOME_SOURCE = {
 }
 MELD_RULE = "meld"
 MELD_SOURCE = "S2, Gameplay 3; S4"
+HOLLYWOOD_SOURCE = "AR, HW"
+COLUMNS = 3  # Hollywood: three games at once
 
 
 def _source(rules: GinRules, what: str) -> str:
@@ -911,14 +919,43 @@ def _name(players: tuple[str, ...], seat: int | None) -> str | None:
     return None if seat is None else players[seat]
 
 
+def setup_errors(rules: GinRules, players: Sequence[str]) -> list[RecordError]:
+    """What these rules refuse for these players before any deal: Hollywood scoring is for two
+    players scoring to the hand's winner."""
+    errors: list[RecordError] = []
+    if rules.hollywood and len(players) != 2:
+        errors.append(
+            RecordError(
+                f"Hollywood scoring is for two players; this game has {len(players)}: switch it off or play with two",
+                rule="hollywood",
+                source=HOLLYWOOD_SOURCE,
+                field="rules.options.hollywood",
+            )
+        )
+    if rules.hollywood and rules.penalty:
+        errors.append(
+            RecordError(
+                "Hollywood scoring enters the points of each hand's winner in three columns: it is not "
+                "played with penalty points ('scoring': 'penalty') (ruling)",
+                rule="hollywood",
+                source="ruling",
+                field="rules.options.hollywood",
+            )
+        )
+    return errors
+
+
 def begin(rules: GinRules, players: Sequence[str], first_dealer: str | None = None) -> Standing:
     """Where a game stands before its first deal."""
     players = tuple(players)
-    errors = first_dealer_errors(players, first_dealer)
+    errors = setup_errors(rules, players) + first_dealer_errors(players, first_dealer)
     if errors:
         raise RecordInvalid(errors)
     zeros = (0,) * len(players)
-    return Standing(deals=0, totals=zeros, side=zeros, boxes=zeros, dealer=_seat(players, first_dealer))
+    columns = tuple(ColumnStanding(zeros, zeros) for _ in range(COLUMNS)) if rules.hollywood else ()
+    return Standing(
+        deals=0, totals=zeros, side=zeros, boxes=zeros, dealer=_seat(players, first_dealer), columns=columns
+    )
 
 
 def _game_end(rules: GinRules, players: tuple[str, ...], totals: Mapping[str, int]) -> tuple[str | None, list[str]]:
@@ -952,8 +989,9 @@ def play(
         raise RecordInvalid(
             [
                 RecordError(
-                    f"deal {number} comes after the game ended "
-                    f"({_name(players, standing.winner)} won on deal {standing.ended_on})",
+                    f"deal {number} comes after the {'Hollywood match' if rules.hollywood else 'game'} ended "
+                    + ("(all three columns closed; " if rules.hollywood else "(")
+                    + f"{_name(players, standing.winner)} won on deal {standing.ended_on})",
                     rule="game end",
                     source=_source(rules, "game"),
                     deal=number,
@@ -963,6 +1001,9 @@ def play(
     scored = _score_deal(rules, players, parsed, errors)
     if scored is None:
         raise RecordInvalid(errors)
+    entry = _enter_in_columns(rules, players, standing, scored, number) if rules.hollywood else None
+    if entry is not None:
+        scored = entry.scored
     before = dict(zip(players, standing.totals, strict=True))
     totals = {p: before[p] + scored.players[p].points for p in players}
     boxes = list(standing.boxes)
@@ -970,7 +1011,7 @@ def play(
         boxes[players.index(scored.winner)] += 1
     dealer = _name(players, standing.dealer)
     next_dealer = dealer if scored.outcome == "void" else scored.winner
-    winner, tie_notes = _game_end(rules, players, totals)
+    winner, tie_notes = (entry.match_winner, []) if entry is not None else _game_end(rules, players, totals)
     result = DealResult(
         number=number,
         outcome=scored.outcome,
@@ -984,6 +1025,7 @@ def play(
         notes=tuple(scored.notes + tie_notes),
         actor=parsed.knocker,
         winner=scored.winner,
+        columns=entry.entered if entry is not None else (),
     )
     after = Standing(
         deals=standing.deals + 1,
@@ -993,8 +1035,138 @@ def play(
         dealer=_seat(players, next_dealer),
         ended_on=number if winner is not None else None,
         winner=_seat(players, winner),
+        columns=entry.columns if entry is not None else (),
     )
     return result, after
+
+
+# ---------------------------------------------------------------------------------------------
+# Hollywood: three games scored at once in three columns (RULES.md §2, a house option)
+
+
+@dataclass
+class _ColumnEntry:
+    """A hand entered in the Hollywood columns."""
+
+    scored: _ScoredDeal  # the winner's points and lines now count every column entered
+    entered: tuple[int, ...]  # the columns entered, 1-based
+    columns: tuple[ColumnStanding, ...]
+    match_winner: str | None  # once all three columns are closed
+
+
+def _columns_for(columns: Sequence[ColumnStanding], seat: int) -> list[int]:
+    """The columns (0-based) a hand won by ``seat`` goes in: every open column where he already
+    has an entry, and the first open column where he has none (AR, HW). So his first win goes in
+    column 1, his second in columns 1 and 2, his third and later in all three; a first win after
+    column 1 closed starts him in column 2."""
+    open_columns = [k for k, column in enumerate(columns) if column.winner is None]
+    entered = [k for k in open_columns if columns[k].boxes[seat]]
+    first_new = next((k for k in open_columns if not columns[k].boxes[seat]), None)
+    if first_new is not None:
+        entered.append(first_new)
+    return sorted(entered)
+
+
+def _match_winner(players: tuple[str, ...], columns: Sequence[ColumnStanding]) -> str:
+    """The match, once the three columns are closed: to the player who won the most columns
+    (ruling; two players and three columns never tie), then the higher sum of the columns."""
+    won = [sum(1 for c in columns if c.winner == seat) for seat in range(len(players))]
+    sums = [sum(c.totals[seat] for c in columns) for seat in range(len(players))]
+    best = max(range(len(players)), key=lambda seat: (won[seat], sums[seat]))
+    return players[best]
+
+
+def _enter_in_columns(
+    rules: GinRules, players: tuple[str, ...], standing: Standing, scored: _ScoredDeal, number: int
+) -> _ColumnEntry:
+    """Enter the hand's points in the columns the rules send them to; close every column where
+    the hand's winner reaches the target, and the match when all three are closed."""
+    columns = list(standing.columns)
+    notes = list(scored.notes)
+    if scored.winner is None:
+        notes.append("Hollywood: nobody won this hand: nothing is entered in the columns")
+        return _ColumnEntry(replace(scored, notes=notes), (), tuple(columns), None)
+    winner = scored.winner
+    seat = players.index(winner)
+    won = scored.players[winner]
+    entered = _columns_for(columns, seat)
+    for k in entered:
+        totals, boxes = list(columns[k].totals), list(columns[k].boxes)
+        totals[seat] += won.points
+        boxes[seat] += 1
+        closed = rules.reached(totals[seat])
+        columns[k] = ColumnStanding(tuple(totals), tuple(boxes), number if closed else None, seat if closed else None)
+    shown = [k + 1 for k in entered]
+    notes.append(
+        f"Hollywood: {winner}'s {_points(won.points)} entered in column{'s' if len(shown) > 1 else ''} "
+        f"{' and '.join(str(k) for k in shown)}: every open column where the hand's winner has an entry, "
+        f"and the first open column where he has none — {HOLLYWOOD_SOURCE}"
+        + (
+            "; the running total is the sum of the three columns, so the hand counts once for each (ruling)"
+            if len(shown) > 1
+            else ""
+        )
+    )
+    for k in entered:
+        if columns[k].winner is not None:
+            score = ", ".join(f"{p} {columns[k].totals[i]}" for i, p in enumerate(players))
+            notes.append(f"Hollywood: column {k + 1} closes: {winner} reaches the target ({score})")
+    extra = tuple(
+        Line(f"Hollywood: also entered in column {k}", won.points, "hollywood", HOLLYWOOD_SOURCE, "option")
+        for k in shown[1:]
+    )
+    won = replace(won, points=won.points * len(shown), lines=won.lines + extra)
+    match_winner = None
+    if all(c.winner is not None for c in columns):
+        match_winner = _match_winner(players, columns)
+        count = sum(1 for c in columns if c.winner == players.index(match_winner))
+        notes.append(
+            f"Hollywood: all three columns are closed: {match_winner} wins the match with {count} of the three "
+            "columns (ruling: the match goes to the player who won the most columns)"
+        )
+    scored = replace(scored, players={**scored.players, winner: won}, notes=notes)
+    return _ColumnEntry(scored, tuple(shown), tuple(columns), match_winner)
+
+
+def _column_results(
+    rules: GinRules, players: tuple[str, ...], columns: Sequence[ColumnStanding]
+) -> tuple[ColumnResult, ...]:
+    """Each column settled as a game of its own: game bonus, boxes for the hands won in it, shutout."""
+    out = []
+    for k, column in enumerate(columns, start=1):
+        totals = dict(zip(players, column.totals, strict=True))
+        boxes = dict(zip(players, column.boxes, strict=True))
+        winner = _name(players, column.winner)
+        final = final_lines = None
+        if winner is not None:
+            final, final_lines, _ = _final(rules, players, totals, boxes, winner)
+        out.append(
+            ColumnResult(
+                number=k,
+                totals=totals,
+                boxes=boxes,
+                state="finished" if winner is not None else "in_progress",
+                winner=winner,
+                ended_on=column.ended_on,
+                final=final,
+                final_lines=final_lines,
+            )
+        )
+    return tuple(out)
+
+
+def _match_final(
+    players: tuple[str, ...], columns: Sequence[ColumnResult]
+) -> tuple[dict[str, int], dict[str, tuple[Line, ...]]]:
+    """The match's final tally: the sum of the three columns' (ruling), one line per column."""
+    lines = {
+        p: tuple(
+            Line(f"column {c.number}: final tally", (c.final or {}).get(p, 0), "hollywood", "ruling", "ruling")
+            for c in columns
+        )
+        for p in players
+    }
+    return {p: sum(x.points for x in lines[p]) for p in players}, lines
 
 
 def _final(
@@ -1051,9 +1223,19 @@ def conclude(rules: GinRules, players: Sequence[str], standing: Standing, deals:
     players = tuple(players)
     totals = dict(zip(players, standing.totals, strict=True))
     winner = _name(players, standing.winner)
-    final = final_lines = None
+    final: Mapping[str, int] | None = None
+    final_lines: Mapping[str, tuple[Line, ...]] | None = None
     game_notes: list[str] = []
-    if standing.ended_on is not None and winner is not None:
+    columns = _column_results(rules, players, standing.columns) if rules.hollywood else ()
+    if rules.hollywood:
+        game_notes.append(
+            "Hollywood: three games scored at once, each settled on its own (game bonus, boxes for the hands "
+            f"won in it, shutout) — {HOLLYWOOD_SOURCE}; the match's totals and final are the sums of the three "
+            "columns', and the match goes to the player who won the most columns (ruling)"
+        )
+        if standing.ended_on is not None:
+            final, final_lines = _match_final(players, columns)
+    elif standing.ended_on is not None and winner is not None:
         boxes = dict(zip(players, standing.boxes, strict=True))
         final, final_lines, game_notes = _final(rules, players, totals, boxes, winner)
     return GameResult(
@@ -1069,6 +1251,7 @@ def conclude(rules: GinRules, players: Sequence[str], standing: Standing, deals:
         final_lines=final_lines,
         target=rules.target,
         notes=tuple(game_notes),
+        columns=columns,
     )
 
 

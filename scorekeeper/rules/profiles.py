@@ -401,6 +401,16 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
                 },
                 allowed=("winner", "penalty"),
             ),
+            _k(
+                "hollywood",
+                bool,
+                "Hollywood (three columns)",
+                "House option, two players: three games scored at once in three columns, each to the target (AR, HW).",
+                {
+                    p: _r(False, "a house option; off unless the table plays it (AR, HW)")
+                    for p in ("standard", "classic", "casino", "party")
+                },
+            ),
         ),
     }
 )
@@ -472,6 +482,7 @@ class GinRules(Rules):
     stock_out: str
     layoffs: str
     scoring: str
+    hollywood: bool = False
 
     @property
     def penalty(self) -> bool:

@@ -71,6 +71,9 @@ GAMES: list[tuple[str, int, dict[str, Any]]] = [
     ("party", 3, {"target": 60}),
     ("party", 4, {"target": 60, "layoffs": "chained"}),
     ("standard", 3, {"max_players": 3, "target": 100}),
+    ("standard", 2, {"hollywood": True, "target": 100}),
+    ("classic", 2, {"hollywood": True, "target": 60, "shutout": True}),
+    ("casino", 2, {"hollywood": True, "target": 40}),
 ]
 
 
@@ -80,7 +83,7 @@ def games(draw: st.DrawFn) -> tuple[profiles.GinRules, tuple[str, ...], list[dic
     rules = gin_rules(profile, options)
     players = NAMES[:count]
     rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
-    deals = [random_deal(rnd, players, rules.stock_out == "void") for _ in range(draw(st.integers(1, 9)))]
+    deals = [random_deal(rnd, players, rules.stock_out == "void") for _ in range(draw(st.integers(1, 14)))]
     return rules, players, deals, draw(st.sampled_from((None, *players)))
 
 
