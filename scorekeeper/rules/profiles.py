@@ -354,7 +354,8 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
                 "shutout",
                 bool,
                 "Shutout doubles",
-                "House option: a game won with the loser on 0 doubles the winner's final tally.",
+                "House option: a game won with the loser on 0 doubles the winner's points from hands; the box and game "
+                "bonuses are added after, not doubled (GC).",
                 {
                     p: _r(False, "a house option; off unless the table plays it (GC)")
                     for p in ("standard", "classic", "casino", "party")
