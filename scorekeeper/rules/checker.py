@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import cards as cardlib
-from . import gin, gin_fast, profiles, record
+from . import gin, profiles, record
+from . import gin_search as gin_fast
 from .errors import RecordInvalid
 from .oklahoma import MeldCheck, check_meld
 

@@ -354,7 +354,8 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
                 "shutout",
                 bool,
                 "Shutout doubles",
-                "House option: a game won with the loser on 0 doubles the winner's final tally.",
+                "House option: a game won with the loser on 0 doubles the winner's points from hands; the box and game "
+                "bonuses are added after, not doubled (GC).",
                 {
                     p: _r(False, "a house option; off unless the table plays it (GC)")
                     for p in ("standard", "classic", "casino", "party")
@@ -400,6 +401,16 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
                     "party": _s("penalty", "S4"),
                 },
                 allowed=("winner", "penalty"),
+            ),
+            _k(
+                "hollywood",
+                bool,
+                "Hollywood (three columns)",
+                "House option, two players: three games scored at once in three columns, each to the target (AR, HW).",
+                {
+                    p: _r(False, "a house option; off unless the table plays it (AR, HW)")
+                    for p in ("standard", "classic", "casino", "party")
+                },
             ),
         ),
     }
@@ -472,6 +483,7 @@ class GinRules(Rules):
     stock_out: str
     layoffs: str
     scoring: str
+    hollywood: bool = False
 
     @property
     def penalty(self) -> bool:

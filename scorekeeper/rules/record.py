@@ -131,7 +131,7 @@ def _player_json(game: str, pd: PlayerDeal) -> dict:
     return out
 
 
-def _deal_json(game: str, deal: DealResult) -> dict:
+def _deal_json(game: str, deal: DealResult, hollywood: bool = False) -> dict:
     out = {
         "number": deal.number,
         "outcome": deal.outcome,
@@ -144,15 +144,46 @@ def _deal_json(game: str, deal: DealResult) -> dict:
     }
     if game == OKLAHOMA:
         out["side"] = dict(deal.side)
+    if hollywood:
+        out["columns"] = list(deal.columns)
+    return out
+
+
+def _final_json(
+    final: Mapping[str, int] | None, final_lines: Mapping[str, tuple[Line, ...]] | None
+) -> tuple[dict | None, dict | None]:
+    return (
+        dict(final) if final is not None else None,
+        {name: [_line(x) for x in lines] for name, lines in final_lines.items()} if final_lines is not None else None,
+    )
+
+
+def _columns_json(result: GameResult) -> list[dict]:
+    """Gin, Hollywood: each of the three games scored at once."""
+    out = []
+    for column in result.columns:
+        final, final_lines = _final_json(column.final, column.final_lines)
+        out.append(
+            {
+                "number": column.number,
+                "totals": dict(column.totals),
+                "state": column.state,
+                "winner": column.winner,
+                "final": final,
+                "final_lines": final_lines,
+            }
+        )
     return out
 
 
 def result_json(result: GameResult) -> dict:
-    """The result document of RECORD.md."""
-    return {
+    """The result document of RECORD.md (a Hollywood game adds ``columns``, and each deal the
+    columns its hand was entered in)."""
+    hollywood = bool(result.columns)
+    out = {
         "format": FORMAT,
         "game": result.game,
-        "deals": [_deal_json(result.game, d) for d in result.deals],
+        "deals": [_deal_json(result.game, d, hollywood) for d in result.deals],
         "state": result.state,
         "winner": result.winner,
         "totals": dict(result.totals),
@@ -164,6 +195,9 @@ def result_json(result: GameResult) -> dict:
             else None
         ),
     }
+    if hollywood:
+        out["columns"] = _columns_json(result)
+    return out
 
 
 def errors_json(errors: tuple[RecordError, ...] | list[RecordError]) -> dict:
