@@ -17,7 +17,7 @@ from typing import Any
 from scorekeeper.rules import games, gin, oklahoma, profiles
 from scorekeeper.rules.cards import Card
 from scorekeeper.rules.errors import RecordError, RecordInvalid
-from scorekeeper.rules.profiles import Rules
+from scorekeeper.rules.profiles import OklahomaRules, Rules
 from scorekeeper.rules.record import FORMAT, check_header
 from scorekeeper.rules.results import GameResult
 from scorekeeper.table.models import Game
@@ -162,6 +162,8 @@ def game_result(game: Game) -> GameResult:
 
 def check_meld(tokens: list[Any], rules: Rules) -> oklahoma.MeldCheck | None:
     """The engine's live check of one Oklahoma meld (None if the engine failed: logged)."""
+    if not isinstance(rules, OklahomaRules):
+        return None
     try:
         return oklahoma.check_meld(tokens, rules)
     except Exception:
@@ -171,7 +173,7 @@ def check_meld(tokens: list[Any], rules: Rules) -> oklahoma.MeldCheck | None:
 
 def pack_counts(rules: Rules) -> dict[str, int] | None:
     """How many of each card the pack holds (Oklahoma's double pack), keyed by card code."""
-    if rules.game != profiles.OKLAHOMA:
+    if not isinstance(rules, OklahomaRules):
         return None
     return {card.code: n for card, n in oklahoma.pack_counts(rules).items()}
 
