@@ -3,6 +3,7 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
+PORT ?= 8000
 
 # A Python 3.12+ : the one .python-version selects through pyenv, else python3.13/3.12/python3 on PATH.
 FIND_PYTHON = for c in "$$(pyenv prefix 2>/dev/null | head -n1)/bin/python" python3.13 python3.12 python3; do \
@@ -30,11 +31,15 @@ $(VENV)/.dev: requirements/dev.lock | $(PY)
 migrate: $(VENV)/.app
 	$(PY) manage.py migrate --noinput
 
+# How a table plays: every phone on the local network, debug off, gunicorn + WhiteNoise; prints the
+# address and a QR code of it (manage.py serve). PORT=8001 make run for another port.
 run: migrate
-	$(PY) manage.py runserver $(HOST)
+	$(PY) manage.py serve --port $(PORT)
 
-dev: migrate
-	$(PY) manage.py runserver $(HOST)
+# Development: Django's autoreloading server with debug on, on this machine only.
+dev: $(VENV)/.app
+	DJANGO_DEBUG=1 $(PY) manage.py migrate --noinput
+	DJANGO_DEBUG=1 $(PY) manage.py runserver $(HOST)
 
 # Debian's Chromium for the browser tests (Playwright never downloads a browser here).
 browser:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, Concatenate, ParamSpec
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
@@ -99,3 +100,14 @@ def game_view(role: str) -> Callable[[Callable[Concatenate[HtmxHttpRequest, Game
         return inner
 
     return wrap
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The address a request came from, for the admin's login throttling: the last address of
+    X-Forwarded-For when a proxy that sets it stands in front (``DJANGO_BEHIND_PROXY``), else
+    the peer's. Never the first X-Forwarded-For address: a client can write that one."""
+    if settings.BEHIND_PROXY:
+        forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
+        if forwarded:
+            return forwarded[-1]
+    return request.META.get("REMOTE_ADDR")
