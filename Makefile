@@ -11,7 +11,7 @@ FIND_PYTHON = for c in "$$(pyenv prefix 2>/dev/null | head -n1)/bin/python" pyth
 	  "$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo "$$p"; exit 0; }; \
 	done; exit 1
 
-.PHONY: run dev test lint format bench migrate lock clean browser
+.PHONY: run dev test lint format bench migrate lock clean browser netns
 
 $(PY):
 	@py=$$($(FIND_PYTHON)) || { echo "Error: Python 3.12 or newer is required (Django 6.1). Install it, e.g. 'pyenv install 3.13', or put python3.12+ on PATH." >&2; exit 1; }; \
@@ -49,6 +49,14 @@ browser:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
 	fi
 
+# iproute2's ip for the test of make run on a network address (in network namespaces of its own).
+netns:
+	@if ! command -v ip >/dev/null 2>&1; then \
+	  echo "Installing iproute2 for the network test of make run"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq iproute2 >/dev/null; \
+	fi
+
 lint: $(VENV)/.dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
@@ -58,7 +66,7 @@ format: $(VENV)/.dev
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
 
-test: $(VENV)/.dev browser lint
+test: $(VENV)/.dev browser netns lint
 	$(PY) -m pytest
 
 bench: $(VENV)/.dev

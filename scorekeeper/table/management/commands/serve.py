@@ -48,6 +48,9 @@ class Command(BaseCommand):
             "SCOREKEEPER_URL": site,
             # Every process must sign cookies with the same key: the one generated under var/.
             "DJANGO_SECRET_KEY": settings.SECRET_KEY,
+            # Each thread keeps its database connection: a watching phone's poll then costs one
+            # query, not a connection.
+            "DATABASE_CONN_MAX_AGE": os.environ.get("DATABASE_CONN_MAX_AGE") or "600",
         }
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
         done = subprocess.run([*manage, "collectstatic", "--noinput", "--verbosity", "0"], env=env, check=False)
