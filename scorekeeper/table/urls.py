@@ -1,12 +1,13 @@
 from django.urls import path
 
-from scorekeeper.table import phones, views
+from scorekeeper.table import phones, views, webapp
 
 app_name = "table"
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("join/<str:token>/", views.join, name="join"),
+    path("manifest.webmanifest", webapp.manifest, name="manifest"),
     path("tables/<int:table_id>/", phones.table_page, name="table"),
     path("tables/<int:table_id>/name/", phones.table_rename, name="table_rename"),
     path("tables/<int:table_id>/links/", phones.link_new, name="link_new"),
