@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,15 +15,22 @@ from scorekeeper import settings as project
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# What the README's "Production" section sets on every app server behind the TLS proxy.
-PRODUCTION = {
-    "DJANGO_SECRET_KEY": get_random_secret_key(),
-    "DJANGO_ALLOWED_HOSTS": "scores.example.org",
-    "DJANGO_HTTPS": "1",
-    "DJANGO_BEHIND_PROXY": "1",
-    "DATABASE_URL": "postgres://scores:secret@db.internal:5432/scores",
-    "SCOREKEEPER_URL": "https://scores.example.org",
-}
+
+def production_env() -> dict[str, str]:
+    """The environment the README's "Production" section exports on every app server (with a
+    real secret key for its placeholder)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Production", 1)[1].split("\n## ", 1)[0]
+    env = {}
+    for line in section.splitlines():
+        match = re.match(r"export (\w+)=(\S+)", line)
+        if match:
+            env[match[1]] = match[2].strip("'")
+    assert {"DATABASE_URL", "DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "DJANGO_HTTPS", "DJANGO_BEHIND_PROXY"} <= set(
+        env
+    )
+    env["DJANGO_SECRET_KEY"] = get_random_secret_key()
+    return env
 
 
 def _clean_env(**extra: str) -> dict[str, str]:
@@ -37,10 +45,17 @@ def _manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]
 
 
 def test_check_deploy_is_clean_with_the_production_settings(tmp_path):
-    env = _clean_env(**PRODUCTION, SCOREKEEPER_VAR_DIR=str(tmp_path))
+    env = _clean_env(**production_env(), SCOREKEEPER_VAR_DIR=str(tmp_path))
     done = _manage("check", "--deploy", "--fail-level", "WARNING", env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no issues" in done.stdout
+    probe = (
+        "from django.conf import settings as s; "
+        "print(s.DEBUG, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, "
+        "s.SECURE_HSTS_SECONDS, s.SECURE_PROXY_SSL_HEADER[0], s.DATABASES['default']['ENGINE'])"
+    )
+    shown = _manage("shell", "-c", probe, env=env).stdout.splitlines()[-1]
+    assert shown == "False True True True 31536000 HTTP_X_FORWARDED_PROTO django.db.backends.postgresql"
 
 
 def test_debug_is_off_unless_asked_and_the_secret_key_is_generated_once(tmp_path):
