@@ -277,15 +277,7 @@ def best_deadwood(mask: int) -> int:
     if not multi:
         return T[a] + T[b] + T[c] + T[d]
     if not multi & (multi - 1):
-        # One such rank: no set, a set of three (of four: each card left out in turn), or four.
-        keep = FULL ^ multi
-        ta, tb, tc, td = T[a], T[b], T[c], T[d]
-        ua, ub, uc, ud = T[a & keep], T[b & keep], T[c & keep], T[d & keep]
-        none, four = ta + tb + tc + td, ua + ub + uc + ud
-        if a & b & c & d & multi:
-            # a set of three leaves one card x in its suit: four + (T[x's suit] - T[x's suit less x])
-            return min(none, four, four + min(ta - ua, tb - ub, tc - uc, td - ud))
-        return min(none, four)
+        return _one_rank_removal(a, b, c, d, multi)[0]
     return _least_removal(a, b, c, d, multi)[0]
 
 
@@ -324,6 +316,30 @@ def _arranged(mask: int, sets: tuple[int, ...], a: int, b: int, c: int, d: int) 
     return melds, LEFT_IN[0][a] | LEFT_IN[1][b] | LEFT_IN[2][c] | LEFT_IN[3][d]
 
 
+# One rank held by all four suits: which suits a choice takes the rank from, in
+# ``_set_choices`` order (no set; the sets of three leaving out clubs, diamonds, hearts, spades;
+# the set of four).
+_FOUR_WAYS = ((0, 0, 0, 0), (1, 1, 1, 0), (1, 1, 0, 1), (1, 0, 1, 1), (0, 1, 1, 1), (1, 1, 1, 1))
+
+
+def _one_rank_removal(a: int, b: int, c: int, d: int, bit: int) -> tuple[int, int, int, int, int]:
+    """``_least_removal`` when one rank only (``bit``) is held three or four times: the values of
+    no set, the sets of three and the set of four compared without building the choices."""
+    keep = FULL ^ bit
+    ta, tb, tc, td = T[a], T[b], T[c], T[d]
+    ua, ub, uc, ud = T[a & keep], T[b & keep], T[c & keep], T[d & keep]
+    none = ta + tb + tc + td
+    four = ua + ub + uc + ud
+    if a & b & c & d & bit:
+        values = (none, four - ud + td, four - uc + tc, four - ub + tb, four - ua + ta, four)
+        best = min(values)
+        fa, fb, fc, fd = _FOUR_WAYS[values.index(best)]
+        return best, bit * fa, bit * fb, bit * fc, bit * fd
+    if four < none:
+        return four, a & bit, b & bit, c & bit, d & bit
+    return none, 0, 0, 0, 0
+
+
 def best_arrangement(mask: int) -> tuple[int, tuple[int, ...], int]:
     """(deadwood points, melds as 52-bit masks, deadwood mask) of a least-deadwood arrangement.
 
@@ -334,9 +350,15 @@ def best_arrangement(mask: int) -> tuple[int, tuple[int, ...], int]:
     d = mask >> 39
     multi = (a & b & (c | d)) | (c & d & (a | b))
     if multi:
-        value, xa, xb, xc, xd = _least_removal(a, b, c, d, multi)
+        if multi & (multi - 1):
+            value, xa, xb, xc, xd = _least_removal(a, b, c, d, multi)
+            sets = _sets_taken(xa, xb, xc, xd)
+        else:
+            value, xa, xb, xc, xd = _one_rank_removal(a, b, c, d, multi)
+            taken = xa | xb << 13 | xc << 26 | xd << 39
+            sets = (taken,) if taken else ()
         a, b, c, d = a & ~xa, b & ~xb, c & ~xc, d & ~xd
-        melds = _sets_taken(xa, xb, xc, xd) + RUNS_IN[0][a] + RUNS_IN[1][b] + RUNS_IN[2][c] + RUNS_IN[3][d]
+        melds = sets + RUNS_IN[0][a] + RUNS_IN[1][b] + RUNS_IN[2][c] + RUNS_IN[3][d]
     else:
         value = T[a] + T[b] + T[c] + T[d]
         melds = RUNS_IN[0][a] + RUNS_IN[1][b] + RUNS_IN[2][c] + RUNS_IN[3][d]
@@ -586,6 +608,10 @@ def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True)
     layoff-able cards score 0 but may still go into the defender's own runs.
     """
     set_free, kruns = _knocker_targets(knocker_melds)
+    if not mask & set_free and not any(mask >> (13 * s) & _adjacent(run) for s, run in kruns):
+        # Nothing touches the knocker's melds: no layoff can start, his own best arrangement it is.
+        points, melds, dead = best_arrangement(mask)
+        return points, melds, 0, dead
     a, b, c, d, multi = _split(mask)
     fa, fb, fc, fd = (set_free & FULL, set_free >> 13 & FULL, set_free >> 26 & FULL, set_free >> 39)
     if not chained:
@@ -845,9 +871,12 @@ def least_deadwood_of_text(
     b = mask >> 13 & 8191
     c = mask >> 26 & 8191
     d = mask >> 39
-    if (a & b & (c | d)) | (c & d & (a | b)):
-        return best_deadwood(mask)
-    return _t[a] + _t[b] + _t[c] + _t[d]
+    multi = (a & b & (c | d)) | (c & d & (a | b))
+    if not multi:
+        return _t[a] + _t[b] + _t[c] + _t[d]
+    if multi & (multi - 1):
+        return _least_removal(a, b, c, d, multi)[0]
+    return _one_rank_removal(a, b, c, d, multi)[0]
 
 
 def best_arrangement_of_text(
