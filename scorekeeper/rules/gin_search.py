@@ -391,6 +391,10 @@ def best_arrangement_discard(mask: int) -> tuple[int, tuple[int, ...], int, int]
     return value, melds, dead, discard
 
 
+# ---------------------------------------------------------------------------------------------
+# Every best arrangement (for scoring: the knocker's choice among equals, slower)
+
+
 def _suit_all_runs(m: int, free: int = 0) -> tuple[int, set[int]]:
     """All ways to cover part of suit mask m with runs, as (cost, run-cover mask) with the
     least cost; free cards score 0 as deadwood. Run covers are distinct cover masks."""
