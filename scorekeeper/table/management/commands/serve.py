@@ -46,12 +46,12 @@ class Command(BaseCommand):
             "DJANGO_STATIC_MANIFEST": "1",
             "DJANGO_ALLOWED_HOSTS": ",".join(hosts),
             "SCOREKEEPER_URL": site,
-            # Every process must sign cookies with the same key: the one generated under var/.
-            "DJANGO_SECRET_KEY": settings.SECRET_KEY,
             # Each thread keeps its database connection: a watching phone's poll then costs one
             # query, not a connection.
             "DATABASE_CONN_MAX_AGE": os.environ.get("DATABASE_CONN_MAX_AGE") or "600",
         }
+        # Every process signs the phones' cookies with one key: DJANGO_SECRET_KEY, or the one the
+        # settings generated under var/ as this command started, which each process reads there.
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
         done = subprocess.run([*manage, "collectstatic", "--noinput", "--verbosity", "0"], env=env, check=False)
         if done.returncode:
