@@ -459,14 +459,19 @@ def _ok_wild(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Examp
             cite=oklahoma_melds.SRC_NOTATION,
         ),
         w.p(
-            "Some melds can be read more than one way: A♥ 2♥ JK is a set of aces or the sequence A-2-3♥; "
-            "a wild card at the end of a sequence may go at either end. Name the wild cards when the readings "
-            "score differently. When only one reading is legal (2♥ J♥ Q♥ K♥ A♥: the 2♥ can only be the 10♥), "
-            "or every reading scores the same (JK Q♠ K♠: J♠ or A♠, 100 either way), the meld stands unnamed "
-            "and the score sheet says which reading it took. Naming some wild cards is enough when that leaves "
-            "one reading (K♣ 2♠=K♥ 2♥ is a set of kings).",
+            "Ruling: some melds read more than one way. A♥ 2♥ JK is a set of aces, or the sequence A-2-3♥. "
+            "A wild card at the end of a sequence may go at either end. Name the wild cards when the readings "
+            "score differently.",
             cite=RULING,
             id="readings",
+        ),
+        w.p(
+            "Ruling: no need to name them when only one reading is legal (2♥ J♥ Q♥ K♥ A♥: the 2♥ can only be "
+            "the 10♥), or when every reading scores the same (JK Q♠ K♠: J♠ or A♠, 100 either way). The score "
+            "sheet then says which reading it took. Naming some wild cards is enough when that leaves one "
+            "reading: K♣ 2♠=K♥ 2♥ is a set of kings.",
+            cite=RULING,
+            id="one-reading",
         ),
         w.p(
             "A 2 may stand for itself (A♥ 2♥ 3♥). Ruling: it then scores as a low card, ",
@@ -643,24 +648,14 @@ def _ok_concealed(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[
     paras.append(
         w.p("Going out on your first turn is always concealed: nobody can have melded before it.", cite=RULES_MD)
     )
-    if rules.concealed_bonus and not rules.first_turn_bonus:
-        paras.append(
-            w.p(
-                "Ruling: no going-out bonus on the first turn means no concealed bonus either, since S0 calls "
-                "the concealed bonus “additional” to it.",
-                cite=RULING,
-                id="concealed-first-turn",
-            )
+    paras.append(
+        w.p(
+            "Ruling: when going out on the first turn earns no going-out bonus, it earns no concealed bonus "
+            "either: S0 calls the concealed bonus “additional” to it.",
+            cite=RULING,
+            id="concealed-first-turn",
         )
-    else:
-        paras.append(
-            w.p(
-                "Ruling: where the first-turn out earns no going-out bonus, it earns no concealed bonus either "
-                "(S0 calls the concealed bonus “additional”).",
-                cite=RULING,
-                id="concealed-first-turn",
-            )
-        )
+    )
     deal = {**_ok_deal_1(rules), "concealed": True}
     examples: list[Example] = [
         _scored(

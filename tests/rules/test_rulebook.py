@@ -285,6 +285,14 @@ def test_every_section_the_issue_asks_for_is_in_each_book():
         assert len(ids) == len(set(ids))
 
 
+def test_a_ruling_says_it_is_one_in_its_own_words():
+    for game, profile in EVERY_PROFILE:
+        for s in rulebook.book(game, profile).sections:
+            for p in s.paragraphs:
+                if p.ruling:
+                    assert "Ruling" in p.text, p.text
+
+
 def test_disputes_say_what_each_profile_takes_and_which_this_book_takes():
     book = rulebook.book(profiles.OKLAHOMA, "laws")
     (k8,) = [d for d in book.disputes if d.knob == "k8_in_hand"]
