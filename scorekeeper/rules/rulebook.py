@@ -435,7 +435,7 @@ def _ok_melds(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Exam
     examples: list[Example] = [
         _meld_example_oklahoma(rules, "ex-meld-set", "QS QH 2C=QD"),
         _meld_example_oklahoma(rules, "ex-meld-sequence", "2C=7H 8H 9H 10H"),
-        _meld_example_oklahoma(rules, "ex-meld-corner", "QH KH AH 2H"),
+        _meld_example_oklahoma(rules, "ex-meld-corner", "KH AH 2H 3H"),
         _meld_example_oklahoma(rules, "ex-meld-five", "5S 5H 5D 5C 2S"),
     ]
     return paras, examples

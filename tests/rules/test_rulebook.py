@@ -390,6 +390,16 @@ def test_the_examples_show_each_kind_of_hand():
     assert concealed.result.deals[0].players["Ann"].side_points == 250
 
 
+def test_the_meld_examples_show_what_they_say():
+    book = rulebook.book(profiles.OKLAHOMA, "laws")
+    verdicts = {e.id: e.ok for e in book.examples if isinstance(e, rulebook.MeldExample)}
+    assert verdicts["ex-meld-set"] and verdicts["ex-meld-sequence"] and verdicts["ex-wild-1"]
+    assert not verdicts["ex-meld-corner"] and not verdicts["ex-meld-five"]
+    gin_book = rulebook.book(profiles.GIN, "standard")
+    verdicts = {e.id: e.ok for e in gin_book.examples if isinstance(e, rulebook.MeldExample)}
+    assert verdicts == {"ex-meld-run": True, "ex-meld-set": True, "ex-meld-ace-high": False}
+
+
 def test_the_book_is_built_once_per_rules():
     rules = profiles.resolve(profiles.GIN, "classic", {"target": 250})
     assert rulebook.build(rules) is rulebook.build(profiles.resolve(profiles.GIN, "classic", {"target": 250}))
