@@ -162,3 +162,21 @@ def test_a_hollywood_match_on_every_page(scorer_page: Page, table, live_server, 
     page.locator("#columns-now").scroll_into_view_if_needed()
     page.screenshot(path=str(_shot_path(f"hollywood-{size}-5-rescore")), caret="initial")
     assert not console_errors, console_errors
+
+
+def test_hollywood_refused_for_three_players_next_to_the_option(page: Page, live_server, shot, console_errors):
+    page.goto(live_server.url + "/games/new/?game=oklahoma-gin")
+    page.get_by_label("Standard", exact=False).check()
+    for seat, name in enumerate(["Ann", "Ben", "Cleo"], start=1):
+        page.get_by_label(f"Seat {seat}").fill(name)
+    page.get_by_text("House options").click()
+    page.get_by_label("Most players").fill("3")
+    page.get_by_label("Hollywood (three columns)").select_option("true")
+    page.get_by_role("button", name="Start the game").click()
+    knob = page.locator(".knob", has=page.locator("#id_opt_hollywood"))
+    expect(knob.locator(".err")).to_contain_text("Hollywood scoring is for two players; this game has 3")
+    knob.scroll_into_view_if_needed()
+    page.screenshot(path=str(_shot_path("hollywood-6-new-game-refused")), caret="initial")
+    no_sideways_scroll(page)
+    console_errors[:] = [e for e in console_errors if "status of 400" not in e]  # the refused form answers 400
+    assert not console_errors, console_errors
