@@ -202,6 +202,7 @@ def columns_view(
         "columns": columns,
         "target": result.target,
         "number": number,
+        "as_of": number if stood else None,  # the columns shown are those after this deal
         "entered": list(deal.columns) if deal is not None else None,
         "hand_winner": deal.winner if deal is not None else None,
         "finished": match_over,

@@ -246,3 +246,16 @@ def test_the_rescore_form_gives_the_engines_refusal_next_to_the_hollywood_option
     fragment = client.get(url, headers={"HX-Request": "true"}).content.decode()
     oob = fragment[fragment.index('id="refused-o_hollywood"') :]
     assert 'hx-swap-oob="true"' in oob[:200] and expected.message in html.unescape(oob[: oob.index("</span>")])
+
+
+def test_a_deal_stored_without_its_columns_shows_the_columns_as_they_are_now(client, table):
+    """A standing stored before Hollywood kept columns (an older engine's): the page says which
+    columns the hand went in, and shows the columns as they are now, saying so."""
+    game = hollywood_game(table, deals=RECORD["deals"][:2])
+    deal = game.deals.get(number=1)
+    legacy = {k: v for k, v in deal.standing.items() if k != "columns"}
+    type(deal).objects.filter(pk=deal.pk).update(standing=legacy)
+    part = section(page(client, f"/games/{game.pk}/deals/{deal.pk}/"))
+    assert "went in column 1" in plain(part) and "The columns now:" in plain(part)
+    now = engine.game_result(game)
+    assert_columns(part, [dict(c.totals) for c in now.columns], [None] * 3, [None] * 3)
