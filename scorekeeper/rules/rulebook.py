@@ -884,7 +884,7 @@ def _gin_players(w: _Pen, rules: GinRules) -> list[Paragraph]:
 def _gin_deal(w: _Pen, rules: GinRules) -> list[Paragraph]:
     return [
         w.p(
-            "The dealer deals the cards one at a time and turns the next card face up: the first upcard. "
+            "The dealer deals the cards and turns the next card face up: the first upcard. "
             "It starts the discard pile; the rest is the stock.",
             cite="S2, Setup 3",
         ),
@@ -1055,6 +1055,15 @@ def _gin_knock_won(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exam
                 cite=cite,
             )
         ]
+        if rules.max_players > 2:
+            paras.append(
+                w.p(
+                    "Ruling: with three or four players scoring to the hand's winner, each defender settles with "
+                    "the knocker on his own.",
+                    cite=RULING,
+                    id="each-defender",
+                )
+            )
     examples: list[Example] = [
         _scored(rules, "ex-knock", "A knock", "Ann knocks with the A♠ left over.", (ANN, BEN), [_gin_knock()])
     ]
@@ -1182,7 +1191,7 @@ def _gin_spades(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example
             w.p(
                 "If the first upcard is a spade, every point of the hand is multiplied by ",
                 w.knob("spade_multiplier", f"{m}"),
-                ", the gin and undercut bonuses included. “Double Oklahoma” makes it 3.",
+                ", the gin and undercut bonuses included. (×3 is called “Double Oklahoma”.)",
                 id="spade-multiplier",
             ),
             w.p("The multiplied points count toward the target.", cite="S2"),

@@ -259,6 +259,8 @@ def test_a_house_option_changes_the_book():
         ("oklahoma-gin", "classic", {}, "boxes", "worth 20"),
         ("oklahoma-gin", "standard", {"big_gin_bonus": 31}, "big-gin", "bonus of 31"),
         ("oklahoma-gin", "party", {}, "layoffs", "only onto the knocker's melds as laid down"),
+        ("oklahoma-gin", "standard", {"max_players": 3}, "knock", "each defender settles with the knocker on his own"),
+        ("oklahoma-gin", "party", {}, "layoffs", "the defenders lay off in seat order after the knocker"),
         ("oklahoma-gin", "party", {}, "undercut", "the knocker takes 25 more"),
         ("oklahoma-gin", "standard", {"hollywood": True}, "hollywood", "three games are scored at once"),
         ("oklahoma-gin", "standard", {"shutout": True}, "shutout", "the winner's points from hands are doubled"),
