@@ -439,6 +439,8 @@ def _meld_result(result: MeldCheck, v: Verdict) -> None:
     v.melds = [list(result.labels)]
     if result.meaning:
         v.details.append("The cards count as: " + ", ".join(result.meaning) + ".")
+    if result.note:
+        v.details.append(result.note)
     v.lines = [line.as_dict() for line in result.lines]
 
 

@@ -516,9 +516,7 @@ def _play(
     side = tuple(s + scored[p].side_points for s, p in zip(standing.side, players, strict=True))
     out_seat = players.index(deal.out) if deal.out is not None else None
     next_dealer = out_seat if out_seat is not None else standing.dealer
-    notes = []
-    if deal.out is None:
-        notes.append("the stock ran out: nobody went out, no bonus (S0); the same dealer deals again (ruling)")
+    notes = _deal_notes(players, deal)
     winner, tie = _winner(totals, rules.target)
     if tie:
         notes.append(f"an exact tie at the top on {max(totals):,}: the game goes on (ruling)")
@@ -551,6 +549,16 @@ def _play(
         winner=winner,
     )
     return result, after
+
+
+def _deal_notes(players: tuple[str, ...], deal: _Deal) -> list[str]:
+    """What the engine decided and why: how the deal ended, the readings of unnamed wild cards."""
+    notes = []
+    if deal.out is None:
+        notes.append("the stock ran out: nobody went out, no bonus (S0); the same dealer deals again (ruling)")
+    for name in players:
+        notes += [f"{name}: {check.note}" for check in deal.hands[name].melds if check.note]
+    return notes
 
 
 def _name(players: tuple[str, ...], seat: int | None) -> str | None:

@@ -222,7 +222,7 @@ def test_held_card_naming_another_card():
 
 def test_every_error_is_collected_with_deal_player_cards_rule():
     d = simple()
-    d["hands"]["Ben"]["melds"] = [["9H", "8H", "2C"], ["KH", "AH", "2H"], ["5S", "5H", "5D", "5C", "JK"]]
+    d["hands"]["Ben"]["melds"] = [["9H", "8H", "2C"], ["KH", "AH", "2H", "3H"], ["5S", "5H", "5D", "5C", "JK"]]
     d["hands"]["Cleo"]["held"] = ["QS", "2D", "4X"]
     errs = errors_of(BOOK, d)
     assert len(errs) == 4
@@ -237,3 +237,12 @@ def test_score_game_reports_errors_of_several_deals():
     with pytest.raises(RecordInvalid) as info:
         score_game(BOOK, P3, [simple(colour=1), simple(), simple(out="Zed")], "Ann")
     assert [e.deal for e in info.value.errors] == [1, 3]
+
+
+def test_readings_taken_are_in_the_deal_notes():
+    d = simple()
+    d["hands"]["Ann"]["melds"] = [["JK", "QS", "KS"], ["9H", "8H", "7H"]]
+    d["hands"]["Cleo"]["held"] = ["2D", "4C"]
+    g = score_game(BOOK, P3, [d], None)
+    assert "Ann: JK Q♠ K♠: taken with JK as J♠; with JK as A♠ it scores the same (160)" in g.deals[0].notes
+    assert g.deals[0].players["Ann"].melds[0] == ("JK=J♠", "Q♠", "K♠")
