@@ -45,9 +45,11 @@ GAME = "oklahoma"
 SRC_PACK = "S0; S1 law 1"
 SRC_OUT = "S0; S1 law 6"
 
-DEAL_KEYS = ("out", "first_turn", "concealed", "hands")
+SRC_MISDEAL = "S1 law 4"
+
+DEAL_KEYS = ("out", "first_turn", "concealed", "late_misdeal", "hands")
 HAND_KEYS = ("melds", "held")
-FLAGS = ("first_turn", "concealed")
+FLAGS = ("first_turn", "concealed")  # how the player who went out did it
 
 
 # --------------------------------------------------------------------------------------------
@@ -62,12 +64,17 @@ class _Hand:
 
 @dataclass(frozen=True, slots=True)
 class _Deal:
-    """A deal that passed every check: each player's hand, who went out and how."""
+    """A deal that passed every check: each player's hand, who went out and how.
+
+    ``concealed`` is true for a first-turn out whatever the record says (RULES.md §1: no meld can
+    have been laid before it); ``concealed_given`` is what the record said."""
 
     hands: dict[str, _Hand]
     out: str | None
     first_turn: bool
     concealed: bool
+    late_misdeal: bool = False
+    concealed_given: bool = False
 
 
 class _Report:
@@ -103,12 +110,15 @@ def _check_deal(
     report = _Report(number, errors)
     if not isinstance(deal, Mapping):
         report.add(
-            "a deal is an object with 'out', 'hands' (and optionally 'first_turn', 'concealed')", "format", SRC_NOTATION
+            "a deal is an object with 'out', 'hands' (and optionally 'first_turn', 'concealed', 'late_misdeal')",
+            "format",
+            SRC_NOTATION,
         )
         return None
     _check_deal_keys(deal, report)
     out = _check_out(deal, players, report)
     flags = _check_flags(deal, report)
+    late_misdeal = _check_late_misdeal(deal, report)
     hands_raw = deal.get("hands")
     if not isinstance(hands_raw, Mapping):
         report.add(
@@ -120,7 +130,9 @@ def _check_deal(
         _check_out_hand(out, hands[out], hands_raw[out], report)
     if len(errors) > start:
         return None
-    return _Deal(hands, out, flags["first_turn"], flags["concealed"])
+    first_turn = flags["first_turn"]
+    concealed = flags["concealed"] or first_turn
+    return _Deal(hands, out, first_turn, concealed, late_misdeal, flags["concealed"])
 
 
 def _check_deal_keys(deal: Mapping[object, object], report: _Report) -> None:
@@ -165,6 +177,15 @@ def _check_flags(deal: Mapping[object, object], report: _Report) -> dict[str, bo
             )
         flags[key] = value
     return flags
+
+
+def _check_late_misdeal(deal: Mapping[object, object], report: _Report) -> bool:
+    """``late_misdeal``: a misdeal found after the first play (S1 law 4); true or false."""
+    value = deal.get("late_misdeal", False)
+    if not isinstance(value, bool):
+        report.add(f"'late_misdeal' takes true or false, not {value!r}", "format", SRC_NOTATION, field="late_misdeal")
+        return False
+    return value
 
 
 def _check_hands(
@@ -373,9 +394,9 @@ def _score_deal(rules: OklahomaRules, players: tuple[str, ...], deal: _Deal) -> 
         lines.extend(_held_lines(hand.held, k8))
         side_lines: tuple[Line, ...] = ()
         if name == deal.out:
-            lines.append(_going_out_line(rules, deal.first_turn))
+            lines.append(_going_out_line(rules, deal))
             if deal.concealed:
-                side_lines = (_concealed_line(rules, deal.first_turn),)
+                side_lines = (_concealed_line(rules, deal),)
         result[name] = PlayerDeal(
             points=sum(line.points for line in lines),
             lines=tuple(lines),
@@ -401,8 +422,15 @@ def _held_lines(cards: list[Entered], k8: CardValue) -> list[Line]:
     return lines
 
 
-def _going_out_line(rules: OklahomaRules, first_turn: bool) -> Line:
-    if first_turn and not rules.first_turn_bonus:
+def _going_out_line(rules: OklahomaRules, deal: _Deal) -> Line:
+    if deal.late_misdeal:
+        return Line(
+            "went out, but a misdeal was found late: no going-out bonus",
+            0,
+            "after a misdeal found after the first play, the winner gets no bonus for going out",
+            SRC_MISDEAL,
+        )
+    if deal.first_turn and not rules.first_turn_bonus:
         cite = rules.cite("first_turn_bonus")
         return Line(
             "went out on the first turn: no going-out bonus",
@@ -415,14 +443,21 @@ def _going_out_line(rules: OklahomaRules, first_turn: bool) -> Line:
     return Line("went out", rules.out_bonus, "going out", cite.source, cite.basis)
 
 
-def _concealed_line(rules: OklahomaRules, first_turn: bool) -> Line:
+def _concealed_line(rules: OklahomaRules, deal: _Deal) -> Line:
     """The concealed bonus, kept in the side column outside the race."""
     cite = rules.cite("concealed_bonus")
     if rules.concealed_bonus == 0:
         return Line(
             "went out concealed: no concealed bonus under these rules", 0, "concealed bonus", cite.source, cite.basis
         )
-    if first_turn and not rules.first_turn_bonus:
+    if deal.late_misdeal:
+        return Line(
+            "went out concealed, but a misdeal was found late: no concealed bonus",
+            0,
+            "after a misdeal found after the first play, the winner gets no bonus for going out",
+            SRC_MISDEAL,
+        )
+    if deal.first_turn and not rules.first_turn_bonus:
         return Line(
             "went out concealed on the first turn: no concealed bonus either",
             0,
@@ -556,6 +591,13 @@ def _deal_notes(players: tuple[str, ...], deal: _Deal) -> list[str]:
     notes = []
     if deal.out is None:
         notes.append("the stock ran out: nobody went out, no bonus (S0); the same dealer deals again (ruling)")
+        if deal.late_misdeal:
+            notes.append("a misdeal was found late, but nobody went out: there is no bonus to withhold (ruling)")
+    elif deal.first_turn and not deal.concealed_given:
+        notes.append(
+            f"{deal.out} went out on the first turn: that is going out concealed, "
+            "no meld can have been laid before it (RULES.md §1)"
+        )
     for name in players:
         notes += [f"{name}: {check.note}" for check in deal.hands[name].melds if check.note]
     return notes

@@ -246,3 +246,59 @@ def test_readings_taken_are_in_the_deal_notes():
     g = score_game(BOOK, P3, [d], None)
     assert "Ann: JK Q♠ K♠: taken with JK as J♠; with JK as A♠ it scores the same (160)" in g.deals[0].notes
     assert g.deals[0].players["Ann"].melds[0] == ("JK=J♠", "Q♠", "K♠")
+
+
+# --- RULES.md §1 as revised: first-turn outs, a misdeal found late -------------------------------
+
+
+def test_a_first_turn_out_is_concealed_whatever_the_record_says():
+    # RULING CHANGED: first_turn without concealed was scored as not concealed.
+    book = score_deal(BOOK, P3, simple(first_turn=True))
+    assert book["Ann"].points == 95 and book["Ann"].side_points == 0
+    [side] = book["Ann"].side_lines
+    assert side.basis == "ruling" and "first turn" in side.label  # no concealed bonus either (book)
+    paid = score_deal(resolve("oklahoma", "book", {"first_turn_bonus": True}), P3, simple(first_turn=True))
+    assert paid["Ann"].points == 195 and paid["Ann"].side_points == 250
+    assert score_deal(BOOK, P3, simple(first_turn=True, concealed=False))["Ann"].side_lines == book["Ann"].side_lines
+    laws = score_deal(LAWS, P3, simple(first_turn=True))
+    assert laws["Ann"].points == 195 and laws["Ann"].side_lines[0].basis == "ruling"  # Laws: no concealed bonus
+
+
+def test_a_first_turn_out_says_it_was_concealed_in_the_notes():
+    g = score_game(BOOK, P3, [simple(first_turn=True)], "Cleo")
+    assert any("Ann went out on the first turn: that is going out concealed" in n for n in g.deals[0].notes)
+    g = score_game(BOOK, P3, [simple(first_turn=True, concealed=True)], "Cleo")
+    assert not any("first turn" in n for n in g.deals[0].notes)
+
+
+def test_late_misdeal_takes_the_going_out_bonus_away():
+    r = score_deal(BOOK, P3, simple(late_misdeal=True))
+    check_lines(r)
+    assert r["Ann"].points == 95  # melds only
+    [bonus] = [x for x in r["Ann"].lines if "misdeal" in x.label]
+    assert bonus.points == 0 and bonus.source == "S1 law 4" and bonus.basis == "source"
+    assert r["Ben"].points == -5 and r["Cleo"].points == -125  # the others score as usual
+
+
+@pytest.mark.parametrize("rules", [BOOK, LAWS])
+def test_late_misdeal_takes_the_concealed_bonus_away_too(rules):
+    r = score_deal(rules, P3, simple(late_misdeal=True, concealed=True))
+    assert r["Ann"].points == 95 and r["Ann"].side_points == 0
+    [side] = r["Ann"].side_lines
+    assert side.points == 0
+    if rules is BOOK:
+        assert "misdeal" in side.label and side.source == "S1 law 4"
+    else:  # the Laws pay no concealed bonus at all (a ruling)
+        assert side.basis == "ruling"
+
+
+def test_late_misdeal_must_be_a_boolean_and_with_nobody_out_withholds_nothing():
+    assert errors_of(BOOK, simple(late_misdeal="yes"))[0].field == "late_misdeal"
+    g = score_game(BOOK, P3, [simple(out=None, late_misdeal=True)], None)
+    assert any("misdeal" in n and "(ruling)" in n for n in g.deals[0].notes)
+    assert g.deals[0].players["Ann"].points == 90
+
+
+def test_unknown_key_names_late_misdeal_among_the_keys():
+    e = errors_of(BOOK, simple(misdeal=True))[0]
+    assert "out, first_turn, concealed, late_misdeal, hands" in e.message

@@ -15,6 +15,8 @@ VALID = [
     "oklahoma_laws",
     "oklahoma_book",
     "oklahoma_readings",
+    "oklahoma_first_turn",
+    "oklahoma_late_misdeal",
     "gin_standard",
     "gin_classic",
     "gin_casino",
