@@ -210,6 +210,15 @@ def test_oklahoma_hand_with_a_bad_meld(client):
     assert v.ok is False and v.errors
 
 
+def test_oklahoma_hand_of_melds_only_or_held_only(client):
+    melded = verdict(client, kind="hand", profile="book", spread="QS QH QD", cards="")
+    assert not melded.errors and "+70" in melded.headline
+    held = verdict(client, kind="hand", profile="book", spread="", cards="QS QS")
+    assert not held.errors and "−200" in held.headline
+    three = verdict(client, kind="hand", profile="book", spread="QS QH QD", cards="QS QS")
+    assert three.ok is False and "Q♠ is entered 3 times: the pack has two of each card" in three.errors[0]["message"]
+
+
 def test_whole_gin_hand_from_three_fields(client):
     v = verdict(
         client,

@@ -38,6 +38,7 @@ __all__ = [
     "play",
     "score_deal",
     "score_game",
+    "score_hand",
 ]
 
 GAME = "oklahoma"
@@ -78,11 +79,11 @@ class _Deal:
 
 
 class _Report:
-    """The errors of one deal, each with the deal's number."""
+    """The errors of one deal, each with the deal's number (None: a hand alone)."""
 
     __slots__ = ("errors", "number")
 
-    def __init__(self, number: int, errors: list[RecordError]) -> None:
+    def __init__(self, number: int | None, errors: list[RecordError]) -> None:
         self.number = number
         self.errors = errors
 
@@ -125,7 +126,7 @@ def _check_deal(
             "the deal has no 'hands' object: every player's melds and cards held", "format", SRC_NOTATION, field="hands"
         )
         return None
-    hands = _check_hands(rules, players, hands_raw, report)
+    hands = _check_hands(rules, players, hands_raw, report, out)
     if out is not None and out in hands:
         _check_out_hand(out, hands[out], hands_raw[out], report)
     if len(errors) > start:
@@ -189,7 +190,11 @@ def _check_late_misdeal(deal: Mapping[object, object], report: _Report) -> bool:
 
 
 def _check_hands(
-    rules: OklahomaRules, players: tuple[str, ...], hands_raw: Mapping[object, object], report: _Report
+    rules: OklahomaRules,
+    players: tuple[str, ...],
+    hands_raw: Mapping[object, object],
+    report: _Report,
+    out: str | None,
 ) -> dict[str, _Hand]:
     """Every player's hand, and the pack's limits over all of them together."""
     for name in hands_raw:
@@ -198,7 +203,7 @@ def _check_hands(
                 f"'{name}' is not one of the players", "format", SRC_NOTATION, player=str(name), field=f"hands.{name}"
             )
     hands: dict[str, _Hand] = {}
-    entered_cards: list[tuple[str, Entered]] = []  # every card entered, with its player, for the pack count
+    entered_cards: list[tuple[str | None, Entered]] = []  # every card entered, with its player, for the pack count
     for name in players:
         if name not in hands_raw:
             report.add(
@@ -210,12 +215,33 @@ def _check_hands(
             )
             continue
         hands[name] = _check_hand(rules, name, hands_raw[name], report, entered_cards)
+        if name != out:
+            _check_holds_a_card(name, hands_raw[name], report)
     _check_pack(rules, entered_cards, report)
     return hands
 
 
+def _check_holds_a_card(name: str, raw: object, report: _Report) -> None:
+    """A player who did not go out holds at least one card (RULES.md §1): no cards at all is an
+    entry error, not a score of 0 (a player whose hand empties has gone out)."""
+    if not isinstance(raw, Mapping):
+        return  # reported as a format error
+    melds, held = raw.get("melds", []), raw.get("held", [])
+    if not isinstance(melds, list) or not isinstance(held, list):
+        return  # reported as a format error
+    if held or any(isinstance(meld, list) and meld for meld in melds):
+        return
+    report.add(
+        f"{name} has no cards: every player who did not go out holds at least one card",
+        "cards in hand",
+        "S0",
+        player=name,
+        field=f"hands.{name}",
+    )
+
+
 def _check_hand(
-    rules: OklahomaRules, name: str, raw: object, report: _Report, entered_cards: list[tuple[str, Entered]]
+    rules: OklahomaRules, name: str, raw: object, report: _Report, entered_cards: list[tuple[str | None, Entered]]
 ) -> _Hand:
     hand = _Hand([], [])
     if not isinstance(raw, Mapping):
@@ -228,8 +254,8 @@ def _check_hand(
         )
         return hand
     _check_hand_keys(name, raw, report)
-    _check_melds(rules, name, raw.get("melds", []), report, hand, entered_cards)
-    _check_held(rules, name, raw.get("held", []), report, hand, entered_cards)
+    _check_melds(rules, name, f"hands.{name}.", raw.get("melds", []), report, hand, entered_cards)
+    _check_held(rules, name, f"hands.{name}.", raw.get("held", []), report, hand, entered_cards)
     return hand
 
 
@@ -256,23 +282,25 @@ def _check_hand_keys(name: str, raw: Mapping[object, object], report: _Report) -
 
 def _check_melds(
     rules: OklahomaRules,
-    name: str,
+    name: str | None,
+    path: str,
     melds: object,
     report: _Report,
     hand: _Hand,
-    entered_cards: list[tuple[str, Entered]],
+    entered_cards: list[tuple[str | None, Entered]],
 ) -> None:
+    """A hand's melds, each checked alone; ``path`` leads to the hand in the record ("hands.Ann.")."""
     if not isinstance(melds, list) or not all(isinstance(m, list) for m in melds):
         report.add(
             "'melds' is a list of melds, each a list of cards",
             "format",
             SRC_NOTATION,
             player=name,
-            field=f"hands.{name}.melds",
+            field=path + "melds",
         )
         return
     for i, meld in enumerate(melds):
-        field = f"hands.{name}.melds[{i}]"  # a path into the record: counted from 0, as in Gin
+        field = f"{path}melds[{i}]"  # a path into the record: counted from 0, as in Gin
         check = check_meld(meld, rules)
         for e in check.errors:
             report.errors.append(replace(e, deal=report.number, player=name, field=field))
@@ -285,13 +313,15 @@ def _check_melds(
 
 def _check_held(
     rules: OklahomaRules,
-    name: str,
+    name: str | None,
+    path: str,
     cards: object,
     report: _Report,
     hand: _Hand,
-    entered_cards: list[tuple[str, Entered]],
+    entered_cards: list[tuple[str | None, Entered]],
 ) -> None:
-    field = f"hands.{name}.held"
+    """The cards left in a hand: natural cards as they are (a wild card in hand stands for nothing)."""
+    field = path + "held"
     if not isinstance(cards, list):
         report.add("'held' is a list of cards", "format", SRC_NOTATION, player=name, field=field)
         return
@@ -320,7 +350,7 @@ def _check_held(
         hand.held.append(e)
 
 
-def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str, Entered]], report: _Report) -> None:
+def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str | None, Entered]], report: _Report) -> None:
     """Two of each natural card, two of each 2 (eight 2s), one Joker (S0; S1 law 1), all hands together."""
     counts = Counter(e.card_label for _, e in entered_cards)
     for label, count in counts.items():
@@ -330,7 +360,7 @@ def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str, Entered]], 
             continue  # already reported where it was entered
         limit = 1 if label == "JK" else 2
         by_player = Counter(name for name, e in entered_cards if e.card_label == label)
-        by = ", ".join(f"{name} {k}" for name, k in by_player.items())
+        by = "" if None in by_player else " (" + ", ".join(f"{name} {k}" for name, k in by_player.items()) + ")"
         if label == "JK":
             what = "one Joker"
         elif label[0] == "2":
@@ -338,7 +368,7 @@ def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str, Entered]], 
         else:
             what = "two of each card"
         report.add(
-            f"{label} is entered {count} times ({by}): the pack has {what}",
+            f"{label} is entered {count} times{by}: the pack has {what}",
             "the pack",
             SRC_PACK,
             player=_past_the_limit(entered_cards, label, limit),
@@ -346,7 +376,7 @@ def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str, Entered]], 
         )
 
 
-def _past_the_limit(entered_cards: list[tuple[str, Entered]], label: str, limit: int) -> str | None:
+def _past_the_limit(entered_cards: list[tuple[str | None, Entered]], label: str, limit: int) -> str | None:
     """The player whose entry went past the pack's count, in seat order of entry."""
     seen = 0
     for name, e in entered_cards:
@@ -387,25 +417,28 @@ def _score_deal(rules: OklahomaRules, players: tuple[str, ...], deal: _Deal) -> 
     k8 = k8_held(rules)
     result = {}
     for name in players:
-        hand = deal.hands[name]
-        lines: list[Line] = []
-        for check in hand.melds:
-            lines.extend(check.lines)
-        lines.extend(_held_lines(hand.held, k8))
-        side_lines: tuple[Line, ...] = ()
         if name == deal.out:
-            lines.append(_going_out_line(rules, deal))
-            if deal.concealed:
-                side_lines = (_concealed_line(rules, deal),)
-        result[name] = PlayerDeal(
-            points=sum(line.points for line in lines),
-            lines=tuple(lines),
-            melds=tuple(check.labels for check in hand.melds),
-            held=tuple(e.card_label for e in hand.held),
-            side_points=sum(line.points for line in side_lines),
-            side_lines=side_lines,
-        )
+            bonus = (_going_out_line(rules, deal),)
+            side = (_concealed_line(rules, deal),) if deal.concealed else ()
+            result[name] = _player_deal(deal.hands[name], k8, bonus, side)
+        else:
+            result[name] = _player_deal(deal.hands[name], k8)
     return result
+
+
+def _player_deal(hand: _Hand, k8: CardValue, bonus: tuple[Line, ...] = (), side: tuple[Line, ...] = ()) -> PlayerDeal:
+    """One player's score: the melds, the cards left in hand, the going-out bonus; the side column."""
+    lines = [line for check in hand.melds for line in check.lines]
+    lines += _held_lines(hand.held, k8)
+    lines += bonus
+    return PlayerDeal(
+        points=sum(line.points for line in lines),
+        lines=tuple(lines),
+        melds=tuple(check.labels for check in hand.melds),
+        held=tuple(e.card_label for e in hand.held),
+        side_points=sum(line.points for line in side),
+        side_lines=side,
+    )
 
 
 def _held_lines(cards: list[Entered], k8: CardValue) -> list[Line]:
@@ -472,6 +505,22 @@ def _concealed_line(rules: OklahomaRules, deal: _Deal) -> Line:
         cite.source,
         cite.basis,
     )
+
+
+def score_hand(rules: OklahomaRules, melds: object, held: object) -> PlayerDeal:
+    """One player's melds and cards left in hand scored alone, as when the stock runs out (no bonus):
+    each meld checked as in a deal, the pack's limits within the hand. Raises RecordInvalid with
+    every error (no deal, no player; fields ``melds[i]``, ``held``)."""
+    errors: list[RecordError] = []
+    report = _Report(None, errors)
+    hand = _Hand([], [])
+    entered_cards: list[tuple[str | None, Entered]] = []
+    _check_melds(rules, None, "", melds, report, hand, entered_cards)
+    _check_held(rules, None, "", held, report, hand, entered_cards)
+    _check_pack(rules, entered_cards, report)
+    if errors:
+        raise RecordInvalid(errors)
+    return _player_deal(hand, k8_held(rules))
 
 
 def score_deal(rules: OklahomaRules, players: Sequence[str], deal: object, number: int = 1) -> dict[str, PlayerDeal]:

@@ -116,7 +116,11 @@ def test_stock_out_no_bonus():
 def test_two_sets_of_the_same_rank_in_one_hand():
     d = {
         "out": "Ann",
-        "hands": {"Ann": hand([["7H", "7S", "7D"], ["7H", "7C", "2C"]]), "Ben": hand([], ["3S"]), "Cleo": hand([], [])},
+        "hands": {
+            "Ann": hand([["7H", "7S", "7D"], ["7H", "7C", "2C"]]),
+            "Ben": hand([], ["3S"]),
+            "Cleo": hand([], ["4S"]),
+        },
     }
     assert score_deal(BOOK, P3, d)["Ann"].points == 30 + 100
 
@@ -302,3 +306,44 @@ def test_late_misdeal_must_be_a_boolean_and_with_nobody_out_withholds_nothing():
 def test_unknown_key_names_late_misdeal_among_the_keys():
     e = errors_of(BOOK, simple(misdeal=True))[0]
     assert "out, first_turn, concealed, late_misdeal, hands" in e.message
+
+
+# --- RULES.md §1 as revised: a player who did not go out holds a card; a hand alone -------------
+
+
+@pytest.mark.parametrize("out", ["Ann", None])
+def test_a_player_with_no_cards_at_all_is_an_entry_error(out):
+    d = simple(out=out)
+    d["hands"]["Ben"] = hand([], [])
+    [e] = errors_of(BOOK, d)
+    assert e.message == "Ben has no cards: every player who did not go out holds at least one card"
+    assert (e.player, e.field, e.rule, e.source) == ("Ben", "hands.Ben", "cards in hand", "S0")
+
+
+def test_a_player_with_melds_only_or_held_only_has_cards():
+    d = simple()
+    d["hands"]["Ben"] = hand([["5S", "6S", "7S"]], [])
+    d["hands"]["Cleo"] = hand([], ["4C"])
+    assert score_deal(BOOK, P3, d)["Ben"].points == 15
+
+
+def test_an_empty_meld_is_not_a_card():
+    d = simple()
+    d["hands"]["Ben"] = hand([[]], [])
+    messages = [e.message for e in errors_of(BOOK, d)]
+    assert "Ben has no cards: every player who did not go out holds at least one card" in messages
+    assert any("empty meld" in m for m in messages)
+
+
+def test_a_hand_alone():
+    from scorekeeper.rules.oklahoma import score_hand
+
+    r = score_hand(LAWS, [["QS", "QH", "2C=QD"]], ["KS", "JK", "2D", "7C"])
+    assert r.points == 70 - 10 - 200 - 20 - 5 == sum(x.points for x in r.lines)
+    assert r.melds == (("Q♠", "Q♥", "2♣=Q♦"),) and r.held == ("K♠", "JK", "2♦", "7♣")
+    assert score_hand(BOOK, [], []).points == 0
+    with pytest.raises(RecordInvalid) as info:
+        score_hand(BOOK, [["9H", "8H", "2C"]], ["QS", "QS", "QS", "XX"])
+    fields = [(e.field, e.player, e.deal) for e in info.value.errors]
+    assert fields == [("melds[0]", None, None), ("held", None, None), (None, None, None)]
+    assert info.value.errors[2].message == "Q♠ is entered 3 times: the pack has two of each card"

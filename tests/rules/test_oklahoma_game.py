@@ -149,7 +149,8 @@ def test_laws_game_has_no_concealed_bonus():
     ],
 )
 def test_number_of_players(rules, players, ok):
-    deal: dict[str, object] = {"out": None, "hands": {p: {"melds": [], "held": []} for p in players}}
+    hands = {p: {"melds": [], "held": [f"{3 + seat}C"]} for seat, p in enumerate(players)}
+    deal: dict[str, object] = {"out": None, "hands": hands}
     if ok:
         score_game(rules, players, [deal], None)
     else:
