@@ -17,9 +17,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from . import oklahoma_melds, oklahoma_split
 from .cards import CardError
 from .errors import RecordError, RecordInvalid
-from .oklahoma_melds import SRC_NOTATION, SRC_WILD, Entered, MeldCheck, check_meld, clear_caches, entered
+from .oklahoma_melds import SRC_NOTATION, SRC_WILD, Entered, MeldCheck, check_meld, entered
+from .oklahoma_split import MeldedCheck, check_melded
 from .oklahoma_values import CardValue, card_value_held, card_value_melded, held, k8_held, pack_counts
 from .players import first_dealer_errors, player_count_errors, player_errors
 from .profiles import OklahomaRules
@@ -31,7 +33,9 @@ __all__ = [
     "begin",
     "card_value_held",
     "card_value_melded",
+    "MeldedCheck",
     "check_meld",
+    "check_melded",
     "clear_caches",
     "conclude",
     "pack_counts",
@@ -49,8 +53,14 @@ SRC_OUT = "S0; S1 law 6"
 SRC_MISDEAL = "S1 law 4"
 
 DEAL_KEYS = ("out", "first_turn", "concealed", "late_misdeal", "hands")
-HAND_KEYS = ("melds", "held")
+HAND_KEYS = ("melds", "melded", "held")  # 'melds' or 'melded' (one flat list, split by the engine)
 FLAGS = ("first_turn", "concealed")  # how the player who went out did it
+
+
+def clear_caches(parsed_cards: bool = True) -> None:
+    """Forget every cached verdict (melds, melded lists) and, unless told not to, every parsed card."""
+    oklahoma_melds.clear_caches(parsed_cards)
+    oklahoma_split.clear_cache()
 
 
 # --------------------------------------------------------------------------------------------
@@ -61,6 +71,7 @@ FLAGS = ("first_turn", "concealed")  # how the player who went out did it
 class _Hand:
     melds: list[MeldCheck]
     held: list[Entered]
+    split_note: str = ""  # how a 'melded' list was split, where it splits more than one way
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,10 +237,10 @@ def _check_holds_a_card(name: str, raw: object, report: _Report) -> None:
     entry error, not a score of 0 (a player whose hand empties has gone out)."""
     if not isinstance(raw, Mapping):
         return  # reported as a format error
-    melds, held = raw.get("melds", []), raw.get("held", [])
-    if not isinstance(melds, list) or not isinstance(held, list):
+    melds, melded, held = raw.get("melds", []), raw.get("melded", []), raw.get("held", [])
+    if not isinstance(melds, list) or not isinstance(melded, list) or not isinstance(held, list):
         return  # reported as a format error
-    if held or any(isinstance(meld, list) and meld for meld in melds):
+    if held or melded or any(isinstance(meld, list) and meld for meld in melds):
         return
     report.add(
         f"{name} has no cards: every player who did not go out holds at least one card",
@@ -254,8 +265,12 @@ def _check_hand(
         )
         return hand
     _check_hand_keys(name, raw, report)
-    _check_melds(rules, name, f"hands.{name}.", raw.get("melds", []), report, hand, entered_cards)
-    _check_held(rules, name, f"hands.{name}.", raw.get("held", []), report, hand, entered_cards)
+    path = f"hands.{name}."
+    if "melded" in raw:
+        _check_melded(rules, name, path, raw["melded"], report, hand, entered_cards)
+    else:
+        _check_melds(rules, name, path, raw.get("melds", []), report, hand, entered_cards)
+    _check_held(rules, name, path, raw.get("held", []), report, hand, entered_cards)
     return hand
 
 
@@ -263,21 +278,36 @@ def _check_hand_keys(name: str, raw: Mapping[object, object], report: _Report) -
     for key in raw:
         if key not in HAND_KEYS:
             report.add(
-                f"unknown key '{key}': a hand has 'melds' and 'held'",
+                f"unknown key '{key}': a hand has 'melds' (or 'melded') and 'held'",
                 "format",
                 SRC_NOTATION,
                 player=name,
                 field=f"hands.{name}.{key}",
             )
-    for key in HAND_KEYS:
-        if key not in raw:
-            report.add(
-                f"{name}'s hand has no '{key}' (write [] for none)",
-                "format",
-                SRC_NOTATION,
-                player=name,
-                field=f"hands.{name}.{key}",
-            )
+    if "melds" in raw and "melded" in raw:
+        report.add(
+            f"{name}'s hand gives both 'melds' and 'melded': give the melds, or one list of every card melded",
+            "format",
+            SRC_NOTATION,
+            player=name,
+            field=f"hands.{name}.melded",
+        )
+    if "melds" not in raw and "melded" not in raw:
+        report.add(
+            f"{name}'s hand has no 'melds' (write [] for none, or give 'melded')",
+            "format",
+            SRC_NOTATION,
+            player=name,
+            field=f"hands.{name}.melds",
+        )
+    if "held" not in raw:
+        report.add(
+            f"{name}'s hand has no 'held' (write [] for none)",
+            "format",
+            SRC_NOTATION,
+            player=name,
+            field=f"hands.{name}.held",
+        )
 
 
 def _check_melds(
@@ -309,6 +339,31 @@ def _check_melds(
         for raw_token in meld:
             with contextlib.suppress(CardError):
                 entered_cards.append((name, entered(raw_token)))
+
+
+def _check_melded(
+    rules: OklahomaRules,
+    name: str | None,
+    path: str,
+    melded: object,
+    report: _Report,
+    hand: _Hand,
+    entered_cards: list[tuple[str | None, Entered]],
+) -> None:
+    """A hand's melded cards as one flat list: split into legal melds by the engine (RECORD.md)."""
+    field = path + "melded"
+    if not isinstance(melded, list):
+        report.add("'melded' is one list of every card melded", "format", SRC_NOTATION, player=name, field=field)
+        return
+    split = check_melded(melded, rules)
+    for e in split.errors:
+        report.errors.append(replace(e, deal=report.number, player=name, field=field))
+    if split.ok:
+        hand.melds.extend(split.melds)
+        hand.split_note = split.note
+    for raw_token in melded:
+        with contextlib.suppress(CardError, TypeError):
+            entered_cards.append((name, entered(raw_token)))
 
 
 def _check_held(
@@ -398,14 +453,15 @@ def _check_out_hand(out: str, hand: _Hand, raw: object, report: _Report) -> None
             cards=[e.label for e in hand.held],
             field=f"hands.{out}.held",
         )
-    raw_melds = raw.get("melds") if isinstance(raw, Mapping) else None
+    key = "melded" if isinstance(raw, Mapping) and "melded" in raw else "melds"
+    raw_melds = raw.get(key) if isinstance(raw, Mapping) else None
     if isinstance(raw_melds, list) and not raw_melds:
         report.add(
             f"{out} went out but melded nothing: going out means melding all one's cards",
             "going out",
             "ruling",
             player=out,
-            field=f"hands.{out}.melds",
+            field=f"hands.{out}.{key}",
         )
 
 
@@ -648,7 +704,10 @@ def _deal_notes(players: tuple[str, ...], deal: _Deal) -> list[str]:
             "no meld can have been laid before it (RULES.md §1)"
         )
     for name in players:
-        notes += [f"{name}: {check.note}" for check in deal.hands[name].melds if check.note]
+        hand = deal.hands[name]
+        if hand.split_note:
+            notes.append(f"{name}'s melded cards: {hand.split_note}")
+        notes += [f"{name}: {check.note}" for check in hand.melds if check.note]
     return notes
 
 

@@ -9,7 +9,7 @@ legal readings: empty (illegal), one score (accepted), several (the wild cards m
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import product
+from itertools import combinations, product
 
 RANK_OF = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(r): r for r in range(2, 11)}}
 SUITS = "SHDC"
@@ -71,8 +71,16 @@ def scores(tokens: Iterable[str]) -> set[int]:
     if all(kind != "natural" for kind, _, _ in parsed) and any(named is None for _, _, named in parsed):
         return set()
     free = [i for i, (kind, _, named) in enumerate(parsed) if kind != "natural" and named is None]
+    # A wild can only stand for a card of the rank or the suit of some other card (a set is one
+    # rank, a sequence one suit): trying only those leaves out no legal reading.
+    fixed = [card if kind == "natural" else named for kind, card, named in parsed]
+    ranks = {c[0] for c in fixed if c is not None}
+    suits = {c[1] for c in fixed if c is not None}
+    if len(ranks) > 1 and len(suits) > 1:
+        return set()  # neither one rank nor one suit, whatever the wilds stand for
+    candidates = [c for c in NATURALS if c[0] in ranks or c[1] in suits]
     found: set[int] = set()
-    for choice in product(NATURALS, repeat=len(free)):
+    for choice in product(candidates, repeat=len(free)):
         stands = dict(zip(free, choice, strict=True))
         cards: list[tuple[int, str]] = []
         points = 0
@@ -93,3 +101,46 @@ def scores(tokens: Iterable[str]) -> set[int]:
 
 def free_wilds(tokens: Iterable[str]) -> int:
     return sum(1 for t in tokens if "=" not in t and (t == "JK" or t.startswith("2")))
+
+
+_GROUP_SCORES: dict[tuple[str, ...], set[int]] = {}  # a meld's scores do not change from list to list
+
+
+def split_totals(tokens: list[str]) -> set[int]:
+    """Every total a flat list of melded cards can score: over every partition into groups that are
+    legal melds, with every reading of each (the sum of one score of each group)."""
+    cards = sorted(tokens)
+
+    def legal(group: tuple[str, ...]) -> set[int]:
+        if group not in _GROUP_SCORES:
+            _GROUP_SCORES[group] = scores(group) if 3 <= len(group) <= 14 else set()
+        return _GROUP_SCORES[group]
+
+    def partitions(rest: tuple[str, ...]) -> set[int]:
+        if not rest:
+            return {0}
+        first, others = rest[0], rest[1:]
+        totals: set[int] = set()
+        seen: set[tuple[str, ...]] = set()
+        for size in range(2, min(len(rest), 14)):  # the first card and 2..13 others
+            for picked in combinations(range(len(others)), size):
+                group = (first, *(others[i] for i in picked))
+                if group in seen:
+                    continue
+                seen.add(group)
+                found = legal(group)
+                if not found:
+                    continue
+                left = tuple(c for i, c in enumerate(others) if i not in picked)
+                for rest_total in partitions_memo(left):
+                    totals.update(f + rest_total for f in found)
+        return totals
+
+    memo: dict[tuple[str, ...], set[int]] = {}
+
+    def partitions_memo(rest: tuple[str, ...]) -> set[int]:
+        if rest not in memo:
+            memo[rest] = partitions(rest)
+        return memo[rest]
+
+    return partitions_memo(tuple(cards))

@@ -17,6 +17,7 @@ VALID = [
     "oklahoma_readings",
     "oklahoma_first_turn",
     "oklahoma_late_misdeal",
+    "oklahoma_melded",
     "gin_standard",
     "gin_classic",
     "gin_casino",
