@@ -6,9 +6,9 @@ Four kinds of question:
 * ``hand``   Oklahoma: melds laid and cards left in hand: what they score, card by card, scored by
              the engine as one player's hand (``oklahoma.score_hand``: as if the stock ran out).
 * ``knock``  Oklahoma Gin: a hand (10 cards, or 11 before the discard) and the first upcard:
-             can it knock, gin, the least deadwood and its arrangement (``gin_fast``).
+             can it knock, gin, the least deadwood and its arrangement (``gin_search``).
 * ``layoff`` Oklahoma Gin: the knocker's melds and the defender's cards: what the defender
-             lays off and the deadwood left (``gin_fast.defender_best``).
+             lays off and the deadwood left (``gin_search.defender_best``).
 * ``gin``    Oklahoma Gin: the upcard, the knocker's cards and the defender's: the whole hand scored
              by the engine (best arrangements, layoffs, knock/undercut/gin, spade multiplier).
 * ``deal``   Either game: a whole deal in the RECORD.md notation (or a whole record), scored
@@ -27,8 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import cards as cardlib
-from . import gin, profiles, record
-from . import gin_search as gin_fast
+from . import gin, gin_search, profiles, record
 from .errors import RecordInvalid
 from .oklahoma import MeldCheck, check_meld, score_hand
 
@@ -212,12 +211,12 @@ def _knock(q: Question, rules: profiles.GinRules, v: Verdict) -> None:
     sizes = _hand_sizes(rules)
     if not _knock_hand_size(hand, sizes, rules, v):
         return
-    mask = gin_fast.mask_of(c.index for c in hand)
+    mask = gin_search.mask_of(c.index for c in hand)
     before_discard = len(hand) not in sizes
     limit = cardlib.knock_limit(upcard)
     _cite_knock_limit(upcard, limit, v)
     dead = _arrange(mask, before_discard, v)
-    if before_discard and gin_fast.best_deadwood(mask) == 0:
+    if before_discard and gin_search.best_deadwood(mask) == 0:
         _big_gin(mask, len(hand), rules, v)
     elif dead == 0:
         _gin(v, rules)
@@ -279,10 +278,10 @@ def _cite_knock_limit(upcard: cardlib.Card, limit: int, v: Verdict) -> None:
 def _arrange(mask: int, before_discard: bool, v: Verdict) -> int:
     """The least-deadwood arrangement (and the best discard from one card more) into the verdict."""
     if before_discard:
-        dead, melds, dead_mask, discard = gin_fast.best_arrangement_discard(mask)
+        dead, melds, dead_mask, discard = gin_search.best_arrangement_discard(mask)
         v.discard = cardlib.CARD_BY_INDEX[discard].label
     else:
-        dead, melds, dead_mask = gin_fast.best_arrangement(mask)
+        dead, melds, dead_mask = gin_search.best_arrangement(mask)
     v.melds = [_labels(m) for m in melds]
     v.deadwood = _labels(dead_mask)
     return int(dead)
@@ -290,7 +289,7 @@ def _arrange(mask: int, before_discard: bool, v: Verdict) -> int:
 
 def _big_gin(mask: int, n: int, rules: profiles.GinRules, v: Verdict) -> None:
     """Every card of a hand before the discard melds: big gin, where the rules play it."""
-    v.melds = [_labels(m) for m in gin_fast.best_arrangement(mask)[1]]
+    v.melds = [_labels(m) for m in gin_search.best_arrangement(mask)[1]]
     v.deadwood = []
     v.discard = ""
     v.ok = True
@@ -334,8 +333,8 @@ def _layoff(q: Question, rules: profiles.GinRules, v: Verdict) -> None:
     if hand is None or v.errors:
         return
     chained = rules.layoffs == "chained"
-    mask = gin_fast.mask_of(c.index for c in hand)
-    dead, own, lay, dead_mask = gin_fast.defender_best(mask, knocker_melds, chained=chained)
+    mask = gin_search.mask_of(c.index for c in hand)
+    dead, own, lay, dead_mask = gin_search.defender_best(mask, knocker_melds, chained=chained)
     v.melds = [_labels(m) for m in own]
     v.layoffs = _labels(lay)
     v.deadwood = _labels(dead_mask)
@@ -374,8 +373,8 @@ def _knocker_melds(text: str, v: Verdict) -> tuple[list[int], set[cardlib.Card]]
             )
             continue
         used |= set(meld)
-        m = gin_fast.mask_of(c.index for c in meld)
-        if gin_fast.meld_kind(m) is None:
+        m = gin_search.mask_of(c.index for c in meld)
+        if gin_search.meld_kind(m) is None:
             v.error(
                 f"knocker's meld {i} is neither a set of 3–4 of a rank nor a run of 3+ of a suit (ace low only)",
                 rule="melds",
