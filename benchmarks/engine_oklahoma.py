@@ -6,7 +6,10 @@ Measures, on one core, with fixed data and several repeats (medians printed):
 - the same deal scored as a one-deal game (``score_game``: running totals, end of game);
 - live meld checks per second (``check_meld``, the web app's check while a player types);
 - splits of one player's melded cards given as one flat list (``check_melded``, RECORD.md
-  ``melded``), 13–16 cards with no, one or two unnamed wild cards, in microseconds per list.
+  ``melded``), 13–16 cards with no, one or two unnamed wild cards, in microseconds per list;
+- ``play`` deal after deal through 20 generated games of 30 deals (3–5 players, sets and
+  sequences with named and unnamed wilds, cards held), in microseconds per deal: "afresh" clears
+  every meld verdict before each game (an import of games never seen), "cached" plays them again.
 Card parsing is cached (a dict by token text) in both; "afresh" clears the meld-verdict cache before
 each deal (every meld resolved and scored again), "cached" lets it work as it does in the app, where
 the same melds are re-checked on every keystroke of a deal entry.
@@ -14,8 +17,10 @@ the same melds are re-checked on every keystroke of a deal entry.
 
 from __future__ import annotations
 
+import random
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -67,6 +72,65 @@ MELDED = {
 }
 
 
+RANK_TEXT = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def _deal(rng: random.Random, players: tuple[str, ...]) -> dict[str, Any]:
+    """A legal deal: melds of one reading each within the pack's limits, every other player holding cards."""
+    used: Counter[str] = Counter()
+
+    def take(cards: list[str]) -> bool:
+        wanted = Counter(c.split("=")[0] for c in cards)
+        if any(used[c] + k > (1 if c == "JK" else 2) for c, k in wanted.items()):
+            return False
+        used.update(wanted)
+        return True
+
+    def meld() -> list[str]:
+        if rng.random() < 0.5:
+            rank = rng.choice(RANK_TEXT[:1] + RANK_TEXT[2:])
+            cards = [rank + suit for suit in rng.sample("SHDC", rng.choice([3, 4]))]
+            if rng.random() < 0.4:
+                cards[-1] = rng.choice(["JK", "2" + rng.choice("SHDC")])  # a set of two suits or more: one reading
+            return cards
+        suit, n = rng.choice("SHDC"), rng.choice([3, 3, 4, 5, 7])
+        low = rng.randint(3, 14 - n)
+        cards = [RANK_TEXT[place - 1] + suit for place in range(low, low + n)]
+        if rng.random() < 0.5:
+            i = rng.randrange(1, n - 1)  # a wild inside: its place is fixed
+            cards[i] = rng.choice(["JK", "2C", "2D"]) + ("" if rng.random() < 0.5 else "=" + cards[i])
+        return cards
+
+    out = rng.choice([*players, None])
+    hands: dict[str, Any] = {}
+    for name in players:
+        melds = []
+        for _ in range(rng.choice([1, 2, 3]) if name == out else rng.choice([0, 1, 2])):
+            for _attempt in range(10):
+                cards = meld()
+                if take(cards):
+                    melds.append(cards)
+                    break
+        held: list[str] = []
+        while name != out and len(held) < rng.choice([1, 2, 3, 5]):
+            card = rng.choice(RANK_TEXT) + rng.choice("SHDC")
+            if take([card]):
+                held.append(card)
+        if name == out and not melds:
+            out = None
+        hands[name] = {"melds": melds, "held": held}
+    return {"out": out, "hands": hands}
+
+
+def games(count: int = 20, deals: int = 30, seed: int = 7) -> list[tuple[tuple[str, ...], list[dict[str, Any]]]]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        players = PLAYERS[: rng.choice([3, 4, 5])]
+        out.append((players, [_deal(rng, players) for _ in range(deals)]))
+    return out
+
+
 def _rate(fn: Callable[[], object], per_call: int = 1, rounds: int = ROUNDS) -> float:
     fn()  # warm the card cache, as the app is warm
     rates = []
@@ -114,13 +178,36 @@ def measure(rounds: int = ROUNDS) -> dict[str, float]:
         per_second = _rate(split_afresh, rounds=max(rounds // 10, 20))
         split_times[f"check_melded, {name}, afresh (µs per list)"] = 1e6 / per_second
 
-    return split_times | {
-        "5-player book deal, validate + score, melds checked afresh (deals/s)": _rate(one_deal_cold, rounds=rounds),
-        "5-player book deal, validate + score, meld verdicts cached (deals/s)": _rate(one_deal, rounds=rounds),
-        "5-player book deal as a one-deal game, score_game, cached (games/s)": _rate(one_game, rounds=rounds),
-        "check_meld, mixed melds, afresh (melds/s)": _rate(melds_cold, len(MELDS), rounds=rounds),
-        "check_meld, mixed melds, cached (melds/s)": _rate(melds, len(MELDS), rounds=rounds),
+    rules_long = resolve("oklahoma", "book", {"target": 10000})  # no game ends within 30 deals
+    played = games()
+    n_deals = sum(len(d) for _, d in played)
+
+    def play_all(afresh: bool) -> None:
+        for players, deals in played:
+            if afresh:
+                oklahoma.clear_caches(parsed_cards=False)
+            standing = oklahoma.begin(rules_long, players, None)
+            for number, deal in enumerate(deals, 1):
+                _, standing = oklahoma.play(rules_long, players, standing, deal, number)
+
+    play_times = {
+        "play, 3–5 player deals of generated games, meld verdicts afresh each game (µs per deal)": 1e6
+        / _rate(lambda: play_all(True), n_deals, rounds=max(rounds // 500, 2)),
+        "play, 3–5 player deals of generated games, meld verdicts cached (µs per deal)": 1e6
+        / _rate(lambda: play_all(False), n_deals, rounds=max(rounds // 500, 2)),
     }
+
+    return (
+        split_times
+        | play_times
+        | {
+            "5-player book deal, validate + score, melds checked afresh (deals/s)": _rate(one_deal_cold, rounds=rounds),
+            "5-player book deal, validate + score, meld verdicts cached (deals/s)": _rate(one_deal, rounds=rounds),
+            "5-player book deal as a one-deal game, score_game, cached (games/s)": _rate(one_game, rounds=rounds),
+            "check_meld, mixed melds, afresh (melds/s)": _rate(melds_cold, len(MELDS), rounds=rounds),
+            "check_meld, mixed melds, cached (melds/s)": _rate(melds, len(MELDS), rounds=rounds),
+        }
+    )
 
 
 def main() -> None:

@@ -16,16 +16,28 @@ import contextlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from operator import itemgetter
 
 from . import oklahoma_melds, oklahoma_split
 from .cards import CardError
 from .errors import RecordError, RecordInvalid
-from .oklahoma_melds import SRC_NOTATION, SRC_WILD, Entered, MeldCheck, check_meld, entered
+from .oklahoma_melds import SRC_NOTATION, SRC_WILD, Entered, MeldCheck, check_meld, entered, known_card
 from .oklahoma_split import MeldedCheck, check_melded
-from .oklahoma_values import CardValue, card_value_held, card_value_melded, held, k8_held, pack_counts
+from .oklahoma_values import CardValue, card_value_held, card_value_melded, k8_held, pack_counts
 from .players import first_dealer_errors, player_count_errors, player_errors
 from .profiles import OklahomaRules
-from .results import DealResult, GameResult, Line, PlayerDeal, Standing
+from .results import (
+    DealResult,
+    GameResult,
+    Line,
+    PlayerDeal,
+    Standing,
+    make_deal_result,
+    make_line,
+    make_player_deal,
+    make_standing,
+)
 
 __all__ = [
     "GAME",
@@ -51,6 +63,8 @@ SRC_PACK = "S0; S1 law 1"
 SRC_OUT = "S0; S1 law 6"
 
 SRC_MISDEAL = "S1 law 4"
+
+_second = itemgetter(1)
 
 DEAL_KEYS = ("out", "first_turn", "concealed", "late_misdeal", "hands")
 HAND_KEYS = ("melds", "melded", "held")  # 'melds' or 'melded' (one flat list, split by the engine)
@@ -200,6 +214,11 @@ def _check_late_misdeal(deal: Mapping[object, object], report: _Report) -> bool:
     return value
 
 
+def _is_mapping(value: object) -> bool:
+    """isinstance(value, Mapping), quick for the plain dict JSON gives."""
+    return type(value) is dict or isinstance(value, Mapping)
+
+
 def _check_hands(
     rules: OklahomaRules,
     players: tuple[str, ...],
@@ -214,7 +233,7 @@ def _check_hands(
                 f"'{name}' is not one of the players", "format", SRC_NOTATION, player=str(name), field=f"hands.{name}"
             )
     hands: dict[str, _Hand] = {}
-    entered_cards: list[tuple[str | None, Entered]] = []  # every card entered, with its player, for the pack count
+    entered_cards: list[tuple[str | None, str]] = []  # every card entered, with its player, for the pack count
     for name in players:
         if name not in hands_raw:
             report.add(
@@ -235,8 +254,9 @@ def _check_hands(
 def _check_holds_a_card(name: str, raw: object, report: _Report) -> None:
     """A player who did not go out holds at least one card (RULES.md §1): no cards at all is an
     entry error, not a score of 0 (a player whose hand empties has gone out)."""
-    if not isinstance(raw, Mapping):
+    if not _is_mapping(raw):
         return  # reported as a format error
+    assert isinstance(raw, Mapping)
     melds, melded, held = raw.get("melds", []), raw.get("melded", []), raw.get("held", [])
     if not isinstance(melds, list) or not isinstance(melded, list) or not isinstance(held, list):
         return  # reported as a format error
@@ -252,10 +272,10 @@ def _check_holds_a_card(name: str, raw: object, report: _Report) -> None:
 
 
 def _check_hand(
-    rules: OklahomaRules, name: str, raw: object, report: _Report, entered_cards: list[tuple[str | None, Entered]]
+    rules: OklahomaRules, name: str, raw: object, report: _Report, entered_cards: list[tuple[str | None, str]]
 ) -> _Hand:
     hand = _Hand([], [])
-    if not isinstance(raw, Mapping):
+    if not _is_mapping(raw):
         report.add(
             f"{name}'s hand is an object with 'melds' and 'held'",
             "format",
@@ -264,6 +284,7 @@ def _check_hand(
             field=f"hands.{name}",
         )
         return hand
+    assert isinstance(raw, Mapping)
     _check_hand_keys(name, raw, report)
     path = f"hands.{name}."
     if "melded" in raw:
@@ -317,7 +338,7 @@ def _check_melds(
     melds: object,
     report: _Report,
     hand: _Hand,
-    entered_cards: list[tuple[str | None, Entered]],
+    entered_cards: list[tuple[str | None, str]],
 ) -> None:
     """A hand's melds, each checked alone; ``path`` leads to the hand in the record ("hands.Ann.")."""
     if not isinstance(melds, list) or not all(isinstance(m, list) for m in melds):
@@ -330,15 +351,17 @@ def _check_melds(
         )
         return
     for i, meld in enumerate(melds):
-        field = f"{path}melds[{i}]"  # a path into the record: counted from 0, as in Gin
         check = check_meld(meld, rules)
-        for e in check.errors:
-            report.errors.append(replace(e, deal=report.number, player=name, field=field))
         if check.ok:
             hand.melds.append(check)
+            entered_cards += [(name, label) for label in check.card_labels]
+            continue
+        field = f"{path}melds[{i}]"  # a path into the record: counted from 0, as in Gin
+        for e in check.errors:
+            report.errors.append(replace(e, deal=report.number, player=name, field=field))
         for raw_token in meld:
             with contextlib.suppress(CardError):
-                entered_cards.append((name, entered(raw_token)))
+                entered_cards.append((name, entered(raw_token).card_label))
 
 
 def _check_melded(
@@ -348,7 +371,7 @@ def _check_melded(
     melded: object,
     report: _Report,
     hand: _Hand,
-    entered_cards: list[tuple[str | None, Entered]],
+    entered_cards: list[tuple[str | None, str]],
 ) -> None:
     """A hand's melded cards as one flat list: split into legal melds by the engine (RECORD.md)."""
     field = path + "melded"
@@ -363,7 +386,7 @@ def _check_melded(
         hand.split_note = split.note
     for raw_token in melded:
         with contextlib.suppress(CardError, TypeError):
-            entered_cards.append((name, entered(raw_token)))
+            entered_cards.append((name, entered(raw_token).card_label))
 
 
 def _check_held(
@@ -373,19 +396,21 @@ def _check_held(
     cards: object,
     report: _Report,
     hand: _Hand,
-    entered_cards: list[tuple[str | None, Entered]],
+    entered_cards: list[tuple[str | None, str]],
 ) -> None:
     """The cards left in a hand: natural cards as they are (a wild card in hand stands for nothing)."""
-    field = path + "held"
     if not isinstance(cards, list):
-        report.add("'held' is a list of cards", "format", SRC_NOTATION, player=name, field=field)
+        report.add("'held' is a list of cards", "format", SRC_NOTATION, player=name, field=path + "held")
         return
+    field = path + "held"
     for raw_card in cards:
-        try:
-            e = entered(raw_card)
-        except CardError as exc:
-            report.add(exc.message, "card notation", SRC_NOTATION, player=name, cards=[exc.token], field=field)
-            continue
+        e = known_card(raw_card)  # the parsed card when this text was seen before
+        if e is None:
+            try:
+                e = entered(raw_card)
+            except CardError as exc:
+                report.add(exc.message, "card notation", SRC_NOTATION, player=name, cards=[exc.token], field=field)
+                continue
         if e.named_rank:
             report.add(
                 f"a card in hand stands for nothing: write {e.card_code}, not {e.token.code}",
@@ -401,20 +426,20 @@ def _check_held(
                 "this game is played without the Joker", "no Joker", source, player=name, cards=["JK"], field=field
             )
             continue
-        entered_cards.append((name, e))
+        entered_cards.append((name, e.card_label))
         hand.held.append(e)
 
 
-def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str | None, Entered]], report: _Report) -> None:
+def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str | None, str]], report: _Report) -> None:
     """Two of each natural card, two of each 2 (eight 2s), one Joker (S0; S1 law 1), all hands together."""
-    counts = Counter(e.card_label for _, e in entered_cards)
+    counts = Counter(map(_second, entered_cards))
     for label, count in counts.items():
         if count <= 1 or (count == 2 and label != "JK"):
             continue
         if label == "JK" and not rules.joker:
             continue  # already reported where it was entered
         limit = 1 if label == "JK" else 2
-        by_player = Counter(name for name, e in entered_cards if e.card_label == label)
+        by_player = Counter(name for name, card in entered_cards if card == label)
         by = "" if None in by_player else " (" + ", ".join(f"{name} {k}" for name, k in by_player.items()) + ")"
         if label == "JK":
             what = "one Joker"
@@ -431,11 +456,11 @@ def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str | None, Ente
         )
 
 
-def _past_the_limit(entered_cards: list[tuple[str | None, Entered]], label: str, limit: int) -> str | None:
+def _past_the_limit(entered_cards: list[tuple[str | None, str]], label: str, limit: int) -> str | None:
     """The player whose entry went past the pack's count, in seat order of entry."""
     seen = 0
-    for name, e in entered_cards:
-        if e.card_label == label:
+    for name, card in entered_cards:
+        if card == label:
             seen += 1
             if seen > limit:
                 return name
@@ -474,8 +499,7 @@ def _score_deal(rules: OklahomaRules, players: tuple[str, ...], deal: _Deal) -> 
     result = {}
     for name in players:
         if name == deal.out:
-            bonus = (_going_out_line(rules, deal),)
-            side = (_concealed_line(rules, deal),) if deal.concealed else ()
+            bonus, side = _bonus_lines(rules, deal.late_misdeal, deal.first_turn, deal.concealed)
             result[name] = _player_deal(deal.hands[name], k8, bonus, side)
         else:
             result[name] = _player_deal(deal.hands[name], k8)
@@ -485,15 +509,23 @@ def _score_deal(rules: OklahomaRules, players: tuple[str, ...], deal: _Deal) -> 
 def _player_deal(hand: _Hand, k8: CardValue, bonus: tuple[Line, ...] = (), side: tuple[Line, ...] = ()) -> PlayerDeal:
     """One player's score: the melds, the cards left in hand, the going-out bonus; the side column."""
     lines = [line for check in hand.melds for line in check.lines]
-    lines += _held_lines(hand.held, k8)
+    if hand.held:
+        lines += _held_lines(hand.held, k8)
     lines += bonus
-    return PlayerDeal(
-        points=sum(line.points for line in lines),
-        lines=tuple(lines),
-        melds=tuple(check.labels for check in hand.melds),
-        held=tuple(e.card_label for e in hand.held),
-        side_points=sum(line.points for line in side),
-        side_lines=side,
+    points = 0
+    for line in lines:
+        points += line.points
+    return make_player_deal(
+        points,
+        tuple(lines),
+        tuple([check.labels for check in hand.melds]),
+        tuple([e.card_label for e in hand.held]),
+        (),
+        (),
+        None,
+        None,
+        side[0].points if side else 0,
+        side,
     )
 
 
@@ -501,25 +533,52 @@ def _held_lines(cards: list[Entered], k8: CardValue) -> list[Line]:
     """The cards left in hand, grouped by the rule that prices them."""
     groups: dict[CardValue, list[str]] = {}
     for e in cards:
-        groups.setdefault(held(e.token.card, k8), []).append(e.card_label)
-    lines = []
-    for value, shown in groups.items():
+        value = e.held_value or k8
+        group = groups.get(value)
+        if group is None:
+            groups[value] = [e.card_label]
+        else:
+            group.append(e.card_label)
+    return [_held_line(tuple(shown), value) for value, shown in groups.items()]
+
+
+_HELD_LINES: dict[tuple[tuple[str, ...], CardValue], Line] = {}
+
+
+def _held_line(shown: tuple[str, ...], value: CardValue) -> Line:
+    """One line of cards left in hand, priced by one rule (lines are values: the same cards and rule
+    give the same line, kept for the next deal)."""
+    key = (shown, value)
+    line = _HELD_LINES.get(key)
+    if line is None:
         k = len(shown)
         unit = value.points
         label = " ".join(shown) + (" in hand" if k == 1 else f" in hand ({k} × {unit})")
-        lines.append(Line(label, unit * k, value.rule, value.source, value.basis))
-    return lines
+        line = make_line(label, unit * k, value.rule, value.source, value.basis)
+        if len(_HELD_LINES) >= 8192:
+            _HELD_LINES.clear()
+        _HELD_LINES[key] = line
+    return line
 
 
-def _going_out_line(rules: OklahomaRules, deal: _Deal) -> Line:
-    if deal.late_misdeal:
+@lru_cache(maxsize=256)
+def _bonus_lines(
+    rules: OklahomaRules, late_misdeal: bool, first_turn: bool, concealed: bool
+) -> tuple[tuple[Line, ...], tuple[Line, ...]]:
+    """The going-out line and the side column's line of the player who went out, as he went out."""
+    side = (_concealed_line(rules, late_misdeal, first_turn),) if concealed else ()
+    return (_going_out_line(rules, late_misdeal, first_turn),), side
+
+
+def _going_out_line(rules: OklahomaRules, late_misdeal: bool, first_turn: bool) -> Line:
+    if late_misdeal:
         return Line(
             "went out, but a misdeal was found late: no going-out bonus",
             0,
             "after a misdeal found after the first play, the winner gets no bonus for going out",
             SRC_MISDEAL,
         )
-    if deal.first_turn and not rules.first_turn_bonus:
+    if first_turn and not rules.first_turn_bonus:
         cite = rules.cite("first_turn_bonus")
         return Line(
             "went out on the first turn: no going-out bonus",
@@ -532,21 +591,21 @@ def _going_out_line(rules: OklahomaRules, deal: _Deal) -> Line:
     return Line("went out", rules.out_bonus, "going out", cite.source, cite.basis)
 
 
-def _concealed_line(rules: OklahomaRules, deal: _Deal) -> Line:
+def _concealed_line(rules: OklahomaRules, late_misdeal: bool, first_turn: bool) -> Line:
     """The concealed bonus, kept in the side column outside the race."""
     cite = rules.cite("concealed_bonus")
     if rules.concealed_bonus == 0:
         return Line(
             "went out concealed: no concealed bonus under these rules", 0, "concealed bonus", cite.source, cite.basis
         )
-    if deal.late_misdeal:
+    if late_misdeal:
         return Line(
             "went out concealed, but a misdeal was found late: no concealed bonus",
             0,
             "after a misdeal found after the first play, the winner gets no bonus for going out",
             SRC_MISDEAL,
         )
-    if deal.first_turn and not rules.first_turn_bonus:
+    if first_turn and not rules.first_turn_bonus:
         return Line(
             "went out concealed on the first turn: no concealed bonus either",
             0,
@@ -570,7 +629,7 @@ def score_hand(rules: OklahomaRules, melds: object, held: object) -> PlayerDeal:
     errors: list[RecordError] = []
     report = _Report(None, errors)
     hand = _Hand([], [])
-    entered_cards: list[tuple[str | None, Entered]] = []
+    entered_cards: list[tuple[str | None, str]] = []
     _check_melds(rules, None, "", melds, report, hand, entered_cards)
     _check_held(rules, None, "", held, report, hand, entered_cards)
     _check_pack(rules, entered_cards, report)
@@ -665,28 +724,28 @@ def _play(
             f"{players[winner]} wins the game with {totals[winner]:,} (target {rules.target:,}; "
             "when several reach it the highest total wins — S0)"
         )
-    result = DealResult(
-        number=number,
-        outcome="out" if deal.out is not None else "stock_out",
-        multiplier=1,
-        players=scored,
-        totals_before=dict(zip(players, standing.totals, strict=True)),
-        totals=dict(zip(players, totals, strict=True)),
-        side=dict(zip(players, side, strict=True)),
-        dealer=_name(players, standing.dealer),
-        next_dealer=_name(players, next_dealer),
-        notes=tuple(notes),
-        actor=deal.out,
-        winner=deal.out,
+    result = make_deal_result(
+        number,
+        "out" if deal.out is not None else "stock_out",
+        1,  # no multiplier in Oklahoma
+        scored,
+        dict(zip(players, standing.totals, strict=True)),
+        dict(zip(players, totals, strict=True)),
+        dict(zip(players, side, strict=True)),
+        _name(players, standing.dealer),
+        _name(players, next_dealer),
+        tuple(notes),
+        deal.out,  # who went out
+        deal.out,  # who won the hand
     )
-    after = Standing(
-        deals=standing.deals + 1,
-        totals=totals,
-        side=side,
-        boxes=standing.boxes,
-        dealer=next_dealer,
-        ended_on=number if winner is not None else None,
-        winner=winner,
+    after = make_standing(
+        standing.deals + 1,
+        totals,
+        side,
+        standing.boxes,
+        next_dealer,
+        number if winner is not None else None,
+        winner,
     )
     return result, after
 

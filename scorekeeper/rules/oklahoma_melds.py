@@ -23,10 +23,11 @@ from .oklahoma_values import (
     TWO_AS_RANK,
     TWO_AS_TWO,
     CardValue,
+    held_whatever_the_rules,
     natural_melded,
 )
 from .profiles import OklahomaRules
-from .results import Line
+from .results import Line, make_line, positional_maker
 from .words import a_rank, either, plural, ranks
 
 # Sources of the fixed rules (knob values are cited through rules.cite).
@@ -71,6 +72,10 @@ class Entered:
         "named_suit",
         "named_label",
         "value",
+        "held_value",
+        "free",
+        "place_rank",
+        "place_suit",
     )
 
     def __init__(self, token: Token) -> None:
@@ -87,10 +92,14 @@ class Entered:
         self.named_suit = named.suit.index if named is not None and named.suit is not None else -1
         self.named_label = named.label if named is not None else ""
         self.value: CardValue | None = None if self.wild else natural_melded(card)
+        self.held_value = held_whatever_the_rules(card)  # None: K–8, priced by a knob
+        self.free = self.wild and not self.named_rank  # a wild card that names nothing
+        self.place_rank = self.named_rank or self.rank  # the rank it holds in a meld (a free wild: 0 or 2)
+        self.place_suit = self.named_suit if self.wild else self.suit
 
 
 _ENTERED: dict[str, Entered | CardError] = {}
-_CACHE_LIMIT = 4096
+_CACHE_LIMIT = 16384  # parsed cards and meld verdicts kept (an import of many games meets many melds)
 
 
 def entered(raw: object) -> Entered:
@@ -113,6 +122,12 @@ def entered(raw: object) -> Entered:
     if isinstance(hit, Entered):
         return hit
     raise hit
+
+
+def known_card(raw: object) -> Entered | None:
+    """The parsed card of a token text seen before (None: not seen, or not a card: ask ``entered``)."""
+    hit = _ENTERED.get(raw) if type(raw) is str else None
+    return hit if type(hit) is Entered else None
 
 
 def labels_of(cards: Sequence[Entered]) -> list[str]:
@@ -145,6 +160,10 @@ class MeldCheck:
     meaning: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()  # ``cards`` printed ('2♣=7♥')
     note: str = ""  # which reading was taken, where the cards allow several that score the same
+    card_labels: tuple[str, ...] = ()  # the cards entered, as printed without what they stand for ('2♣')
+
+
+_make_meld_check = positional_maker(MeldCheck)  # every field, in order: for the hot paths
 
 
 def _error(message: str, rule: str, source: str, cards: Sequence[str] = ()) -> RecordError:
@@ -153,7 +172,14 @@ def _error(message: str, rule: str, source: str, cards: Sequence[str] = ()) -> R
 
 def _rejected(errors: list[RecordError], kind: str | None = None, cards: Sequence[Entered] = ()) -> MeldCheck:
     return MeldCheck(
-        False, kind, tuple(e.token for e in cards), 0, (), tuple(errors), labels=tuple(e.label for e in cards)
+        False,
+        kind,
+        tuple(e.token for e in cards),
+        0,
+        (),
+        tuple(errors),
+        labels=tuple(e.label for e in cards),
+        card_labels=tuple(e.card_label for e in cards),
     )
 
 
@@ -176,7 +202,7 @@ def score_lines(scored: list[tuple[str, CardValue]]) -> tuple[int, tuple[Line, .
         else:
             sep = ", " if " " in shown[0] else " "
             label = f"{sep.join(shown)} melded ({n} × {unit})"
-        lines.append(Line(label, unit * n, value.rule, value.source, value.basis))
+        lines.append(make_line(label, unit * n, value.rule, value.source, value.basis))
         total += unit * n
     return total, tuple(lines)
 
@@ -223,6 +249,10 @@ def _parse_meld(tokens: Sequence[object]) -> tuple[list[Entered], list[RecordErr
     cards: list[Entered] = []
     errors: list[RecordError] = []
     for raw in tokens:
+        hit = _ENTERED.get(raw) if type(raw) is str else None
+        if type(hit) is Entered:
+            cards.append(hit)
+            continue
         try:
             cards.append(entered(raw))
         except CardError as exc:
@@ -274,6 +304,10 @@ def _check_meld(tokens: Sequence[object], rules: OklahomaRules) -> MeldCheck:
     if len(cards) < 3:
         message = f"a meld needs at least 3 cards, not {len(cards)}"
         return _rejected([_error(message, "meld", SRC_MELD, labels_of(cards))])
+    if not any(e.free for e in cards):
+        laid = _without_free_wilds(cards)
+        if laid is not None:
+            return laid
     parts = _Parts.of(cards)
     if not parts.naturals and parts.free:
         message = "a meld of wild cards only must name what each card stands for (like 2C=7H)"
@@ -284,8 +318,74 @@ def _check_meld(tokens: Sequence[object], rules: OklahomaRules) -> MeldCheck:
     if len({r.points for r in readings}) > 1:
         return _rejected([_name_the_wilds(parts, readings)], _kind_of(readings), cards)
     best = min(readings, key=_canonical)
-    laid = _laid_set(parts, best) if best.is_set else _laid_sequence(parts, best)
-    return replace(laid, note=_reading_note(parts, readings, best))
+    laid = _laid_set(parts.cards, best.rank) if best.is_set else _laid_sequence(parts, best)
+    return replace(laid, note=_reading_note(parts, readings, best), card_labels=tuple(e.card_label for e in cards))
+
+
+def _without_free_wilds(cards: list[Entered]) -> MeldCheck | None:
+    """A meld whose wild cards are all named has one reading at most (a 13-card sequence's ace high
+    or low stands for the same cards): lay it out straight away, as the search of the readings
+    would. None when it is not a legal meld: the search then says why."""
+    n = len(cards)
+    rank = cards[0].place_rank
+    for e in cards:
+        if e.place_rank != rank:
+            break
+    else:
+        return _laid_set(cards, rank) if n <= 4 else None
+    suit = cards[0].place_suit
+    aces: list[Entered] = []
+    by_place: dict[int, Entered] = {}
+    for e in cards:
+        if e.place_suit != suit:
+            return None
+        place = e.place_rank
+        if place == ACE:
+            aces.append(e)
+        elif place in by_place:
+            return None
+        else:
+            by_place[place] = e
+    places = sorted(by_place)
+    if not aces:
+        if places[-1] - places[0] + 1 != n:
+            return None
+    elif len(aces) == 1:
+        if places[-1] == n:  # A-2-…: ace low, taken first where both ends fit (the same cards)
+            by_place[LOW_ACE] = aces[0]
+        elif places[0] == 15 - n:
+            by_place[HIGH_ACE] = aces[0]
+        else:
+            return None
+    elif len(aces) == 2 and n == 14 and len(places) == 12:  # A-2-…-K-A: a natural ace low, a wild one high
+        low, high = sorted(aces, key=lambda e: e.wild)
+        by_place[LOW_ACE], by_place[HIGH_ACE] = low, high
+    else:
+        return None
+    labels = PLACE_LABEL[suit]
+    order = sorted(by_place)
+    scored = []
+    for place in order:
+        e = by_place[place]
+        if e.wild:
+            scored.append((f"{e.card_label} as {e.named_label}", wild_value_at(e, place, suit)))
+        else:
+            scored.append((e.label, _natural_value(e)))
+    points, lines = score_lines(scored)
+    return _make_meld_check(
+        True,
+        "sequence",
+        tuple([by_place[p].token for p in order]),
+        points,
+        lines,
+        (),
+        None,
+        SUITS[suit],
+        tuple([labels[p] for p in order]),
+        tuple([by_place[p].label for p in order]),
+        "",
+        tuple([e.card_label for e in cards]),
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -440,10 +540,9 @@ def _sequence_readings(parts: _Parts) -> list[_Reading]:
 # A meld laid out at its reading.
 
 
-def _laid_set(parts: _Parts, reading: _Reading) -> MeldCheck:
-    rank = reading.rank
-    naturals = sorted(parts.naturals, key=_by_suit)
-    wilds = [e for e in parts.cards if e.wild]
+def _laid_set(cards: Sequence[Entered], rank: int) -> MeldCheck:
+    naturals = sorted((e for e in cards if not e.wild), key=_by_suit)
+    wilds = [e for e in cards if e.wild]
     scored: list[tuple[str, CardValue]] = [(e.label, _natural_value(e)) for e in naturals]
     meaning = [e.label for e in naturals]
     two_value = TWO_AS_TWO if rank == 2 else TWO_AS_RANK[rank]
@@ -462,17 +561,19 @@ def _laid_set(parts: _Parts, reading: _Reading) -> MeldCheck:
             meaning.append(a_rank(rank))
     ordered = naturals + wilds
     points, lines = score_lines(scored)
-    return MeldCheck(
+    return _make_meld_check(
         True,
         "set",
-        tuple(e.token for e in ordered),
+        tuple([e.token for e in ordered]),
         points,
         lines,
         (),
         rank,
         None,
         tuple(meaning),
-        tuple(e.label for e in ordered),
+        tuple([e.label for e in ordered]),
+        "",
+        tuple([e.card_label for e in cards]),
     )
 
 

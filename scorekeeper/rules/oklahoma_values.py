@@ -7,6 +7,7 @@ line can cite it. The K–8 in-hand value is a knob (``k8_in_hand``) and is cite
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .cards import ACE, JOKER, PACK_52, QUEEN, Card, Suit, Token, parse_token
 from .profiles import OklahomaRules
@@ -92,6 +93,7 @@ def melded(card: Card, stands_rank: int | None, stands_for_queen_of_spades: bool
     return natural_melded(card)
 
 
+@lru_cache(maxsize=64)
 def k8_held(rules: OklahomaRules) -> CardValue:
     """What a K, Q, J, 10, 9 or 8 left in hand costs under these rules (a knob)."""
     cite = rules.cite("k8_in_hand")
@@ -113,6 +115,15 @@ def held(card: Card, k8: CardValue) -> CardValue:
     if rank >= 8:
         return k8
     return SEVEN_TO_3_HELD
+
+
+_RULES_K8 = CardValue(0, "K Q J 10 9 8 left in hand", "the rules")  # stands for the knob's value
+
+
+def held_whatever_the_rules(card: Card) -> CardValue | None:
+    """What a card left in hand costs under any rules; None for K–8, whose cost is a knob."""
+    value = held(card, _RULES_K8)
+    return None if value is _RULES_K8 else value
 
 
 def _as_token(raw: str | Token | Card) -> Token:

@@ -275,7 +275,7 @@ def _near_meld(rng):
 def random_lists(seed, count, most=9):
     """Lists of 1–3 melds laid together, some cards made wild (at most two unnamed) or stray."""
     rng = random.Random(seed)
-    out = []
+    out: list[list[str]] = []
     while len(out) < count:
         cards = [c for _ in range(rng.choice([1, 2, 2, 3])) for c in _near_meld(rng)]
         if len(cards) > most:
