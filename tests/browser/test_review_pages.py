@@ -41,7 +41,7 @@ def test_settle_a_dispute_on_the_checker_page(page: Page, live_server, shot, con
     expect(page.locator("#verdict")).to_contain_text("Yes, you may knock")
     # A meld dispute in Oklahoma: round the corner is not allowed.
     page.get_by_role("link", name=re.compile("Is this meld legal")).click()
-    page.get_by_label("The meld").fill("QH KH AH 2H")
+    page.get_by_label("The meld").fill("QH KH AH 2H 3H")
     expect(page.locator("#verdict")).to_contain_text("Not a legal meld")
     shot(page, "review-3-checker-meld")
     assert not console_errors, console_errors
