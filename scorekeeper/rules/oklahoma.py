@@ -737,6 +737,7 @@ def _play(
         tuple(notes),
         deal.out,  # who went out
         deal.out,  # who won the hand
+        (),  # no Hollywood columns in Oklahoma
     )
     after = make_standing(
         standing.deals + 1,
@@ -746,6 +747,7 @@ def _play(
         next_dealer,
         number if winner is not None else None,
         winner,
+        (),  # no Hollywood columns in Oklahoma
     )
     return result, after
 
