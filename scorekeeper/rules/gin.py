@@ -53,7 +53,7 @@ HOLLYWOOD_SOURCE = "AR, HW"
 COLUMNS = 3  # Hollywood: three games at once
 
 
-def _source(rules: GinRules, what: str) -> str:
+def outcome_source(rules: GinRules, what: str) -> str:
     """The source of one of the profile's outcome rules ("knock", "undercut", "gin", "limit", ...)."""
     return _OUTCOME_SOURCE.get(rules.profile, _OUTCOME_SOURCE["standard"])[what]
 
@@ -257,7 +257,10 @@ def _parse_upcard(rules: GinRules, raw: Mapping[Any, Any], report: _Report) -> C
     text = raw["upcard"]
     if text is None:
         report.add(
-            "the deal has no upcard: enter the first upcard", "upcard", source=_source(rules, "limit"), field="upcard"
+            "the deal has no upcard: enter the first upcard",
+            "upcard",
+            source=outcome_source(rules, "limit"),
+            field="upcard",
         )
         return None
     index = search.INDEX_OF_TEXT.get(text) if isinstance(text, str) else None
@@ -583,7 +586,7 @@ def _settle_gin(
         bonus, label, cited = rules.big_gin_bonus, "big gin bonus", rules.cite("big_gin_bonus")
     else:
         bonus, label, cited = rules.gin_bonus, "gin bonus", rules.cite("gin_bonus")
-    source = _source(rules, "gin")
+    source = outcome_source(rules, "gin")
     for d in defenders:
         deadwood = sides[d].points
         who = d if rules.penalty else knocker
@@ -598,7 +601,7 @@ def _settle_knock(
 ) -> None:
     """A knock won: the deadwood difference, to the knocker (penalty: to each defender)."""
     knock = sides[knocker].points
-    source = _source(rules, "knock")
+    source = outcome_source(rules, "knock")
     for d in defenders:
         deadwood = sides[d].points
         who = d if rules.penalty else knocker
@@ -616,7 +619,7 @@ def _settle_undercut_penalty(
 ) -> str:
     """Penalty scoring: each player but the undercutter takes his deadwood minus the undercutter's,
     the knocker the undercut penalty on top. Returns the undercutter."""
-    source = _source(rules, "undercut")
+    source = outcome_source(rules, "undercut")
     cited = rules.cite("undercut_bonus")
     # The undercutter: least deadwood after layoffs, ties to the first after the knocker.
     best = min(sides[d].points for d in defenders)
@@ -662,12 +665,12 @@ def _settle_undercut(
         deadwood = sides[d].points
         if deadwood <= knock:
             lines[d].append(
-                Line(f"undercut: {knock} − {deadwood}", knock - deadwood, "undercut", _source(rules, "undercut"))
+                Line(f"undercut: {knock} − {deadwood}", knock - deadwood, "undercut", outcome_source(rules, "undercut"))
             )
             lines[d].append(Line("undercut bonus", rules.undercut_bonus, "undercut bonus", cited.source, cited.basis))
         else:
             label = f"knock: {deadwood} − {knock} ({d})" if len(defenders) > 1 else f"knock: {deadwood} − {knock}"
-            lines[knocker].append(Line(label, deadwood - knock, "knock", _source(rules, "knock")))
+            lines[knocker].append(Line(label, deadwood - knock, "knock", outcome_source(rules, "knock")))
     return winner
 
 
@@ -729,7 +732,8 @@ def _upcard_notes(rules: GinRules, upcard: Card, limit: int, multiplier: int) ->
         notes.append(f"knock limit: gin only (ace upcard {upcard.label}) — S4, BO; S2 'Ace = 1 (gin only hand)'")
     else:
         notes.append(
-            f"knock limit {limit} (upcard {upcard.label}: its point value, pictures 10) — {_source(rules, 'limit')}"
+            f"knock limit {limit} (upcard {upcard.label}: its point value, pictures 10) — "
+            f"{outcome_source(rules, 'limit')}"
         )
     if upcard.suit is Suit.SPADES:
         cited = rules.cite("spade_multiplier")
@@ -801,7 +805,7 @@ def _within_limit(
     report.add(
         f"{knocker} cannot knock: {what} {_points(points)} of deadwood; {why}",
         "knock limit",
-        source=_source(rules, "limit") + ("; S4, BO" if limit == 0 else ""),
+        source=outcome_source(rules, "limit") + ("; S4, BO" if limit == 0 else ""),
         player=knocker,
         cards=labels(arrangement.deadwood),
         field=f"hands.{knocker}" + (".deadwood" if spread else ".cards"),
@@ -1017,7 +1021,7 @@ def play(
                     + ("(all three columns closed; " if rules.hollywood else "(")
                     + f"{_name(players, standing.winner)} won on deal {standing.ended_on})",
                     rule="game end",
-                    source=_source(rules, "game"),
+                    source=outcome_source(rules, "game"),
                     deal=number,
                 )
             ]
@@ -1199,7 +1203,7 @@ def _final(
     """Each player's final tally with the end-of-game bonuses, their lines, and notes."""
     lines: dict[str, list[Line]] = {p: [] for p in players}
     notes: list[str] = []
-    source = _source(rules, "game")
+    source = outcome_source(rules, "game")
     for p in players:
         label = "game total" + (" (penalty points)" if rules.penalty else "")
         lines[p].append(Line(label, totals[p], "game total", source))

@@ -30,6 +30,9 @@ SOURCES: Mapping[str, str] = MappingProxyType(
         "BO": "Bicycle's published Oklahoma Gin rules",
         "PG": "pagat's Gin Rummy page",
         "GC": "widely used modern tournament values",
+        # RULES.md cites these two for Hollywood scoring without saying which texts they are.
+        "AR": "cited by RULES.md for Hollywood scoring (a first entry in the next column)",
+        "HW": "cited by RULES.md for Hollywood scoring",
     }
 )
 

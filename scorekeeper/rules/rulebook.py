@@ -831,7 +831,7 @@ UPCARD, SPADE_UPCARD = "8D", "8S"
 
 
 def _outcome_cite(rules: GinRules, what: str) -> Cite:
-    return Cite(gin._source(rules, what))
+    return Cite(gin.outcome_source(rules, what))
 
 
 def _gin_knock(upcard: str = UPCARD, ben: Sequence[str] = GIN_BEN, knocker: str = ANN) -> dict[str, Any]:
@@ -987,7 +987,7 @@ def _gin_layoffs(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
         w.p(
             "After a knock the defender lays down his own melds and lays off cards that fit the knocker's "
             "melds, which lowers his deadwood. Never after gin.",
-            cite=Cite(gin._source(rules, "layoff") + "; S4"),
+            cite=Cite(gin.outcome_source(rules, "layoff") + "; S4"),
         ),
         w.p(
             "Layoffs here: ",
@@ -1565,8 +1565,6 @@ def _glance(rules: Rules) -> tuple[Glance, ...]:
 
 _CODE = re.compile(r"\b(S[0-4]|PG|BO|GC|AR|HW)\b")
 _MORE_SOURCES: Mapping[str, str] = {
-    "AR": "cited by RULES.md for Hollywood scoring",
-    "HW": "cited by RULES.md for Hollywood scoring",
     "RULES.md": "this project's rules: what the score keeper must know",
     "RECORD.md": "this project's game record: how a deal is written down",
 }
