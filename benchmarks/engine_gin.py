@@ -1,4 +1,4 @@
-"""Benchmark of the Oklahoma Gin arrangement search (scorekeeper.rules.gin_fast).
+"""Benchmark of the Oklahoma Gin arrangement search (scorekeeper.rules.gin_search).
 
 Measures, on one core, best arrangements per second for 10- and 11-card hands, random and
 "clustered" (cards from six neighbouring ranks: many sets and runs, the hard case), and defender
@@ -13,7 +13,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from scorekeeper.rules import gin_fast as gf
+from scorekeeper.rules import gin_search as gf
 
 SEED = 20261121
 HANDS = 20000
@@ -41,7 +41,7 @@ def _rate(fn: Callable[[int], object], masks: list[int]) -> float:
 
 
 def _layoff_cases(rnd: random.Random, count: int) -> list[tuple[int, tuple[int, ...]]]:
-    cases = []
+    cases: list[tuple[int, tuple[int, ...]]] = []
     while len(cases) < count:
         knock = clustered_hand(rnd, 10)
         _, melds, _ = gf.best_arrangement(knock)

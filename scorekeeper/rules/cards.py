@@ -125,7 +125,7 @@ PACK_52: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in
 CARD_BY_INDEX: tuple[Card, ...] = PACK_52
 
 
-def parse_card(text: str) -> Card:
+def parse_card(text: object) -> Card:
     """Parse one card (``QS``, ``10h``, ``T♥``, ``JK``); raise CardError saying what is wrong."""
     if not isinstance(text, str):
         raise CardError(str(text), f"{text!r} is not a card: a card is written as text like 'QS' or '10H'")
@@ -171,7 +171,7 @@ class Token:
         return self.label
 
 
-def parse_token(text: str) -> Token:
+def parse_token(text: object) -> Token:
     """Parse ``2C``, ``2C=7H`` or ``JK=QS``. Only a 2 or the Joker may name another card."""
     if not isinstance(text, str):
         raise CardError(str(text), f"{text!r} is not a card: a card is written as text like 'QS' or '2C=7H'")

@@ -1,19 +1,33 @@
 """Oklahoma Gin: validate the deals of a game record and score them (RULES.md section 2).
 
-``score_game(rules, players, deals, first_dealer)`` returns a results.GameResult or raises
-errors.RecordInvalid naming every error found. The arrangement searches are in gin_fast.
+One deal at a time: ``begin`` gives where a game stands before its first deal, ``play`` checks
+and scores one deal from a ``Standing`` (raising errors.RecordInvalid with every error of that
+deal), ``conclude`` gives the game's result. ``score_game`` folds ``play`` over a whole record
+and raises RecordInvalid naming every error of every deal. The arrangement searches (least
+deadwood, the defender's layoffs) are in ``gin_search``.
+
+A deal goes through three steps: ``_parse_deal`` checks the entry and turns cards into masks,
+``_score_deal`` finds the arrangements and settles the hand, ``play`` adds it to the standing.
+
+Hollywood (the ``hollywood`` house option, two players): the hand's points go in up to three
+columns, each settled as a game of its own (``_enter_in_columns``, ``_column_results``). Rulings:
+the match's running total and final are the sums of the three columns (so a hand entered in two
+columns adds its points twice, with a line for each), and the match goes to the player who won
+the most columns.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import gin_fast as gf
+from . import gin_search as search
 from .cards import CARD_BY_INDEX, Card, CardError, Suit, knock_limit, parse_card
 from .errors import RecordError, RecordInvalid
-from .results import DealResult, GameResult, Line, PlayerDeal
+from .players import first_dealer_errors
+from .profiles import Citation, GinRules
+from .results import ColumnResult, ColumnStanding, DealResult, GameResult, Line, PlayerDeal, Standing
 
 GAME = "oklahoma-gin"
 DEAL_KEYS = ("upcard", "knocker", "hands")
@@ -35,19 +49,79 @@ _OUTCOME_SOURCE = {
 }
 MELD_RULE = "meld"
 MELD_SOURCE = "S2, Gameplay 3; S4"
+HOLLYWOOD_SOURCE = "AR, HW"
+COLUMNS = 3  # Hollywood: three games at once
 
 
-def _src(rules, what: str) -> str:
+def _source(rules: GinRules, what: str) -> str:
+    """The source of one of the profile's outcome rules ("knock", "undercut", "gin", "limit", ...)."""
     return _OUTCOME_SOURCE.get(rules.profile, _OUTCOME_SOURCE["standard"])[what]
+
+
+def _cited(cited: Citation) -> str:
+    """A citation as a note prints it: "S2, Scoring 4", "ruling" (never "ruling (ruling)"), "house option"."""
+    if cited.basis == "ruling" and cited.source != "ruling":
+        return f"{cited.source} (ruling)"
+    return cited.source
+
+
+def _points(n: int) -> str:
+    return f"{n} point" + ("" if n == 1 else "s")
 
 
 def labels(mask: int) -> tuple[str, ...]:
     """Printed cards of a mask, in suit-major rank order."""
-    return tuple(CARD_BY_INDEX[i].label for i in gf.bits_of(mask))
+    return tuple(CARD_BY_INDEX[i].label for i in search.bits_of(mask))
+
+
+def hand_size(n_players: int) -> int:
+    """10 cards each for two players, 7 for three or four (S2, S3, S4)."""
+    return 10 if n_players == 2 else 7
 
 
 # ---------------------------------------------------------------------------------------------
-# Parsed deal
+# Melds
+
+
+def meld_problem(m: int) -> str | None:
+    """None for a legal meld, else why it is not one."""
+    if search.meld_kind(m):
+        return None
+    n = m.bit_count()
+    if n < 3:
+        return "a meld needs 3 or more cards: a set of 3 or 4 of one rank, or a run of 3 or more of one suit"
+    ranks = 0
+    suits = set()
+    for i in search.bits_of(m):
+        ranks |= 1 << (i % 13)
+        suits.add(i // 13)
+    if ranks.bit_count() == 1:
+        return "a set holds 3 or 4 cards of one rank"
+    if len(suits) == 1:
+        (s,) = suits
+        part = m >> (13 * s) & search.FULL
+        if part & 1 and part & (1 << 12):
+            return "the ace is low only in Oklahoma Gin: A-2-3 is a run, Q-K-A and K-A-2 are not"
+        return "a run's cards must follow one another in rank with no gap"
+    return "not a meld: a set is 3 or 4 cards of one rank, a run 3 or more cards in order of one suit"
+
+
+def check_meld(cards: Sequence[Card]) -> tuple[str | None, str | None]:
+    """A live check of one meld as entered: ("set" or "run", None) when legal, else (None, what is
+    wrong with the rule and its source)."""
+    if len(set(cards)) != len(cards):
+        return None, "a card is named twice in this meld: the pack has one of each — S2, Setup"
+    if any(c.is_joker for c in cards):
+        return None, "Oklahoma Gin is played without the Joker — S2, Setup; S4"
+    mask = search.mask_of(c.index for c in cards)
+    problem = meld_problem(mask)
+    if problem:
+        return None, f"{problem} — {MELD_RULE}, {MELD_SOURCE}"
+    return search.meld_kind(mask), None
+
+
+# ---------------------------------------------------------------------------------------------
+# Step 1: the deal as entered, checked, cards turned into masks
 
 
 @dataclass
@@ -69,62 +143,63 @@ class ParsedDeal:
     hands: dict[str, Hand] = field(default_factory=dict)
 
 
-def hand_size(n_players: int) -> int:
-    """10 cards each for two players, 7 for three or four (S2, S3, S4)."""
-    return 10 if n_players == 2 else 7
+@dataclass(slots=True)
+class _Report:
+    """Collects the errors of one deal; each names the deal."""
 
+    number: int
+    errors: list[RecordError]
 
-def _parse_cards(
-    raw: Any, errors: list, number: int, player: str | None, fld: str, seen: dict[int, str], upcard: Card | None
-) -> list[Card] | None:
-    if not isinstance(raw, list):
-        errors.append(
-            RecordError(f"'{fld}' must be a list of cards", rule="format", deal=number, player=player, field=fld)
+    def add(
+        self,
+        message: str,
+        rule: str,
+        *,
+        source: str = "",
+        player: str | None = None,
+        cards: Sequence[str] = (),
+        field: str | None = None,
+    ) -> None:
+        self.errors.append(
+            RecordError(
+                message, rule=rule, source=source, deal=self.number, player=player, cards=tuple(cards), field=field
+            )
         )
+
+
+def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report: _Report) -> list[Card] | None:
+    """The cards of a list as entered; a bad, Joker or repeated card is an error and left out.
+    None when ``raw`` is not a list."""
+    if not isinstance(raw, list):
+        report.add(f"'{where}' must be a list of cards", "format", player=player, field=where)
         return None
     out = []
     for text in raw:
         try:
             card = parse_card(text)
         except CardError as exc:
-            errors.append(
-                RecordError(
-                    exc.message,
-                    rule="cards",
-                    source="RECORD.md",
-                    deal=number,
-                    player=player,
-                    cards=(exc.token,),
-                    field=fld,
-                )
-            )
+            report.add(exc.message, "cards", source="RECORD.md", player=player, cards=(exc.token,), field=where)
             continue
         if card.is_joker:
-            errors.append(
-                RecordError(
-                    "the Joker is not in the Oklahoma Gin pack (one 52-card pack, no Joker)",
-                    rule="pack",
-                    source="S4",
-                    deal=number,
-                    player=player,
-                    cards=("JK",),
-                    field=fld,
-                )
+            report.add(
+                "the Joker is not in the Oklahoma Gin pack (one 52-card pack, no Joker)",
+                "pack",
+                source="S4",
+                player=player,
+                cards=("JK",),
+                field=where,
             )
             continue
-        where = seen.get(card.index)
-        if where is not None:
-            whose = f"twice in {player}'s hand" if where == player else f"twice in this deal ({where} and {player})"
-            errors.append(
-                RecordError(
-                    f"{card.label} is entered {whose}: the pack holds one of each card",
-                    rule="pack",
-                    source="S2, Setup",
-                    deal=number,
-                    player=player,
-                    cards=(card.label,),
-                    field=fld,
-                )
+        holder = seen.get(card.index)
+        if holder is not None:
+            whose = f"twice in {player}'s hand" if holder == player else f"twice in this deal ({holder} and {player})"
+            report.add(
+                f"{card.label} is entered {whose}: the pack holds one of each card",
+                "pack",
+                source="S2, Setup",
+                player=player,
+                cards=(card.label,),
+                field=where,
             )
             continue
         seen[card.index] = player or "?"
@@ -133,352 +208,280 @@ def _parse_cards(
 
 
 def _mask(cards: list[Card]) -> int:
-    return gf.mask_of(c.index for c in cards)
+    return search.mask_of(c.index for c in cards)
 
 
-def meld_problem(m: int) -> str | None:
-    """None for a legal meld, else why it is not one."""
-    if gf.meld_kind(m):
-        return None
-    n = m.bit_count()
-    if n < 3:
-        return "a meld needs 3 or more cards: a set of 3 or 4 of one rank, or a run of 3 or more of one suit"
-    ranks = 0
-    suits = set()
-    for i in gf.bits_of(m):
-        ranks |= 1 << (i % 13)
-        suits.add(i // 13)
-    if ranks.bit_count() == 1:
-        return "a set holds 3 or 4 cards of one rank"
-    if len(suits) == 1:
-        (s,) = suits
-        part = m >> (13 * s) & gf.FULL
-        if part & 1 and part & (1 << 12):
-            return "the ace is low only in Oklahoma Gin: A-2-3 is a run, Q-K-A and K-A-2 are not"
-        return "a run's cards must follow one another in rank with no gap"
-    return "not a meld: a set is 3 or 4 cards of one rank, a run 3 or more cards in order of one suit"
-
-
-def check_meld(cards: list[Card]) -> tuple[str | None, str | None]:
-    """A live check of one meld as entered: ("set" or "run", None) when legal, else (None, what is
-    wrong with the rule and its source)."""
-    if len(set(cards)) != len(cards):
-        return None, "a card is named twice in this meld: the pack has one of each — S2, Setup"
-    if any(c.is_joker for c in cards):
-        return None, "Oklahoma Gin is played without the Joker — S2, Setup; S4"
-    mask = gf.mask_of(c.index for c in cards)
-    problem = meld_problem(mask)
-    if problem:
-        return None, f"{problem} — {MELD_RULE}, {MELD_SOURCE}"
-    return gf.meld_kind(mask), None
-
-
-def _parse_deal(rules, players: tuple[str, ...], raw: Any, number: int, errors: list) -> ParsedDeal | None:
-    start = len(errors)
-    if not isinstance(raw, Mapping):
-        errors.append(
-            RecordError("a deal is an object with 'upcard', 'knocker' and 'hands'", rule="format", deal=number)
-        )
-        return None
+def _check_deal_keys(raw: Mapping[Any, Any], report: _Report) -> None:
     for key in raw:
         if key not in DEAL_KEYS:
-            errors.append(
-                RecordError(
-                    f"unknown key '{key}' in an Oklahoma Gin deal: a deal has {', '.join(DEAL_KEYS)}",
-                    rule="format",
-                    source="RECORD.md",
-                    deal=number,
-                    field=str(key),
-                )
+            report.add(
+                f"unknown key '{key}' in an Oklahoma Gin deal: a deal has {', '.join(DEAL_KEYS)}",
+                "format",
+                source="RECORD.md",
+                field=str(key),
             )
     for key in ("upcard", "knocker"):
         if key not in raw:
-            errors.append(
-                RecordError(
-                    f"the deal has no '{key}'" + (" (null when the hand was void)" if key == "knocker" else ""),
-                    rule="format",
-                    source="RECORD.md",
-                    deal=number,
-                    field=key,
-                )
+            report.add(
+                f"the deal has no '{key}'" + (" (null when the hand was void)" if key == "knocker" else ""),
+                "format",
+                source="RECORD.md",
+                field=key,
             )
-    upcard = None
-    if "upcard" in raw:
-        try:
-            upcard = parse_card(raw["upcard"]) if raw["upcard"] is not None else None
-            if upcard is None:
-                errors.append(
-                    RecordError(
-                        "the deal has no upcard: enter the first upcard",
-                        rule="upcard",
-                        source=_src(rules, "limit"),
-                        deal=number,
-                        field="upcard",
-                    )
-                )
-            elif upcard.is_joker:
-                errors.append(
-                    RecordError(
-                        "the Joker is not in the Oklahoma Gin pack",
-                        rule="pack",
-                        source="S4",
-                        deal=number,
-                        cards=("JK",),
-                        field="upcard",
-                    )
-                )
-                upcard = None
-        except CardError as exc:
-            errors.append(
-                RecordError(
-                    exc.message, rule="cards", source="RECORD.md", deal=number, cards=(exc.token,), field="upcard"
-                )
-            )
+
+
+def _parse_upcard(rules: GinRules, raw: Mapping[Any, Any], report: _Report) -> Card | None:
+    if "upcard" not in raw:
+        return None
+    text = raw["upcard"]
+    if text is None:
+        report.add(
+            "the deal has no upcard: enter the first upcard", "upcard", source=_source(rules, "limit"), field="upcard"
+        )
+        return None
+    try:
+        upcard = parse_card(text)
+    except CardError as exc:
+        report.add(exc.message, "cards", source="RECORD.md", cards=(exc.token,), field="upcard")
+        return None
+    if upcard.is_joker:
+        report.add("the Joker is not in the Oklahoma Gin pack", "pack", source="S4", cards=("JK",), field="upcard")
+        return None
+    return upcard
+
+
+def _parse_knocker(rules: GinRules, players: tuple[str, ...], raw: Mapping[Any, Any], report: _Report) -> str | None:
     knocker = raw.get("knocker")
     if knocker is not None and knocker not in players:
-        errors.append(
-            RecordError(
-                f"the knocker {knocker!r} is not one of the players", rule="knocker", deal=number, field="knocker"
-            )
-        )
+        report.add(f"the knocker {knocker!r} is not one of the players", "knocker", field="knocker")
         knocker = None
-    if "knocker" in raw and knocker is None and raw.get("knocker") is None and rules.stock_out != "void":
-        c = rules.cite("stock_out")
-        errors.append(
-            RecordError(
-                "nobody knocked: at this table a stock down to two cards is reshuffled and play goes on, "
-                "so every deal ends with a knock or gin — say who knocked",
-                rule="stock out",
-                source=c.source,
-                deal=number,
-                field="knocker",
-            )
+    if "knocker" in raw and raw.get("knocker") is None and rules.stock_out != "void":
+        report.add(
+            "nobody knocked: at this table a stock down to two cards is reshuffled and play goes on, "
+            "so every deal ends with a knock or gin — say who knocked",
+            "stock out",
+            source=rules.cite("stock_out").source,
+            field="knocker",
         )
-    void = "knocker" in raw and raw.get("knocker") is None
+    return knocker
+
+
+def _parse_big_gin(rules: GinRules, name: str, entry: Mapping[Any, Any], is_knocker: bool, report: _Report) -> bool:
+    big = entry.get("big_gin", False)
+    if not isinstance(big, bool):
+        report.add("'big_gin' is true or false", "format", player=name, field=f"hands.{name}.big_gin")
+        big = False
+    if big and not is_knocker:
+        report.add(
+            "only the knocker can have big gin",
+            "big gin",
+            source=rules.cite("big_gin_bonus").source,
+            player=name,
+            field=f"hands.{name}.big_gin",
+        )
+        big = False
+    return big
+
+
+def _parse_spread(
+    name: str, entry: Mapping[Any, Any], big: bool, seen: dict[int, str], report: _Report
+) -> tuple[Hand, int] | None:
+    """A hand given as melds and deadwood, and how many cards were entered."""
+    base = f"hands.{name}"
+    melds_raw = entry.get("melds", [])
+    if not isinstance(melds_raw, list):
+        report.add(
+            "'melds' must be a list of melds (each a list of cards)", "format", player=name, field=f"{base}.melds"
+        )
+        return None
+    melds: list[int] = []
+    meld_labels: list[tuple[str, ...]] = []
+    count = 0
+    melded = 0
+    ok = True
+    for k, meld_raw in enumerate(melds_raw):
+        where = f"{base}.melds[{k}]"
+        cards = _parse_cards(meld_raw, name, where, seen, report)
+        if cards is None:
+            ok = False
+            continue
+        count += len(meld_raw)
+        if not cards:
+            continue
+        m = _mask(cards)
+        melded |= m
+        if len(cards) != len(meld_raw):
+            ok = False
+            continue
+        problem = meld_problem(m)
+        if problem:
+            report.add(problem, MELD_RULE, source=MELD_SOURCE, player=name, cards=[c.label for c in cards], field=where)
+            ok = False
+        melds.append(m)
+        meld_labels.append(tuple(c.label for c in cards))
+    dead_cards = _parse_cards(entry.get("deadwood", []), name, f"{base}.deadwood", seen, report)
+    if dead_cards is None:
+        return None
+    count += len(entry.get("deadwood", []))
+    if not ok:
+        return None
+    dead = _mask(dead_cards)
+    return Hand(name, "spread", melded | dead, tuple(melds), tuple(meld_labels), dead, big), count
+
+
+def _parse_hand(
+    rules: GinRules, name: str, entry: Any, is_knocker: bool, seen: dict[int, str], report: _Report
+) -> tuple[Hand, int] | None:
+    """One player's hand and how many cards were entered; None when it has an error."""
+    base = f"hands.{name}"
+    if not isinstance(entry, Mapping):
+        report.add("a hand is an object with 'cards', or 'melds' and 'deadwood'", "format", player=name, field=base)
+        return None
+    for k in entry:
+        if k not in HAND_KEYS:
+            report.add(
+                f"unknown key '{k}' in a hand: a hand has 'cards', or 'melds' and "
+                "'deadwood' (and 'big_gin' for the knocker)",
+                "format",
+                source="RECORD.md",
+                player=name,
+                field=f"{base}.{k}",
+            )
+    big = _parse_big_gin(rules, name, entry, is_knocker, report)
+    has_cards = "cards" in entry
+    if has_cards and ("melds" in entry or "deadwood" in entry):
+        report.add(
+            "give either the spread ('melds' and 'deadwood') or all the 'cards', not both",
+            "format",
+            source="RECORD.md",
+            player=name,
+            field=base,
+        )
+        return None
+    if has_cards:
+        cards = _parse_cards(entry["cards"], name, f"{base}.cards", seen, report)
+        if cards is None:
+            return None
+        return Hand(name, "cards", _mask(cards), big_gin=big), len(entry["cards"])  # a bad card still counts
+    return _parse_spread(name, entry, big, seen, report)
+
+
+def _count_ok(rules: GinRules, hand: Hand, count: int, size: int, is_knocker: bool, report: _Report) -> bool:
+    """Does the hand hold as many cards as the deal gives (the knocker: one more before his discard)?"""
+    name = hand.player
+    base = f"hands.{name}"
+    if is_knocker and hand.big_gin:
+        if count != size + 1:
+            report.add(
+                f"big gin is all {size + 1} cards melded (the hand before the discard); {name} has {count}",
+                "big gin",
+                source=rules.cite("big_gin_bonus").source,
+                player=name,
+                field=base,
+            )
+            return False
+        return True
+    if is_knocker and hand.given == "cards":
+        if count not in (size, size + 1):
+            report.add(
+                f"the knocker holds {size} cards after the discard ({size + 1} before it); {name} has {count}",
+                "cards dealt",
+                source="S2, Setup; S4",
+                player=name,
+                field=base,
+            )
+            return False
+        return True
+    if count != size:
+        extra = ""
+        if is_knocker and count == size + 1:
+            extra = " (the discard is face down, not part of the spread; enter it as 'cards' to let the app choose it)"
+        report.add(
+            f"{name} has {count} cards; each player holds {size}" + extra,
+            "cards dealt",
+            source="S2, Setup; S4",
+            player=name,
+            field=base,
+        )
+        return False
+    return True
+
+
+def _parse_hands(
+    rules: GinRules,
+    players: tuple[str, ...],
+    raw: Mapping[Any, Any],
+    knocker: str | None,
+    void: bool,
+    report: _Report,
+) -> dict[str, Hand]:
     hands_raw = raw.get("hands")
-    hands: dict[str, Hand] = {}
     if hands_raw is None:
         if not void:
-            errors.append(
-                RecordError("the deal has no 'hands'", rule="format", source="RECORD.md", deal=number, field="hands")
-            )
+            report.add("the deal has no 'hands'", "format", source="RECORD.md", field="hands")
         hands_raw = {}
     if not isinstance(hands_raw, Mapping):
-        errors.append(
-            RecordError(
-                "'hands' must be an object with one entry per player", rule="format", deal=number, field="hands"
-            )
-        )
+        report.add("'hands' must be an object with one entry per player", "format", field="hands")
         hands_raw = {}
     for name in hands_raw:
         if name not in players:
-            errors.append(
-                RecordError(
-                    f"'hands' names {name!r}, who is not one of the players",
-                    rule="format",
-                    deal=number,
-                    player=str(name),
-                    field=f"hands.{name}",
-                )
+            report.add(
+                f"'hands' names {name!r}, who is not one of the players",
+                "format",
+                player=str(name),
+                field=f"hands.{name}",
             )
-    n = hand_size(len(players))
+    size = hand_size(len(players))
     seen: dict[int, str] = {}
+    hands: dict[str, Hand] = {}
     for name in players:
         entry = hands_raw.get(name)
         if entry is None:
             if not void:
-                errors.append(
-                    RecordError(
-                        f"no hand for {name}: every player's cards are needed",
-                        rule="format",
-                        deal=number,
-                        player=name,
-                        field=f"hands.{name}",
-                    )
+                report.add(
+                    f"no hand for {name}: every player's cards are needed",
+                    "format",
+                    player=name,
+                    field=f"hands.{name}",
                 )
             continue
-        base = f"hands.{name}"
-        if not isinstance(entry, Mapping):
-            errors.append(
-                RecordError(
-                    "a hand is an object with 'cards', or 'melds' and 'deadwood'",
-                    rule="format",
-                    deal=number,
-                    player=name,
-                    field=base,
-                )
-            )
+        parsed = _parse_hand(rules, name, entry, name == knocker, seen, report)
+        if parsed is None:
             continue
-        bad = [k for k in entry if k not in HAND_KEYS]
-        for k in bad:
-            errors.append(
-                RecordError(
-                    f"unknown key '{k}' in a hand: a hand has 'cards', or 'melds' and "
-                    "'deadwood' (and 'big_gin' for the knocker)",
-                    rule="format",
-                    source="RECORD.md",
-                    deal=number,
-                    player=name,
-                    field=f"{base}.{k}",
-                )
-            )
-        is_knocker = name == knocker
-        big = entry.get("big_gin", False)
-        if not isinstance(big, bool):
-            errors.append(
-                RecordError(
-                    "'big_gin' is true or false", rule="format", deal=number, player=name, field=f"{base}.big_gin"
-                )
-            )
-            big = False
-        if big and not is_knocker:
-            errors.append(
-                RecordError(
-                    "only the knocker can have big gin",
-                    rule="big gin",
-                    source=rules.cite("big_gin_bonus").source,
-                    deal=number,
-                    player=name,
-                    field=f"{base}.big_gin",
-                )
-            )
-            big = False
-        has_cards = "cards" in entry
-        has_spread = "melds" in entry or "deadwood" in entry
-        if has_cards and has_spread:
-            errors.append(
-                RecordError(
-                    "give either the spread ('melds' and 'deadwood') or all the 'cards', not both",
-                    rule="format",
-                    source="RECORD.md",
-                    deal=number,
-                    player=name,
-                    field=base,
-                )
-            )
-            continue
-        if has_cards:
-            cards = _parse_cards(entry["cards"], errors, number, name, f"{base}.cards", seen, upcard)
-            if cards is None:
-                continue
-            hand = Hand(name, "cards", _mask(cards), big_gin=big)
-            count = len(entry["cards"])  # as entered: a bad card still counts
-        else:
-            melds_raw = entry.get("melds", [])
-            if not isinstance(melds_raw, list):
-                errors.append(
-                    RecordError(
-                        "'melds' must be a list of melds (each a list of cards)",
-                        rule="format",
-                        deal=number,
-                        player=name,
-                        field=f"{base}.melds",
-                    )
-                )
-                continue
-            melds = []
-            mlabels = []
-            count = 0
-            total = 0
-            ok = True
-            for k, mraw in enumerate(melds_raw):
-                fld = f"{base}.melds[{k}]"
-                cards = _parse_cards(mraw, errors, number, name, fld, seen, upcard)
-                if cards is None:
-                    ok = False
-                    continue
-                count += len(mraw)
-                if not cards:
-                    continue
-                m = _mask(cards)
-                total |= m
-                if len(cards) != len(mraw):
-                    ok = False
-                    continue
-                problem = meld_problem(m)
-                if problem:
-                    errors.append(
-                        RecordError(
-                            problem,
-                            rule=MELD_RULE,
-                            source=MELD_SOURCE,
-                            deal=number,
-                            player=name,
-                            cards=tuple(c.label for c in cards),
-                            field=fld,
-                        )
-                    )
-                    ok = False
-                melds.append(m)
-                mlabels.append(tuple(c.label for c in cards))
-            dead_cards = _parse_cards(entry.get("deadwood", []), errors, number, name, f"{base}.deadwood", seen, upcard)
-            if dead_cards is None:
-                continue
-            count += len(entry.get("deadwood", []))
-            dead = _mask(dead_cards)
-            if not ok:
-                continue
-            hand = Hand(name, "spread", total | dead, tuple(melds), tuple(mlabels), dead, big)
-        # Counts.
+        hand, count = parsed
         if void and count == 0:
             continue
-        if not void:
-            if is_knocker and big:
-                if count != n + 1:
-                    errors.append(
-                        RecordError(
-                            f"big gin is all {n + 1} cards melded (the hand before the discard); {name} has {count}",
-                            rule="big gin",
-                            source=rules.cite("big_gin_bonus").source,
-                            deal=number,
-                            player=name,
-                            field=base,
-                        )
-                    )
-                    continue
-            elif is_knocker and hand.given == "cards":
-                if count not in (n, n + 1):
-                    errors.append(
-                        RecordError(
-                            f"the knocker holds {n} cards after the discard ({n + 1} before it); {name} has {count}",
-                            rule="cards dealt",
-                            source="S2, Setup; S4",
-                            deal=number,
-                            player=name,
-                            field=base,
-                        )
-                    )
-                    continue
-            elif count != n:
-                extra = ""
-                if is_knocker and count == n + 1:
-                    extra = (
-                        " (the discard is face down, not part of the spread; "
-                        "enter it as 'cards' to let the app choose it)"
-                    )
-                errors.append(
-                    RecordError(
-                        f"{name} has {count} cards; each player holds {n}" + extra,
-                        rule="cards dealt",
-                        source="S2, Setup; S4",
-                        deal=number,
-                        player=name,
-                        field=base,
-                    )
-                )
-                continue
+        if not void and not _count_ok(rules, hand, count, size, name == knocker, report):
+            continue
         hands[name] = hand
+    return hands
+
+
+def _parse_deal(
+    rules: GinRules, players: tuple[str, ...], raw: Any, number: int, errors: list[RecordError]
+) -> ParsedDeal | None:
+    """The deal as entered, checked; None (with the errors added) when anything is wrong."""
+    report = _Report(number, errors)
+    start = len(errors)
+    if not isinstance(raw, Mapping):
+        report.add("a deal is an object with 'upcard', 'knocker' and 'hands'", "format")
+        return None
+    _check_deal_keys(raw, report)
+    upcard = _parse_upcard(rules, raw, report)
+    knocker = _parse_knocker(rules, players, raw, report)
+    void = "knocker" in raw and raw.get("knocker") is None
+    hands = _parse_hands(rules, players, raw, knocker, void, report)
     if len(errors) > start or upcard is None:
         return None
     return ParsedDeal(number, upcard, knocker, hands)
 
 
 # ---------------------------------------------------------------------------------------------
-# One deal
+# Step 2: one deal's arrangements and settlement
 
 
 @dataclass
-class _Side:
+class _Arrangement:
     """One player's arrangement in a scored deal."""
 
     melds: tuple[int, ...]
@@ -489,20 +492,10 @@ class _Side:
     discard: int | None = None
 
 
-def _defender_side(hand: Hand, knocker_melds, gin: bool, chained: bool) -> _Side:
-    if hand.given == "spread":
-        lay = 0 if gin else gf.layoff_closure(hand.deadwood, knocker_melds, chained)
-        dead = hand.deadwood & ~lay
-        return _Side(hand.melds, dead, lay, gf.hand_points(dead), hand.meld_labels)
-    if gin:
-        pts, melds, dead = gf.best_arrangement(hand.mask)
-        return _Side(melds, dead, 0, pts)
-    pts, melds, lay, dead = gf.defender_best(hand.mask, knocker_melds, chained)
-    return _Side(melds, dead, lay, pts)
-
-
 @dataclass
-class _Outcome:
+class _Settlement:
+    """The points and lines of one deal, given the arrangements."""
+
     outcome: str
     points: dict[str, int]
     lines: dict[str, list[Line]]
@@ -510,248 +503,334 @@ class _Outcome:
     notes: list[str]
 
 
+@dataclass
+class _ScoredDeal:
+    outcome: str
+    players: dict[str, PlayerDeal]
+    winner: str | None
+    notes: list[str]
+    multiplier: int
+
+
+def _defender_arrangements(
+    rules: GinRules, players: tuple[str, ...], deal: ParsedDeal, knocker: str, knocker_melds: tuple[int, ...], gin: bool
+) -> dict[str, _Arrangement]:
+    """Every defender's arrangement against the knocker's melds: his own melds and, unless the
+    knocker went gin, his layoffs; with three or four players the defenders lay off in seat order
+    after the knocker (``gin_search.defenders_in_turn``)."""
+    defenders = _seat_order_after(players, knocker)
+    hands = [deal.hands[p] for p in defenders]
+    if gin:
+        out = {}
+        for hand in hands:
+            if hand.given == "spread":
+                out[hand.player] = _Arrangement(
+                    hand.melds, hand.deadwood, 0, search.hand_points(hand.deadwood), hand.meld_labels
+                )
+            else:
+                points, melds, dead = search.best_arrangement(hand.mask)
+                out[hand.player] = _Arrangement(melds, dead, 0, points)
+        return out
+    given: list[int | search.Spread] = [
+        search.Spread(h.melds, h.deadwood) if h.given == "spread" else h.mask for h in hands
+    ]
+    plays = search.defenders_in_turn(given, knocker_melds, rules.layoffs == "chained")
+    return {
+        hand.player: _Arrangement(melds, dead, laid_off, points, hand.meld_labels if hand.given == "spread" else None)
+        for hand, (points, melds, laid_off, dead) in zip(hands, plays, strict=True)
+    }
+
+
 def _seat_order_after(players: tuple[str, ...], knocker: str) -> list[str]:
     k = players.index(knocker)
     return [players[(k + i) % len(players)] for i in range(1, len(players))]
 
 
-def _settle(
-    rules, players, knocker: str, sides: dict[str, _Side], outcome: str, multiplier: int, upcard: Card
-) -> _Outcome:
-    """Points and lines of one deal, given the arrangements."""
-    lines: dict[str, list[Line]] = {p: [] for p in players}
-    defenders = _seat_order_after(players, knocker)
-    k = sides[knocker].points
-    penalty = rules.scoring == "penalty"
-    notes: list[str] = []
-    gin_c = rules.cite("gin_bonus")
-    big_c = rules.cite("big_gin_bonus")
-    und_c = rules.cite("undercut_bonus")
-    winner = knocker
-    if outcome in ("gin", "big_gin"):
-        if outcome == "big_gin":
-            bonus, label, c = rules.big_gin_bonus, "big gin bonus", big_c
-        else:
-            bonus, label, c = rules.gin_bonus, "gin bonus", gin_c
-        src = _src(rules, "gin")
-        for d in defenders:
-            dw = sides[d].points
-            who = d if penalty else knocker
-            lines[who].append(Line(f"{d}'s deadwood {dw} (no layoffs after gin)", dw, "gin", src))
-            lines[who].append(Line(label + ("" if not penalty else " (penalty)"), bonus, label, c.source, c.basis))
+def _settle_gin(
+    rules: GinRules,
+    knocker: str,
+    defenders: list[str],
+    sides: Mapping[str, _Arrangement],
+    outcome: str,
+    lines: dict[str, list[Line]],
+) -> None:
+    """Gin: the gin (or big gin) bonus and each defender's whole deadwood, no layoffs."""
+    if outcome == "big_gin":
+        bonus, label, cited = rules.big_gin_bonus, "big gin bonus", rules.cite("big_gin_bonus")
     else:
-        under = [d for d in defenders if sides[d].points <= k]
-        if not under:
-            src = _src(rules, "knock")
-            for d in defenders:
-                dw = sides[d].points
-                who = d if penalty else knocker
-                lines[who].append(Line(f"knock: {dw} − {k}", dw - k, "knock", src))
+        bonus, label, cited = rules.gin_bonus, "gin bonus", rules.cite("gin_bonus")
+    source = _source(rules, "gin")
+    for d in defenders:
+        deadwood = sides[d].points
+        who = d if rules.penalty else knocker
+        lines[who].append(Line(f"{d}'s deadwood {deadwood} (no layoffs after gin)", deadwood, "gin", source))
+        lines[who].append(
+            Line(label + ("" if not rules.penalty else " (penalty)"), bonus, label, cited.source, cited.basis)
+        )
+
+
+def _settle_knock(
+    rules: GinRules, knocker: str, defenders: list[str], sides: Mapping[str, _Arrangement], lines: dict[str, list[Line]]
+) -> None:
+    """A knock won: the deadwood difference, to the knocker (penalty: to each defender)."""
+    knock = sides[knocker].points
+    source = _source(rules, "knock")
+    for d in defenders:
+        deadwood = sides[d].points
+        who = d if rules.penalty else knocker
+        lines[who].append(Line(f"knock: {deadwood} − {knock}", deadwood - knock, "knock", source))
+
+
+def _settle_undercut_penalty(
+    rules: GinRules,
+    players: tuple[str, ...],
+    knocker: str,
+    defenders: list[str],
+    sides: Mapping[str, _Arrangement],
+    lines: dict[str, list[Line]],
+    notes: list[str],
+) -> str:
+    """Penalty scoring: each player but the undercutter takes his deadwood minus the undercutter's,
+    the knocker the undercut penalty on top. Returns the undercutter."""
+    source = _source(rules, "undercut")
+    cited = rules.cite("undercut_bonus")
+    # The undercutter: least deadwood after layoffs, ties to the first after the knocker.
+    best = min(sides[d].points for d in defenders)
+    undercutter = next(d for d in defenders if sides[d].points == best)
+    if sum(1 for d in defenders if sides[d].points == best) > 1:
+        notes.append(
+            f"undercut: {undercutter} is the undercutter, first in seat order after the knocker among "
+            f"equal deadwood (ruling)"
+        )
+    for p in players:
+        if p == undercutter:
+            continue
+        deadwood = sides[p].points
+        lines[p].append(Line(f"undercut: {deadwood} − {best}", deadwood - best, "undercut", source))
+        if p == knocker:
+            lines[p].append(
+                Line(
+                    "undercut penalty on the knocker", rules.undercut_bonus, "undercut bonus", cited.source, cited.basis
+                )
+            )
+    return undercutter
+
+
+def _settle_undercut(
+    rules: GinRules,
+    knocker: str,
+    defenders: list[str],
+    sides: Mapping[str, _Arrangement],
+    lines: dict[str, list[Line]],
+    notes: list[str],
+) -> str:
+    """Points to the hand's winner: each defender settles with the knocker (two players: the one
+    defender). Returns the hand's winner, the defender with the least deadwood."""
+    knock = sides[knocker].points
+    cited = rules.cite("undercut_bonus")
+    best = min(sides[d].points for d in defenders)
+    winner = next(d for d in defenders if sides[d].points == best)
+    if len(defenders) > 1:
+        notes.append(
+            "more than two players scoring to the winner: each defender settles with the knocker on his own (ruling)"
+        )
+    for d in defenders:
+        deadwood = sides[d].points
+        if deadwood <= knock:
+            lines[d].append(
+                Line(f"undercut: {knock} − {deadwood}", knock - deadwood, "undercut", _source(rules, "undercut"))
+            )
+            lines[d].append(Line("undercut bonus", rules.undercut_bonus, "undercut bonus", cited.source, cited.basis))
         else:
-            outcome = "undercut"
-            src = _src(rules, "undercut")
-            if penalty:
-                # The undercutter: least deadwood after layoffs, ties to the first after the knocker.
-                best = min(sides[d].points for d in defenders)
-                u = next(d for d in defenders if sides[d].points == best)
-                winner = u
-                if sum(1 for d in defenders if sides[d].points == best) > 1:
-                    notes.append(
-                        f"undercut: {u} is the undercutter, first in seat order after the knocker among "
-                        f"equal deadwood (ruling)"
-                    )
-                for p in players:
-                    if p == u:
-                        continue
-                    dw = sides[p].points
-                    lines[p].append(Line(f"undercut: {dw} − {best}", dw - best, "undercut", src))
-                    if p == knocker:
-                        lines[p].append(
-                            Line(
-                                "undercut penalty on the knocker",
-                                rules.undercut_bonus,
-                                "undercut bonus",
-                                und_c.source,
-                                und_c.basis,
-                            )
-                        )
-            else:
-                # Each defender settles with the knocker (two players: the one defender).
-                best = min(sides[d].points for d in defenders)
-                winner = next(d for d in defenders if sides[d].points == best)
-                if len(defenders) > 1:
-                    notes.append(
-                        "more than two players scoring to the winner: each defender settles with the "
-                        "knocker on his own (ruling)"
-                    )
-                for d in defenders:
-                    dw = sides[d].points
-                    if dw <= k:
-                        lines[d].append(Line(f"undercut: {k} − {dw}", k - dw, "undercut", src))
-                        lines[d].append(
-                            Line("undercut bonus", rules.undercut_bonus, "undercut bonus", und_c.source, und_c.basis)
-                        )
-                    else:
-                        lines[knocker].append(
-                            Line(
-                                f"knock: {dw} − {k} ({d})" if len(defenders) > 1 else f"knock: {dw} − {k}",
-                                dw - k,
-                                "knock",
-                                _src(rules, "knock"),
-                            )
-                        )
+            label = f"knock: {deadwood} − {knock} ({d})" if len(defenders) > 1 else f"knock: {deadwood} − {knock}"
+            lines[knocker].append(Line(label, deadwood - knock, "knock", _source(rules, "knock")))
+    return winner
+
+
+def _apply_multiplier(
+    rules: GinRules, players: tuple[str, ...], multiplier: int, lines: dict[str, list[Line]]
+) -> dict[str, int]:
+    """The spade multiplier's line for every player who scored, and each player's points."""
+    cited = rules.cite("spade_multiplier")
     points: dict[str, int] = {}
-    mult_c = rules.cite("spade_multiplier")
     for p in players:
         base = sum(x.points for x in lines[p])
         if multiplier > 1 and base:
             lines[p].append(
-                Line(
-                    f"spade upcard ×{multiplier}", base * (multiplier - 1), "spade upcard", mult_c.source, mult_c.basis
-                )
+                Line(f"spade upcard ×{multiplier}", base * (multiplier - 1), "spade upcard", cited.source, cited.basis)
             )
         points[p] = sum(x.points for x in lines[p])
-    return _Outcome(outcome, points, lines, winner, notes)
+    return points
 
 
-def _knocker_net(rules, players, knocker, out: _Outcome) -> int:
-    """How good a deal's result is for the knocker (to choose among equal arrangements)."""
-    others = sum(out.points[p] for p in players if p != knocker)
-    if rules.scoring == "penalty":
-        return others - out.points[knocker]
-    return out.points[knocker] - others
-
-
-def _score_deal(rules, players: tuple[str, ...], deal: ParsedDeal, errors: list):
-    """(outcome, per-player PlayerDeal, winner, notes) or None with errors added."""
-    number = deal.number
-    upcard = deal.upcard
-    limit = knock_limit(upcard)
+def _settle(
+    rules: GinRules,
+    players: tuple[str, ...],
+    knocker: str,
+    sides: Mapping[str, _Arrangement],
+    outcome: str,
+    multiplier: int,
+) -> _Settlement:
+    """Points and lines of one deal, given the arrangements: gin, knock or undercut."""
+    lines: dict[str, list[Line]] = {p: [] for p in players}
+    defenders = _seat_order_after(players, knocker)
     notes: list[str] = []
-    lsrc = _src(rules, "limit")
+    winner = knocker
+    if outcome in ("gin", "big_gin"):
+        _settle_gin(rules, knocker, defenders, sides, outcome, lines)
+    elif not any(sides[d].points <= sides[knocker].points for d in defenders):
+        _settle_knock(rules, knocker, defenders, sides, lines)
+    else:
+        outcome = "undercut"
+        if rules.penalty:
+            winner = _settle_undercut_penalty(rules, players, knocker, defenders, sides, lines, notes)
+        else:
+            winner = _settle_undercut(rules, knocker, defenders, sides, lines, notes)
+    points = _apply_multiplier(rules, players, multiplier, lines)
+    return _Settlement(outcome, points, lines, winner, notes)
+
+
+def _knocker_net(rules: GinRules, players: tuple[str, ...], knocker: str, settled: _Settlement) -> int:
+    """How good a deal's result is for the knocker (to choose among equal arrangements)."""
+    others = sum(settled.points[p] for p in players if p != knocker)
+    if rules.penalty:
+        return others - settled.points[knocker]
+    return settled.points[knocker] - others
+
+
+def _upcard_notes(rules: GinRules, upcard: Card, limit: int, multiplier: int) -> list[str]:
+    """The knock limit and the spade multiplier the upcard sets."""
+    notes: list[str] = []
     if limit == 0:
         notes.append(f"knock limit: gin only (ace upcard {upcard.label}) — S4, BO; S2 'Ace = 1 (gin only hand)'")
     else:
-        notes.append(f"knock limit {limit} (upcard {upcard.label}: its point value, pictures 10) — {lsrc}")
-    multiplier = rules.spade_multiplier if upcard.suit is Suit.SPADES else 1
+        notes.append(
+            f"knock limit {limit} (upcard {upcard.label}: its point value, pictures 10) — {_source(rules, 'limit')}"
+        )
     if upcard.suit is Suit.SPADES:
-        c = rules.cite("spade_multiplier")
+        cited = rules.cite("spade_multiplier")
         if multiplier > 1:
             notes.append(
                 f"spade upcard {upcard.label}: every point of the hand ×{multiplier}, bonuses included "
-                f"— {c.source}" + (" (ruling)" if c.basis == "ruling" else "")
+                f"— {_cited(cited)}"
             )
         else:
-            notes.append(
-                f"spade upcard {upcard.label}: no multiplier at this table — {c.source}"
-                + (" (ruling)" if c.basis == "ruling" else "")
-            )
-    knocker = deal.knocker
-    if knocker is None:
-        notes.append(
-            "void hand: nobody knocked before the stock ran down to two cards; the same dealer deals again — S3"
-        )
-        pds = {p: PlayerDeal(0, (), deadwood_points=None) for p in players}
-        return "void", pds, None, notes, multiplier
-    khand = deal.hands[knocker]
-    n = hand_size(len(players))
-    chained = rules.layoffs == "chained"
-    big_allowed = rules.big_gin_bonus > 0
-    # Candidate spreads for the knocker.
-    candidates: list[_Side] = []
-    big = False
-    if khand.given == "spread":
-        if khand.big_gin:
-            if khand.deadwood:
-                errors.append(
-                    RecordError(
-                        "big gin means every card melded: this spread has deadwood",
-                        rule="big gin",
-                        source=rules.cite("big_gin_bonus").source,
-                        deal=number,
-                        player=knocker,
-                        cards=labels(khand.deadwood),
-                        field=f"hands.{knocker}.deadwood",
-                    )
-                )
-                return None
-            big = True
-        pts = gf.hand_points(khand.deadwood)
-        candidates.append(_Side(khand.melds, khand.deadwood, 0, pts, khand.meld_labels))
-    else:
-        count = khand.mask.bit_count()
-        if khand.big_gin:
-            if gf.best_deadwood(khand.mask) != 0:
-                pts, melds, dead = gf.best_arrangement(khand.mask)
-                errors.append(
-                    RecordError(
-                        f"big gin means all {n + 1} cards melded: these cards leave at least {pts} points of deadwood",
-                        rule="big gin",
-                        source=rules.cite("big_gin_bonus").source,
-                        deal=number,
-                        player=knocker,
-                        cards=labels(dead),
-                        field=f"hands.{knocker}.cards",
-                    )
-                )
-                return None
-            big = True
-            for pts, melds, dead, _ in gf.all_best_arrangements(khand.mask)[:1]:
-                candidates.append(_Side(melds, dead, 0, pts))
-        elif count == n + 1:
-            for pts, melds, dead, disc in gf.all_best_arrangements(khand.mask, discard=True):
-                candidates.append(_Side(melds, dead, 0, pts, discard=disc))
-        else:
-            for pts, melds, dead, _ in gf.all_best_arrangements(khand.mask):
-                candidates.append(_Side(melds, dead, 0, pts))
-    kpts = candidates[0].points
-    if kpts > limit:
-        if limit == 0:
-            why = f"the upcard {upcard.label} is an ace: only gin (no deadwood) may end the hand"
-        else:
-            why = f"the upcard {upcard.label} sets the knock limit at {limit}"
-        what = "this spread leaves" if khand.given == "spread" else "the best arrangement of these cards leaves"
-        errors.append(
-            RecordError(
-                f"{knocker} cannot knock: {what} {kpts} points of deadwood; {why}",
-                rule="knock limit",
-                source=lsrc + ("; S4, BO" if limit == 0 else ""),
-                deal=number,
+            notes.append(f"spade upcard {upcard.label}: no multiplier at this table — {_cited(cited)}")
+    return notes
+
+
+def _knocker_candidates(
+    rules: GinRules, deal: ParsedDeal, knocker: str, size: int, report: _Report
+) -> tuple[list[_Arrangement], bool] | None:
+    """The knocker's arrangements to choose from (his spread, or every least-deadwood arrangement
+    of his cards) and whether it is big gin; None when a big gin is not one."""
+    hand = deal.hands[knocker]
+    big_gin_source = rules.cite("big_gin_bonus").source
+    if hand.given == "spread":
+        if hand.big_gin and hand.deadwood:
+            report.add(
+                "big gin means every card melded: this spread has deadwood",
+                "big gin",
+                source=big_gin_source,
                 player=knocker,
-                cards=labels(candidates[0].deadwood),
-                field=f"hands.{knocker}" + (".deadwood" if khand.given == "spread" else ".cards"),
+                cards=labels(hand.deadwood),
+                field=f"hands.{knocker}.deadwood",
             )
-        )
-        return None
-    gin = kpts == 0
-    outcome = "gin" if gin else "knock"
-    if big:
-        if big_allowed:
-            outcome = "big_gin"
-        else:
-            c = rules.cite("big_gin_bonus")
-            notes.append(f"big gin is not played at this table (big gin bonus 0 — {c.source}): scored as gin (ruling)")
-    best = None
-    for cand in candidates:
-        sides = {knocker: cand}
-        for p in players:
-            if p != knocker:
-                sides[p] = _defender_side(deal.hands[p], cand.melds, gin, chained)
-        out = _settle(rules, players, knocker, sides, outcome, multiplier, upcard)
-        net = _knocker_net(rules, players, knocker, out)
+            return None
+        points = search.hand_points(hand.deadwood)
+        return [_Arrangement(hand.melds, hand.deadwood, 0, points, hand.meld_labels)], hand.big_gin
+    if hand.big_gin:
+        if search.best_deadwood(hand.mask) != 0:
+            points, _, dead = search.best_arrangement(hand.mask)
+            report.add(
+                f"big gin means all {size + 1} cards melded: these cards leave at least {_points(points)} of deadwood",
+                "big gin",
+                source=big_gin_source,
+                player=knocker,
+                cards=labels(dead),
+                field=f"hands.{knocker}.cards",
+            )
+            return None
+        points, melds, dead, _ = search.all_best_arrangements(hand.mask)[0]
+        return [_Arrangement(melds, dead, 0, points)], True
+    before_discard = hand.mask.bit_count() == size + 1
+    return [
+        _Arrangement(melds, dead, 0, points, discard=discard)
+        for points, melds, dead, discard in search.all_best_arrangements(hand.mask, discard=before_discard)
+    ], False
+
+
+def _within_limit(
+    rules: GinRules, deal: ParsedDeal, knocker: str, arrangement: _Arrangement, limit: int, report: _Report
+) -> bool:
+    """May the knocker knock: is his deadwood at or below the knock limit?"""
+    points = arrangement.points
+    if points <= limit:
+        return True
+    upcard = deal.upcard
+    if limit == 0:
+        why = f"the upcard {upcard.label} is an ace: only gin (no deadwood) may end the hand"
+    else:
+        why = f"the upcard {upcard.label} sets the knock limit at {limit}"
+    spread = deal.hands[knocker].given == "spread"
+    what = "this spread leaves" if spread else "the best arrangement of these cards leaves"
+    report.add(
+        f"{knocker} cannot knock: {what} {_points(points)} of deadwood; {why}",
+        "knock limit",
+        source=_source(rules, "limit") + ("; S4, BO" if limit == 0 else ""),
+        player=knocker,
+        cards=labels(arrangement.deadwood),
+        field=f"hands.{knocker}" + (".deadwood" if spread else ".cards"),
+    )
+    return False
+
+
+def _best_for_knocker(
+    rules: GinRules,
+    players: tuple[str, ...],
+    deal: ParsedDeal,
+    knocker: str,
+    candidates: list[_Arrangement],
+    outcome: str,
+    multiplier: int,
+    gin: bool,
+) -> tuple[_Arrangement, dict[str, _Arrangement], _Settlement]:
+    """The knocker's arrangement that settles best for him (least laid off against it), the
+    defenders' arrangements against it and the settlement."""
+    best: tuple[int, _Arrangement, dict[str, _Arrangement], _Settlement] | None = None
+    for candidate in candidates:
+        sides = {knocker: candidate}
+        sides.update(_defender_arrangements(rules, players, deal, knocker, candidate.melds, gin))
+        settled = _settle(rules, players, knocker, sides, outcome, multiplier)
+        net = _knocker_net(rules, players, knocker, settled)
         if best is None or net > best[0]:
-            best = (net, cand, sides, out)
-    _, cand, sides, out = best
-    if khand.given == "cards" and len(candidates) > 1:
+            best = (net, candidate, sides, settled)
+    assert best is not None  # a knocker has at least one arrangement
+    return best[1], best[2], best[3]
+
+
+def _arrangement_notes(
+    rules: GinRules,
+    players: tuple[str, ...],
+    deal: ParsedDeal,
+    knocker: str,
+    candidates: list[_Arrangement],
+    chosen: _Arrangement,
+    gin: bool,
+) -> list[str]:
+    """What the engine chose for the knocker, and how the layoffs were made."""
+    notes: list[str] = []
+    if deal.hands[knocker].given == "cards" and len(candidates) > 1:
         notes.append(
             f"{knocker}'s cards allow {len(candidates)} equally low arrangements"
-            + (" and discards" if cand.discard is not None else "")
+            + (" and discards" if chosen.discard is not None else "")
             + ": the one best for the knocker (least laid off against it) is scored (ruling)"
         )
-    if cand.discard is not None:
-        notes.append(f"{knocker}'s discard: {CARD_BY_INDEX[cand.discard].label}, the one leaving the least deadwood")
+    if chosen.discard is not None:
+        notes.append(f"{knocker}'s discard: {CARD_BY_INDEX[chosen.discard].label}, the one leaving the least deadwood")
     if not gin:
-        lay = rules.cite("layoffs")
+        chained = rules.layoffs == "chained"
+        cited = rules.cite("layoffs")
         notes.append(
             (
                 "layoffs onto the knocker's melds, a layoff may extend a run an earlier one extended"
@@ -759,146 +838,348 @@ def _score_deal(rules, players: tuple[str, ...], deal: ParsedDeal, errors: list)
                 else "layoffs only onto the knocker's melds as laid down, no chaining (ruling: "
                 "also for a player's own layoffs)"
             )
-            + f" — {lay.source}"
+            + f" — {cited.source}"
         )
         if chained and len(players) > 2:
-            notes.append("each defender builds only on the knocker's melds and his own layoffs (ruling)")
-    notes.extend(out.notes)
-    pds = {}
+            notes.append(
+                "the defenders lay off in seat order after the knocker (S4), each for his least deadwood; a "
+                f"later defender may extend a run an earlier defender's layoff extended — {cited.source}; where "
+                "a defender has equally good choices, the one leaving the defenders after him, in seat order, "
+                "the least deadwood is taken (ruling)"
+            )
+    return notes
+
+
+def _player_deals(
+    players: tuple[str, ...], sides: Mapping[str, _Arrangement], settled: _Settlement
+) -> dict[str, PlayerDeal]:
+    out = {}
     for p in players:
-        s = sides[p]
-        mlabels = s.meld_labels if s.meld_labels is not None else tuple(labels(m) for m in s.melds)
-        pds[p] = PlayerDeal(
-            points=out.points[p],
-            lines=tuple(out.lines[p]),
-            melds=tuple(mlabels),
-            deadwood=labels(s.deadwood),
-            layoffs=labels(s.layoffs),
-            deadwood_points=s.points,
-            discard=CARD_BY_INDEX[s.discard].label if s.discard is not None else None,
+        side = sides[p]
+        meld_labels = side.meld_labels if side.meld_labels is not None else tuple(labels(m) for m in side.melds)
+        out[p] = PlayerDeal(
+            points=settled.points[p],
+            lines=tuple(settled.lines[p]),
+            melds=tuple(meld_labels),
+            deadwood=labels(side.deadwood),
+            layoffs=labels(side.layoffs),
+            deadwood_points=side.points,
+            discard=CARD_BY_INDEX[side.discard].label if side.discard is not None else None,
         )
-    return out.outcome, pds, out.winner, notes, multiplier
+    return out
+
+
+def _score_deal(
+    rules: GinRules, players: tuple[str, ...], deal: ParsedDeal, errors: list[RecordError]
+) -> _ScoredDeal | None:
+    """Score one checked deal; None (with the errors added) when the knock is not allowed."""
+    report = _Report(deal.number, errors)
+    upcard = deal.upcard
+    limit = knock_limit(upcard)
+    multiplier = rules.spade_multiplier if upcard.suit is Suit.SPADES else 1
+    notes = _upcard_notes(rules, upcard, limit, multiplier)
+    knocker = deal.knocker
+    if knocker is None:
+        notes.append(
+            "void hand: nobody knocked before the stock ran down to two cards; the same dealer deals again — S3"
+        )
+        void = {p: PlayerDeal(0, (), deadwood_points=None) for p in players}
+        return _ScoredDeal("void", void, None, notes, multiplier)
+    found = _knocker_candidates(rules, deal, knocker, hand_size(len(players)), report)
+    if found is None:
+        return None
+    candidates, big = found
+    if not _within_limit(rules, deal, knocker, candidates[0], limit, report):
+        return None
+    gin = candidates[0].points == 0
+    outcome = "gin" if gin else "knock"
+    if big:
+        if rules.big_gin_bonus > 0:
+            outcome = "big_gin"
+        else:
+            cited = rules.cite("big_gin_bonus")
+            notes.append(
+                f"big gin is not played at this table (big gin bonus 0 — {cited.source}): scored as gin (ruling)"
+            )
+    chosen, sides, settled = _best_for_knocker(rules, players, deal, knocker, candidates, outcome, multiplier, gin)
+    notes.extend(_arrangement_notes(rules, players, deal, knocker, candidates, chosen, gin))
+    notes.extend(settled.notes)
+    return _ScoredDeal(settled.outcome, _player_deals(players, sides, settled), settled.winner, notes, multiplier)
 
 
 # ---------------------------------------------------------------------------------------------
-# The game
+# Step 3: the game, one deal at a time
 
 
-def _reached(rules, total: int) -> bool:
-    return total > rules.target if rules.target_strict else total >= rules.target
+def _seat(players: tuple[str, ...], name: str | None) -> int | None:
+    return None if name is None else players.index(name)
 
 
-def score_game(rules, players, deals, first_dealer) -> GameResult:
-    """Validate and score every deal of an Oklahoma Gin game. Raises RecordInvalid with every error."""
-    players = tuple(players)
+def _name(players: tuple[str, ...], seat: int | None) -> str | None:
+    return None if seat is None else players[seat]
+
+
+def setup_errors(rules: GinRules, players: Sequence[str]) -> list[RecordError]:
+    """What these rules refuse for these players before any deal: Hollywood scoring is for two
+    players scoring to the hand's winner."""
     errors: list[RecordError] = []
-    if not isinstance(deals, list):
-        raise RecordInvalid([RecordError("'deals' must be a list", rule="format", field="deals")])
-    totals = dict.fromkeys(players, 0)
-    boxes = dict.fromkeys(players, 0)
-    results: list[DealResult] = []
-    dealer = first_dealer
-    finished = False
-    winner: str | None = None
-    penalty = rules.scoring == "penalty"
-    scoring_ok = True
-    game_src = _src(rules, "game")
-    for number, raw in enumerate(deals, start=1):
-        parsed = _parse_deal(rules, players, raw, number, errors)
-        if parsed is None:
-            scoring_ok = False
-            continue
-        if finished:
-            errors.append(
-                RecordError(
-                    f"deal {number} comes after the game ended ({winner} won on deal {len(results)})",
-                    rule="game end",
-                    source=game_src,
-                    deal=number,
-                )
-            )
-            scoring_ok = False
-            continue
-        if not scoring_ok:
-            # Still check this deal's spread against its knock limit.
-            _score_deal(rules, players, parsed, errors)
-            continue
-        scored = _score_deal(rules, players, parsed, errors)
-        if scored is None:
-            scoring_ok = False
-            continue
-        outcome, pds, hand_winner, notes, multiplier = scored
-        before = dict(totals)
-        for p in players:
-            totals[p] += pds[p].points
-        if hand_winner is not None:
-            boxes[hand_winner] += 1
-        next_dealer = dealer if outcome == "void" else hand_winner
-        # Game end.
-        reached = [p for p in players if _reached(rules, totals[p])]
-        if reached:
-            if penalty:
-                low = min(totals.values())
-                leaders = [p for p in players if totals[p] == low]
-            else:
-                high = max(totals[p] for p in reached)
-                leaders = [p for p in reached if totals[p] == high]
-            if len(leaders) == 1:
-                finished = True
-                winner = leaders[0]
-            else:
-                notes = list(notes) + [f"{' and '.join(leaders)} tie for the win: the game goes on (ruling)"]
-        results.append(
-            DealResult(
-                number=number,
-                outcome=outcome,
-                multiplier=multiplier,
-                players=pds,
-                totals_before=before,
-                totals=dict(totals),
-                side=dict.fromkeys(players, 0),
-                dealer=dealer,
-                next_dealer=next_dealer,
-                notes=tuple(notes),
-                actor=parsed.knocker,
-                winner=hand_winner,
+    if rules.hollywood and len(players) != 2:
+        errors.append(
+            RecordError(
+                f"Hollywood scoring is for two players; this game has {len(players)}: switch it off or play with two",
+                rule="hollywood",
+                source=HOLLYWOOD_SOURCE,
+                field="rules.options.hollywood",
             )
         )
-        dealer = next_dealer
+    if rules.hollywood and rules.penalty:
+        errors.append(
+            RecordError(
+                "Hollywood scoring enters the points of each hand's winner in three columns: it is not "
+                "played with penalty points ('scoring': 'penalty') (ruling)",
+                rule="hollywood",
+                source="ruling",
+                field="rules.options.hollywood",
+            )
+        )
+    return errors
+
+
+def begin(rules: GinRules, players: Sequence[str], first_dealer: str | None = None) -> Standing:
+    """Where a game stands before its first deal."""
+    players = tuple(players)
+    errors = setup_errors(rules, players) + first_dealer_errors(players, first_dealer)
     if errors:
         raise RecordInvalid(errors)
-    final = None
-    final_lines = None
-    game_notes: list[str] = []
-    if finished:
-        final, final_lines, game_notes = _final(rules, players, totals, boxes, winner)
-    return GameResult(
-        game=GAME,
-        profile=rules.profile,
-        players=players,
-        deals=tuple(results),
-        totals=dict(totals),
-        side=dict.fromkeys(players, 0),
-        state="finished" if finished else "in_progress",
-        winner=winner,
-        final=final,
-        final_lines=final_lines,
-        target=rules.target,
-        notes=tuple(game_notes),
+    zeros = (0,) * len(players)
+    columns = tuple(ColumnStanding(zeros, zeros) for _ in range(COLUMNS)) if rules.hollywood else ()
+    return Standing(
+        deals=0, totals=zeros, side=zeros, boxes=zeros, dealer=_seat(players, first_dealer), columns=columns
     )
 
 
-def _final(rules, players, totals, boxes, winner):
-    lines: dict[str, list[Line]] = {p: [] for p in players}
-    notes: list[str] = []
-    src = _src(rules, "game")
-    for p in players:
-        lines[p].append(
-            Line(
-                "game total" + (" (penalty points)" if rules.scoring == "penalty" else ""), totals[p], "game total", src
+def _game_end(rules: GinRules, players: tuple[str, ...], totals: Mapping[str, int]) -> tuple[str | None, list[str]]:
+    """The game's winner once someone reaches the target (penalty: the lowest total wins), and a
+    note when the leaders tie (the game goes on)."""
+    reached = [p for p in players if rules.reached(totals[p])]
+    if not reached:
+        return None, []
+    if rules.penalty:
+        low = min(totals.values())
+        leaders = [p for p in players if totals[p] == low]
+    else:
+        high = max(totals[p] for p in reached)
+        leaders = [p for p in reached if totals[p] == high]
+    if len(leaders) == 1:
+        return leaders[0], []
+    return None, [f"{' and '.join(leaders)} tie for the win: the game goes on (ruling)"]
+
+
+def play(
+    rules: GinRules, players: Sequence[str], standing: Standing, deal: Any, number: int
+) -> tuple[DealResult, Standing]:
+    """Check and score deal ``number`` from ``standing``: its result and where the game stands
+    after it. Raises RecordInvalid with every error of the deal (a deal after the game ended is one)."""
+    players = tuple(players)
+    errors: list[RecordError] = []
+    parsed = _parse_deal(rules, players, deal, number, errors)
+    if parsed is None:
+        raise RecordInvalid(errors)
+    if standing.ended_on is not None:
+        raise RecordInvalid(
+            [
+                RecordError(
+                    f"deal {number} comes after the {'Hollywood match' if rules.hollywood else 'game'} ended "
+                    + ("(all three columns closed; " if rules.hollywood else "(")
+                    + f"{_name(players, standing.winner)} won on deal {standing.ended_on})",
+                    rule="game end",
+                    source=_source(rules, "game"),
+                    deal=number,
+                )
+            ]
+        )
+    scored = _score_deal(rules, players, parsed, errors)
+    if scored is None:
+        raise RecordInvalid(errors)
+    entry = _enter_in_columns(rules, players, standing, scored, number) if rules.hollywood else None
+    if entry is not None:
+        scored = entry.scored
+    before = dict(zip(players, standing.totals, strict=True))
+    totals = {p: before[p] + scored.players[p].points for p in players}
+    boxes = list(standing.boxes)
+    if scored.winner is not None:
+        boxes[players.index(scored.winner)] += 1
+    dealer = _name(players, standing.dealer)
+    next_dealer = dealer if scored.outcome == "void" else scored.winner
+    winner, tie_notes = (entry.match_winner, []) if entry is not None else _game_end(rules, players, totals)
+    result = DealResult(
+        number=number,
+        outcome=scored.outcome,
+        multiplier=scored.multiplier,
+        players=scored.players,
+        totals_before=before,
+        totals=totals,
+        side=dict.fromkeys(players, 0),
+        dealer=dealer,
+        next_dealer=next_dealer,
+        notes=tuple(scored.notes + tie_notes),
+        actor=parsed.knocker,
+        winner=scored.winner,
+        columns=entry.entered if entry is not None else (),
+    )
+    after = Standing(
+        deals=standing.deals + 1,
+        totals=tuple(totals[p] for p in players),
+        side=standing.side,
+        boxes=tuple(boxes),
+        dealer=_seat(players, next_dealer),
+        ended_on=number if winner is not None else None,
+        winner=_seat(players, winner),
+        columns=entry.columns if entry is not None else (),
+    )
+    return result, after
+
+
+# ---------------------------------------------------------------------------------------------
+# Hollywood: three games scored at once in three columns (RULES.md §2, a house option)
+
+
+@dataclass
+class _ColumnEntry:
+    """A hand entered in the Hollywood columns."""
+
+    scored: _ScoredDeal  # the winner's points and lines now count every column entered
+    entered: tuple[int, ...]  # the columns entered, 1-based
+    columns: tuple[ColumnStanding, ...]
+    match_winner: str | None  # once all three columns are closed
+
+
+def _columns_for(columns: Sequence[ColumnStanding], seat: int) -> list[int]:
+    """The columns (0-based) a hand won by ``seat`` goes in: every open column where he already
+    has an entry, and the first open column where he has none (AR, HW). So his first win goes in
+    column 1, his second in columns 1 and 2, his third and later in all three; a first win after
+    column 1 closed starts him in column 2."""
+    open_columns = [k for k, column in enumerate(columns) if column.winner is None]
+    entered = [k for k in open_columns if columns[k].boxes[seat]]
+    first_new = next((k for k in open_columns if not columns[k].boxes[seat]), None)
+    if first_new is not None:
+        entered.append(first_new)
+    return sorted(entered)
+
+
+def _match_winner(players: tuple[str, ...], columns: Sequence[ColumnStanding]) -> str:
+    """The match, once the three columns are closed: to the player who won the most columns
+    (ruling; two players and three columns never tie), then the higher sum of the columns."""
+    won = [sum(1 for c in columns if c.winner == seat) for seat in range(len(players))]
+    sums = [sum(c.totals[seat] for c in columns) for seat in range(len(players))]
+    best = max(range(len(players)), key=lambda seat: (won[seat], sums[seat]))
+    return players[best]
+
+
+def _enter_in_columns(
+    rules: GinRules, players: tuple[str, ...], standing: Standing, scored: _ScoredDeal, number: int
+) -> _ColumnEntry:
+    """Enter the hand's points in the columns the rules send them to; close every column where
+    the hand's winner reaches the target, and the match when all three are closed."""
+    columns = list(standing.columns)
+    notes = list(scored.notes)
+    if scored.winner is None:
+        notes.append("Hollywood: nobody won this hand: nothing is entered in the columns")
+        return _ColumnEntry(replace(scored, notes=notes), (), tuple(columns), None)
+    winner = scored.winner
+    seat = players.index(winner)
+    won = scored.players[winner]
+    entered = _columns_for(columns, seat)
+    for k in entered:
+        totals, boxes = list(columns[k].totals), list(columns[k].boxes)
+        totals[seat] += won.points
+        boxes[seat] += 1
+        closed = rules.reached(totals[seat])
+        columns[k] = ColumnStanding(tuple(totals), tuple(boxes), number if closed else None, seat if closed else None)
+    shown = [k + 1 for k in entered]
+    notes.append(
+        f"Hollywood: {winner}'s {_points(won.points)} entered in column{'s' if len(shown) > 1 else ''} "
+        f"{' and '.join(str(k) for k in shown)}: every open column where the hand's winner has an entry, "
+        f"and the first open column where he has none — {HOLLYWOOD_SOURCE}"
+        + (
+            "; the running total is the sum of the three columns, so the hand counts once for each (ruling)"
+            if len(shown) > 1
+            else ""
+        )
+    )
+    for k in entered:
+        if columns[k].winner is not None:
+            score = ", ".join(f"{p} {columns[k].totals[i]}" for i, p in enumerate(players))
+            notes.append(f"Hollywood: column {k + 1} closes: {winner} reaches the target ({score})")
+    extra = tuple(
+        Line(f"Hollywood: also entered in column {k}", won.points, "hollywood", HOLLYWOOD_SOURCE, "option")
+        for k in shown[1:]
+    )
+    won = replace(won, points=won.points * len(shown), lines=won.lines + extra)
+    match_winner = None
+    if all(c.winner is not None for c in columns):
+        match_winner = _match_winner(players, columns)
+        count = sum(1 for c in columns if c.winner == players.index(match_winner))
+        notes.append(
+            f"Hollywood: all three columns are closed: {match_winner} wins the match with {count} of the three "
+            "columns (ruling: the match goes to the player who won the most columns)"
+        )
+    scored = replace(scored, players={**scored.players, winner: won}, notes=notes)
+    return _ColumnEntry(scored, tuple(shown), tuple(columns), match_winner)
+
+
+def _column_results(
+    rules: GinRules, players: tuple[str, ...], columns: Sequence[ColumnStanding]
+) -> tuple[ColumnResult, ...]:
+    """Each column settled as a game of its own: game bonus, boxes for the hands won in it, shutout."""
+    out = []
+    for k, column in enumerate(columns, start=1):
+        totals = dict(zip(players, column.totals, strict=True))
+        boxes = dict(zip(players, column.boxes, strict=True))
+        winner = _name(players, column.winner)
+        final = final_lines = None
+        if winner is not None:
+            final, final_lines, _ = _final(rules, players, totals, boxes, winner)
+        out.append(
+            ColumnResult(
+                number=k,
+                totals=totals,
+                boxes=boxes,
+                state="finished" if winner is not None else "in_progress",
+                winner=winner,
+                ended_on=column.ended_on,
+                final=final,
+                final_lines=final_lines,
             )
         )
-    if rules.scoring == "penalty":
+    return tuple(out)
+
+
+def _match_final(
+    players: tuple[str, ...], columns: Sequence[ColumnResult]
+) -> tuple[dict[str, int], dict[str, tuple[Line, ...]]]:
+    """The match's final tally: the sum of the three columns' (ruling), one line per column."""
+    lines = {
+        p: tuple(
+            Line(f"column {c.number}: final tally", (c.final or {}).get(p, 0), "hollywood", "ruling", "ruling")
+            for c in columns
+        )
+        for p in players
+    }
+    return {p: sum(x.points for x in lines[p]) for p in players}, lines
+
+
+def _final(
+    rules: GinRules, players: tuple[str, ...], totals: Mapping[str, int], boxes: Mapping[str, int], winner: str
+) -> tuple[dict[str, int], dict[str, tuple[Line, ...]], list[str]]:
+    """Each player's final tally with the end-of-game bonuses, their lines, and notes."""
+    lines: dict[str, list[Line]] = {p: [] for p in players}
+    notes: list[str] = []
+    source = _source(rules, "game")
+    for p in players:
+        label = "game total" + (" (penalty points)" if rules.penalty else "")
+        lines[p].append(Line(label, totals[p], "game total", source))
+    if rules.penalty:
         if rules.game_bonus or rules.box_bonus or rules.shutout:
             notes.append("game bonus, box bonus and shutout are not used with penalty scoring (ruling)")
         notes.append(
@@ -906,11 +1187,22 @@ def _final(rules, players, totals, boxes, winner):
             f"({rules.cite('target').source})"
         )
     else:
+        if rules.shutout and all(totals[p] == 0 for p in players if p != winner):
+            cited = rules.cite("shutout")
+            lines[winner].append(
+                Line(
+                    "shutout: the winner's points from hands doubled, the bonuses added after (GC)",
+                    totals[winner],
+                    "shutout",
+                    cited.source,
+                    cited.basis,
+                )
+            )
         if rules.game_bonus:
-            c = rules.cite("game_bonus")
-            lines[winner].append(Line("game bonus", rules.game_bonus, "game bonus", c.source, c.basis))
+            cited = rules.cite("game_bonus")
+            lines[winner].append(Line("game bonus", rules.game_bonus, "game bonus", cited.source, cited.basis))
         if rules.box_bonus:
-            c = rules.cite("box_bonus")
+            cited = rules.cite("box_bonus")
             for p in players:
                 if boxes[p]:
                     lines[p].append(
@@ -918,15 +1210,71 @@ def _final(rules, players, totals, boxes, winner):
                             f"boxes: {boxes[p]} hand{'s' if boxes[p] != 1 else ''} won × {rules.box_bonus}",
                             boxes[p] * rules.box_bonus,
                             "box bonus",
-                            c.source,
-                            c.basis,
+                            cited.source,
+                            cited.basis,
                         )
                     )
-        if rules.shutout and all(totals[p] == 0 for p in players if p != winner):
-            c = rules.cite("shutout")
-            sub = sum(x.points for x in lines[winner])
-            lines[winner].append(
-                Line("shutout: the winner's whole tally doubled (ruling)", sub, "shutout", c.source, c.basis)
-            )
     final = {p: sum(x.points for x in lines[p]) for p in players}
     return final, {p: tuple(v) for p, v in lines.items()}, notes
+
+
+def conclude(rules: GinRules, players: Sequence[str], standing: Standing, deals: Sequence[DealResult]) -> GameResult:
+    """The game's result from its scored deals and where it stands after them."""
+    players = tuple(players)
+    totals = dict(zip(players, standing.totals, strict=True))
+    winner = _name(players, standing.winner)
+    final: Mapping[str, int] | None = None
+    final_lines: Mapping[str, tuple[Line, ...]] | None = None
+    game_notes: list[str] = []
+    columns = _column_results(rules, players, standing.columns) if rules.hollywood else ()
+    if rules.hollywood:
+        game_notes.append(
+            "Hollywood: three games scored at once, each settled on its own (game bonus, boxes for the hands "
+            f"won in it, shutout) — {HOLLYWOOD_SOURCE}; the match's totals and final are the sums of the three "
+            "columns', and the match goes to the player who won the most columns (ruling)"
+        )
+        if standing.ended_on is not None:
+            final, final_lines = _match_final(players, columns)
+    elif standing.ended_on is not None and winner is not None:
+        boxes = dict(zip(players, standing.boxes, strict=True))
+        final, final_lines, game_notes = _final(rules, players, totals, boxes, winner)
+    return GameResult(
+        game=GAME,
+        profile=rules.profile,
+        players=players,
+        deals=tuple(deals),
+        totals=totals,
+        side=dict.fromkeys(players, 0),
+        state="finished" if standing.ended_on is not None else "in_progress",
+        winner=winner,
+        final=final,
+        final_lines=final_lines,
+        target=rules.target,
+        notes=tuple(game_notes),
+        columns=columns,
+    )
+
+
+def score_game(rules: GinRules, players: Sequence[str], deals: Any, first_dealer: str | None = None) -> GameResult:
+    """Check and score every deal of an Oklahoma Gin game. Raises RecordInvalid with every error.
+
+    After a deal with an error, the deals that follow are still checked (from the standing
+    before it) but no longer scored."""
+    players = tuple(players)
+    if not isinstance(deals, list):
+        raise RecordInvalid([RecordError("'deals' must be a list", rule="format", field="deals")])
+    standing = begin(rules, players, first_dealer)
+    errors: list[RecordError] = []
+    results: list[DealResult] = []
+    for number, raw in enumerate(deals, start=1):
+        try:
+            result, after = play(rules, players, standing, raw, number)
+        except RecordInvalid as exc:
+            errors.extend(exc.errors)
+            continue
+        if not errors:
+            results.append(result)
+            standing = after
+    if errors:
+        raise RecordInvalid(errors)
+    return conclude(rules, players, standing, results)

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final, Literal, overload
 
 from .errors import RecordError, RecordInvalid
 
-OKLAHOMA = "oklahoma"
-GIN = "oklahoma-gin"
+OKLAHOMA: Final = "oklahoma"
+GIN: Final = "oklahoma-gin"
 GAMES: tuple[str, ...] = (OKLAHOMA, GIN)
 GAME_NAMES = {OKLAHOMA: "Oklahoma", GIN: "Oklahoma Gin"}
 
@@ -354,7 +354,8 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
                 "shutout",
                 bool,
                 "Shutout doubles",
-                "House option: a game won with the loser on 0 doubles the winner's final tally.",
+                "House option: a game won with the loser on 0 doubles the winner's points from hands; the box and game "
+                "bonuses are added after, not doubled (GC).",
                 {
                     p: _r(False, "a house option; off unless the table plays it (GC)")
                     for p in ("standard", "classic", "casino", "party")
@@ -400,6 +401,16 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
                     "party": _s("penalty", "S4"),
                 },
                 allowed=("winner", "penalty"),
+            ),
+            _k(
+                "hollywood",
+                bool,
+                "Hollywood (three columns)",
+                "House option, two players: three games scored at once in three columns, each to the target (AR, HW).",
+                {
+                    p: _r(False, "a house option; off unless the table plays it (AR, HW)")
+                    for p in ("standard", "classic", "casino", "party")
+                },
             ),
         ),
     }
@@ -472,6 +483,7 @@ class GinRules(Rules):
     stock_out: str
     layoffs: str
     scoring: str
+    hollywood: bool = False
 
     @property
     def penalty(self) -> bool:
@@ -496,12 +508,43 @@ def defaults(game: str, profile: str) -> dict[str, Any]:
     return {k.name: k.settings[profile].value for k in KNOBS[game]}
 
 
+@overload
+def resolve(game: Literal["oklahoma"], profile: str, options: Mapping[str, Any] | None = None) -> OklahomaRules: ...
+@overload
+def resolve(game: Literal["oklahoma-gin"], profile: str, options: Mapping[str, Any] | None = None) -> GinRules: ...
+@overload
+def resolve(game: str, profile: str, options: Mapping[str, Any] | None = None) -> Rules: ...
 def resolve(game: str, profile: str, options: Mapping[str, Any] | None = None) -> Rules:
     """The Rules for ``game`` under ``profile`` with ``options`` overriding single knobs.
 
     Raises RecordInvalid naming every unknown game, profile, knob or value not allowed.
     """
+    _check_game_and_profile(game, profile)
+    if options is not None and not isinstance(options, Mapping):
+        raise RecordInvalid(
+            [
+                RecordError(
+                    "'rules.options' must be an object of knob names and values", rule="options", field="rules.options"
+                )
+            ]
+        )
+    values = defaults(game, profile)
     errors: list[RecordError] = []
+    overridden: set[str] = set()
+    for name, value in (options or {}).items():
+        problem = _option_problem(game, profile, name, value)
+        if problem is not None:
+            errors.append(problem)
+            continue
+        if value != values[name]:
+            overridden.add(name)
+        values[name] = value
+    if errors:
+        raise RecordInvalid(errors)
+    return RULES_CLASS[game](game=game, profile=profile, overridden=frozenset(overridden), **values)
+
+
+def _check_game_and_profile(game: str, profile: str) -> None:
     if game not in PROFILES:
         raise RecordInvalid(
             [RecordError(f"unknown game '{game}': the game is 'oklahoma' or 'oklahoma-gin'", rule="game", field="game")]
@@ -517,45 +560,22 @@ def resolve(game: str, profile: str, options: Mapping[str, Any] | None = None) -
                 )
             ]
         )
-    values = defaults(game, profile)
-    overridden: set[str] = set()
-    if options is not None and not isinstance(options, Mapping):
-        raise RecordInvalid(
-            [
-                RecordError(
-                    "'rules.options' must be an object of knob names and values", rule="options", field="rules.options"
-                )
-            ]
+
+
+def _option_problem(game: str, profile: str, name: str, value: Any) -> RecordError | None:
+    """What is wrong with a house option (None: it may be played)."""
+    field = f"rules.options.{name}"
+    try:
+        k = knob(game, name)
+    except KeyError:
+        known = ", ".join(k.name for k in KNOBS[game])
+        return RecordError(
+            f"unknown rule option '{name}' for {GAME_NAMES[game]}: the options are {known}", rule="options", field=field
         )
-    for name, value in (options or {}).items():
-        try:
-            k = knob(game, name)
-        except KeyError:
-            known = ", ".join(k.name for k in KNOBS[game])
-            errors.append(
-                RecordError(
-                    f"unknown rule option '{name}' for {GAME_NAMES[game]}: the options are {known}",
-                    rule="options",
-                    field=f"rules.options.{name}",
-                )
-            )
-            continue
-        problem = k.check(value)
-        if problem:
-            errors.append(RecordError(problem, rule="options", field=f"rules.options.{name}"))
-            continue
-        if name == "max_players" and value < PROFILES[game][profile].min_players:
-            errors.append(
-                RecordError(
-                    f"'max_players' must be at least {PROFILES[game][profile].min_players}",
-                    rule="options",
-                    field=f"rules.options.{name}",
-                )
-            )
-            continue
-        if value != values[name]:
-            overridden.add(name)
-        values[name] = value
-    if errors:
-        raise RecordInvalid(errors)
-    return RULES_CLASS[game](game=game, profile=profile, overridden=frozenset(overridden), **values)
+    problem = k.check(value)
+    if problem:
+        return RecordError(problem, rule="options", field=field)
+    least = PROFILES[game][profile].min_players
+    if name == "max_players" and value < least:
+        return RecordError(f"'max_players' must be at least {least}", rule="options", field=field)
+    return None

@@ -32,19 +32,11 @@ def parse_json(text: str | bytes) -> Any:
         raise RecordInvalid([RecordError("not a game record: the JSON is nested too deeply", rule="format")]) from None
 
 
-def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list, str | None]:
+def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list[Any], str | None]:
     """Check everything but the deals; return (rules, players, deals, first_dealer)."""
     if not isinstance(record, Mapping):
         raise RecordInvalid([RecordError("a game record is a JSON object", rule="format")])
-    errors: list[RecordError] = []
-    for key in record:
-        if key not in TOP_KEYS:
-            errors.append(
-                RecordError(f"unknown key '{key}': a record has {', '.join(TOP_KEYS)}", rule="format", field=str(key))
-            )
-    for key in REQUIRED_KEYS:
-        if key not in record:
-            errors.append(RecordError(f"the record has no '{key}'", rule="format", field=key))
+    errors = _key_errors(record)
     if errors:
         raise RecordInvalid(errors)
     if record["format"] != FORMAT:
@@ -57,20 +49,7 @@ def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list, str | None]
             RecordError(f"unknown game {game!r}: the game is 'oklahoma' or 'oklahoma-gin'", rule="game", field="game")
         )
     rules_data = record["rules"]
-    if not isinstance(rules_data, Mapping):
-        errors.append(RecordError("'rules' must be an object with a 'profile'", rule="format", field="rules"))
-    else:
-        for key in rules_data:
-            if key not in RULES_KEYS:
-                errors.append(
-                    RecordError(
-                        f"unknown key 'rules.{key}': rules have 'profile' and 'options'",
-                        rule="format",
-                        field=f"rules.{key}",
-                    )
-                )
-        if "profile" not in rules_data:
-            errors.append(RecordError("'rules' has no 'profile'", rule="format", field="rules.profile"))
+    errors += _rules_errors(rules_data)
     players = record["players"]
     errors += player_errors(players)
     if not is_name_list(players):
@@ -87,6 +66,37 @@ def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list, str | None]
     if errors:
         raise RecordInvalid(errors)
     return rules, tuple(players), deals, first_dealer
+
+
+def _key_errors(record: Mapping[Any, Any]) -> list[RecordError]:
+    """Unknown keys, and the keys every record has."""
+    errors = [
+        RecordError(f"unknown key '{key}': a record has {', '.join(TOP_KEYS)}", rule="format", field=str(key))
+        for key in record
+        if key not in TOP_KEYS
+    ]
+    errors += [
+        RecordError(f"the record has no '{key}'", rule="format", field=key)
+        for key in REQUIRED_KEYS
+        if key not in record
+    ]
+    return errors
+
+
+def _rules_errors(rules_data: Any) -> list[RecordError]:
+    """'rules' is an object with a 'profile' and perhaps 'options' (their values are checked by profiles.resolve)."""
+    if not isinstance(rules_data, Mapping):
+        return [RecordError("'rules' must be an object with a 'profile'", rule="format", field="rules")]
+    errors = [
+        RecordError(
+            f"unknown key 'rules.{key}': rules have 'profile' and 'options'", rule="format", field=f"rules.{key}"
+        )
+        for key in rules_data
+        if key not in RULES_KEYS
+    ]
+    if "profile" not in rules_data:
+        errors.append(RecordError("'rules' has no 'profile'", rule="format", field="rules.profile"))
+    return errors
 
 
 def score_record(record: Any) -> GameResult:
@@ -121,7 +131,7 @@ def _player_json(game: str, pd: PlayerDeal) -> dict:
     return out
 
 
-def _deal_json(game: str, deal: DealResult) -> dict:
+def _deal_json(game: str, deal: DealResult, hollywood: bool = False) -> dict:
     out = {
         "number": deal.number,
         "outcome": deal.outcome,
@@ -134,15 +144,46 @@ def _deal_json(game: str, deal: DealResult) -> dict:
     }
     if game == OKLAHOMA:
         out["side"] = dict(deal.side)
+    if hollywood:
+        out["columns"] = list(deal.columns)
+    return out
+
+
+def _final_json(
+    final: Mapping[str, int] | None, final_lines: Mapping[str, tuple[Line, ...]] | None
+) -> tuple[dict | None, dict | None]:
+    return (
+        dict(final) if final is not None else None,
+        {name: [_line(x) for x in lines] for name, lines in final_lines.items()} if final_lines is not None else None,
+    )
+
+
+def _columns_json(result: GameResult) -> list[dict]:
+    """Gin, Hollywood: each of the three games scored at once."""
+    out = []
+    for column in result.columns:
+        final, final_lines = _final_json(column.final, column.final_lines)
+        out.append(
+            {
+                "number": column.number,
+                "totals": dict(column.totals),
+                "state": column.state,
+                "winner": column.winner,
+                "final": final,
+                "final_lines": final_lines,
+            }
+        )
     return out
 
 
 def result_json(result: GameResult) -> dict:
-    """The result document of RECORD.md."""
-    return {
+    """The result document of RECORD.md (a Hollywood game adds ``columns``, and each deal the
+    columns its hand was entered in)."""
+    hollywood = bool(result.columns)
+    out = {
         "format": FORMAT,
         "game": result.game,
-        "deals": [_deal_json(result.game, d) for d in result.deals],
+        "deals": [_deal_json(result.game, d, hollywood) for d in result.deals],
         "state": result.state,
         "winner": result.winner,
         "totals": dict(result.totals),
@@ -154,6 +195,9 @@ def result_json(result: GameResult) -> dict:
             else None
         ),
     }
+    if hollywood:
+        out["columns"] = _columns_json(result)
+    return out
 
 
 def errors_json(errors: tuple[RecordError, ...] | list[RecordError]) -> dict:

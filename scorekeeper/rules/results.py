@@ -61,6 +61,21 @@ class DealResult:
     notes: tuple[str, ...] = ()  # e.g. "knock limit 7 (upcard 7♠)"
     actor: str | None = None  # who went out (Oklahoma) or knocked (Gin)
     winner: str | None = None  # who won the hand: out, knocker, or the undercutter
+    columns: tuple[int, ...] = ()  # Gin, Hollywood: the columns (1, 2, 3) the hand was entered in
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnResult:
+    """Gin, Hollywood: one of the three games scored at once, settled as a game of its own."""
+
+    number: int  # 1, 2, 3
+    totals: Mapping[str, int]
+    boxes: Mapping[str, int]  # hands entered in this column, by player
+    state: str  # in_progress or finished (closed)
+    winner: str | None
+    ended_on: int | None = None  # the deal that closed the column
+    final: Mapping[str, int] | None = None
+    final_lines: Mapping[str, tuple[Line, ...]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +92,34 @@ class GameResult:
     final_lines: Mapping[str, tuple[Line, ...]] | None = None
     target: int = 0
     notes: tuple[str, ...] = field(default_factory=tuple)
+    columns: tuple[ColumnResult, ...] = ()  # Gin, Hollywood: the three columns
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnStanding:
+    """Gin, Hollywood: where one column stands, by seat."""
+
+    totals: tuple[int, ...] = ()
+    boxes: tuple[int, ...] = ()  # hands entered in this column: a seat with a box has an entry
+    ended_on: int | None = None  # the deal that closed it
+    winner: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "totals": list(self.totals),
+            "boxes": list(self.boxes),
+            "ended_on": self.ended_on,
+            "winner": self.winner,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ColumnStanding:
+        return cls(
+            totals=tuple(int(x) for x in data["totals"]),
+            boxes=tuple(int(x) for x in data["boxes"]),
+            ended_on=data["ended_on"],
+            winner=data["winner"],
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +138,10 @@ class Standing:
     dealer: int | None = None  # the seat that deals the next deal (None: not known)
     ended_on: int | None = None  # the deal the game ended on
     winner: int | None = None  # the seat that won the game, once it ended
+    columns: tuple[ColumnStanding, ...] = ()  # Gin, Hollywood: the three columns (else none)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "deals": self.deals,
             "totals": list(self.totals),
             "side": list(self.side),
@@ -106,6 +150,9 @@ class Standing:
             "ended_on": self.ended_on,
             "winner": self.winner,
         }
+        if self.columns:
+            out["columns"] = [c.to_json() for c in self.columns]
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Standing:
@@ -117,4 +164,5 @@ class Standing:
             dealer=data["dealer"],
             ended_on=data["ended_on"],
             winner=data["winner"],
+            columns=tuple(ColumnStanding.from_json(c) for c in data.get("columns", ())),
         )

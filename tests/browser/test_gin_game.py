@@ -55,7 +55,7 @@ def test_gin_game_to_its_target(page: Page, live_server, shot, console_errors):
 
     # Deal page: the arrangement and the layoffs the engine found for Ann's cards.
     page.get_by_role("link", name=re.compile("^Deal 2")).click()
-    expect(page.locator(".player-result").first).to_contain_text("Deadwood")
+    expect(page.locator(".player-deal").first).to_contain_text("Deadwood")
     shot(page, "gin-4-deal-page")
 
     # Edit deal 2: the upcard was a spade after all (every point doubled).

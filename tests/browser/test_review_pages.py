@@ -81,7 +81,7 @@ def test_rescore_a_finished_game_under_another_profile(scorer_page: Page, table,
     page.get_by_label("Spade upcard multiplier").select_option("")
     expect(comparison).not_to_contain_text("×3")
     page.get_by_role("button", name="Switch this game to these rules").click()
-    expect(page.locator(".hx-messages")).to_contain_text("Casino")
+    expect(page.locator(".messages")).to_contain_text("Casino")
     game.refresh_from_db()
     assert game.profile == "casino" and game.winner_name() == "Ann"
     shot(page, "review-5-switched")
@@ -113,7 +113,7 @@ def test_open_the_chart(scorer_page: Page, table, live_server, shot, console_err
     shot(page, "review-6-chart")
     page.locator("figure#chart").screenshot(path=str(SHOTS / "review-6-chart-closeup.png"))
     page.get_by_text("The totals as a table").click()
-    expect(page.locator(".hx-totals table")).to_be_visible()
+    expect(page.locator(".totals-table table")).to_be_visible()
     page.emulate_media(color_scheme="dark")
     shot(page, "review-7-chart-dark")
     # The player page from the review.
@@ -152,7 +152,7 @@ def test_rules_and_history_pages_at_360px(scorer_page: Page, table, live_server,
         page.goto(live_server.url + url)
         no_sideways_scroll(page)
         small = page.evaluate("""() => [...document.querySelectorAll(
-            'main button, main select, main input:not([type=hidden]), main textarea, main .hx-button, main .hx-tabs a')]
+            'main button, main select, main input:not([type=hidden]), main textarea, main .button, main .tabs a')]
             .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
             .map(e => e.outerHTML.slice(0, 80))""")
         assert not small, (name, small)

@@ -265,7 +265,7 @@ def test_rescore_compares_line_by_line_without_changing_the_game(client):
     assert book.totals != laws.totals
     table = html[html.index('id="totals-compare"') : html.index("</table>", html.index('id="totals-compare"'))]
     for name in NAMES:
-        assert f'<td class="hx-num">{book.totals[name]}</td><td class="hx-num">{laws.totals[name]}</td>' in table
+        assert f'<td class="n">{book.totals[name]}</td><td class="n">{laws.totals[name]}</td>' in table
     assert "Under the other rules" in html and "would have" in html
     game.refresh_from_db()
     assert game.profile == "book"
@@ -371,7 +371,7 @@ def test_invalid_import_saves_nothing_and_names_the_errors(client):
     bad["deals"][1]["hands"]["Cleo"]["held"] = ["QS", "QS", "QS", "QS"]
     r = client.post("/history/import/", {"file": SimpleUploadedFile("x.json", json.dumps([good, bad]).encode())})
     html = r.content.decode()
-    assert r.status_code == 400 and "Nothing was imported" in html and "Record 2" in html and "deal 2" in html
+    assert r.status_code == 400 and "Nothing was imported" in html and "Record 2" in html and "Deal 2" in html
     assert Game.objects.count() == 0 and Player.objects.count() == 0 and Deal.objects.count() == 0
 
 

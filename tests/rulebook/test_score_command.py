@@ -47,7 +47,7 @@ GIN = {
 def run_score(record, tmp_path, monkeypatch, use_stdin=False):
     out = io.StringIO()
     text = json.dumps(record)
-    code = 0
+    code: int | str | None = 0
     try:
         if use_stdin:
             monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))

@@ -62,12 +62,13 @@ def meld_collections(hand):
 
 def least_deadwood(hand) -> int:
     hand = frozenset(hand)
-    best = None
+    best: int | None = None
     for coll in meld_collections(hand):
         used = frozenset().union(*coll) if coll else frozenset()
         dw = sum(value(c) for c in hand - used)
         if best is None or dw < best:
             best = dw
+    assert best is not None  # the empty collection is always tried
     return best
 
 
@@ -114,7 +115,7 @@ def layoff_closure(deadwood, knocker_melds, chained: bool = True) -> frozenset:
 def defender_least(hand, knocker_melds, chained: bool = True) -> int:
     """Least deadwood of a defender over every own-meld collection, then every possible layoff."""
     hand = frozenset(hand)
-    best = None
+    best: int | None = None
     for coll in meld_collections(hand):
         used = frozenset().union(*coll) if coll else frozenset()
         dead = hand - used
@@ -122,4 +123,64 @@ def defender_least(hand, knocker_melds, chained: bool = True) -> int:
         dw = sum(value(c) for c in dead - laid)
         if best is None or dw < best:
             best = dw
+    assert best is not None
     return best
+
+
+def _layoff_states(dead, grown, original, chained: bool):
+    """Every way to lay off some of the cards ``dead`` one by one: (cards left, melds grown)."""
+    seen = set()
+    out = []
+
+    def fits(card, k, melds) -> bool:
+        base = melds[k] if chained else original[k]
+        ranks = {c[1] for c in original[k]}
+        if len(ranks) == 1:  # a set: its fourth card, onto a set of three
+            return len(original[k]) == 3 and card[1] in ranks and card not in melds[k]
+        (suit,) = {c[0] for c in original[k]}
+        low, high = min(c[1] for c in base), max(c[1] for c in base)
+        return card[0] == suit and card[1] in (low - 1, high + 1)
+
+    def rec(left: frozenset, melds: tuple) -> None:
+        key = (left, melds)
+        if key in seen:
+            return
+        seen.add(key)
+        out.append((left, melds))
+        for card in left:
+            for k in range(len(melds)):
+                if fits(card, k, melds):
+                    grown_k = melds[k] | {card}
+                    rec(left - {card}, melds[:k] + (frozenset(grown_k),) + melds[k + 1 :])
+
+    rec(frozenset(dead), tuple(frozenset(m) for m in grown))
+    return out
+
+
+def defenders_least(hands, knocker_melds, chained: bool = True) -> tuple[int, ...]:
+    """The defenders' deadwood in seat order when they lay off in turn: every defender's every
+    own-meld collection and every way to lay off card by card onto the melds as grown by those
+    before him (chained) or onto the knocker's melds as laid down (original). The smallest tuple
+    compared in seat order: each defender's least deadwood, and among his equal choices the one
+    leaving the defenders after him the least."""
+    original = tuple(frozenset(m) for m in knocker_melds)
+    memo: dict = {}
+
+    def rec(i: int, grown: tuple) -> tuple[int, ...]:
+        if i == len(hands):
+            return ()
+        if (i, grown) in memo:
+            return memo[i, grown]
+        hand = frozenset(hands[i])
+        best = None
+        for coll in meld_collections(hand):
+            used = frozenset().union(*coll) if coll else frozenset()
+            for left, melds in _layoff_states(hand - used, grown, original, chained):
+                key = (sum(value(c) for c in left), *rec(i + 1, melds))
+                if best is None or key < best:
+                    best = key
+        assert best is not None
+        memo[i, grown] = best
+        return best
+
+    return rec(0, original)

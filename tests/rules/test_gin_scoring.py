@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ def cards(text: str, **extra) -> dict:
 
 
 def game(profile: str, deals: list[dict], players=("Ann", "Ben"), options=None, first_dealer=None) -> dict:
-    rec = {
+    rec: dict[str, Any] = {
         "format": FORMAT,
         "game": "oklahoma-gin",
         "rules": {"profile": profile},
@@ -225,7 +226,7 @@ def test_invalid_spreads_name_the_meld_and_the_rule():
 
 
 def test_runs_need_no_gap_and_sets_at_most_four():
-    assert "no gap" in gin.meld_problem(sum(1 << i for i in (0, 1, 3)))
+    assert "no gap" in (gin.meld_problem(sum(1 << i for i in (0, 1, 3))) or "")
     assert gin.meld_problem(sum(1 << i for i in (0, 1, 2))) is None
 
 
@@ -390,12 +391,41 @@ def test_classic_box_bonus_and_game_bonus():
     check_lines(r)
 
 
-def test_shutout_doubles_the_winners_whole_tally():
+def test_shutout_doubles_the_winners_points_from_hands_then_adds_the_bonuses():
+    # Ruling changed (issue 11): the game bonus is added after the doubling, not doubled.
     ann = spread(["2S 3S 4S 5S", "5H 6H 7H", "9H 9D 9C"])
     ben = cards("KS QH JD 10C 9S 8H 7D 6C AS 4H")
     r = score(game("standard", [deal("3D", "Ann", {"Ann": ann, "Ben": ben})], options={"target": 100, "shutout": True}))
-    assert r.final == {"Ann": (100 + 100) * 2, "Ben": 0}
+    assert r.final == {"Ann": 100 * 2 + 100, "Ben": 0}
+    assert [x.rule for x in r.final_lines["Ann"]] == ["game total", "shutout", "game bonus"]
     check_lines(r)
+
+
+def test_classic_shutout_with_boxes_and_no_game_bonus_is_420_as_gc_gives():
+    # Two gins of 20 + 75 = 95 each: 190, Ben on 0. GC: 190 × 2 + 2 boxes × 20 = 420 (not 460).
+    ann = spread(["2S 3S 4S 5S", "5H 6H 7H", "9H 9D 9C"])
+    ben = cards("KS QH JD 10C 9S 8H 7D 6C AD 4H")
+    d = deal("3D", "Ann", {"Ann": ann, "Ben": ben})
+    r = score(game("classic", [d, d], options={"shutout": True, "game_bonus": 0}))
+    assert r.totals == {"Ann": 190, "Ben": 0} and r.state == "finished"
+    assert r.final == {"Ann": 420, "Ben": 0}
+    check_lines(r)
+    # no shutout when the loser scored
+    r = score(
+        game("classic", [deal("8H", "Ann", {"Ann": ANN_KNOCK, "Ben": BEN_UNDERCUT}), d, d], options={"shutout": True})
+    )
+    assert r.final == {"Ann": 190 + 100 + 2 * 20, "Ben": 15 + 20}
+
+
+def test_notes_never_say_ruling_twice_nor_1_points():
+    r = score(game("casino", [deal("8S", "Ann", {"Ann": ANN_KNOCK, "Ben": BEN_LOSES})]))
+    spade = next(n for n in r.deals[0].notes if n.startswith("spade upcard"))
+    assert spade == "spade upcard 8♠: no multiplier at this table — ruling"
+    r = score(game("classic", [deal("8S", "Ann", {"Ann": ANN_KNOCK, "Ben": BEN_LOSES})]))
+    assert any(n.endswith("bonuses included — BO") for n in r.deals[0].notes)
+    ann = spread(["5H 6H 7H", "QS QD QC", "2C 3C 4C"], "AS")
+    errs = errors_of(game("standard", [deal("AD", "Ann", {"Ann": ann, "Ben": BEN_LOSES})]))
+    assert "leaves 1 point of deadwood;" in errs[0].message
 
 
 def test_scoring_twice_gives_the_same_result():

@@ -76,6 +76,7 @@ def test_three_players_pass_1000_on_one_deal_highest_wins():
     assert g.state == "finished" and g.winner == "Ann"
     assert g.totals == {"Ann": 1210, "Ben": 1110, "Cleo": 1110}
     assert g.final == {"Ann": 1410, "Ben": 1110, "Cleo": 1110}
+    assert g.final_lines is not None
     bonus = [x for x in g.final_lines["Ann"] if x.rule == "the winner of the game"][0]
     assert bonus.points == 200 and bonus.source == "S0"
     for p in P3:
@@ -124,6 +125,7 @@ def test_concealed_bonus_outside_the_race_and_in_the_final_tally():
     assert g.state == "in_progress"
     g = score_game(BOOK, P3, deals + [big("Cleo")], None)
     assert g.winner == "Cleo" and g.totals["Cleo"] == 1210
+    assert g.final is not None and g.final_lines is not None
     assert g.final["Cleo"] == 1210 + 250 + 200
     assert g.final["Ann"] == g.totals["Ann"]
     side_line = [x for x in g.final_lines["Cleo"] if "side" in x.label][0]
@@ -147,7 +149,7 @@ def test_laws_game_has_no_concealed_bonus():
     ],
 )
 def test_number_of_players(rules, players, ok):
-    deal = {"out": None, "hands": {p: {"melds": [], "held": []} for p in players}}
+    deal: dict[str, object] = {"out": None, "hands": {p: {"melds": [], "held": []} for p in players}}
     if ok:
         score_game(rules, players, [deal], None)
     else:

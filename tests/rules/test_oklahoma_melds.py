@@ -304,5 +304,5 @@ def test_verdicts_are_cached_and_equal_to_a_fresh_check():
 
 
 def test_unhashable_entries_are_checked_uncached():
-    check = check_meld(["9H", "8H", ["7H"]], BOOK)
+    check = check_meld(["9H", "8H", ["7H"]], BOOK)  # type: ignore[list-item]
     assert not check.ok and check.errors[0].rule == "card notation"

@@ -111,9 +111,7 @@ def sets(draw):
             points += natural_value(rank, suit)
     if naturals == 0 and not any("=" in t for t in tokens):
         tokens[0] = NAMES[rank] + "C"
-        points = None  # recomputed below
-    if points is None:
-        points = 0
+        points = 0  # recomputed for the cards as they are now
         for t in tokens:
             if t == "JK":
                 points += 100

@@ -3,11 +3,12 @@
 import pytest
 
 from scorekeeper.rules.errors import RecordInvalid
+from scorekeeper.rules.profiles import OklahomaRules
 from scorekeeper.rules.record import check_header, parse_json
 
 
 def record(**over):
-    base = {
+    base: dict[str, object] = {
         "format": "oklahoma-scorekeeper/1",
         "game": "oklahoma",
         "rules": {"profile": "book"},
@@ -26,6 +27,7 @@ def messages(rec):
 
 def test_a_good_header():
     rules, players, deals, first = check_header(record(rules={"profile": "book", "options": {"k8_in_hand": -10}}))
+    assert isinstance(rules, OklahomaRules)
     assert rules.k8_in_hand == -10 and players == ("Ann", "Ben", "Cleo") and deals == [] and first is None
 
 

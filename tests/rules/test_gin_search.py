@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules import gin_fast as gf
+from scorekeeper.rules import gin_search as gf
 from scorekeeper.rules.cards import parse_card
 from tests.rules import gin_reference as ref
 

@@ -1,4 +1,4 @@
-"""Oklahoma Gin: the least-deadwood arrangement of a hand and the defender's layoffs, fast.
+"""Oklahoma Gin: the search for a hand's least-deadwood arrangement and the defender's layoffs.
 
 A hand is a 52-bit int mask, bit ``suit * 13 + rank - 1`` (A=0 .. K=12; suits S H D C), the
 same bit as ``cards.Card.index``. The ace is low only in gin (A-2-3, never Q-K-A).
@@ -16,11 +16,13 @@ How it works (exact):
   ``m``; the discard is never a card of a chosen set (discarding it is the same as choosing
   the smaller set or none), so the best is the best set choice plus the best suit to discard from.
 
-Defender layoffs: see ``defender_best``.
+Defender layoffs: see ``defender_best``; three or four players lay off in turn: ``defenders_in_turn``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 __all__ = [
@@ -43,6 +45,9 @@ __all__ = [
     "layoff_closure",
     "mask_of",
     "bits_of",
+    "Spread",
+    "grown_melds",
+    "defenders_in_turn",
 ]
 
 SUIT_BITS = 13
@@ -50,6 +55,13 @@ FULL = (1 << 13) - 1
 ALL52 = (1 << 52) - 1
 VALUES: tuple[int, ...] = tuple(min(r + 1, 10) for r in range(13))  # by rank index 0..12
 INF = 10**6
+
+# The suit masks left after a choice of sets, and the sets chosen (52-bit masks).
+SetChoice = tuple[int, int, int, int, tuple[int, ...]]
+# (deadwood points, melds, deadwood mask, discard bit index or None).
+Arrangement = tuple[int, tuple[int, ...], int, int | None]
+# (deadwood points, own melds, layoffs mask, deadwood mask).
+DefenderPlay = tuple[int, tuple[int, ...], int, int]
 
 
 def popcount(x: int) -> int:
@@ -66,7 +78,7 @@ def bits_of(mask: int) -> list[int]:
     return out
 
 
-def mask_of(indices) -> int:
+def mask_of(indices: Iterable[int]) -> int:
     m = 0
     for i in indices:
         m |= 1 << i
@@ -94,7 +106,7 @@ def hand_points(mask: int) -> int:
     )
 
 
-def _runs_from(m: int, low: int):
+def _runs_from(m: int, low: int) -> Iterator[int]:
     """Every run (3 or more consecutive cards) of suit mask ``m`` that starts at card ``low``."""
     run = low
     i = j = low.bit_length() - 1
@@ -105,7 +117,7 @@ def _runs_from(m: int, low: int):
             yield run
 
 
-def _build_tables():
+def _build_tables() -> tuple[list[int], list[tuple[int, ...]], list[int], list[int]]:
     t = [0] * 8192
     runs: list[tuple[int, ...]] = [()] * 8192
     for m in range(1, 8192):
@@ -155,7 +167,8 @@ def _set_options(rank: int, pattern: int) -> tuple[tuple[int, int, int, int], ..
         sizes = (3, 4) if len(suits) == 4 else (3,)
         for size in sizes:
             for combo in combinations(suits, size):
-                res.append(tuple(bit if s in combo else 0 for s in range(4)))
+                a, b, c, d = (bit if s in combo else 0 for s in range(4))
+                res.append((a, b, c, d))
         opts = _SET_OPTIONS[key] = tuple(res)
     return opts
 
@@ -182,17 +195,17 @@ def _remainders(a: int, b: int, c: int, d: int, multi: int) -> list[tuple[int, i
     return combos
 
 
-def _set_choices(a: int, b: int, c: int, d: int, multi: int):
+def _set_choices(a: int, b: int, c: int, d: int, multi: int) -> list[SetChoice]:
     """Every (a, b, c, d) remainder after choosing sets on the ranks in ``multi``, with the
     set masks (52-bit) chosen. Yields (a', b', c', d', sets)."""
-    combos = [(a, b, c, d, ())]
+    combos: list[SetChoice] = [(a, b, c, d, ())]
     while multi:
         low = multi & -multi
         multi ^= low
         r = low.bit_length() - 1
         pattern = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
         opts = _set_options(r, pattern)
-        new = []
+        new: list[SetChoice] = []
         for ca, cb, cc, cd, sets in combos:
             for xa, xb, xc, xd in opts:
                 if xa | xb | xc | xd:
@@ -223,11 +236,11 @@ def best_deadwood_discard(mask: int) -> int:
     )
 
 
-def _sort_melds(melds) -> tuple[int, ...]:
-    return tuple(sorted(melds, key=lambda m: _meld_sort_key(m)))
+def _sort_melds(melds: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted(melds, key=_meld_sort_key))
 
 
-def _meld_sort_key(m: int):
+def _meld_sort_key(m: int) -> tuple[int, int, int]:
     # Sets first by rank, then runs by suit and rank.
     if meld_is_set(m):
         return (0, _rank_of_set(m), 0)
@@ -301,7 +314,7 @@ def best_arrangement_discard(mask: int) -> tuple[int, tuple[int, ...], int, int]
     return v, melds, dead, discard
 
 
-def _first(item: tuple) -> int:
+def _first(item: tuple[int, int, int, int, int, tuple[int, ...]]) -> int:
     return item[0]
 
 
@@ -309,7 +322,7 @@ def _first(item: tuple) -> int:
 # Every best arrangement (for scoring: the knocker's choice among equals, slower).
 
 
-def _suit_all_runs(m: int, free: int = 0):
+def _suit_all_runs(m: int, free: int = 0) -> tuple[int, set[int]]:
     """All ways to cover part of suit mask m with runs, as (cost, run-cover mask) with the
     least cost; free cards score 0 as deadwood. Run covers are distinct cover masks."""
     best = INF
@@ -350,14 +363,14 @@ def _segments(cover: int) -> list[int]:
     return out
 
 
-def all_best_arrangements(mask: int, discard: bool = False):
+def all_best_arrangements(mask: int, discard: bool = False) -> list[Arrangement]:
     """Every least-deadwood arrangement: a list of (points, melds, deadwood mask, discard index or
     None). Arrangements differ in the cards each meld holds (runs are shown as maximal runs;
     a run of six is the same arrangement as two runs of three). With ``discard`` the hand holds
     one card more and every discard reaching the least deadwood is listed."""
     if discard:
         target = best_deadwood_discard(mask)
-        out = []
+        out: list[Arrangement] = []
         for i in bits_of(mask):
             rest = mask & ~(1 << i)
             if best_deadwood(rest) == target:
@@ -367,7 +380,7 @@ def all_best_arrangements(mask: int, discard: bool = False):
     target = best_deadwood(mask)
     a, b, c, d, multi = _split(mask)
     out = []
-    seen = set()
+    seen: set[tuple[int, ...]] = set()
     for ca, cb, cc, cd, sets in _set_choices(a, b, c, d, multi):
         parts = (ca, cb, cc, cd)
         if sum(T[p] for p in parts) != target:
@@ -430,7 +443,7 @@ def meld_kind(m: int) -> str | None:
 # Defender layoffs
 
 
-def _suit_dp_free(m: int, free: int):
+def _suit_dp_free(m: int, free: int) -> tuple[int, tuple[int, ...]]:
     """Least cost and runs of suit mask m when cards in ``free`` score 0 as deadwood."""
     if not free & m:
         return T[m], RUNS[m]
@@ -442,14 +455,14 @@ def _suit_dp_free(m: int, free: int):
     # DP over sub-masks reachable by removing the lowest card or a run starting at it.
     memo: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
 
-    def solve(x: int):
+    def solve(x: int) -> tuple[int, tuple[int, ...]]:
         got = memo.get(x)
         if got is not None:
             return got
         low = x & -x
         i = low.bit_length() - 1
         c0, r0 = solve(x ^ low)
-        best = (c0 + (0 if free & low else VALUES[i]), r0)
+        best: tuple[int, tuple[int, ...]] = (c0 + (0 if free & low else VALUES[i]), r0)
         run = low
         j = i
         while j + 1 < 13 and x >> (j + 1) & 1:
@@ -472,7 +485,7 @@ def _suit_dp_free(m: int, free: int):
 _FREE_CACHE: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
 
 
-def _knocker_targets(knocker_melds) -> tuple[int, list[tuple[int, int]]]:
+def _knocker_targets(knocker_melds: Iterable[int]) -> tuple[int, list[tuple[int, int]]]:
     """(set-layoff mask: the 4th card of each knocker 3-set, [(suit, run suit-mask)])."""
     set_free = 0
     runs = []
@@ -511,7 +524,7 @@ def _adjacent(run: int) -> int:
     return ((1 << run.bit_length()) & FULL) | (low >> 1)
 
 
-def defender_best(mask: int, knocker_melds, chained: bool = True):
+def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True) -> DefenderPlay:
     """The defender's own melds and layoffs chosen together for the least deadwood.
 
     Returns (deadwood points, own melds (52-bit masks), layoffs mask, deadwood mask).
@@ -543,7 +556,7 @@ def defender_best(mask: int, knocker_melds, chained: bool = True):
     runs_by_suit: list[list[int]] = [[], [], [], []]
     for s, run in kruns:
         runs_by_suit[s].append(run)
-    best = None
+    best: DefenderPlay | None = None
     for ca, cb, cc, cd, sets in _set_choices(a, b, c, d, multi):
         total = 0
         layoff = 0
@@ -570,10 +583,11 @@ def defender_best(mask: int, knocker_melds, chained: bool = True):
         else:
             if best is None or total < best[0]:
                 best = (total, _sort_melds(own), layoff, dead)
+    assert best is not None  # the first set choice (no set at all) is always scored in full
     return best
 
 
-def layoff_closure(deadwood_mask: int, knocker_melds, chained: bool = True) -> int:
+def layoff_closure(deadwood_mask: int, knocker_melds: Iterable[int], chained: bool = True) -> int:
     """The defender's deadwood cards that can be laid off when his own melds are given:
     the 4th card of a knocker 3-set, cards just beyond a knocker run's end and, when chained,
     cards beyond those in turn."""
@@ -586,3 +600,128 @@ def layoff_closure(deadwood_mask: int, knocker_melds, chained: bool = True) -> i
         else:
             lay |= (part & _adjacent(run)) << (13 * s)
     return lay
+
+
+# ---------------------------------------------------------------------------------------------
+# Three or four players: the defenders lay off in turn
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """A defender's hand given as laid down: his own melds and his deadwood before layoffs."""
+
+    melds: tuple[int, ...]
+    deadwood: int
+
+
+def grown_melds(knocker_melds: Sequence[int], laid_off: int) -> tuple[int, ...]:
+    """The knocker's melds after the cards ``laid_off`` on them: each run grown by the cards that
+    chain from its ends, each set of three by its fourth card."""
+    out = []
+    for m in knocker_melds:
+        if meld_is_set(m):
+            r = _rank_of_set(m)
+            rank_cards = sum(1 << (13 * s + r) for s in range(4))
+            out.append(m | (laid_off & rank_cards))
+        elif meld_is_run(m):
+            low = (m & -m).bit_length() - 1
+            s = low // 13
+            out.append(m | _chain(laid_off >> (13 * s) & FULL, m >> (13 * s) & FULL) << (13 * s))
+        else:
+            out.append(m)
+    return tuple(out)
+
+
+def _melds_within(mask: int) -> list[int]:
+    """Every legal meld made of cards of ``mask``: sets of 3 or 4 of a rank, runs of 3 or more."""
+    melds: list[int] = []
+    for r in range(13):
+        held = [1 << (13 * s + r) for s in range(4) if mask >> (13 * s + r) & 1]
+        for size in (3, 4):
+            melds.extend(sum(combo) for combo in combinations(held, size))
+    for s in range(4):
+        part = mask >> (13 * s) & FULL
+        rest = part
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            melds.extend(run << (13 * s) for run in _runs_from(part, low))
+    return melds
+
+
+def _meld_collections(melds: list[int], start: int = 0, used: int = 0) -> Iterator[tuple[int, ...]]:
+    """Every collection of pairwise disjoint melds of ``melds[start:]`` that avoid ``used``."""
+    yield ()
+    for k in range(start, len(melds)):
+        m = melds[k]
+        if not m & used:
+            for rest in _meld_collections(melds, k + 1, used | m):
+                yield (m, *rest)
+
+
+def _least_plays(defender: int | Spread, knocker_melds: Sequence[int], chained: bool) -> list[DefenderPlay]:
+    """Every play of least deadwood a defender has against these melds, one for each different
+    set of cards laid off (what the next defender can build on). A play lays off every card it
+    can: a card held back scores as deadwood."""
+    if isinstance(defender, Spread):
+        laid_off = layoff_closure(defender.deadwood, knocker_melds, chained)
+        dead = defender.deadwood & ~laid_off
+        return [(hand_points(dead), defender.melds, laid_off, dead)]
+    best = INF
+    plays: dict[int, DefenderPlay] = {}
+    for own in _meld_collections(_melds_within(defender)):
+        rest = defender
+        for m in own:
+            rest &= ~m
+        laid_off = layoff_closure(rest, knocker_melds, chained)
+        dead = rest & ~laid_off
+        points = hand_points(dead)
+        if points < best:
+            best = points
+            plays.clear()
+        if points == best and laid_off not in plays:
+            plays[laid_off] = (points, _sort_melds(own), laid_off, dead)
+    return list(plays.values())
+
+
+def _single_play(defender: int | Spread, knocker_melds: Sequence[int], chained: bool) -> DefenderPlay:
+    if isinstance(defender, Spread):
+        return _least_plays(defender, knocker_melds, chained)[0]
+    return defender_best(defender, knocker_melds, chained)
+
+
+def _plan(
+    defenders: Sequence[int | Spread], knocker_melds: Sequence[int]
+) -> tuple[tuple[int, ...], list[DefenderPlay]]:
+    """Chained layoffs in seat order: the first defender's least deadwood, and among his equal
+    choices the one that leaves the next defenders, in seat order, the least (the key is the
+    tuple of every defender's deadwood, compared in seat order)."""
+    first, later = defenders[0], defenders[1:]
+    if not later:
+        play = _single_play(first, knocker_melds, True)
+        return (play[0],), [play]
+    best: tuple[tuple[int, ...], list[DefenderPlay]] | None = None
+    for play in _least_plays(first, knocker_melds, True):
+        key, plays = _plan(later, grown_melds(knocker_melds, play[2]))
+        if best is None or (play[0], *key) < best[0]:
+            best = ((play[0], *key), [play, *plays])
+    assert best is not None  # a defender always has a play
+    return best
+
+
+def defenders_in_turn(
+    defenders: Sequence[int | Spread], knocker_melds: Sequence[int], chained: bool = True
+) -> list[DefenderPlay]:
+    """Each defender's play (deadwood points, own melds, layoffs, deadwood), in seat order after
+    the knocker. A defender is a hand mask (the search chooses his melds and layoffs) or a Spread.
+
+    ``chained``: each defender chooses his least deadwood given what the defenders before him
+    laid off, and may extend a run their layoffs extended; where he has several equally good
+    choices, the one leaving the defenders after him, in seat order, the least deadwood is taken
+    (ruling). Otherwise every defender lays off onto the knocker's melds as laid down only.
+    """
+    if not defenders:
+        return []
+    if not chained or len(defenders) == 1:
+        return [_single_play(d, knocker_melds, chained) for d in defenders]
+    return _plan(defenders, knocker_melds)[1]
