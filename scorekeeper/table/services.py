@@ -75,6 +75,9 @@ def _actor(by: Actor) -> tuple[Device | None, str]:
 
 
 def _check_submission(token: str | None) -> None:
+    """Raise Duplicate when this form was written before. A write of a game calls it once it holds
+    the game's lock: a twin submit that waited for the lock (PostgreSQL) then sees the first one's
+    token, where checking before the lock would find none and take the twin for a stale form."""
     if token:
         done = Submission.objects.filter(token=token).values_list("answer", flat=True).first()
         if done is not None:
@@ -86,8 +89,9 @@ def _remember(token: str | None, answer: str) -> None:
         try:
             with transaction.atomic():
                 Submission.objects.create(token=token, answer=answer)
-        except IntegrityError:  # the same form landing twice at once: the other one wrote
-            raise Duplicate(answer) from None
+        except IntegrityError:  # the same form landing twice at once: the other one wrote; answer as it did
+            first = Submission.objects.filter(token=token).values_list("answer", flat=True).first()
+            raise Duplicate(first or answer) from None
 
 
 def _locked(game: Game) -> Game:
@@ -321,8 +325,8 @@ def add_deal(
     """Add a deal (RECORD.md form) as the next deal. ``number`` is the deal number the form was
     opened for: when another phone has saved that deal meanwhile, the same cards are taken as
     this very deal (nothing doubled) and other cards are a Conflict."""
-    _check_submission(submission)
     game = _locked(game)
+    _check_submission(submission)
     names = game.player_names()
     cards = engine.seat_deal(deal, names)
     saved = list(game.deals.order_by("number"))
@@ -384,8 +388,8 @@ def edit_deal(
     submission: str | None = None,
 ) -> Deal:
     """Replace a deal's cards; every total after it is recomputed."""
-    _check_submission(submission)
     game = _locked(game)
+    _check_submission(submission)
     row = _current(game, deal_id, version, "edit")
     cards = engine.seat_deal(deal, game.player_names())
     all_cards = list(game.deals.order_by("number").values_list("cards", flat=True))
@@ -416,8 +420,8 @@ def delete_deal(
     *, game: Game, deal_id: int, version: int | None, by: Actor = None, submission: str | None = None
 ) -> None:
     """Delete a deal; later deals move up one and every total after it is recomputed."""
-    _check_submission(submission)
     game = _locked(game)
+    _check_submission(submission)
     row = _current(game, deal_id, version, "delete")
     _delete(game, row, by=by)
     _remember(submission, reverse("table:game", args=[game.pk]))
@@ -453,8 +457,8 @@ def undo(*, game: Game, change_id: int, by: Actor = None, submission: str | None
     """Undo one change from the history: an added deal is deleted, an edit reverted, a deleted
     deal restored in its place, a rules switch switched back. The undo is a change of its own.
     Refused (Conflict) when what the change made was changed since."""
-    _check_submission(submission)
     game = _locked(game)
+    _check_submission(submission)
     change = game.changes.filter(pk=change_id).first()
     if change is None:
         raise Conflict("there is no such change in this game's history")
@@ -516,8 +520,8 @@ def switch_rules(
 ) -> Game:
     """The table switches the game to other rules: every deal must be valid under them (else
     RecordInvalid and nothing changes). The switch is in the change history and can be undone."""
-    _check_submission(submission)
     game = _locked(game)
+    _check_submission(submission)
     _switch(game, profile, options, by=by)
     _remember(submission, reverse("history:review", args=[game.pk]))
     return game
