@@ -9,10 +9,12 @@ from __future__ import annotations
 import contextlib
 import json
 from typing import Any
+from urllib.parse import urlsplit
 
+from django.db import transaction
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
+from django.urls import resolve, reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.rules import profiles
@@ -46,20 +48,21 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
         if form.is_valid():
             device = scorers[0] if scorers else None
             try:
-                if device is None:
-                    table, device = services.create_table(name="Our table", device_name="Scorer's phone")
-                row = services.create_game(
-                    table=device.table,
-                    kind=kind,
-                    profile=form.cleaned_data["profile"],
-                    options=form.options(),
-                    players=form.players(),
-                    first_dealer=form.cleaned_data["first_dealer"],
-                    by=device,
-                    submission=form.cleaned_data.get("submission") or None,
-                )
+                with transaction.atomic():  # a table made for the game goes with it (a double tap makes one)
+                    if device is None:
+                        table, device = services.create_table(name="Our table", device_name="Scorer's phone")
+                    row = services.create_game(
+                        table=device.table,
+                        kind=kind,
+                        profile=form.cleaned_data["profile"],
+                        options=form.options(),
+                        players=form.players(),
+                        first_dealer=form.cleaned_data["first_dealer"],
+                        by=device,
+                        submission=form.cleaned_data.get("submission") or None,
+                    )
             except services.Duplicate as done:
-                return HttpResponseRedirect(done.answer)
+                return _started_again(request, done)
             except RecordInvalid as exc:
                 form.apply_errors(exc.errors)
             else:
@@ -76,6 +79,22 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
         "sources": profiles.SOURCES,
     }
     return render_page(request, "table/game_new.html", context, status=status)
+
+
+def _started_again(request: HtmxHttpRequest, done: services.Duplicate) -> HttpResponse:
+    """A new-game form submitted again (a double tap, a retry after a lost answer), answered as the
+    first submit was: the game's page and, when this phone never got that first answer's cookie, the
+    cookie of the scoring phone that the first submit made (the form's secret token is the proof)."""
+    response = HttpResponseRedirect(done.answer)
+    match = resolve(urlsplit(done.answer).path)
+    game = Game.objects.filter(pk=match.kwargs["game_id"]).first() if match.url_name == "game" else None
+    if game is not None and access.device_at(request, game.table_id) is None:
+        first = (
+            Device.objects.filter(table_id=game.table_id, role=Role.SCORE, revoked__isnull=True).order_by("pk").first()
+        )
+        if first is not None:
+            access.remember(response, request, first)
+    return response
 
 
 def _score(game: Game) -> tuple[GameResult | None, list[str]]:

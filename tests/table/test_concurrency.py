@@ -186,3 +186,31 @@ def test_an_edit_racing_a_delete_of_the_same_deal_is_a_clear_answer(live_server,
         assert "changed on another phone" in deleted.body
         assert game.deals.get(pk=second.pk).version == 2
     assert_stored_results_are_the_engines(game)
+
+
+def test_a_new_game_submitted_twice_at_once_from_a_new_phone_makes_one_game(live_server, db):
+    """A phone that is at no table yet starts a game and the form lands twice at once: one table,
+    one game, and both answers lead to it with the phone's cookie (so whichever answer the phone
+    gets, it is the scorer of that game)."""
+    phone = Phone(live_server.url, {})
+    path = "/games/new/"
+    form = {
+        **hidden_fields(phone.get(path).body, path),
+        "profile": "book",
+        "seat_0": "Ann",
+        "seat_1": "Ben",
+        "first_dealer": "0",
+    }
+    csrf = dict(phone.cookies)
+    twins = [Phone(live_server.url, csrf), Phone(live_server.url, csrf)]
+
+    first, second = at_once(lambda: twins[0].post(path, form), lambda: twins[1].post(path, form))
+
+    assert isinstance(first, Answer) and isinstance(second, Answer), (first, second)
+    assert (first.status, second.status) == (302, 302), (first.body[:300], second.body[:300])
+    assert first.location == second.location
+    assert Game.objects.count() == 1 and Table.objects.count() == 1
+    game = Game.objects.get()
+    assert first.location == f"/games/{game.pk}/"
+    for twin in twins:
+        assert twin.get(first.location).status == 200
