@@ -26,6 +26,10 @@ DATABASE = "scorekeeper"
 SUPERUSER = "postgres"
 
 
+class Unavailable(RuntimeError):
+    """PostgreSQL's server programs are not installed."""
+
+
 def bindir() -> Path | None:
     """The directory of PostgreSQL's server programs (initdb, pg_ctl), newest version first."""
     if os.environ.get("PG_BINDIR"):
@@ -72,7 +76,7 @@ def server(*, durable: bool = False) -> Iterator[str]:
     to measure what a real server does on commit."""
     bins = bindir()
     if bins is None or not (bins / "initdb").exists():
-        raise RuntimeError("PostgreSQL's server programs are not installed (Debian: apt-get install postgresql)")
+        raise Unavailable("PostgreSQL's server programs are not installed (Debian: apt-get install postgresql)")
     user = _server_user()
     root = Path(tempfile.mkdtemp(prefix="scorekeeper-pg-"))
     data, sock, log = root / "data", root / "run", root / "server.log"

@@ -21,7 +21,7 @@ from tests.phones import OPTIONS, PLAYERS, Answer, Phone, audit, deal_fields, de
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PHONES = 4
-SAVES = 5  # per phone: the suit's version is small; make bench saves 100 per phone
+SAVES = 4  # per phone: the suite's version is small; `make bench` saves 100 per phone
 
 
 def scoring_phones(table: Table, n: int) -> list[dict[str, str]]:
