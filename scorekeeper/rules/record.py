@@ -28,6 +28,10 @@ def parse_json(text: str | bytes) -> Any:
         ) from None
     except UnicodeDecodeError:
         raise RecordInvalid([RecordError("not valid JSON: the file is not UTF-8 text", rule="format")]) from None
+    except ValueError:  # Python reads integers of at most 4,300 digits (sys.get_int_max_str_digits)
+        raise RecordInvalid(
+            [RecordError("not a game record: a number in it has more than 4,300 digits", rule="format")]
+        ) from None
     except RecursionError:
         raise RecordInvalid([RecordError("not a game record: the JSON is nested too deeply", rule="format")]) from None
 
@@ -96,6 +100,10 @@ def _rules_errors(rules_data: Any) -> list[RecordError]:
     ]
     if "profile" not in rules_data:
         errors.append(RecordError("'rules' has no 'profile'", rule="format", field="rules.profile"))
+    elif not isinstance(rules_data["profile"], str):
+        errors.append(
+            RecordError("'rules.profile' must be the name of a rule set (text)", rule="format", field="rules.profile")
+        )
     return errors
 
 
