@@ -267,7 +267,7 @@ def deal_delete(request: HtmxHttpRequest, game: Game, device: Device, deal_id: i
             services.delete_deal(
                 game=game,
                 deal_id=deal_id,
-                version=int(version) if version.isdigit() else None,
+                version=int(version) if version.isascii() and version.isdigit() and len(version) < 10 else None,
                 by=device,
                 submission=request.POST.get("submission") or None,
             )
