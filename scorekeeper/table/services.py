@@ -12,6 +12,7 @@ when and by whom, and bumps ``Game.version``.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -74,10 +75,20 @@ def _actor(by: Actor) -> tuple[Device | None, str]:
     return None, by or ""
 
 
+def _token(token: str | None) -> str | None:
+    """A submission token as the forms make them (``table.forms.new_submission``); anything else
+    posted in its place (too long for its column, a NUL PostgreSQL refuses) is no token."""
+    return token if isinstance(token, str) and _TOKEN.fullmatch(token) else None
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
 def _check_submission(token: str | None) -> None:
     """Raise Duplicate when this form was written before. A write of a game calls it once it holds
     the game's lock: a twin submit that waited for the lock (PostgreSQL) then sees the first one's
     token, where checking before the lock would find none and take the twin for a stale form."""
+    token = _token(token)
     if token:
         done = Submission.objects.filter(token=token).values_list("answer", flat=True).first()
         if done is not None:
@@ -85,6 +96,7 @@ def _check_submission(token: str | None) -> None:
 
 
 def _remember(token: str | None, answer: str) -> None:
+    token = _token(token)
     if token:
         try:
             with transaction.atomic():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -332,7 +333,11 @@ def check_meld(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResp
 @require_http_methods(["GET", "POST"])
 def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A table's link: this phone joins the table, to score or to follow as the link says."""
-    link = Link.objects.filter(token=token, revoked__isnull=True).select_related("table").first()
+    link = (
+        Link.objects.filter(token=token, revoked__isnull=True).select_related("table").first()
+        if re.fullmatch(r"[A-Za-z0-9_-]{1,64}", token)  # a NUL would reach PostgreSQL, which refuses it
+        else None
+    )
     if link is None:
         return render(request, "table/join.html", {"link": None}, status=404)
     already = access.device_at(request, link.table_id)
