@@ -15,7 +15,7 @@ from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.players import MAX_PLAYER_NAME
 from scorekeeper.table import engine
 from scorekeeper.table.models import Game, Player, Seat, Table, clean_name, name_key
-from scorekeeper.table.services import Actor, import_game
+from scorekeeper.table.services import Actor, import_game, player_name_errors
 
 
 def _check_name(name: str) -> str:
@@ -88,6 +88,10 @@ def import_records(*, table: Table, records: Sequence[Any], by: Actor = "import"
             result = engine.score(rec)
         except RecordInvalid as exc:
             report.errors.append({"record": i, "errors": [e.as_dict() for e in exc.errors]})
+            continue
+        names = player_name_errors(rec["players"])  # as the app keeps names: cleaned, any case
+        if names:
+            report.errors.append({"record": i, "errors": [e.as_dict() for e in names]})
             continue
         checked.append((rec, result))
     if report.errors:

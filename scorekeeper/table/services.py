@@ -180,6 +180,31 @@ def join_table(*, link: Link, name: str, replacing: Device | None = None) -> Dev
 # ------------------------------------------------------------------------------------ games
 
 
+def player_name_errors(names: Sequence[Any]) -> list[RecordError]:
+    """What is wrong with a game's player names as the app stores them (cleaned of control characters,
+    compared by ``name_key``: case and width do not count) beyond what the engine checks: a name
+    that is empty once cleaned, two names that are one player."""
+    errors: list[RecordError] = []
+    seen: dict[str, str] = {}
+    for name in names:
+        if not isinstance(name, str):
+            continue  # the engine says so
+        cleaned = clean_name(name)
+        if not cleaned:
+            errors.append(RecordError("a player's name is empty", rule="players", field="players"))
+            continue
+        key = name_key(cleaned)
+        if key in seen:
+            same = f" ('{seen[key]}' is the same name)" if seen[key] != cleaned else ""
+            errors.append(
+                RecordError(
+                    f"'{cleaned}' is named twice{same}: player names must be unique", rule="players", field="players"
+                )
+            )
+        seen.setdefault(key, cleaned)
+    return errors
+
+
 def _players(table: Table, names: Sequence[str]) -> list[Player]:
     """The table's players by these names, created when new; a known player keeps his spelling."""
     keys = [name_key(n) for n in names]
@@ -207,6 +232,9 @@ def create_game(
 ) -> Game:
     """A new game at ``table``; raises RecordInvalid when the rules or players are not valid."""
     _check_submission(submission)
+    errors = player_name_errors(players)
+    if errors:
+        raise RecordInvalid(errors)
     names = [clean_name(n) for n in players]
     known = {p.key: p.name for p in Player.objects.filter(table=table, key__in=[name_key(n) for n in names])}
     names = [known.get(name_key(n), n) for n in names]
@@ -561,19 +589,22 @@ def import_game(*, table: Table, rec: Mapping[str, Any], result: GameResult, by:
     """Store a game record the engine has just scored (``result``): its players (a known player
     keeps his spelling), its deals in seat form, the results, the change history. Call inside a
     transaction."""
-    names = [clean_name(n) for n in rec["players"]]
-    players = _players(table, names)
+    raw = list(rec["players"])  # as the record's deals name them
+    errors = player_name_errors(raw)
+    if errors:
+        raise RecordInvalid(errors)
+    players = _players(table, [clean_name(n) for n in raw])
     first = rec.get("first_dealer")
     game = Game.objects.create(
         table=table,
         kind=rec["game"],
         profile=rec["rules"]["profile"],
         options=engine.resolve(rec["game"], rec["rules"]["profile"], rec["rules"].get("options")).options(),
-        first_dealer=names.index(first) if first in names else None,
+        first_dealer=raw.index(first) if first in raw else None,
     )
     Seat.objects.bulk_create([Seat(game=game, player=p, position=i) for i, p in enumerate(players)])
     rows = Deal.objects.bulk_create(
-        [Deal(game=game, number=n, cards=engine.seat_deal(d, names)) for n, d in enumerate(rec["deals"], start=1)]
+        [Deal(game=game, number=n, cards=engine.seat_deal(d, raw)) for n, d in enumerate(rec["deals"], start=1)]
     )
     device, by_name = _actor(by)
     Change.objects.bulk_create(
