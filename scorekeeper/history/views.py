@@ -78,9 +78,11 @@ def changes(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespons
 @require_POST
 @access.game_view(Role.SCORE)
 def undo(request: HtmxHttpRequest, game: Game, device: Device, change_id: int) -> HttpResponse:
+    # The page's undo buttons share its token: a submit is one button's, so the token is scoped to the change.
+    token = request.POST.get("submission") or ""
     try:
         table_services.undo(
-            game=game, change_id=change_id, by=device, submission=request.POST.get("submission") or None
+            game=game, change_id=change_id, by=device, submission=f"{token}-{change_id}" if token else None
         )
     except table_services.Duplicate as done:
         return HttpResponseRedirect(done.answer)
