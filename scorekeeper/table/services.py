@@ -478,7 +478,9 @@ def _delete(game: Game, row: Deal, *, by: Actor, undoes: Change | None = None) -
     return change
 
 
-def _restore(game: Game, deal_id: int, number: int, cards: Any, *, by: Actor, undoes: Change) -> Change:
+def _restore(game: Game, deal_id: int | None, number: int, cards: Any, *, by: Actor, undoes: Change) -> Change:
+    """Put a deleted deal back as deal ``number``, with its id (a new one when the history does not
+    know it: games adopted from an earlier version)."""
     saved = list(game.deals.order_by("number").values_list("cards", flat=True))
     number = min(max(number, 1), len(saved) + 1)
     result = _rescore(game, [*saved[: number - 1], cards, *saved[number - 1 :]])
@@ -512,7 +514,8 @@ def undo(*, game: Game, change_id: int, by: Actor = None, submission: str | None
     elif change.action in (ChangeAction.DEAL_DELETED,):
         if change.deal_id is not None and game.deals.filter(pk=change.deal_id).exists():
             raise Conflict("this deal is in the game again already")
-        assert change.deal_id is not None and change.number is not None
+        if change.number is None or not isinstance(change.before, dict):
+            raise Conflict("this change does not say where the deal was or what it held: it cannot be undone")
         done = _restore(game, change.deal_id, change.number, change.before, by=by, undoes=change)
     else:
         row = game.deals.filter(pk=change.deal_id).first() if change.deal_id else None
