@@ -8,6 +8,7 @@ is in the game's append-only history, with when and from which phone, and can be
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -401,3 +402,33 @@ def test_an_undo_of_a_deal_of_another_game_is_refused(client, game, make_game):
     r = client.post(undo_url(game, change), {"submission": changes_page_token(client, game)})
     assert r.status_code == 409
     assert other.deals.count() == 1 and Deal.objects.filter(game=game).count() == 3
+
+
+def test_a_deal_deleted_then_a_new_deal_saved_never_takes_the_deleted_deals_identity(client, game, other_phone):
+    """A new deal never takes the id of a deleted one (SQLite would hand the highest id out again
+    without AUTOINCREMENT, which Django asks for): else a form opened for the deleted deal would edit
+    the new one, and the history would mix the two."""
+    last = game.deals.get(number=3)
+    url = f"/games/{game.pk}/deals/{last.pk}/edit/"
+    form = opened(client, url)  # "Edit deal 3"
+    services.delete_deal(game=game, deal_id=last.pk, version=1, by=other_phone)
+    new = services.add_deal(game=game, deal=ok_record_deal(OK_SMALL, NAMES), by=other_phone)
+    assert new.pk != last.pk
+
+    r = client.post(url, {**ok_post(OK_BIG), **form})
+
+    assert r.status_code == 409 and "deleted on another phone" in text(r)
+    new.refresh_from_db()
+    assert new.cards == seat(OK_SMALL) and new.version == 1
+    # and the deleted deal can still be restored from the history
+    deleted = Change.objects.get(game=game, action="deleted")
+    assert client.post(undo_url(game, deleted), {"submission": changes_page_token(client, game)}).status_code == 302
+    assert game.deals.get(pk=last.pk).number == 3 and game.deals.count() == 4
+
+
+def test_an_imported_game_never_takes_the_identity_of_a_deleted_deal(client, game, other_phone):
+    last = game.deals.get(number=3)
+    services.delete_deal(game=game, deal_id=last.pk, version=1, by=other_phone)
+    rec = engine.game_record(game)
+    assert client.post("/history/import/", {"text": json.dumps(rec)}).status_code == 302
+    assert not Deal.objects.filter(pk=last.pk).exists()
