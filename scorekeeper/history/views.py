@@ -108,7 +108,7 @@ def undo(request: HtmxHttpRequest, game: Game, device: Device, change_id: int) -
 @access.game_view(Role.FOLLOW)
 def rescore(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
     params = request.POST if request.method == "POST" else request.GET
-    form = RescoreForm(params if params else None, game=game)
+    form = RescoreForm(params if params or request.method == "POST" else None, game=game)
     valid = form.is_valid() if form.is_bound else True
     problems = [e for errors in form.errors.values() for e in errors] if form.is_bound else []
     status = 200
