@@ -340,3 +340,10 @@ def test_names_that_are_one_player_once_cleaned_are_a_clear_error(client, names)
     )
     assert r.status_code == 400
     assert Game.objects.count() == 0
+
+
+def test_a_rules_switch_posted_with_no_fields_is_refused(client, ok_game):
+    r = client.post(f"/history/{ok_game.pk}/rescore/", {})
+    assert r.status_code == 400
+    ok_game.refresh_from_db()
+    assert ok_game.profile == "book" and not Change.objects.filter(game=ok_game, action="rules").exists()
