@@ -84,15 +84,19 @@ def _token(token: str | None) -> str | None:
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
+def first_answer(token: str | None) -> str | None:
+    """How a form submitted before was answered (None: it was not written)."""
+    token = _token(token)
+    return Submission.objects.filter(token=token).values_list("answer", flat=True).first() if token else None
+
+
 def _check_submission(token: str | None) -> None:
     """Raise Duplicate when this form was written before. A write of a game calls it once it holds
     the game's lock: a twin submit that waited for the lock (PostgreSQL) then sees the first one's
     token, where checking before the lock would find none and take the twin for a stale form."""
-    token = _token(token)
-    if token:
-        done = Submission.objects.filter(token=token).values_list("answer", flat=True).first()
-        if done is not None:
-            raise Duplicate(done)
+    done = first_answer(token)
+    if done is not None:
+        raise Duplicate(done)
 
 
 def _remember(token: str | None, answer: str) -> None:

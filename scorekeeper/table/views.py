@@ -221,6 +221,9 @@ def deal_edit(request: HtmxHttpRequest, game: Game, device: Device, deal_id: int
     deal = game.deals.filter(pk=deal_id).first()
     if deal is None:
         if request.method == "POST":
+            done = services.first_answer(request.POST.get("submission"))
+            if done is not None:  # the retry of an edit that was saved before the deal was deleted
+                return HttpResponseRedirect(done)
             return _gone(request, game, deal_id)
         raise Http404("No such deal")
     return _deal_form(request, game, device, deal)

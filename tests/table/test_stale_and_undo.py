@@ -256,6 +256,19 @@ def test_an_edit_and_a_delete_submitted_twice_write_once(client, game):
     assert game.deals.count() == 2 and Change.objects.filter(game=game, action="deleted").count() == 1
 
 
+def test_the_retry_of_an_edit_saved_before_the_deal_was_deleted_is_answered_as_the_first(client, game, other_phone):
+    second = game.deals.get(number=2)
+    url = f"/games/{game.pk}/deals/{second.pk}/edit/"
+    form = {**ok_post(OK_CLEO), **opened(client, url)}
+    first = client.post(url, form)  # saved; the answer was lost
+    services.delete_deal(game=game, deal_id=second.pk, version=None, by=other_phone)
+    retry = client.post(url, form)
+    assert retry.status_code == 302 and retry["Location"] == first["Location"]
+    # a form that was never saved is told the deal is gone
+    r = client.post(url, {**ok_post(OK_CLEO), "version": "2", "submission": "never-submitted-before-0001"})
+    assert r.status_code == 409 and "deleted on another phone" in text(r)
+
+
 def test_a_rules_switch_submitted_twice_switches_once(client, game):
     page = text(client.get(f"/history/{game.pk}/rescore/", {"profile": "laws"}))
     form = {"profile": "laws", "submission": hidden(page, "submission")}
