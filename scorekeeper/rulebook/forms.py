@@ -9,8 +9,8 @@ from django import forms
 
 from scorekeeper.rules import checker, profiles
 
-MAX_TEXT = 400
-MAX_DEAL = 20000
+MAX_TEXT = checker.MAX_TEXT
+MAX_DEAL = checker.MAX_DEAL
 
 
 class CheckerForm(forms.Form):

@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,11 +71,6 @@ class Question:
     def rules(self) -> profiles.Rules:
         """The rules of the question's profile; RecordInvalid if the profile is not one of the game's."""
         return profiles.resolve(self.game, self.profile)
-
-    @staticmethod
-    def from_params(params: Mapping[str, str]) -> Question:
-        """Interim, for the current checker view only: see ``question_from_params``."""
-        return question_from_params(params)
 
 
 @dataclass
@@ -587,36 +581,3 @@ def example_deal(game: str) -> str:
             },
         }
     return json.dumps(deal)
-
-
-# ------------------------------------------------------------------------- interim: GET parameters
-# The checker's request parsing belongs to the web side's form. Until that form replaces it, the
-# current view reads its GET parameters here (``Question.from_params``). Delete with that view.
-
-
-def question_from_params(params: Mapping[str, str]) -> Question:
-    """A question from GET parameters; anything odd falls back to a default."""
-    kind = str(params.get("kind", "") or "")
-    game = str(params.get("game", "") or "")
-    if kind not in KIND_GAME:
-        kind = ""
-    if game not in profiles.PROFILES:
-        game = ""
-    profile = str(params.get("profile", "") or "")
-    profile_game = next((g for g in profiles.GAMES if profile in profiles.PROFILES[g]), "")
-    if kind and KIND_GAME[kind]:
-        game = KIND_GAME[kind]
-    elif profile_game:
-        game = profile_game
-    game = game or profiles.GIN
-    return Question(
-        kind=kind or ("knock" if game == profiles.GIN else "meld"),
-        game=game,
-        # A rule set of the other game (e.g. after switching the question) falls back to the default.
-        profile=profile if profile_game == game else DEFAULT_PROFILE[game],
-        cards=str(params.get("cards", "") or "")[:MAX_TEXT],
-        upcard=str(params.get("upcard", "") or "")[:MAX_TEXT],
-        spread=str(params.get("spread", "") or "")[:MAX_TEXT],
-        other=str(params.get("other", "") or "")[:MAX_TEXT],
-        deal=str(params.get("deal", "") or "")[:MAX_DEAL],
-    )

@@ -16,6 +16,7 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -24,7 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scorekeeper.rules.errors import RecordError, RecordInvalid
-from scorekeeper.rules.results import GameResult
+from scorekeeper.rules.results import GameResult, Standing
 from scorekeeper.table import engine
 from scorekeeper.table.models import (
     Change,
@@ -162,15 +163,102 @@ def create_table(*, name: str, device_name: str) -> tuple[Table, Device]:
     return table, device
 
 
+class AccessRefused(Exception):
+    """A change to a table's phones that would leave the table without a phone that scores."""
+
+
+# How long a link to score works, and how often: it hands over the table, so it works once, the
+# same day. A link to follow works until the scorer renews or revokes it (it is shown at the table).
+SCORE_LINK_LIFETIME = timedelta(hours=24)
+
+
+def link_works(link: Link, now: datetime | None = None) -> bool:
+    if link.revoked is not None:
+        return False
+    if link.role == Role.SCORE:
+        return (now or timezone.now()) - link.created < SCORE_LINK_LIFETIME
+    return True
+
+
 @transaction.atomic
 def create_link(*, table: Table, role: str, by: Device | None) -> Link:
     return Link.objects.create(table=table, role=role, token=secrets.token_urlsafe(18), created_by=by)
 
 
 @transaction.atomic
+def revoke_link(*, link: Link, by: Device | None) -> Link:
+    """The link stops working at once (a phone that joined by it stays: revoke the phone)."""
+    if link.revoked is None:
+        link.revoked = timezone.now()
+        link.save(update_fields=["revoked"])
+    return link
+
+
+@transaction.atomic
+def renew_link(*, link: Link, by: Device | None) -> Link:
+    """A new link with the same role; the old one stops working."""
+    revoke_link(link=link, by=by)
+    return create_link(table=link.table, role=link.role, by=by)
+
+
+def _scorers_left(device: Device) -> int:
+    return (
+        Device.objects.select_for_update()
+        .filter(table_id=device.table_id, role=Role.SCORE, revoked__isnull=True)
+        .exclude(pk=device.pk)
+        .count()
+    )
+
+
+@transaction.atomic
+def revoke_device(*, device: Device, by: Device | None) -> Device:
+    """The phone loses its access at once (its next request is a stranger's)."""
+    if device.revoked is not None:
+        return device
+    if device.role == Role.SCORE and not _scorers_left(device):
+        raise AccessRefused("This is the table's only scoring phone: let another phone score first.")
+    device.revoked = timezone.now()
+    device.save(update_fields=["revoked"])
+    return device
+
+
+@transaction.atomic
+def set_role(*, device: Device, role: str, by: Device | None) -> Device:
+    """Let a phone score, or make it only follow."""
+    if device.revoked is not None or device.role == role:
+        return device
+    if role != Role.SCORE and not _scorers_left(device):
+        raise AccessRefused("This is the table's only scoring phone: let another phone score first.")
+    device.role = role
+    device.save(update_fields=["role"])
+    return device
+
+
+@transaction.atomic
+def rename_device(*, device: Device, name: str) -> Device:
+    device.name = clean_name(name)[:40] or device.name
+    device.save(update_fields=["name"])
+    return device
+
+
+@transaction.atomic
+def rename_table(*, table: Table, name: str, by: Device | None) -> Table:
+    table.name = clean_name(name)[:60] or table.name
+    table.save(update_fields=["name"])
+    return table
+
+
+@transaction.atomic
 def join_table(*, link: Link, name: str, replacing: Device | None = None) -> Device:
     """The phone that opened ``link`` becomes a phone of its table with the link's role (a phone
-    already at the table keeps its device, taking the link's role if it gives more)."""
+    already at the table keeps its device, taking the link's role if it gives more). A link to
+    score is used up."""
+    link = Link.objects.select_for_update().get(pk=link.pk)
+    if not link_works(link):
+        raise AccessRefused("This link does not work any more.")
+    if link.role == Role.SCORE:
+        link.revoked = timezone.now()
+        link.save(update_fields=["revoked"])
     if replacing is not None:
         if link.role == Role.SCORE and replacing.role != Role.SCORE:
             replacing.role = Role.SCORE
@@ -271,21 +359,36 @@ def check_deal(*, game: Game, deal: Mapping[str, Any], number: int | None = None
     return engine.score(engine.game_record(game, cards))
 
 
-def _rescore(game: Game, cards: list[dict[str, Any]]) -> GameResult:
-    """Score the game as it would be with these deals (seat form); raise RecordInvalid."""
-    return engine.score(engine.game_record(game, cards))
+def _rescore(game: Game, cards: list[dict[str, Any]], start: int = 1) -> engine.Played:
+    """Score the game as it would be with these deals (seat form), from deal ``start`` on: from the
+    standing stored with deal ``start - 1`` when the stored results are the current engine's, else
+    from the first deal. Raise RecordInvalid (the errors of the first deal that is not valid)."""
+    standing = None
+    if start > 1 and game.scored_with == engine.RESULTS_VERSION:
+        stored = game.deals.filter(number=start - 1).values_list("standing", flat=True).first()
+        if stored:
+            standing = Standing.from_json(stored)
+    return engine.play_from(
+        kind=game.kind,
+        profile=game.profile,
+        options=game.options,
+        names=game.player_names(),
+        first_dealer=game.first_dealer,
+        cards=cards,
+        start=start if standing is not None else 1,
+        standing=standing,
+    )
 
 
-def _store(game: Game, result: GameResult, start: int) -> None:
-    """Store the engine's results from deal ``start`` on, the game's state and the seats' figures.
-    Expects the deals to hold their new numbers already."""
+def _store(game: Game, played: engine.Played) -> None:
+    """Store the engine's results from deal ``played.start`` on, the game's state and the seats'
+    figures. Expects the deals to hold their new numbers already."""
+    result = played.result
     names = list(result.players)  # in seat order, as the record named them
     seat = {name: i for i, name in enumerate(names)}
     rows = list(game.deals.order_by("number"))
     changed = []
-    for row, dr in zip(rows, result.deals, strict=True):
-        if row.number < start:
-            continue
+    for row, dr, standing in zip(rows[played.start - 1 :], played.deals, played.standings, strict=True):
         row.outcome = dr.outcome
         row.dealer = seat.get(dr.dealer) if dr.dealer else None
         row.actor = seat.get(dr.actor) if dr.actor else None
@@ -293,8 +396,11 @@ def _store(game: Game, result: GameResult, start: int) -> None:
         row.multiplier = dr.multiplier
         row.points = [dr.players[n].points if n in dr.players else 0 for n in names]
         row.totals = [dr.totals.get(n, 0) for n in names]
+        row.standing = standing.to_json()
         changed.append(row)
-    Deal.objects.bulk_update(changed, ["outcome", "dealer", "actor", "winner", "multiplier", "points", "totals"])
+    Deal.objects.bulk_update(
+        changed, ["outcome", "dealer", "actor", "winner", "multiplier", "points", "totals", "standing"]
+    )
     game.state = GameState.FINISHED if result.state == "finished" else GameState.IN_PROGRESS
     game.winner = seat.get(result.winner) if result.winner else None
     game.version = F("version") + 1
@@ -392,10 +498,10 @@ def add_deal(
                 )
             ]
         )
-    result = _rescore(game, [d.cards for d in saved] + [cards])
+    played = _rescore(game, [d.cards for d in saved] + [cards], start=len(saved) + 1)
     row = Deal.objects.create(game=game, number=len(saved) + 1, cards=cards)
     _log(game, ChangeAction.DEAL_ADDED, by=by, deal=row, number=row.number, after=cards)
-    _store(game, result, row.number)
+    _store(game, played)
     _remember(submission, reverse("table:game", args=[game.pk]) + f"#deal-{row.number}")
     row.refresh_from_db()
     return row
@@ -438,14 +544,14 @@ def edit_deal(
     cards = engine.seat_deal(deal, game.player_names())
     all_cards = list(game.deals.order_by("number").values_list("cards", flat=True))
     all_cards[row.number - 1] = cards
-    result = _rescore(game, all_cards)
+    played = _rescore(game, all_cards, start=row.number)
     before = row.cards
     row.cards = cards
     row.version += 1
     row.updated = timezone.now()
     row.save(update_fields=["cards", "version", "updated"])
     _log(game, ChangeAction.DEAL_EDITED, by=by, deal=row, number=row.number, before=before, after=cards)
-    _store(game, result, row.number)
+    _store(game, played)
     _remember(submission, reverse("table:game", args=[game.pk]) + f"#deal-{row.number}")
     row.refresh_from_db()
     return row
@@ -473,12 +579,12 @@ def delete_deal(
 
 def _delete(game: Game, row: Deal, *, by: Actor, undoes: Change | None = None) -> Change:
     cards = [d for d in game.deals.order_by("number") if d.pk != row.pk]
-    result = _rescore(game, [d.cards for d in cards])
+    played = _rescore(game, [d.cards for d in cards], start=row.number)
     change = _log(game, ChangeAction.DEAL_DELETED, by=by, deal=row, number=row.number, before=row.cards, undoes=undoes)
     number = row.number
     row.delete()
     _shift(game, number + 1, -1)
-    _store(game, result, number)
+    _store(game, played)
     return change
 
 
@@ -487,11 +593,11 @@ def _restore(game: Game, deal_id: int | None, number: int, cards: Any, *, by: Ac
     know it: games adopted from an earlier version)."""
     saved = list(game.deals.order_by("number").values_list("cards", flat=True))
     number = min(max(number, 1), len(saved) + 1)
-    result = _rescore(game, [*saved[: number - 1], cards, *saved[number - 1 :]])
+    played = _rescore(game, [*saved[: number - 1], cards, *saved[number - 1 :]], start=number)
     _shift(game, number, 1)
     row = Deal.objects.create(pk=deal_id, game=game, number=number, cards=cards)
     change = _log(game, ChangeAction.DEAL_RESTORED, by=by, deal=row, number=number, after=cards, undoes=undoes)
-    _store(game, result, number)
+    _store(game, played)
     return change
 
 
@@ -531,7 +637,7 @@ def undo(*, game: Game, change_id: int, by: Actor = None, submission: str | None
         if change.action == ChangeAction.DEAL_EDITED:
             all_cards = list(game.deals.order_by("number").values_list("cards", flat=True))
             all_cards[row.number - 1] = change.before
-            result = _rescore(game, all_cards)
+            played = _rescore(game, all_cards, start=row.number)
             row.cards = change.before
             row.version += 1
             row.updated = timezone.now()
@@ -546,7 +652,7 @@ def undo(*, game: Game, change_id: int, by: Actor = None, submission: str | None
                 after=change.before,
                 undoes=change,
             )
-            _store(game, result, row.number)
+            _store(game, played)
         else:  # added or restored: take it out again
             done = _delete(game, row, by=by, undoes=change)
     _remember(submission, reverse("history:changes", args=[game.pk]))
@@ -582,20 +688,20 @@ def _switch(
     after = {"profile": profile, "options": rules.options()}
     cards = list(game.deals.order_by("number").values_list("cards", flat=True))
     game.profile, game.options = profile, rules.options()
-    result = _rescore(game, cards)
+    played = _rescore(game, cards)
     game.save(update_fields=["profile", "options"])
     change = _log(game, ChangeAction.RULES_SWITCHED, by=by, before=before, after=after, undoes=undoes)
-    _store(game, result, 1)
+    _store(game, played)
     return change
 
 
 # ----------------------------------------------------------------------------------- import
 
 
-def import_game(*, table: Table, rec: Mapping[str, Any], result: GameResult, by: Actor = "import") -> Game:
-    """Store a game record the engine has just scored (``result``): its players (a known player
-    keeps his spelling), its deals in seat form, the results, the change history. Call inside a
-    transaction."""
+def import_game(*, table: Table, rec: Mapping[str, Any], played: engine.Played, by: Actor = "import") -> Game:
+    """Store a game record the engine has just scored (``played``, from its first deal): its
+    players (a known player keeps his spelling), its deals in seat form, the results, the change
+    history. Call inside a transaction."""
     raw = list(rec["players"])  # as the record's deals name them
     errors = player_name_errors(raw)
     if errors:
@@ -629,7 +735,7 @@ def import_game(*, table: Table, rec: Mapping[str, Any], result: GameResult, by:
         ]
     )
     game = Game.objects.prefetch_related("seats__player").get(pk=game.pk)
-    _store(game, result, 1)
+    _store(game, played)
     return game
 
 
@@ -643,11 +749,11 @@ def refresh_results(*, log: Any = None) -> int:
             game = _locked(Game(pk=pk))
             cards = list(game.deals.order_by("number").values_list("cards", flat=True))
             try:
-                result = _rescore(game, cards)
+                played = _rescore(game, cards)
             except RecordInvalid as exc:
                 if log is not None:
                     log(f"game #{pk} could not be scored again: {exc}")
                 continue
-            _store(game, result, 1)
+            _store(game, played)
             done += 1
     return done

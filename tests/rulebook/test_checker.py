@@ -1,9 +1,7 @@
 """Check a ruling: verdicts with rule and source, shareable GET links, htmx fragments, no 500s.
 
-Two kinds of test live here. The engine's: ``checker.answer`` on a ``checker.Question`` built as the
-web form builds it (``question`` below). The web side's, marked "WEB SIDE" (the page at /check/ and
-the reading of its GET parameters): they go with the checker's form and view when the lead moves
-them; until then the current view reads its parameters through ``checker.question_from_params``.
+The engine's ``checker.answer`` on a ``checker.Question`` built as the web form builds it (``question``
+below), and the page at /check/ ("WEB SIDE"). The reading of the request is in test_checker_form.py.
 """
 
 import dataclasses
@@ -285,29 +283,3 @@ def test_answer_never_raises_on_what_was_typed(kind, profile, cards, upcard, spr
     assert v.ok is not False or v.errors
     for e in v.errors:
         assert e["message"]
-
-
-# --- WEB SIDE: reading the GET parameters (the lead's form replaces question_from_params) ----------
-
-
-@pytest.mark.parametrize(
-    "params, expected",
-    [
-        ({}, ("knock", "oklahoma-gin", "standard")),
-        ({"kind": "meld"}, ("meld", "oklahoma", "laws")),
-        ({"kind": "meld", "profile": "book"}, ("meld", "oklahoma", "book")),
-        ({"kind": "meld", "profile": "standard"}, ("meld", "oklahoma", "laws")),
-        ({"kind": "deal", "profile": "book"}, ("deal", "oklahoma", "book")),
-        ({"game": "oklahoma"}, ("meld", "oklahoma", "laws")),
-        ({"kind": "nonsense", "game": "chess", "profile": "nope"}, ("knock", "oklahoma-gin", "standard")),
-    ],
-)
-def test_get_parameters_become_a_question(params, expected):
-    q = checker.question_from_params(params)
-    assert (q.kind, q.game, q.profile) == expected
-    assert checker.Question.from_params(params) == q
-
-
-def test_get_parameters_are_cut_to_length():
-    q = checker.question_from_params({"cards": "A" * 5000, "deal": "{" * 30000})
-    assert len(q.cards) == checker.MAX_TEXT and len(q.deal) == checker.MAX_DEAL
