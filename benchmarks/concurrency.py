@@ -1,6 +1,7 @@
 """Concurrent saves: 4 phones x 100 saves each, all at once through the real deal form (GET the
 form, POST it with its hidden fields), to one game and to four games, on SQLite and on PostgreSQL,
-under Django's runserver (the server `make run` starts) and under gunicorn with 4 workers.
+under the server ``make run`` starts (``manage.py serve``: gunicorn, 2 workers x 4 threads), under
+Django's runserver (``make dev``) and under gunicorn with 4 sync workers.
 
 Prints, per run, the saves per second and what went wrong: failed (a save never answered "saved"),
 lost (answered "saved" and not in the game), duplicated (in the game twice). On one game the phones
@@ -8,7 +9,8 @@ also meet conflicts: another phone saved that deal number first, the page says s
 cards, and the phone saves them again as the next deal (counted; not a failure).
 
 PostgreSQL is a throwaway server (``tests.postgres``, fsync on as a real one), skipped with a note
-when PostgreSQL is not installed. ``BENCH_PHONES`` and ``BENCH_SAVES`` change the load.
+when PostgreSQL is not installed. ``BENCH_PHONES`` and ``BENCH_SAVES`` change the load;
+``BENCH_SERVERS`` (e.g. ``serve,runserver``) the servers.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PHONES = int(os.environ.get("BENCH_PHONES", "4"))
 SAVES = int(os.environ.get("BENCH_SAVES", "100"))
 SECRET = "bench-only-secret-key-not-for-production-000000000000"
-SERVERS = ("runserver", "gunicorn -w 4")
+SERVERS = ("serve", "runserver", "gunicorn -w 4")
 
 
 def _free_port() -> int:
@@ -45,14 +47,17 @@ def _environment(url: str) -> dict[str, str]:
         "DJANGO_DEBUG": "0",  # as served in production
         "DJANGO_SECRET_KEY": SECRET,
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DJANGO_SECURE_COOKIES": "0",  # plain HTTP on 127.0.0.1
         "DJANGO_LOG_LEVEL": "ERROR",
     }
 
 
 def _start(server: str, port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    if server == "runserver":
-        argv = [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
+    manage = [sys.executable, "manage.py"]
+    if server == "serve":  # make run
+        argv = [*manage, "serve", "--bind", "127.0.0.1", "--port", str(port)]
+    elif server == "runserver":  # make dev: debug on
+        argv = [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"]
+        env = {**env, "DJANGO_DEBUG": "1"}
     else:
         gunicorn = Path(sys.executable).with_name("gunicorn")
         argv = [str(gunicorn), "scorekeeper.wsgi", "-w", "4", "-b", f"127.0.0.1:{port}", "--log-level", "warning"]
@@ -95,7 +100,9 @@ def measure(label: str, url: str) -> None:
     from tests.phones import OPTIONS, PLAYERS, audit, enter_deals
 
     call_command("migrate", verbosity=0)
-    for server in SERVERS:
+    wanted = os.environ.get("BENCH_SERVERS", "serve,runserver,gunicorn").split(",")
+    chosen = [s for s in SERVERS if s.split()[0] in wanted]
+    for server in chosen:
         port = _free_port()
         proc = _start(server.split()[0], port, _environment(url))
         try:
