@@ -347,3 +347,22 @@ def test_a_rules_switch_posted_with_no_fields_is_refused(client, ok_game):
     assert r.status_code == 400
     ok_game.refresh_from_db()
     assert ok_game.profile == "book" and not Change.objects.filter(game=ok_game, action="rules").exists()
+
+
+LONE = '"\\ud9e1"'  # JSON text: an escape of half a character (a lone UTF-16 surrogate)
+
+
+def test_a_lone_surrogate_in_an_import_is_a_clear_error(client):
+    rec = json.dumps(record()).replace('"Ann"', LONE, 1)
+    for payload in ({"text": rec}, {"file": SimpleUploadedFile("x.json", rec.encode())}):
+        r = client.post("/history/import/", payload)
+        assert r.status_code == 400 and "half a character" in text(r)
+    assert Game.objects.count() == 0
+
+
+def test_a_lone_surrogate_in_the_checker_and_the_score_command(client, tmp_path):
+    deal = json.dumps(ok_record_deal(OK_SMALL, NAMES)).replace('"Ben"', LONE)
+    r = client.post("/check/", {"kind": "deal", "profile": "book", "deal": deal})
+    assert r.status_code == 200 and "half a character" in text(r)
+    code, out = run_score(json.dumps(record()).replace('"Ann"', LONE, 1), tmp_path)
+    assert code == 1 and "half a character" in json.loads(out)["errors"][0]["message"]

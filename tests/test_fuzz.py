@@ -365,6 +365,36 @@ def test_import(world, failures, data, as_file, huge):
     check(world, before, failures, r)
 
 
+# ----------------------------------------------------------------------- the table page
+
+TABLE_FORMS = ["name/", "links/", "links/{link}/renew/", "links/{link}/revoke/", "phones/name/"]
+TABLE_FORMS += ["phones/{phone}/role/", "phones/{phone}/revoke/"]
+
+
+@FUZZ
+@given(
+    form=st.sampled_from(TABLE_FORMS),
+    data=form_of(["name", "role"]),
+    phone=st.sampled_from(["follower", "other", "unknown"]),
+    follower=st.booleans(),
+)
+def test_table_page_forms(world, failures, form, data, phone, follower):
+    """(Never the scoring phone itself: taking its own access away would end the fuzzing.)"""
+    before = scores()
+    devices = {
+        "follower": Device.objects.filter(table=world.table, role=Role.FOLLOW).order_by("pk").first(),
+        "other": Device.objects.filter(table=world.table).order_by("-pk").first(),
+    }
+    device = devices.get(phone)
+    scorer = Device.objects.filter(table=world.table, role=Role.SCORE).order_by("pk").first()
+    device_id = device.pk if device is not None and device != scorer else 999_999
+    link = Link.objects.filter(table=world.table).order_by("-pk").first()
+    url = f"/tables/{world.table.pk}/" + form.format(link=link.pk if link else 999_999, phone=device_id)
+    r = (world.follower if follower else world.client).post(url, data)
+    check(world, before, failures, r)
+    assert world.client.get(f"/tables/{world.table.pk}/").status_code < 500
+
+
 # ------------------------------------------------------------------------- join, admin
 
 

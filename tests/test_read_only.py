@@ -96,6 +96,8 @@ def pages(ok, gin, link_token: str) -> list[str]:
         "/check/?kind=knock&upcard=7S&cards=3C+4C+5C+9D+9H+9S+JH+QH+KH+2S",
         f"/join/{link_token}/",
         "/admin/login/",
+        f"/tables/{ok.table_id}/",
+        "/manifest.webmanifest",
     ]
     for game in (ok, gin):
         deal = game.deals.order_by("number").first()
@@ -133,6 +135,12 @@ def test_every_page_works_on_a_read_only_database(client, games, table, scorer, 
                         assert r.status_code in (200, 302), (url, r.status_code)
                 r = phone.head(url)
                 assert r.status_code in (200, 302, 403, 404, 405), (who, url, r.status_code)
+            for game in (ok, gin):  # a live game page polling: unchanged (304), then the whole part
+                for headers in ({"HX-Request": "true"}, {}):
+                    first = phone.get(f"/games/{game.pk}/", headers=headers)
+                    if first.status_code == 200:
+                        again = phone.get(f"/games/{game.pk}/", headers={**headers, "If-None-Match": first["ETag"]})
+                        assert again.status_code == 304, (who, game.pk)
     assert tried == []
 
 
