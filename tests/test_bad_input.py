@@ -366,3 +366,13 @@ def test_a_lone_surrogate_in_the_checker_and_the_score_command(client, tmp_path)
     assert r.status_code == 200 and "half a character" in text(r)
     code, out = run_score(json.dumps(record()).replace('"Ann"', LONE, 1), tmp_path)
     assert code == 1 and "half a character" in json.loads(out)["errors"][0]["message"]
+
+
+@pytest.mark.parametrize("deal", [5, "x", None, [], ["out"]])
+def test_an_import_with_a_deal_that_is_no_object_is_a_clear_error(client, caplog, deal):
+    rec = record(deals=[ok_record_deal(OK_SMALL, NAMES), deal])
+    with caplog.at_level("ERROR"):
+        r = client.post("/history/import/", {"text": json.dumps(rec)})
+    assert r.status_code == 400 and "Deal 2" in text(r)
+    assert not [x for x in caplog.records if x.name.startswith("scorekeeper")]  # the engine did not fail inside
+    assert Game.objects.count() == 0

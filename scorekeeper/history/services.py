@@ -108,6 +108,8 @@ def _play(rec: Any) -> engine.Played:
     of every deal (the engine's whole-record check)."""
     try:
         rules, players, deals, first = check_header(rec)
+        if not all(isinstance(d, dict) for d in deals):
+            engine.score(rec)  # a deal that is no object: the whole-record check says which (never played)
         names = list(players)
         return engine.play_from(
             kind=rules.game,
@@ -115,7 +117,7 @@ def _play(rec: Any) -> engine.Played:
             options=rules.options(),
             names=names,
             first_dealer=names.index(first) if first in names else None,
-            cards=[engine.seat_deal(d, names) if isinstance(d, dict) else d for d in deals],
+            cards=[engine.seat_deal(d, names) for d in deals],
         )
     except RecordInvalid:
         engine.score(rec)  # raises with every error of the record
