@@ -90,17 +90,18 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
 
 def _started_again(request: HtmxHttpRequest, done: services.Duplicate) -> HttpResponse:
     """A new-game form submitted again (a double tap, a retry after a lost answer), answered as the
-    first submit was: the game's page and, when this phone never got that first answer's cookie, the
-    cookie of the scoring phone that the first submit made (the form's secret token is the proof)."""
+    first submit was: the game's page and, when the first submit made the table with the game and
+    this phone never got that answer's cookie, the cookie of the phone it made (the form's secret
+    token is the proof) — as long as that phone still has its access."""
     response = HttpResponseRedirect(done.answer)
     match = resolve(urlsplit(done.answer).path)
     game = Game.objects.filter(pk=match.kwargs["game_id"]).first() if match.url_name == "game" else None
-    if game is not None and access.device_at(request, game.table_id) is None:
-        first = (
-            Device.objects.filter(table_id=game.table_id, role=Role.SCORE, revoked__isnull=True).order_by("pk").first()
-        )
-        if first is not None:
-            access.remember(response, request, first)
+    if game is None or access.device_at(request, game.table_id) is not None:
+        return response
+    founded = Game.objects.filter(table_id=game.table_id).order_by("pk").first() == game
+    founder = Device.objects.filter(table_id=game.table_id).order_by("pk").first()
+    if founded and founder is not None and founder.revoked is None and founder.role == Role.SCORE:
+        access.remember(response, request, founder)
     return response
 
 

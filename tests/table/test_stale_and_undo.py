@@ -269,6 +269,44 @@ def test_the_retry_of_an_edit_saved_before_the_deal_was_deleted_is_answered_as_t
     assert r.status_code == 409 and "deleted on another phone" in text(r)
 
 
+NEW_GAME = {"game": "oklahoma", "profile": "book", "seat_0": "Ann", "seat_1": "Ben", "first_dealer": "0"}
+
+
+def test_a_new_game_resubmitted_after_its_answer_was_lost_is_that_game_with_its_phone(db):
+    """A phone at no table starts a game; the answer (and its cookie) is lost; the phone submits
+    the form again: the same game, one table, and now the phone holds that table's scoring device."""
+    phone = Client()
+    form = {**NEW_GAME, "submission": hidden(text(phone.get("/games/new/")), "submission")}
+    first = phone.post("/games/new/", form)
+    lost = Client()  # the same phone, without the cookie the lost answer carried
+    again = lost.post("/games/new/", form)
+    assert first.status_code == again.status_code == 302 and first["Location"] == again["Location"]
+    assert Game.objects.count() == 1 and Device.objects.count() == 1
+    assert lost.get(again["Location"]).status_code == 200
+
+
+def test_a_repeated_new_game_form_never_lets_a_phone_in_that_lost_its_access(db):
+    phone = Client()
+    form = {**NEW_GAME, "submission": hidden(text(phone.get("/games/new/")), "submission")}
+    location = phone.post("/games/new/", form)["Location"]
+    founder = Device.objects.get()
+    other = Device.objects.create(table=founder.table, name="Ben's phone", role=Role.SCORE)
+    services.revoke_device(device=founder, by=other)
+    retry = Client()
+    again = retry.post("/games/new/", form)
+    assert again.status_code == 302 and again["Location"] == location
+    assert retry.get(location).status_code == 404  # neither the revoked phone's cookie nor another's
+
+
+def test_a_repeated_new_game_form_of_a_phone_already_at_the_table_gives_no_cookie(client, game):
+    form = {**NEW_GAME, "submission": hidden(text(client.get("/games/new/")), "submission")}
+    location = client.post("/games/new/", form)["Location"]
+    stranger = Client()
+    again = stranger.post("/games/new/", form)
+    assert again["Location"] == location
+    assert stranger.get(location).status_code == 404
+
+
 def test_a_rules_switch_submitted_twice_switches_once(client, game):
     page = text(client.get(f"/history/{game.pk}/rescore/", {"profile": "laws"}))
     form = {"profile": "laws", "submission": hidden(page, "submission")}
