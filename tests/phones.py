@@ -86,7 +86,8 @@ class Answer:
 
 
 class _Forms(HTMLParser):
-    """The hidden fields of each form of a page, by the form's action."""
+    """What a browser would submit for each form of a page, by the form's action: hidden and text
+    fields with their values, checked radio buttons and boxes (no submit buttons)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -98,7 +99,14 @@ class _Forms(HTMLParser):
         if tag == "form":
             self._action = a.get("action", "")
             self.forms.setdefault(self._action, {})
-        elif tag == "input" and a.get("type") == "hidden" and self._action is not None and a.get("name"):
+            return
+        if tag != "input" or self._action is None or not a.get("name"):
+            return
+        kind = a.get("type", "text")
+        if kind in ("radio", "checkbox"):
+            if "checked" in a:
+                self.forms[self._action][a["name"]] = a.get("value") or "on"
+        elif kind not in ("submit", "button", "file", "image", "reset"):
             self.forms[self._action][a["name"]] = a.get("value", "")
 
     def handle_endtag(self, tag: str) -> None:
@@ -106,12 +114,26 @@ class _Forms(HTMLParser):
             self._action = None
 
 
-def hidden_fields(html: str, action: str) -> dict[str, str]:
-    """The hidden fields (CSRF token, deal number, version, submission token...) of the page's form
-    that posts to ``action``."""
+def form_fields(html: str, action: str) -> dict[str, str]:
+    """What a browser submits for the page's form that posts to ``action``, as the page shows it."""
     parser = _Forms()
     parser.feed(html)
     return parser.forms.get(action, {})
+
+
+def hidden_fields(html: str, action: str) -> dict[str, str]:
+    """The hidden fields (CSRF token, deal number, version, submission token...) of the page's form
+    that posts to ``action``; the fields a person types are left out."""
+    parser = _HiddenOnly()
+    parser.feed(html)
+    return parser.forms.get(action, {})
+
+
+class _HiddenOnly(_Forms):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "input" and dict(attrs).get("type") != "hidden":
+            return
+        super().handle_starttag(tag, attrs)
 
 
 class Phone:
@@ -175,20 +197,22 @@ class Tally:
 def save_deal(phone: Phone, game: int, tag: int, *, tries: int = 50) -> tuple[bool, int, str]:
     """A phone enters deal ``tag`` through the form: (saved?, conflicts met, what went wrong).
 
-    When the answer is that another phone saved the deal number first (409, the cards kept), the
-    phone does what the page says and saves its cards again as the next deal."""
+    When the answer is that another phone saved the deal number first (409), the phone does what
+    the page says: it saves again the form as the page gives it back, with the cards it had typed
+    (the audit then finds the tag in the game: the page kept them)."""
     path = f"/games/{game}/deals/new/"
     page = phone.get(path)
     if page.status != 200:
         return False, 0, f"GET {path}: {page.status}"
+    data = {**form_fields(page.body, path), **deal_fields(tag)}  # typed into the empty form
     conflicts = 0
     for _ in range(tries):
-        data = {**hidden_fields(page.body, path), **deal_fields(tag), "action": "save"}
-        page = phone.post(path, data)
+        page = phone.post(path, {**data, "action": "save"})
         if page.status == 302 and page.location.startswith(f"/games/{game}/"):
             return True, conflicts, ""
         if page.status == 409 and 'id="conflict"' in page.body:
             conflicts += 1
+            data = form_fields(page.body, path)  # as the page gives it back
             continue
         return False, conflicts, f"POST {path}: {page.status} {_gist(page.body)}"
     return False, conflicts, f"still in conflict after {tries} tries"

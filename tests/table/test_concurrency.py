@@ -92,10 +92,6 @@ def test_phones_saving_at_once_lose_nothing_and_double_nothing(live_server, tabl
         # every save is in the history, from the phone that made it
         assert Change.objects.filter(game=game, action="added").count() == n
         assert not Change.objects.filter(game=game, by__isnull=True).exists()
-    if games == 1:
-        # Phones typing different deals for the same deal number: the later ones were told and saved
-        # their cards as the next deal (counted), never silently.
-        assert tally.conflicts >= 0
 
 
 # ------------------------------------------------------------------------- double submits
