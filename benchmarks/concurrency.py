@@ -6,7 +6,8 @@ Django's runserver (``make dev``) and under gunicorn with 4 sync workers.
 Prints, per run, the saves per second and what went wrong: failed (a save never answered "saved"),
 lost (answered "saved" and not in the game), duplicated (in the game twice). On one game the phones
 also meet conflicts: another phone saved that deal number first, the page says so and keeps the
-cards, and the phone saves them again as the next deal (counted; not a failure).
+cards, and the phone saves them again as the next deal (counted, with the most one save met; not
+a failure unless a save is still refused after 500 tries).
 
 PostgreSQL is a throwaway server (``tests.postgres``, fsync on as a real one), skipped with a note
 when PostgreSQL is not installed. ``BENCH_PHONES`` and ``BENCH_SAVES`` change the load;
@@ -125,7 +126,11 @@ def measure(label: str, url: str) -> None:
                     f"{len(tally.saved)} saved in {tally.seconds:5.1f} s, {tally.rate:6.1f} saves/s; "
                     f"failed {len(tally.failed)}, lost {len(found.lost)}, duplicated {len(found.duplicated)}, "
                     f"unanswered {len(found.unanswered)}"
-                    + (f" (conflicts met and saved again: {tally.conflicts})" if tally.conflicts else ""),
+                    + (
+                        f" (conflicts, saved again: {tally.conflicts}, at most {tally.most_conflicts} for one save)"
+                        if tally.conflicts
+                        else ""
+                    ),
                     flush=True,
                 )
                 for why in sorted(set(tally.failed))[:3]:

@@ -186,6 +186,7 @@ class Tally:
 
     saved: list[tuple[int, int]] = field(default_factory=list)  # (game id, tag) answered "saved"
     conflicts: int = 0  # answered "another phone saved that deal first": the phone saved it again
+    most_conflicts: int = 0  # the most one save met before it was saved
     failed: list[str] = field(default_factory=list)  # saves never answered "saved": why
     seconds: float = 0.0
 
@@ -194,7 +195,7 @@ class Tally:
         return len(self.saved) / self.seconds if self.seconds else 0.0
 
 
-def save_deal(phone: Phone, game: int, tag: int, *, tries: int = 50) -> tuple[bool, int, str]:
+def save_deal(phone: Phone, game: int, tag: int, *, tries: int = 500) -> tuple[bool, int, str]:
     """A phone enters deal ``tag`` through the form: (saved?, conflicts met, what went wrong).
 
     When the answer is that another phone saved the deal number first (409), the phone does what
@@ -244,6 +245,7 @@ def enter_deals(
                 ok, conflicts, why = False, 0, f"{type(exc).__name__}: {exc}"
             with lock:
                 tally.conflicts += conflicts
+                tally.most_conflicts = max(tally.most_conflicts, conflicts)
                 if ok:
                     tally.saved.append((game, tag))
                 else:
