@@ -11,7 +11,7 @@ FIND_PYTHON = for c in "$$(pyenv prefix 2>/dev/null | head -n1)/bin/python" pyth
 	  "$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo "$$p"; exit 0; }; \
 	done; exit 1
 
-.PHONY: run dev test lint format bench migrate lock clean browser netns
+.PHONY: run dev test lint format bench migrate lock clean browser netns postgres
 
 $(PY):
 	@py=$$($(FIND_PYTHON)) || { echo "Error: Python 3.12 or newer is required (Django 6.1). Install it, e.g. 'pyenv install 3.13', or put python3.12+ on PATH." >&2; exit 1; }; \
@@ -66,8 +66,19 @@ format: $(VENV)/.dev
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
 
-test: $(VENV)/.dev browser netns lint
-	$(PY) -m pytest
+# PostgreSQL's server programs for the tests on PostgreSQL (Debian's postgresql package when missing).
+postgres:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null; then \
+	  echo "Installing Debian's postgresql for the tests on PostgreSQL"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; \
+	fi
+
+# Every test on SQLite (the default database), then the database tests again on PostgreSQL: on the
+# server DATABASE_URL names when it names one, else on a throwaway server started and stopped here.
+test: $(VENV)/.dev browser netns postgres lint
+	env -u DATABASE_URL $(PY) -m pytest
+	$(PY) -m tests.postgres -- $(PY) -m pytest -m "not browser" --ignore=tests/rules
 
 bench: $(VENV)/.dev
 	$(PY) -m benchmarks

@@ -122,6 +122,21 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite, the embedded default, holds a table's load (several phones saving at once): a write
+    # transaction takes the write lock as it begins (IMMEDIATE: two saves queue, where a DEFERRED
+    # one would fail halfway with "database is locked"), a save waits up to 20 s for the lock (busy
+    # timeout), and WAL lets the pages read while a deal is being saved.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL",
+    }
+    # The tests use a file as well: an in-memory database has no WAL and locks tables, not the file,
+    # so it would not test the above (the concurrency tests need it).
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"scorekeeper-test-{os.getpid()}.sqlite3")
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en"

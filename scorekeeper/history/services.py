@@ -16,7 +16,7 @@ from scorekeeper.rules.players import MAX_PLAYER_NAME
 from scorekeeper.rules.record import check_header
 from scorekeeper.table import engine
 from scorekeeper.table.models import Game, Player, Seat, Table, clean_name, name_key
-from scorekeeper.table.services import Actor, import_game
+from scorekeeper.table.services import Actor, import_game, player_name_errors
 
 
 def _check_name(name: str) -> str:
@@ -86,9 +86,15 @@ def import_records(*, table: Table, records: Sequence[Any], by: Actor = "import"
     checked = []
     for i, rec in enumerate(records, start=1):
         try:
-            checked.append((rec, _play(rec)))
+            played = _play(rec)
         except RecordInvalid as exc:
             report.errors.append({"record": i, "errors": [e.as_dict() for e in exc.errors]})
+            continue
+        names = player_name_errors(rec["players"])  # as the app keeps names: cleaned, any case
+        if names:
+            report.errors.append({"record": i, "errors": [e.as_dict() for e in names]})
+            continue
+        checked.append((rec, played))
     if report.errors:
         return report
     with transaction.atomic():
@@ -102,6 +108,8 @@ def _play(rec: Any) -> engine.Played:
     of every deal (the engine's whole-record check)."""
     try:
         rules, players, deals, first = check_header(rec)
+        if not all(isinstance(d, dict) for d in deals):
+            engine.score(rec)  # a deal that is no object: the whole-record check says which (never played)
         names = list(players)
         return engine.play_from(
             kind=rules.game,
@@ -109,7 +117,7 @@ def _play(rec: Any) -> engine.Played:
             options=rules.options(),
             names=names,
             first_dealer=names.index(first) if first in names else None,
-            cards=[engine.seat_deal(d, names) if isinstance(d, dict) else d for d in deals],
+            cards=[engine.seat_deal(d, names) for d in deals],
         )
     except RecordInvalid:
         engine.score(rec)  # raises with every error of the record

@@ -78,9 +78,11 @@ def changes(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespons
 @require_POST
 @access.game_view(Role.SCORE)
 def undo(request: HtmxHttpRequest, game: Game, device: Device, change_id: int) -> HttpResponse:
+    # The page's undo buttons share its token: a submit is one button's, so the token is scoped to the change.
+    token = request.POST.get("submission") or ""
     try:
         table_services.undo(
-            game=game, change_id=change_id, by=device, submission=request.POST.get("submission") or None
+            game=game, change_id=change_id, by=device, submission=f"{token}-{change_id}" if token else None
         )
     except table_services.Duplicate as done:
         return HttpResponseRedirect(done.answer)
@@ -106,7 +108,7 @@ def undo(request: HtmxHttpRequest, game: Game, device: Device, change_id: int) -
 @access.game_view(Role.FOLLOW)
 def rescore(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
     params = request.POST if request.method == "POST" else request.GET
-    form = RescoreForm(params if params else None, game=game)
+    form = RescoreForm(params if params or request.method == "POST" else None, game=game)
     valid = form.is_valid() if form.is_bound else True
     problems = [e for errors in form.errors.values() for e in errors] if form.is_bound else []
     status = 200

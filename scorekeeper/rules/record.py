@@ -21,13 +21,27 @@ RULES_KEYS = ("profile", "options")
 def parse_json(text: str | bytes) -> Any:
     """Parse JSON text; a syntax error becomes a RecordInvalid with the line and column."""
     try:
-        return json.loads(text)
+        data = json.loads(text)
+        json.dumps(data, ensure_ascii=False).encode()  # "\ud800" alone (half a character) is no text
+        return data
     except json.JSONDecodeError as exc:
         raise RecordInvalid(
             [RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", rule="format")]
         ) from None
     except UnicodeDecodeError:
         raise RecordInvalid([RecordError("not valid JSON: the file is not UTF-8 text", rule="format")]) from None
+    except UnicodeEncodeError:
+        raise RecordInvalid(
+            [
+                RecordError(
+                    "not valid JSON: a string holds half a character (a lone \\ud800-\\udfff escape)", rule="format"
+                )
+            ]
+        ) from None
+    except ValueError:  # Python reads integers of at most 4,300 digits (sys.get_int_max_str_digits)
+        raise RecordInvalid(
+            [RecordError("not a game record: a number in it has more than 4,300 digits", rule="format")]
+        ) from None
     except RecursionError:
         raise RecordInvalid([RecordError("not a game record: the JSON is nested too deeply", rule="format")]) from None
 
@@ -96,6 +110,10 @@ def _rules_errors(rules_data: Any) -> list[RecordError]:
     ]
     if "profile" not in rules_data:
         errors.append(RecordError("'rules' has no 'profile'", rule="format", field="rules.profile"))
+    elif not isinstance(rules_data["profile"], str):
+        errors.append(
+            RecordError("'rules.profile' must be the name of a rule set (text)", rule="format", field="rules.profile")
+        )
     return errors
 
 

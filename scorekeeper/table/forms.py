@@ -381,8 +381,9 @@ class DealEntry:
         """A seat index as posted -> the player's name; ``extra`` ("stock"/"void") -> None; else False."""
         if value == extra:
             return None
-        if value.isdigit() and int(value) < len(self.players):
-            return self.players[int(value)]
+        seat = _int(value)  # ASCII digits only: "²" and "①" are digits to str.isdigit, not to int()
+        if seat is not None and seat < len(self.players):
+            return self.players[seat]
         return False
 
     def to_data(self) -> dict | None:

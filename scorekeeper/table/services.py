@@ -12,6 +12,7 @@ when and by whom, and bumps ``Game.version``.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -75,20 +76,39 @@ def _actor(by: Actor) -> tuple[Device | None, str]:
     return None, by or ""
 
 
+def _token(token: str | None) -> str | None:
+    """A submission token as the forms make them (``table.forms.new_submission``); anything else
+    posted in its place (too long for its column, a NUL PostgreSQL refuses) is no token."""
+    return token if isinstance(token, str) and _TOKEN.fullmatch(token) else None
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def first_answer(token: str | None) -> str | None:
+    """How a form submitted before was answered (None: it was not written)."""
+    token = _token(token)
+    return Submission.objects.filter(token=token).values_list("answer", flat=True).first() if token else None
+
+
 def _check_submission(token: str | None) -> None:
-    if token:
-        done = Submission.objects.filter(token=token).values_list("answer", flat=True).first()
-        if done is not None:
-            raise Duplicate(done)
+    """Raise Duplicate when this form was written before. A write of a game calls it once it holds
+    the game's lock: a twin submit that waited for the lock (PostgreSQL) then sees the first one's
+    token, where checking before the lock would find none and take the twin for a stale form."""
+    done = first_answer(token)
+    if done is not None:
+        raise Duplicate(done)
 
 
 def _remember(token: str | None, answer: str) -> None:
+    token = _token(token)
     if token:
         try:
             with transaction.atomic():
                 Submission.objects.create(token=token, answer=answer)
-        except IntegrityError:  # the same form landing twice at once: the other one wrote
-            raise Duplicate(answer) from None
+        except IntegrityError:  # the same form landing twice at once: the other one wrote; answer as it did
+            first = Submission.objects.filter(token=token).values_list("answer", flat=True).first()
+            raise Duplicate(first or answer) from None
 
 
 def _locked(game: Game) -> Game:
@@ -252,6 +272,31 @@ def join_table(*, link: Link, name: str, replacing: Device | None = None) -> Dev
 # ------------------------------------------------------------------------------------ games
 
 
+def player_name_errors(names: Sequence[Any]) -> list[RecordError]:
+    """What is wrong with a game's player names as the app stores them (cleaned of control characters,
+    compared by ``name_key``: case and width do not count) beyond what the engine checks: a name
+    that is empty once cleaned, two names that are one player."""
+    errors: list[RecordError] = []
+    seen: dict[str, str] = {}
+    for name in names:
+        if not isinstance(name, str):
+            continue  # the engine says so
+        cleaned = clean_name(name)
+        if not cleaned:
+            errors.append(RecordError("a player's name is empty", rule="players", field="players"))
+            continue
+        key = name_key(cleaned)
+        if key in seen:
+            same = f" ('{seen[key]}' is the same name)" if seen[key] != cleaned else ""
+            errors.append(
+                RecordError(
+                    f"'{cleaned}' is named twice{same}: player names must be unique", rule="players", field="players"
+                )
+            )
+        seen.setdefault(key, cleaned)
+    return errors
+
+
 def _players(table: Table, names: Sequence[str]) -> list[Player]:
     """The table's players by these names, created when new; a known player keeps his spelling."""
     keys = [name_key(n) for n in names]
@@ -279,6 +324,9 @@ def create_game(
 ) -> Game:
     """A new game at ``table``; raises RecordInvalid when the rules or players are not valid."""
     _check_submission(submission)
+    errors = player_name_errors(players)
+    if errors:
+        raise RecordInvalid(errors)
     names = [clean_name(n) for n in players]
     known = {p.key: p.name for p in Player.objects.filter(table=table, key__in=[name_key(n) for n in names])}
     names = [known.get(name_key(n), n) for n in names]
@@ -427,8 +475,8 @@ def add_deal(
     """Add a deal (RECORD.md form) as the next deal. ``number`` is the deal number the form was
     opened for: when another phone has saved that deal meanwhile, the same cards are taken as
     this very deal (nothing doubled) and other cards are a Conflict."""
-    _check_submission(submission)
     game = _locked(game)
+    _check_submission(submission)
     names = game.player_names()
     cards = engine.seat_deal(deal, names)
     saved = list(game.deals.order_by("number"))
@@ -490,8 +538,8 @@ def edit_deal(
     submission: str | None = None,
 ) -> Deal:
     """Replace a deal's cards; every total after it is recomputed."""
-    _check_submission(submission)
     game = _locked(game)
+    _check_submission(submission)
     row = _current(game, deal_id, version, "edit")
     cards = engine.seat_deal(deal, game.player_names())
     all_cards = list(game.deals.order_by("number").values_list("cards", flat=True))
@@ -522,8 +570,8 @@ def delete_deal(
     *, game: Game, deal_id: int, version: int | None, by: Actor = None, submission: str | None = None
 ) -> None:
     """Delete a deal; later deals move up one and every total after it is recomputed."""
-    _check_submission(submission)
     game = _locked(game)
+    _check_submission(submission)
     row = _current(game, deal_id, version, "delete")
     _delete(game, row, by=by)
     _remember(submission, reverse("table:game", args=[game.pk]))
@@ -540,7 +588,9 @@ def _delete(game: Game, row: Deal, *, by: Actor, undoes: Change | None = None) -
     return change
 
 
-def _restore(game: Game, deal_id: int, number: int, cards: Any, *, by: Actor, undoes: Change) -> Change:
+def _restore(game: Game, deal_id: int | None, number: int, cards: Any, *, by: Actor, undoes: Change) -> Change:
+    """Put a deleted deal back as deal ``number``, with its id (a new one when the history does not
+    know it: games adopted from an earlier version)."""
     saved = list(game.deals.order_by("number").values_list("cards", flat=True))
     number = min(max(number, 1), len(saved) + 1)
     played = _rescore(game, [*saved[: number - 1], cards, *saved[number - 1 :]], start=number)
@@ -559,8 +609,8 @@ def undo(*, game: Game, change_id: int, by: Actor = None, submission: str | None
     """Undo one change from the history: an added deal is deleted, an edit reverted, a deleted
     deal restored in its place, a rules switch switched back. The undo is a change of its own.
     Refused (Conflict) when what the change made was changed since."""
-    _check_submission(submission)
     game = _locked(game)
+    _check_submission(submission)
     change = game.changes.filter(pk=change_id).first()
     if change is None:
         raise Conflict("there is no such change in this game's history")
@@ -574,7 +624,8 @@ def undo(*, game: Game, change_id: int, by: Actor = None, submission: str | None
     elif change.action in (ChangeAction.DEAL_DELETED,):
         if change.deal_id is not None and game.deals.filter(pk=change.deal_id).exists():
             raise Conflict("this deal is in the game again already")
-        assert change.deal_id is not None and change.number is not None
+        if change.number is None or not isinstance(change.before, dict):
+            raise Conflict("this change does not say where the deal was or what it held: it cannot be undone")
         done = _restore(game, change.deal_id, change.number, change.before, by=by, undoes=change)
     else:
         row = game.deals.filter(pk=change.deal_id).first() if change.deal_id else None
@@ -622,8 +673,8 @@ def switch_rules(
 ) -> Game:
     """The table switches the game to other rules: every deal must be valid under them (else
     RecordInvalid and nothing changes). The switch is in the change history and can be undone."""
-    _check_submission(submission)
     game = _locked(game)
+    _check_submission(submission)
     _switch(game, profile, options, by=by)
     _remember(submission, reverse("history:review", args=[game.pk]))
     return game
@@ -651,19 +702,22 @@ def import_game(*, table: Table, rec: Mapping[str, Any], played: engine.Played, 
     """Store a game record the engine has just scored (``played``, from its first deal): its
     players (a known player keeps his spelling), its deals in seat form, the results, the change
     history. Call inside a transaction."""
-    names = [clean_name(n) for n in rec["players"]]
-    players = _players(table, names)
+    raw = list(rec["players"])  # as the record's deals name them
+    errors = player_name_errors(raw)
+    if errors:
+        raise RecordInvalid(errors)
+    players = _players(table, [clean_name(n) for n in raw])
     first = rec.get("first_dealer")
     game = Game.objects.create(
         table=table,
         kind=rec["game"],
         profile=rec["rules"]["profile"],
         options=engine.resolve(rec["game"], rec["rules"]["profile"], rec["rules"].get("options")).options(),
-        first_dealer=names.index(first) if first in names else None,
+        first_dealer=raw.index(first) if first in raw else None,
     )
     Seat.objects.bulk_create([Seat(game=game, player=p, position=i) for i, p in enumerate(players)])
     rows = Deal.objects.bulk_create(
-        [Deal(game=game, number=n, cards=engine.seat_deal(d, names)) for n, d in enumerate(rec["deals"], start=1)]
+        [Deal(game=game, number=n, cards=engine.seat_deal(d, raw)) for n, d in enumerate(rec["deals"], start=1)]
     )
     device, by_name = _actor(by)
     Change.objects.bulk_create(

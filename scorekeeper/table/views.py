@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from typing import Any
+from urllib.parse import urlsplit
 
+from django.db import transaction
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
+from django.urls import resolve, reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.rules import profiles
@@ -52,20 +55,21 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
         if form.is_valid():
             device = scorers[0] if scorers else None
             try:
-                if device is None:
-                    table, device = services.create_table(name="Our table", device_name="Scorer's phone")
-                row = services.create_game(
-                    table=device.table,
-                    kind=kind,
-                    profile=form.cleaned_data["profile"],
-                    options=form.options(),
-                    players=form.players(),
-                    first_dealer=form.cleaned_data["first_dealer"],
-                    by=device,
-                    submission=form.cleaned_data.get("submission") or None,
-                )
+                with transaction.atomic():  # a table made for the game goes with it (a double tap makes one)
+                    if device is None:
+                        table, device = services.create_table(name="Our table", device_name="Scorer's phone")
+                    row = services.create_game(
+                        table=device.table,
+                        kind=kind,
+                        profile=form.cleaned_data["profile"],
+                        options=form.options(),
+                        players=form.players(),
+                        first_dealer=form.cleaned_data["first_dealer"],
+                        by=device,
+                        submission=form.cleaned_data.get("submission") or None,
+                    )
             except services.Duplicate as done:
-                return HttpResponseRedirect(done.answer)
+                return _started_again(request, done)
             except RecordInvalid as exc:
                 form.apply_errors(exc.errors)
             else:
@@ -82,6 +86,23 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
         "sources": profiles.SOURCES,
     }
     return render_page(request, "table/game_new.html", context, status=status)
+
+
+def _started_again(request: HtmxHttpRequest, done: services.Duplicate) -> HttpResponse:
+    """A new-game form submitted again (a double tap, a retry after a lost answer), answered as the
+    first submit was: the game's page and, when the first submit made the table with the game and
+    this phone never got that answer's cookie, the cookie of the phone it made (the form's secret
+    token is the proof) — as long as that phone still has its access."""
+    response = HttpResponseRedirect(done.answer)
+    match = resolve(urlsplit(done.answer).path)
+    game = Game.objects.filter(pk=match.kwargs["game_id"]).first() if match.url_name == "game" else None
+    if game is None or access.device_at(request, game.table_id) is not None:
+        return response
+    founded = Game.objects.filter(table_id=game.table_id).order_by("pk").first() == game
+    founder = Device.objects.filter(table_id=game.table_id).order_by("pk").first()
+    if founded and founder is not None and founder.revoked is None and founder.role == Role.SCORE:
+        access.remember(response, request, founder)
+    return response
 
 
 def _score(game: Game) -> tuple[GameResult | None, list[str]]:
@@ -220,6 +241,9 @@ def deal_edit(request: HtmxHttpRequest, game: Game, device: Device, deal_id: int
     deal = game.deals.filter(pk=deal_id).first()
     if deal is None:
         if request.method == "POST":
+            done = services.first_answer(request.POST.get("submission"))
+            if done is not None:  # the retry of an edit that was saved before the deal was deleted
+                return HttpResponseRedirect(done)
             return _gone(request, game, deal_id)
         raise Http404("No such deal")
     return _deal_form(request, game, device, deal)
@@ -267,7 +291,7 @@ def deal_delete(request: HtmxHttpRequest, game: Game, device: Device, deal_id: i
             services.delete_deal(
                 game=game,
                 deal_id=deal_id,
-                version=int(version) if version.isdigit() else None,
+                version=int(version) if version.isascii() and version.isdigit() and len(version) < 10 else None,
                 by=device,
                 submission=request.POST.get("submission") or None,
             )
@@ -333,7 +357,11 @@ def check_meld(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResp
 def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A table's link: this phone joins the table, to score or to follow as the link says, and
     goes to the table's game in progress (or the table's page)."""
-    link = Link.objects.filter(token=token[:64]).select_related("table").first()
+    link = (
+        Link.objects.filter(token=token).select_related("table").first()
+        if re.fullmatch(r"[A-Za-z0-9_-]{1,64}", token)  # a NUL would reach PostgreSQL, which refuses it
+        else None
+    )
     if link is None or not services.link_works(link):
         return render(request, "table/join.html", {"link": None}, status=404)
     already = access.device_at(request, link.table_id)

@@ -49,6 +49,22 @@ def _seat_form(deal: Any, names: list[str]) -> Any:
     return out
 
 
+def _clean(name: str) -> str:
+    """A name as the table app keeps it (table.models.clean_name when this was written): NFC, no
+    control characters (NUL included: PostgreSQL refuses it), runs of spaces made one."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFC", name)
+    text = "".join(" " if ch.isspace() else ch for ch in text if unicodedata.category(ch)[0] != "C" or ch.isspace())
+    return " ".join(text.split())
+
+
+def _key(name: str) -> str:
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", _clean(name)).casefold()
+
+
 def adopt(apps: Any, schema_editor: Any) -> None:
     connection = schema_editor.connection
     if not set(LEGACY) <= set(connection.introspection.table_names()):
@@ -76,13 +92,18 @@ def adopt(apps: Any, schema_editor: Any) -> None:
         changes = cursor.fetchall()
     if not games:
         return
-    import unicodedata
-
     table = Table.objects.create(name="Our table")
+    # Every earlier player stays a player of his own, with his games: two that the app now takes for
+    # one name ("Émile" and "émile" on SQLite, which lowercased ASCII only) are told apart by a number.
+    taken: set[str] = set()
     for pk, name, created in players:
-        key = unicodedata.normalize("NFKC", name).casefold()
-        if not Player.objects.filter(table=table, key=key).exists():
-            Player.objects.create(pk=pk, table=table, name=name, key=key, created=_at(created))
+        clean = _clean(name)[:40] or f"Player {pk}"
+        unique, n = clean, 1
+        while _key(unique) in taken:
+            n += 1
+            unique = f"{clean[:34]} ({n})"
+        taken.add(_key(unique))
+        Player.objects.create(pk=pk, table=table, name=unique, key=_key(unique), created=_at(created))
     names_of: dict[int, list[str]] = {}
     name_by_id = {pk: name for pk, name, _ in players}
     for game_id, player_id, position in seats:
@@ -95,8 +116,7 @@ def adopt(apps: Any, schema_editor: Any) -> None:
             winner=names.index(winner) if winner in names else None,
         )
     for game_id, player_id, position in seats:
-        key = unicodedata.normalize("NFKC", name_by_id[player_id]).casefold()
-        Seat.objects.create(game_id=game_id, player=Player.objects.get(table=table, key=key), position=position)
+        Seat.objects.create(game_id=game_id, player_id=player_id, position=position)
     for pk, game_id, number, data, created, updated in deals:
         Deal.objects.create(pk=pk, game_id=game_id, number=number, cards=_seat_form(_json(data), names_of[game_id]),
                             created=_at(created), updated=_at(updated))
