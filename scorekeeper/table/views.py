@@ -16,10 +16,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.rules import profiles
-from scorekeeper.rules.cards import CardError, Token, parse_token, split_cards
+from scorekeeper.rules.cards import PACK_52, parse_card
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.results import GameResult
-from scorekeeper.table import access, engine, services
+from scorekeeper.table import access, checks, engine, services
 from scorekeeper.table.changes import change_history
 from scorekeeper.table.forms import DealEntry, JoinForm, NewGameForm, error_text, new_submission
 from scorekeeper.table.models import Deal, Device, Game, Link, Role
@@ -107,6 +107,7 @@ def _entry_context(
 ) -> dict[str, Any]:
     rules, _ = engine.rules_of(game)
     number = deal.number if deal else entry.number or game.deals.count() + 1
+    pack = engine.pack_counts(rules) or {card.code: 1 for card in PACK_52}
     return {
         "game": game,
         "entry": entry,
@@ -114,7 +115,9 @@ def _entry_context(
         "number": number,
         "rules": rules,
         "preview": deal_view(game, preview, number) if preview and number <= len(preview.deals) else None,
-        "pack": engine.pack_counts(rules),
+        "pack": json.dumps(pack),
+        # the cards that may name another (Oklahoma's wild cards), for the picker's "="
+        "wild": " ".join(code for code in pack if not entry.gin and parse_card(code).is_wild),
         "gin": entry.gin,
         "conflict": conflict,
     }
@@ -122,6 +125,7 @@ def _entry_context(
 
 def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal | None) -> HttpResponse:
     players = game.player_names()
+    rules, _ = engine.rules_of(game)
     if request.method == "GET":
         if deal is None and game.finished:
             return HttpResponseRedirect(reverse("table:game", args=[game.pk]))
@@ -133,6 +137,7 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
             version=deal.version if deal else None,
             submission=new_submission(),
         )
+        checks.attach(entry, rules)
         # A saved deal is complete: its edit page previews the points as they stand.
         preview = None
         if deal is not None:
@@ -141,11 +146,14 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
         return render(request, "table/deal_form.html", _entry_context(game, entry, deal, preview))
 
     action = request.POST.get("action", "save")
-    entry = DealEntry(game=game.kind, players=players, data=request.POST, extra_melds=1 if action == "more" else 0)
+    live = bool(request.htmx) and action == "preview"
+    entry = DealEntry(game=game.kind, players=players, data=request.POST, live=live)
     data = entry.to_data()
+    checks.attach(entry, rules)
     preview = None
     conflict = None
-    if data is not None and action != "more":
+    number = deal.number if deal else entry.number or game.deals.count() + 1
+    if data is not None:
         try:
             if action == "save":
                 if deal is None:
@@ -167,20 +175,23 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
             return HttpResponseRedirect(done.answer)
         except services.Conflict as exc:
             conflict = exc
-            if exc.deal is not None and deal is None:
-                entry.number = game.deals.count() + 1
-            if exc.deal is not None and deal is not None:
-                entry.version = exc.deal.version
-            entry.submission = new_submission()
+            entry.restart(
+                number=game.deals.count() + 1 if exc.deal is not None and deal is None else None,
+                version=exc.deal.version if exc.deal is not None and deal is not None else None,
+                submission=new_submission(),
+            )
         except RecordInvalid as exc:
-            entry.apply_errors(exc.errors, deal.number if deal else entry.number or game.deals.count() + 1)
+            entry.apply_errors(exc.errors, number)
+    if live:
+        entry.quiet()
+    elif entry.has_errors:
+        entry.find_focus()
     status = 409 if conflict else 400 if entry.has_errors else 200
-    partial = "preview" if action == "preview" else None
     return render_page(
         request,
         "table/deal_form.html",
         _entry_context(game, entry, deal, preview, conflict),
-        partial=partial,
+        partial="preview" if action == "preview" else None,
         status=status if not request.htmx else 200,
     )
 
@@ -276,37 +287,19 @@ def deal_delete(request: HtmxHttpRequest, game: Game, device: Device, deal_id: i
 @require_POST
 @access.game_view(Role.SCORE)
 def check_meld(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
-    """htmx: check the one meld field named by ?field= and say what it is or what is wrong."""
+    """htmx: the live check of the one card field named by ?field= (the deal form posts whole):
+    its cards as chips grouped by meld, what each meld is, or what is wrong with the field."""
     name = request.GET.get("field", "")
-    text = str(request.POST.get(name, ""))[:200]
     rules, _ = engine.rules_of(game)
-    context: dict[str, Any] = {"field": name, "ok": None, "errors": [], "text": ""}
-    tokens: list[Token] = []
-    for raw in split_cards(text):
-        try:
-            tokens.append(parse_token(raw) if not game.is_gin else Token(parse_token(raw).card))
-        except CardError as exc:
-            context["errors"].append(exc.message)
-    if tokens and not context["errors"]:
-        is_meld = name.split("-")[-1].startswith("meld")
-        if not game.is_gin and is_meld:
-            check = engine.check_meld(tokens, rules)
-            if check is not None:
-                if check.ok:
-                    shown = (
-                        f" {' '.join(check.meaning)}" if check.meaning and any(t.card.is_wild for t in tokens) else ""
-                    )
-                    context["ok"] = f"{check.kind}{shown}, +{check.points}"
-                else:
-                    context["errors"] = [error_text(e) for e in check.errors]
-        elif game.is_gin and is_meld:
-            kind, problem = engine.check_gin_meld([t.card for t in tokens])
-            if problem:
-                context["errors"] = [problem]
-            elif kind:
-                context["ok"] = f"{kind} {' '.join(t.label for t in tokens)}"
-        if not context["errors"] and context["ok"] is None:
-            context["ok"] = " ".join(t.label for t in tokens)
+    entry = DealEntry(game=game.kind, players=game.player_names(), data=request.POST)
+    entry.to_data()
+    slot = next((s for s in entry.slots if s.field.html_name == name), None)
+    if slot is None:
+        return HttpResponse("")
+    checks.attach(entry, rules, only=name)
+    entry.quiet()
+    refilled = next((s for s in entry.sections if s.form.refilled), None)
+    context = {"slot": slot, "entry": entry, "game": game, "gin": entry.gin, "refilled": refilled}
     return render(request, "table/check.html", context)
 
 
