@@ -13,6 +13,7 @@ from django.db.models import F
 from scorekeeper.history.transfer import read_records
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.players import MAX_PLAYER_NAME
+from scorekeeper.rules.record import check_header
 from scorekeeper.table import engine
 from scorekeeper.table.models import Game, Player, Seat, Table, clean_name, name_key
 from scorekeeper.table.services import Actor, import_game
@@ -85,17 +86,34 @@ def import_records(*, table: Table, records: Sequence[Any], by: Actor = "import"
     checked = []
     for i, rec in enumerate(records, start=1):
         try:
-            result = engine.score(rec)
+            checked.append((rec, _play(rec)))
         except RecordInvalid as exc:
             report.errors.append({"record": i, "errors": [e.as_dict() for e in exc.errors]})
-            continue
-        checked.append((rec, result))
     if report.errors:
         return report
     with transaction.atomic():
-        for rec, result in checked:
-            report.games.append(import_game(table=table, rec=rec, result=result, by=by))
+        for rec, played in checked:
+            report.games.append(import_game(table=table, rec=rec, played=played, by=by))
     return report
+
+
+def _play(rec: Any) -> engine.Played:
+    """A record scored deal by deal (what the import stores); when it is not valid, every error
+    of every deal (the engine's whole-record check)."""
+    try:
+        rules, players, deals, first = check_header(rec)
+        names = list(players)
+        return engine.play_from(
+            kind=rules.game,
+            profile=rules.profile,
+            options=rules.options(),
+            names=names,
+            first_dealer=names.index(first) if first in names else None,
+            cards=[engine.seat_deal(d, names) if isinstance(d, dict) else d for d in deals],
+        )
+    except RecordInvalid:
+        engine.score(rec)  # raises with every error of the record
+        raise
 
 
 def import_text(*, table: Table, text: str | bytes, by: Actor = "import") -> ImportReport:

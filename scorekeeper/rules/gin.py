@@ -69,9 +69,12 @@ def _points(n: int) -> str:
     return f"{n} point" + ("" if n == 1 else "s")
 
 
+LABELS: tuple[str, ...] = tuple(card.label for card in CARD_BY_INDEX)  # printed cards by bit index
+
+
 def labels(mask: int) -> tuple[str, ...]:
     """Printed cards of a mask, in suit-major rank order."""
-    return tuple(CARD_BY_INDEX[i].label for i in search.bits_of(mask))
+    return tuple(LABELS[i] for i in search.bits_of(mask))
 
 
 def hand_size(n_players: int) -> int:
@@ -167,12 +170,30 @@ class _Report:
         )
 
 
-def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report: _Report) -> list[Card] | None:
-    """The cards of a list as entered; a bad, Joker or repeated card is an error and left out.
-    None when ``raw`` is not a list."""
+def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report: _Report) -> list[int] | None:
+    """The cards of a list as entered, as bit indices; a bad, Joker or repeated card is an error
+    and left out. None when ``raw`` is not a list.
+
+    Card text goes through the search's table of every accepted spelling; only a list holding a
+    token the table does not know, or a card already seen, is read card by card through
+    ``cards.parse_card`` (and its messages)."""
     if not isinstance(raw, list):
         report.add(f"'{where}' must be a list of cards", "format", player=player, field=where)
         return None
+    try:
+        indices = [search.INDEX_OF_TEXT[text] for text in raw]
+    except (KeyError, TypeError):
+        pass
+    else:
+        if len(set(indices)) == len(indices) and seen.keys().isdisjoint(indices):
+            seen.update(dict.fromkeys(indices, player or "?"))
+            return indices
+    return _parse_cards_one_by_one(raw, player, where, seen, report)
+
+
+def _parse_cards_one_by_one(
+    raw: list[Any], player: str, where: str, seen: dict[int, str], report: _Report
+) -> list[int]:
     out = []
     for text in raw:
         try:
@@ -203,12 +224,12 @@ def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report
             )
             continue
         seen[card.index] = player or "?"
-        out.append(card)
+        out.append(card.index)
     return out
 
 
-def _mask(cards: list[Card]) -> int:
-    return search.mask_of(c.index for c in cards)
+def _mask(indices: list[int]) -> int:
+    return sum(1 << i for i in indices)
 
 
 def _check_deal_keys(raw: Mapping[Any, Any], report: _Report) -> None:
@@ -239,8 +260,9 @@ def _parse_upcard(rules: GinRules, raw: Mapping[Any, Any], report: _Report) -> C
             "the deal has no upcard: enter the first upcard", "upcard", source=_source(rules, "limit"), field="upcard"
         )
         return None
+    index = search.INDEX_OF_TEXT.get(text) if isinstance(text, str) else None
     try:
-        upcard = parse_card(text)
+        upcard = CARD_BY_INDEX[index] if index is not None else parse_card(text)
     except CardError as exc:
         report.add(exc.message, "cards", source="RECORD.md", cards=(exc.token,), field="upcard")
         return None
@@ -315,10 +337,12 @@ def _parse_spread(
             continue
         problem = meld_problem(m)
         if problem:
-            report.add(problem, MELD_RULE, source=MELD_SOURCE, player=name, cards=[c.label for c in cards], field=where)
+            report.add(
+                problem, MELD_RULE, source=MELD_SOURCE, player=name, cards=[LABELS[i] for i in cards], field=where
+            )
             ok = False
         melds.append(m)
-        meld_labels.append(tuple(c.label for c in cards))
+        meld_labels.append(tuple(LABELS[i] for i in cards))
     dead_cards = _parse_cards(entry.get("deadwood", []), name, f"{base}.deadwood", seen, report)
     if dead_cards is None:
         return None

@@ -17,13 +17,19 @@ How it works (exact):
   the smaller set or none), so the best is the best set choice plus the best suit to discard from.
 
 Defender layoffs: see ``defender_best``; three or four players lay off in turn: ``defenders_in_turn``.
+
+From card text: ``mask_of_text`` turns ``["QS", "10h", ...]`` into a mask with one table look-up a
+card (``INDEX_OF_TEXT``: every spelling ``cards.parse_card`` accepts), falling back to
+``parse_card`` (and its error messages) only for a token the table does not hold.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+
+from .cards import CARD_BY_INDEX, CardError, parse_card
 
 __all__ = [
     "VALUES",
@@ -48,6 +54,11 @@ __all__ = [
     "Spread",
     "grown_melds",
     "defenders_in_turn",
+    "INDEX_OF_TEXT",
+    "card_index",
+    "mask_of_text",
+    "least_deadwood_of_text",
+    "best_arrangement_of_text",
 ]
 
 SUIT_BITS = 13
@@ -149,6 +160,14 @@ def _build_tables() -> tuple[list[int], list[tuple[int, ...]], list[int], list[i
 
 
 T, RUNS, T1, T1_CARD = _build_tables()
+# Each suit's runs and the cards they leave, placed in the suit (its 52-bit masks), by suit mask.
+RUNS_IN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(r << (13 * s) for r in RUNS[m]) if RUNS[m] else () for m in range(8192)) for s in range(4)
+)
+LEFT_IN: tuple[tuple[int, ...], ...] = tuple(
+    tuple((m & ~sum(RUNS[m])) << (13 * s) for m in range(8192)) for s in range(4)
+)
+_LEFT_S, _LEFT_H, _LEFT_D, _LEFT_C = LEFT_IN
 # Gain of discarding from a suit: T1[m] - T[m] (INF for an empty suit).
 D1: list[int] = [T1[m] - T[m] if m else INF for m in range(8192)]
 
@@ -182,19 +201,6 @@ def _split(mask: int) -> tuple[int, int, int, int, int]:
     return a, b, c, d, (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
 
 
-def _remainders(a: int, b: int, c: int, d: int, multi: int) -> list[tuple[int, int, int, int]]:
-    """The suit masks left by every choice of sets on the ranks in ``multi``."""
-    combos = [(a, b, c, d)]
-    while multi:
-        low = multi & -multi
-        multi ^= low
-        r = low.bit_length() - 1
-        pattern = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
-        opts = _SET_OPTIONS.get((r, pattern)) or _set_options(r, pattern)
-        combos = [(ca & ~xa, cb & ~xb, cc & ~xc, cd & ~xd) for (ca, cb, cc, cd) in combos for (xa, xb, xc, xd) in opts]
-    return combos
-
-
 def _set_choices(a: int, b: int, c: int, d: int, multi: int) -> list[SetChoice]:
     """Every (a, b, c, d) remainder after choosing sets on the ranks in ``multi``, with the
     set masks (52-bit) chosen. Yields (a', b', c', d', sets)."""
@@ -217,23 +223,74 @@ def _set_choices(a: int, b: int, c: int, d: int, multi: int) -> list[SetChoice]:
     return combos
 
 
+def _removals(a: int, b: int, c: int, d: int, multi: int) -> Sequence[tuple[int, int, int, int]]:
+    """Every choice of sets on the ranks in ``multi`` as the cards it takes from each suit
+    (``(a, b, c, d)`` removal masks), in ``_set_choices`` order: the lowest rank's choice varies
+    slowest, and for each rank no set comes first."""
+    options = []
+    while multi:
+        low = multi & -multi
+        multi ^= low
+        r = low.bit_length() - 1
+        pattern = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
+        options.append(_SET_OPTIONS.get((r, pattern)) or _set_options(r, pattern))
+    combos: Sequence[tuple[int, int, int, int]] = options[0]
+    for more in options[1:]:
+        combos = [(xa | ya, xb | yb, xc | yc, xd | yd) for xa, xb, xc, xd in combos for ya, yb, yc, yd in more]
+    return combos
+
+
+def _least_removal(a: int, b: int, c: int, d: int, multi: int, discard: bool = False) -> tuple[int, int, int, int, int]:
+    """(deadwood, removal masks): the first set choice leaving the least deadwood (``discard``: after
+    the best discard too)."""
+    best = INF
+    chosen = (0, 0, 0, 0)
+    for removal in _removals(a, b, c, d, multi):
+        xa, xb, xc, xd = removal
+        ca, cb, cc, cd = a & ~xa, b & ~xb, c & ~xc, d & ~xd
+        value = T[ca] + T[cb] + T[cc] + T[cd]
+        if discard:
+            value += min(D1[ca], D1[cb], D1[cc], D1[cd])
+        if value < best:
+            best, chosen = value, removal
+    return best, *chosen
+
+
+def _sets_taken(xa: int, xb: int, xc: int, xd: int) -> tuple[int, ...]:
+    """The sets (52-bit masks, by rank) that removal masks take."""
+    ranks = xa | xb | xc | xd
+    sets = []
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        sets.append((xa & low) | (xb & low) << 13 | (xc & low) << 26 | (xd & low) << 39)
+    return tuple(sets)
+
+
 def best_deadwood(mask: int) -> int:
     """The least deadwood points of a hand (any number of cards, no discard)."""
-    a, b, c, d, multi = _split(mask)
+    a = mask & FULL
+    b = mask >> 13 & FULL
+    c = mask >> 26 & FULL
+    d = mask >> 39
+    multi = (a & b & (c | d)) | (c & d & (a | b))  # ranks held three or four times
     if not multi:
         return T[a] + T[b] + T[c] + T[d]
-    return min(T[ca] + T[cb] + T[cc] + T[cd] for (ca, cb, cc, cd) in _remainders(a, b, c, d, multi))
+    if not multi & (multi - 1):
+        return _one_rank_removal(a, b, c, d, multi)[0]
+    return _least_removal(a, b, c, d, multi)[0]
 
 
 def best_deadwood_discard(mask: int) -> int:
     """The least deadwood after the best discard (the hand holds one card more)."""
-    a, b, c, d, multi = _split(mask)
+    a = mask & FULL
+    b = mask >> 13 & FULL
+    c = mask >> 26 & FULL
+    d = mask >> 39
+    multi = (a & b & (c | d)) | (c & d & (a | b))
     if not multi:
         return T[a] + T[b] + T[c] + T[d] + min(D1[a], D1[b], D1[c], D1[d])
-    return min(
-        T[ca] + T[cb] + T[cc] + T[cd] + min(D1[ca], D1[cb], D1[cc], D1[cd])
-        for (ca, cb, cc, cd) in _remainders(a, b, c, d, multi)
-    )
+    return _least_removal(a, b, c, d, multi, discard=True)[0]
 
 
 def _sort_melds(melds: Iterable[int]) -> tuple[int, ...]:
@@ -255,55 +312,75 @@ def _rank_of_set(m: int) -> int:
 
 def _arranged(mask: int, sets: tuple[int, ...], a: int, b: int, c: int, d: int) -> tuple[tuple[int, ...], int]:
     """The melds (the sets, then each suit's runs from the lowest card up) and what they leave."""
-    melds = (
-        sets
-        + RUNS[a]
-        + tuple(r << 13 for r in RUNS[b])
-        + tuple(r << 26 for r in RUNS[c])
-        + tuple(r << 39 for r in RUNS[d])
-    )
-    melded = 0
-    for m in melds:
-        melded |= m
-    return melds, mask & ~melded
+    melds = sets + RUNS_IN[0][a] + RUNS_IN[1][b] + RUNS_IN[2][c] + RUNS_IN[3][d]
+    return melds, LEFT_IN[0][a] | LEFT_IN[1][b] | LEFT_IN[2][c] | LEFT_IN[3][d]
+
+
+# One rank held by all four suits: which suits a choice takes the rank from, in
+# ``_set_choices`` order (no set; the sets of three leaving out clubs, diamonds, hearts, spades;
+# the set of four).
+_FOUR_WAYS = ((0, 0, 0, 0), (1, 1, 1, 0), (1, 1, 0, 1), (1, 0, 1, 1), (0, 1, 1, 1), (1, 1, 1, 1))
+
+
+def _one_rank_removal(a: int, b: int, c: int, d: int, bit: int) -> tuple[int, int, int, int, int]:
+    """``_least_removal`` when one rank only (``bit``) is held three or four times: the values of
+    no set, the sets of three and the set of four compared without building the choices."""
+    keep = FULL ^ bit
+    ta, tb, tc, td = T[a], T[b], T[c], T[d]
+    ua, ub, uc, ud = T[a & keep], T[b & keep], T[c & keep], T[d & keep]
+    none = ta + tb + tc + td
+    four = ua + ub + uc + ud
+    if a & b & c & d & bit:
+        values = (none, four - ud + td, four - uc + tc, four - ub + tb, four - ua + ta, four)
+        best = min(values)
+        fa, fb, fc, fd = _FOUR_WAYS[values.index(best)]
+        return best, bit * fa, bit * fb, bit * fc, bit * fd
+    if four < none:
+        return four, a & bit, b & bit, c & bit, d & bit
+    return none, 0, 0, 0, 0
 
 
 def best_arrangement(mask: int) -> tuple[int, tuple[int, ...], int]:
     """(deadwood points, melds as 52-bit masks, deadwood mask) of a least-deadwood arrangement.
 
     Melds come sets first (by rank), then runs by suit and rank."""
-    a, b, c, d, multi = _split(mask)
-    sets: tuple[int, ...] = ()
+    a = mask & FULL
+    b = mask >> 13 & FULL
+    c = mask >> 26 & FULL
+    d = mask >> 39
+    multi = (a & b & (c | d)) | (c & d & (a | b))
     if multi:
-        v, a, b, c, d, sets = min(
-            (
-                (T[ca] + T[cb] + T[cc] + T[cd], ca, cb, cc, cd, st)
-                for (ca, cb, cc, cd, st) in _set_choices(a, b, c, d, multi)
-            ),
-            key=_first,
-        )
+        if multi & (multi - 1):
+            value, xa, xb, xc, xd = _least_removal(a, b, c, d, multi)
+            sets = _sets_taken(xa, xb, xc, xd)
+        else:
+            value, xa, xb, xc, xd = _one_rank_removal(a, b, c, d, multi)
+            taken = xa | xb << 13 | xc << 26 | xd << 39
+            sets = (taken,) if taken else ()
+        a, b, c, d = a & ~xa, b & ~xb, c & ~xc, d & ~xd
+        melds = sets + RUNS_IN[0][a] + RUNS_IN[1][b] + RUNS_IN[2][c] + RUNS_IN[3][d]
     else:
-        v = T[a] + T[b] + T[c] + T[d]
-    melds, dead = _arranged(mask, sets, a, b, c, d)
-    return v, melds, dead
+        value = T[a] + T[b] + T[c] + T[d]
+        melds = RUNS_IN[0][a] + RUNS_IN[1][b] + RUNS_IN[2][c] + RUNS_IN[3][d]
+    return value, melds, LEFT_IN[0][a] | LEFT_IN[1][b] | LEFT_IN[2][c] | LEFT_IN[3][d]
 
 
 def best_arrangement_discard(mask: int) -> tuple[int, tuple[int, ...], int, int]:
     """For a hand before its discard: (deadwood points, melds, deadwood mask, discard bit index)."""
     if not mask:
         raise ValueError("no card to discard")
-    a, b, c, d, multi = _split(mask)
+    a = mask & FULL
+    b = mask >> 13 & FULL
+    c = mask >> 26 & FULL
+    d = mask >> 39
+    multi = (a & b & (c | d)) | (c & d & (a | b))
     sets: tuple[int, ...] = ()
     if multi:
-        v, a, b, c, d, sets = min(
-            (
-                (T[ca] + T[cb] + T[cc] + T[cd] + min(D1[ca], D1[cb], D1[cc], D1[cd]), ca, cb, cc, cd, st)
-                for (ca, cb, cc, cd, st) in _set_choices(a, b, c, d, multi)
-            ),
-            key=_first,
-        )
+        value, xa, xb, xc, xd = _least_removal(a, b, c, d, multi, discard=True)
+        sets = _sets_taken(xa, xb, xc, xd)
+        a, b, c, d = a & ~xa, b & ~xb, c & ~xc, d & ~xd
     else:
-        v = T[a] + T[b] + T[c] + T[d] + min(D1[a], D1[b], D1[c], D1[d])
+        value = T[a] + T[b] + T[c] + T[d] + min(D1[a], D1[b], D1[c], D1[d])
     parts = [a, b, c, d]
     gains = [D1[a], D1[b], D1[c], D1[d]]
     s = gains.index(min(gains))
@@ -311,15 +388,11 @@ def best_arrangement_discard(mask: int) -> tuple[int, tuple[int, ...], int, int]
     parts[s] &= ~(1 << card)
     discard = s * 13 + card
     melds, dead = _arranged(mask & ~(1 << discard), sets, *parts)
-    return v, melds, dead, discard
-
-
-def _first(item: tuple[int, int, int, int, int, tuple[int, ...]]) -> int:
-    return item[0]
+    return value, melds, dead, discard
 
 
 # ---------------------------------------------------------------------------------------------
-# Every best arrangement (for scoring: the knocker's choice among equals, slower).
+# Every best arrangement (for scoring: the knocker's choice among equals, slower)
 
 
 def _suit_all_runs(m: int, free: int = 0) -> tuple[int, set[int]]:
@@ -539,6 +612,10 @@ def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True)
     layoff-able cards score 0 but may still go into the defender's own runs.
     """
     set_free, kruns = _knocker_targets(knocker_melds)
+    if not mask & set_free and not any(mask >> (13 * s) & _adjacent(run) for s, run in kruns):
+        # Nothing touches the knocker's melds: no layoff can start, his own best arrangement it is.
+        points, melds, dead = best_arrangement(mask)
+        return points, melds, 0, dead
     a, b, c, d, multi = _split(mask)
     fa, fb, fc, fd = (set_free & FULL, set_free >> 13 & FULL, set_free >> 26 & FULL, set_free >> 39)
     if not chained:
@@ -725,3 +802,107 @@ def defenders_in_turn(
     if not chained or len(defenders) == 1:
         return [_single_play(d, knocker_melds, chained) for d in defenders]
     return _plan(defenders, knocker_melds)[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Card text straight to the search's bits
+
+
+def _spellings() -> dict[str, int]:
+    """Every spelling of a card that ``cards.parse_card`` accepts without trimming (``QS``, ``qs``,
+    ``Q♠``, ``10H``, ``TH``, ``t♡``, ...), to its bit index: the table is built by asking
+    ``parse_card`` itself, so it can never disagree with it."""
+    table = {}
+    for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "T", "J", "Q", "K"):
+        for rank_text in {rank, rank.lower()}:
+            for suit_text in "SHDCshdc♠♥♦♣♤♡♢♧":
+                table[rank_text + suit_text] = parse_card(rank_text + suit_text).index
+    return table
+
+
+INDEX_OF_TEXT: dict[str, int] = _spellings()
+_BIT_OF_TEXT: dict[str, int] = {text: 1 << i for text, i in INDEX_OF_TEXT.items()}
+
+
+def card_index(text: str) -> int:
+    """The bit index of one card given as text; a token the table does not hold goes through
+    ``cards.parse_card``, whose CardError says what is wrong with it."""
+    index = INDEX_OF_TEXT.get(text) if isinstance(text, str) else None
+    if index is not None:
+        return index
+    card = parse_card(text)
+    if card.is_joker:
+        raise CardError(str(text).strip(), "the Joker is not in the Oklahoma Gin pack (one 52-card pack, no Joker)")
+    return card.index
+
+
+def _mask_slowly(cards: Iterable[str]) -> int:
+    """``mask_of_text`` for a hand with a token the table does not hold or a card named twice."""
+    mask = 0
+    for text in cards:
+        bit = 1 << card_index(text)
+        if mask & bit:
+            label = CARD_BY_INDEX[bit.bit_length() - 1].label
+            raise CardError(label, f"{label} is named twice: the pack holds one of each card")
+        mask |= bit
+    return mask
+
+
+def mask_of_text(cards: Sequence[str]) -> int:
+    """The hand mask of cards given as text (``["QS", "10h", "T♥"]``): one table look-up a card.
+    Raises CardError for a token that is not a card of the pack or a card named twice."""
+    try:
+        mask = sum(map(_BIT_OF_TEXT.__getitem__, cards))
+    except (KeyError, TypeError):
+        return _mask_slowly(cards)
+    if mask.bit_count() != len(cards):  # a carry: some card was named twice
+        return _mask_slowly(cards)
+    return mask
+
+
+def least_deadwood_of_text(
+    cards: Sequence[str], _bit: Callable[[str], int] = _BIT_OF_TEXT.__getitem__, _t: list[int] = T
+) -> int:
+    """``best_deadwood`` of a hand given as text: ``mask_of_text`` and the search's common case
+    (no rank held three times) in one step, the rest through ``best_deadwood``."""
+    try:
+        mask = sum(map(_bit, cards))
+    except (KeyError, TypeError):
+        return best_deadwood(_mask_slowly(cards))
+    if mask.bit_count() != len(cards):
+        return best_deadwood(_mask_slowly(cards))
+    a = mask & 8191
+    b = mask >> 13 & 8191
+    c = mask >> 26 & 8191
+    d = mask >> 39
+    multi = (a & b & (c | d)) | (c & d & (a | b))
+    if not multi:
+        return _t[a] + _t[b] + _t[c] + _t[d]
+    if multi & (multi - 1):
+        return _least_removal(a, b, c, d, multi)[0]
+    return _one_rank_removal(a, b, c, d, multi)[0]
+
+
+def best_arrangement_of_text(
+    cards: Sequence[str], _bit: Callable[[str], int] = _BIT_OF_TEXT.__getitem__, _t: list[int] = T
+) -> tuple[int, tuple[int, ...], int]:
+    """``best_arrangement`` of a hand given as text, the common case (no rank held three times)
+    in one step."""
+    try:
+        mask = sum(map(_bit, cards))
+    except (KeyError, TypeError):
+        return best_arrangement(_mask_slowly(cards))
+    if mask.bit_count() != len(cards):
+        return best_arrangement(_mask_slowly(cards))
+    a = mask & 8191
+    b = mask >> 13 & 8191
+    c = mask >> 26 & 8191
+    d = mask >> 39
+    if (a & b & (c | d)) | (c & d & (a | b)):
+        return best_arrangement(mask)
+    spades, hearts, diamonds, clubs = RUNS_IN
+    return (
+        _t[a] + _t[b] + _t[c] + _t[d],
+        spades[a] + hearts[b] + diamonds[c] + clubs[d],
+        _LEFT_S[a] | _LEFT_H[b] | _LEFT_D[c] | _LEFT_C[d],
+    )

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.rules import games, gin, oklahoma, profiles
@@ -19,7 +21,7 @@ from scorekeeper.rules.cards import Card
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.profiles import OklahomaRules, Rules
 from scorekeeper.rules.record import FORMAT, check_header
-from scorekeeper.rules.results import GameResult
+from scorekeeper.rules.results import DealResult, GameResult, Standing
 from scorekeeper.table.models import Game
 
 log = logging.getLogger(__name__)
@@ -117,15 +119,16 @@ def rules_of(game: Game) -> tuple[Rules, list[str]]:
         return resolve(game.kind, game.profile), [str(e) for e in exc.errors]
 
 
-def score(rec: Mapping[str, Any]) -> GameResult:
-    """Score a whole record; raise RecordInvalid (every error) when it is not valid."""
+@contextmanager
+def _guarded() -> Iterator[None]:
+    """An unexpected failure inside the engine is logged and becomes a RecordInvalid: a clear
+    message on the page, nothing saved, never a 500."""
     try:
-        rules, players, deals, first_dealer = check_header(rec)
-        return games.score_game(rules, players, deals, first_dealer)
+        yield
     except RecordInvalid:
         raise
-    except Exception as exc:  # an engine bug must not become a 500 page
-        log.exception("the engine failed on a record")
+    except Exception as exc:
+        log.exception("the engine failed")
         raise RecordInvalid(
             [
                 RecordError(
@@ -134,6 +137,55 @@ def score(rec: Mapping[str, Any]) -> GameResult:
                 )
             ]
         ) from exc
+
+
+def score(rec: Mapping[str, Any]) -> GameResult:
+    """Score a whole record; raise RecordInvalid (every error) when it is not valid."""
+    with _guarded():
+        rules, players, deals, first_dealer = check_header(rec)
+        return games.score_game(rules, players, deals, first_dealer)
+
+
+@dataclass(frozen=True)
+class Played:
+    """Deals scored one at a time from a standing: the deals from ``start`` on, the standing after
+    each, and the game's result where it then stands (its ``deals`` are only those scored here)."""
+
+    start: int
+    deals: tuple[DealResult, ...]
+    standings: tuple[Standing, ...]
+    result: GameResult
+
+
+def play_from(
+    *,
+    kind: str,
+    profile: str,
+    options: Mapping[str, Any] | None,
+    names: Sequence[str],
+    first_dealer: int | None,
+    cards: Sequence[Mapping[str, Any]],
+    start: int = 1,
+    standing: Standing | None = None,
+) -> Played:
+    """Score the deals ``cards[start - 1:]`` (seat form) from ``standing``, the game's standing after
+    deal ``start - 1`` (from the start of the game when None). Work in proportion to the deals
+    scored, not to the game. Raises RecordInvalid with the errors of the first deal that is not valid."""
+    with _guarded():
+        if standing is None or start <= 1:
+            rules, players, _, first = check_header(
+                record(kind=kind, profile=profile, options=options, names=names, first_dealer=first_dealer)
+            )
+            start, standing = 1, games.begin(rules, players, first)
+        else:
+            rules, players = resolve(kind, profile, options), tuple(names)
+        scored: list[DealResult] = []
+        standings: list[Standing] = []
+        for number in range(start, len(cards) + 1):
+            deal, standing = games.play(rules, players, standing, record_deal(cards[number - 1], players), number)
+            scored.append(deal)
+            standings.append(standing)
+        return Played(start, tuple(scored), tuple(standings), games.conclude(rules, players, standing, scored))
 
 
 _RESULTS: OrderedDict[tuple[Any, ...], GameResult] = OrderedDict()

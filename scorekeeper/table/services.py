@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scorekeeper.rules.errors import RecordError, RecordInvalid
-from scorekeeper.rules.results import GameResult
+from scorekeeper.rules.results import GameResult, Standing
 from scorekeeper.table import engine
 from scorekeeper.table.models import (
     Change,
@@ -223,21 +223,36 @@ def check_deal(*, game: Game, deal: Mapping[str, Any], number: int | None = None
     return engine.score(engine.game_record(game, cards))
 
 
-def _rescore(game: Game, cards: list[dict[str, Any]]) -> GameResult:
-    """Score the game as it would be with these deals (seat form); raise RecordInvalid."""
-    return engine.score(engine.game_record(game, cards))
+def _rescore(game: Game, cards: list[dict[str, Any]], start: int = 1) -> engine.Played:
+    """Score the game as it would be with these deals (seat form), from deal ``start`` on: from the
+    standing stored with deal ``start - 1`` when the stored results are the current engine's, else
+    from the first deal. Raise RecordInvalid (the errors of the first deal that is not valid)."""
+    standing = None
+    if start > 1 and game.scored_with == engine.RESULTS_VERSION:
+        stored = game.deals.filter(number=start - 1).values_list("standing", flat=True).first()
+        if stored:
+            standing = Standing.from_json(stored)
+    return engine.play_from(
+        kind=game.kind,
+        profile=game.profile,
+        options=game.options,
+        names=game.player_names(),
+        first_dealer=game.first_dealer,
+        cards=cards,
+        start=start if standing is not None else 1,
+        standing=standing,
+    )
 
 
-def _store(game: Game, result: GameResult, start: int) -> None:
-    """Store the engine's results from deal ``start`` on, the game's state and the seats' figures.
-    Expects the deals to hold their new numbers already."""
+def _store(game: Game, played: engine.Played) -> None:
+    """Store the engine's results from deal ``played.start`` on, the game's state and the seats'
+    figures. Expects the deals to hold their new numbers already."""
+    result = played.result
     names = list(result.players)  # in seat order, as the record named them
     seat = {name: i for i, name in enumerate(names)}
     rows = list(game.deals.order_by("number"))
     changed = []
-    for row, dr in zip(rows, result.deals, strict=True):
-        if row.number < start:
-            continue
+    for row, dr, standing in zip(rows[played.start - 1 :], played.deals, played.standings, strict=True):
         row.outcome = dr.outcome
         row.dealer = seat.get(dr.dealer) if dr.dealer else None
         row.actor = seat.get(dr.actor) if dr.actor else None
@@ -245,8 +260,11 @@ def _store(game: Game, result: GameResult, start: int) -> None:
         row.multiplier = dr.multiplier
         row.points = [dr.players[n].points if n in dr.players else 0 for n in names]
         row.totals = [dr.totals.get(n, 0) for n in names]
+        row.standing = standing.to_json()
         changed.append(row)
-    Deal.objects.bulk_update(changed, ["outcome", "dealer", "actor", "winner", "multiplier", "points", "totals"])
+    Deal.objects.bulk_update(
+        changed, ["outcome", "dealer", "actor", "winner", "multiplier", "points", "totals", "standing"]
+    )
     game.state = GameState.FINISHED if result.state == "finished" else GameState.IN_PROGRESS
     game.winner = seat.get(result.winner) if result.winner else None
     game.version = F("version") + 1
@@ -344,10 +362,10 @@ def add_deal(
                 )
             ]
         )
-    result = _rescore(game, [d.cards for d in saved] + [cards])
+    played = _rescore(game, [d.cards for d in saved] + [cards], start=len(saved) + 1)
     row = Deal.objects.create(game=game, number=len(saved) + 1, cards=cards)
     _log(game, ChangeAction.DEAL_ADDED, by=by, deal=row, number=row.number, after=cards)
-    _store(game, result, row.number)
+    _store(game, played)
     _remember(submission, reverse("table:game", args=[game.pk]) + f"#deal-{row.number}")
     row.refresh_from_db()
     return row
@@ -390,14 +408,14 @@ def edit_deal(
     cards = engine.seat_deal(deal, game.player_names())
     all_cards = list(game.deals.order_by("number").values_list("cards", flat=True))
     all_cards[row.number - 1] = cards
-    result = _rescore(game, all_cards)
+    played = _rescore(game, all_cards, start=row.number)
     before = row.cards
     row.cards = cards
     row.version += 1
     row.updated = timezone.now()
     row.save(update_fields=["cards", "version", "updated"])
     _log(game, ChangeAction.DEAL_EDITED, by=by, deal=row, number=row.number, before=before, after=cards)
-    _store(game, result, row.number)
+    _store(game, played)
     _remember(submission, reverse("table:game", args=[game.pk]) + f"#deal-{row.number}")
     row.refresh_from_db()
     return row
@@ -425,23 +443,23 @@ def delete_deal(
 
 def _delete(game: Game, row: Deal, *, by: Actor, undoes: Change | None = None) -> Change:
     cards = [d for d in game.deals.order_by("number") if d.pk != row.pk]
-    result = _rescore(game, [d.cards for d in cards])
+    played = _rescore(game, [d.cards for d in cards], start=row.number)
     change = _log(game, ChangeAction.DEAL_DELETED, by=by, deal=row, number=row.number, before=row.cards, undoes=undoes)
     number = row.number
     row.delete()
     _shift(game, number + 1, -1)
-    _store(game, result, number)
+    _store(game, played)
     return change
 
 
 def _restore(game: Game, deal_id: int, number: int, cards: Any, *, by: Actor, undoes: Change) -> Change:
     saved = list(game.deals.order_by("number").values_list("cards", flat=True))
     number = min(max(number, 1), len(saved) + 1)
-    result = _rescore(game, [*saved[: number - 1], cards, *saved[number - 1 :]])
+    played = _rescore(game, [*saved[: number - 1], cards, *saved[number - 1 :]], start=number)
     _shift(game, number, 1)
     row = Deal.objects.create(pk=deal_id, game=game, number=number, cards=cards)
     change = _log(game, ChangeAction.DEAL_RESTORED, by=by, deal=row, number=number, after=cards, undoes=undoes)
-    _store(game, result, number)
+    _store(game, played)
     return change
 
 
@@ -480,7 +498,7 @@ def undo(*, game: Game, change_id: int, by: Actor = None, submission: str | None
         if change.action == ChangeAction.DEAL_EDITED:
             all_cards = list(game.deals.order_by("number").values_list("cards", flat=True))
             all_cards[row.number - 1] = change.before
-            result = _rescore(game, all_cards)
+            played = _rescore(game, all_cards, start=row.number)
             row.cards = change.before
             row.version += 1
             row.updated = timezone.now()
@@ -495,7 +513,7 @@ def undo(*, game: Game, change_id: int, by: Actor = None, submission: str | None
                 after=change.before,
                 undoes=change,
             )
-            _store(game, result, row.number)
+            _store(game, played)
         else:  # added or restored: take it out again
             done = _delete(game, row, by=by, undoes=change)
     _remember(submission, reverse("history:changes", args=[game.pk]))
@@ -531,20 +549,20 @@ def _switch(
     after = {"profile": profile, "options": rules.options()}
     cards = list(game.deals.order_by("number").values_list("cards", flat=True))
     game.profile, game.options = profile, rules.options()
-    result = _rescore(game, cards)
+    played = _rescore(game, cards)
     game.save(update_fields=["profile", "options"])
     change = _log(game, ChangeAction.RULES_SWITCHED, by=by, before=before, after=after, undoes=undoes)
-    _store(game, result, 1)
+    _store(game, played)
     return change
 
 
 # ----------------------------------------------------------------------------------- import
 
 
-def import_game(*, table: Table, rec: Mapping[str, Any], result: GameResult, by: Actor = "import") -> Game:
-    """Store a game record the engine has just scored (``result``): its players (a known player
-    keeps his spelling), its deals in seat form, the results, the change history. Call inside a
-    transaction."""
+def import_game(*, table: Table, rec: Mapping[str, Any], played: engine.Played, by: Actor = "import") -> Game:
+    """Store a game record the engine has just scored (``played``, from its first deal): its
+    players (a known player keeps his spelling), its deals in seat form, the results, the change
+    history. Call inside a transaction."""
     names = [clean_name(n) for n in rec["players"]]
     players = _players(table, names)
     first = rec.get("first_dealer")
@@ -575,7 +593,7 @@ def import_game(*, table: Table, rec: Mapping[str, Any], result: GameResult, by:
         ]
     )
     game = Game.objects.prefetch_related("seats__player").get(pk=game.pk)
-    _store(game, result, 1)
+    _store(game, played)
     return game
 
 
@@ -589,11 +607,11 @@ def refresh_results(*, log: Any = None) -> int:
             game = _locked(Game(pk=pk))
             cards = list(game.deals.order_by("number").values_list("cards", flat=True))
             try:
-                result = _rescore(game, cards)
+                played = _rescore(game, cards)
             except RecordInvalid as exc:
                 if log is not None:
                     log(f"game #{pk} could not be scored again: {exc}")
                 continue
-            _store(game, result, 1)
+            _store(game, played)
             done += 1
     return done
