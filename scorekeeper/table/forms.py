@@ -824,7 +824,9 @@ class DealEntry:
             if bound is None or (bound.form is self.facts and not bound.errors):
                 continue
             if bound.name == self.facts.actor and bound.form is self.facts:
-                return f"{bound.auto_id}_0"
+                first = bound.subwidgets[0]  # the first of the radios, as the page shows them
+                first.data["attrs"]["autofocus"] = True
+                return str(first.id_for_label)
             bound.field.widget.attrs["autofocus"] = True
             return bound.auto_id
         return ""

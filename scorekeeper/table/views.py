@@ -85,21 +85,54 @@ def _score(game: Game) -> tuple[GameResult | None, list[str]]:
         return None, [str(e) for e in exc.errors]
 
 
-@require_safe
-@access.game_view(Role.FOLLOW)
-def game_page(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
-    result, errors = _score(game)
+def _game_context(game: Game, device: Device, errors: list[str] | None = None) -> dict[str, Any]:
+    result, score_errors = _score(game)
     rules, rule_errors = engine.rules_of(game)
-    context = {
+    return {
         "game": game,
         "result": result,
-        "errors": errors + rule_errors,
+        "errors": [*(errors or []), *score_errors, *rule_errors],
         "rules": rules,
         "device": device,
         "board": board(game, rules, result),
         "deals": deal_rows(game, result),
+        "submission": new_submission(),
     }
-    return render_page(request, "table/game.html", context, partial="board")
+
+
+@require_safe
+@access.game_view(Role.FOLLOW)
+def game_page(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
+    return render_page(request, "table/game.html", _game_context(game, device), partial="board")
+
+
+@require_POST
+@access.game_view(Role.SCORE)
+def rematch(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
+    """A new game with the same players and rules, once the game is over; the player who would
+    deal next deals first. A repeated post (its submission token) answers with the same game."""
+    result, _ = _score(game)
+    if result is None or result.state != "finished":
+        return HttpResponseRedirect(reverse("table:game", args=[game.pk]))
+    names = game.player_names()
+    following = result.deals[-1].next_dealer if result.deals else None
+    try:
+        row = services.create_game(
+            table=game.table,
+            kind=game.kind,
+            profile=game.profile,
+            options=game.options,
+            players=names,
+            first_dealer=names.index(following) if following in names else game.first_dealer,
+            by=device,
+            submission=str(request.POST.get("submission", ""))[:64] or None,
+        )
+    except services.Duplicate as done:
+        return HttpResponseRedirect(done.answer)
+    except RecordInvalid as exc:  # rules this engine no longer takes: say so, start nothing
+        context = _game_context(game, device, [error_text(e) for e in exc.errors])
+        return render(request, "table/game.html", context, status=400)
+    return HttpResponseRedirect(reverse("table:game", args=[row.pk]))
 
 
 def _entry_context(
