@@ -109,18 +109,33 @@ class NewGameForm(forms.Form):
         self.game_name = game
         self.fields["game"].initial = game
         choices = [(name, f"{p.title} — {p.description}") for name, p in profiles.PROFILES[game].items()]
+        # How many seats each profile has: the page shows only those (static/app.css, .seat.beyond-N).
+        seats = {name: str(profiles.defaults(game, name)["max_players"]) for name in profiles.PROFILES[game]}
         self.fields["profile"] = forms.ChoiceField(
-            choices=choices, widget=forms.RadioSelect, initial=choices[0][0], label="Rules"
+            choices=choices,
+            widget=OptionAttrsRadioSelect({name: {"data-seats": n} for name, n in seats.items()}),
+            initial=choices[0][0],
+            label="Rules",
         )
-        for i in range(MAX_SEATS):
+        most = profiles.knob(game, "max_players").maximum or MAX_SEATS
+        self.seats = min(most, MAX_SEATS)
+        for i in range(self.seats):
             self.fields[f"seat_{i}"] = forms.CharField(
                 max_length=40,
                 required=i < 2,
                 label=f"Seat {i + 1}",
-                widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
+                widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words", "placeholder": "name"}),
             )
+        # The first dealer is chosen beside his name: each radio is named by the name typed.
         self.fields["first_dealer"] = forms.TypedChoiceField(
-            choices=[(i, f"Seat {i + 1}") for i in range(MAX_SEATS)], coerce=int, initial=0, label="First dealer"
+            choices=[(i, f"Seat {i + 1}") for i in range(self.seats)],
+            coerce=int,
+            initial=0,
+            label="First dealer",
+            widget=OptionAttrsRadioSelect(
+                {str(i): {"aria-labelledby": f"id_seat_{i} deals-first"} for i in range(self.seats)}
+            ),
+            error_messages={"invalid_choice": "The first dealer must sit at one of the filled seats."},
         )
         self.fields["target"] = forms.IntegerField(
             required=False,
@@ -161,16 +176,30 @@ class NewGameForm(forms.Form):
             for p, s in k.settings.items()
         ]
 
+    def seat_rows(self) -> list[dict[str, Any]]:
+        """Each seat: its name field, its first-dealer radio, and the seat counts it is beyond."""
+        radios = list(self["first_dealer"].subwidgets)
+        limits = sorted({int(n) for n in self.seat_counts()})
+        return [
+            {"field": self[f"seat_{i}"], "dealer": radios[i], "beyond": [n for n in limits if i >= n]}
+            for i in range(self.seats)
+        ]
+
+    def seat_counts(self) -> list[str]:
+        widget = self.fields["profile"].widget
+        assert isinstance(widget, OptionAttrsRadioSelect)
+        return [attrs["data-seats"] for attrs in widget.option_attrs.values()]
+
     def players(self) -> list[str]:
         return [
             self.cleaned_data[f"seat_{i}"].strip()
-            for i in range(MAX_SEATS)
+            for i in range(self.seats)
             if self.cleaned_data.get(f"seat_{i}", "").strip()
         ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        seats = [data.get(f"seat_{i}", "").strip() for i in range(MAX_SEATS)]
+        seats = [data.get(f"seat_{i}", "").strip() for i in range(self.seats)]
         # Seats are filled in order: a gap would make "seat order" ambiguous.
         filled = [i for i, s in enumerate(seats) if s]
         if filled and filled[-1] + 1 != len(filled):
@@ -196,11 +225,32 @@ class NewGameForm(forms.Form):
                 name = "profile"
             elif e.field == "first_dealer":
                 name = "first_dealer"
-            text = e.message + (f" ({e.source})" if e.source else "")
+            text = self.players_words(e.message)
+            if e.source and not text.rstrip().endswith(f"({e.source})"):
+                text += f" ({e.source})"
             if name in self.fields:
                 self.add_error(name, text)
             else:
                 self.add_error(None, text)
+
+    def players_words(self, text: str) -> str:
+        """An engine message as the players read the form: each option by its label, not its name."""
+        for k in profiles.knobs(self.game_name):
+            text = text.replace(f"'{k.name}'", f"“{k.label}”")
+        return text
+
+
+class OptionAttrsRadioSelect(forms.RadioSelect):
+    """Radio buttons with attributes of their own, by value."""
+
+    def __init__(self, option_attrs: Mapping[str, dict[str, str]], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.option_attrs = dict(option_attrs)
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(name, value, *args, **kwargs)
+        option["attrs"] = {**option["attrs"], **self.option_attrs.get(str(value), {})}
+        return option
 
 
 class JoinForm(forms.Form):

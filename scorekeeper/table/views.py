@@ -36,12 +36,17 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
-    kind = data.get("game", profiles.OKLAHOMA)
+    switch = data.get("switch") if request.method == "POST" else None
+    kind = switch or data.get("game", profiles.OKLAHOMA)
     if kind not in profiles.GAMES:
         kind = profiles.OKLAHOMA
     scorers = [d for d in access.devices(request) if d.role == Role.SCORE]
     status = 200
-    if request.method == "POST":
+    if switch is not None:
+        # the other game, with the names typed so far (and who deals first) kept
+        kept = {k: v for k, v in request.POST.items() if k.startswith("seat_") or k in ("first_dealer", "submission")}
+        form = NewGameForm(game=kind, initial=kept)
+    elif request.method == "POST":
         form = NewGameForm(request.POST, game=kind)
         if form.is_valid():
             device = scorers[0] if scorers else None

@@ -35,7 +35,7 @@ def set_meld(page: Page, name: str, number: int, meld: str) -> None:
 
 def test_gin_game_to_its_target(page: Page, live_server, shot, console_errors):
     page.goto(live_server.url + "/games/new/")
-    page.get_by_role("link", name="Oklahoma Gin").click()
+    page.get_by_role("button", name="Oklahoma Gin").click()
     page.get_by_label("Standard", exact=False).check()
     page.get_by_label("Seat 1").fill("Ann")
     page.get_by_label("Seat 2").fill("Ben")

@@ -34,7 +34,7 @@ def test_three_player_oklahoma_to_1000(page: Page, live_server, shot, console_er
     page.get_by_label("Seat 1").fill("Ann")
     page.get_by_label("Seat 2").fill("Ben")
     page.get_by_label("Seat 3").fill("Cleo")
-    page.get_by_label("First dealer").select_option("1")
+    page.get_by_role("radio", name="Ben deals first").check()
     page.locator("summary").click()
     expect(page.get_by_text("K–8 left in hand")).to_be_visible()
     no_sideways_scroll(page)
