@@ -175,9 +175,12 @@
   box.setAttribute("role", "group");
   box.setAttribute("aria-label", "Card picker");
   const bar = el("div", "pbar");
+  const heading = el("div", "heading");
   const where = el("div", "target-name");
   where.setAttribute("aria-live", "polite");
-  bar.appendChild(where);
+  const sum = el("div", "psum"); // the preview's points, once the deal is complete
+  heading.append(where, sum);
+  bar.appendChild(heading);
   const eq = key(bar, "=", "name the last wild card: it stands for the next card tapped", nameWild, "eq");
   const sl = key(bar, "/", "start the next meld", slash, "slash");
   const kb = key(bar, "⌨", "type with the keyboard", () => setTyping(!typing), "kbd");
@@ -207,8 +210,8 @@
             grid.appendChild(el("span", "spare"));
           }
         } else if (i === 1) key(grid, "⌫", "undo the last card", undo, "tool");
-        else if (i === 2) key(grid, "◂", "back to the previous field", () => step(-1), "tool");
-        else key(grid, "▸", "next field", () => step(1), "tool");
+        else if (i === 2) key(grid, "Back", "back to the previous field", () => step(-1), "tool");
+        else key(grid, "Next", "next field", () => step(1), "tool");
       }
     });
   });
@@ -241,6 +244,8 @@
     sl.hidden = kind !== "melds";
     kb.setAttribute("aria-pressed", String(typing));
     box.classList.toggle("naming", naming >= 0);
+    const rows = Array.from(document.querySelectorAll("#preview table.preview tbody tr:not(.cardrow)"));
+    sum.textContent = rows.map((row) => `${row.cells[0].textContent} ${row.cells[1].textContent}`).join(" · ");
     if (!target) {
       where.textContent = "Tap a card field";
     } else if (naming >= 0) {
@@ -260,7 +265,7 @@
       if (on) input.removeAttribute("inputmode");
       else input.setAttribute("inputmode", "none");
     });
-    kb.textContent = on ? "🂠" : "⌨";
+    kb.textContent = on ? "Cards" : "⌨";
     kb.setAttribute("aria-label", on ? "pick the cards" : "type with the keyboard");
     if (on && target) target.focus();
     else if (!on && document.activeElement && document.activeElement.matches("input.cards")) document.activeElement.blur();
@@ -286,7 +291,16 @@
   }
 
   // ------------------------------------------------------------------ after the page changes
+  function reattach() {
+    // a field swapped in anew (its check showed the engine's split) stays the target
+    if (target && !target.isConnected) {
+      const again = form.querySelector(`input[name="${target.name}"]`);
+      target = null;
+      setTarget(again);
+    }
+  }
   function described() {
+    reattach();
     // htmx replaces a field's feedback as it is checked: its input says whether it is in error
     allFields().forEach((input) => {
       const error = document.getElementById(`${input.id}_error`);
@@ -297,8 +311,9 @@
       if (!typing) input.setAttribute("inputmode", "none");
     });
   }
-  document.body.addEventListener("htmx:afterSettle", () => { described(); refresh(); keepInView(); });
-  document.body.addEventListener("htmx:oobAfterSwap", () => { refresh(); keepInView(); });
+  // in the same task as the swap: the page never shows (nor is measured) with the target moved away
+  document.body.addEventListener("htmx:afterSwap", () => { described(); refresh(); keepInView(); });
+  document.body.addEventListener("htmx:oobAfterSwap", () => { described(); refresh(); keepInView(); });
   form.addEventListener("focusin", (e) => {
     if (e.target.matches && e.target.matches(".cardfield input.cards") && e.target !== target) {
       setTarget(e.target);

@@ -1,0 +1,73 @@
+"""The card picker's keys and the phone's keyboard: the targets never raise the keyboard unless the
+player chooses to type; undo, back and next; a wild card named in two taps; the pack's counts."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.entry_picker import start_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+INPUTMODES = "() => [...document.querySelectorAll('input.cards')].map(i => i.getAttribute('inputmode'))"
+
+
+def key(page: Page, name: str):
+    return page.get_by_role("group", name="Card picker").get_by_role("button", name=name, exact=True)
+
+
+def card(page: Page, name: str):
+    return page.get_by_role("group", name="Card picker").get_by_role("button", name=re.compile(rf"^{name}(,|$)"))
+
+
+def test_the_keyboard_opens_only_when_the_player_chooses_to_type(page: Page, live_server, shot):
+    page.set_viewport_size({"width": 360, "height": 740})
+    start_game(page, live_server.url, "oklahoma", ["Ann", "Ben", "Cleo"], "Book rules")
+    assert set(page.evaluate(INPUTMODES)) == {"none"}  # while picking, no card field raises the keyboard
+    held = page.get_by_label("Ben: Left in hand", exact=True)
+    held.click()  # tapping a field makes it the target, without the keyboard
+    expect(held).to_be_focused()
+    expect(held).to_have_attribute("inputmode", "none")
+    expect(page.locator(".picker .target-name")).to_have_text("Ben: Left in hand")
+    card(page, "Q♠").click()
+    expect(held).to_have_value("QS")
+    assert page.evaluate("document.activeElement.getAttribute('inputmode')") in (None, "none")
+
+    key(page, "type with the keyboard").click()  # the player chooses to type
+    expect(held).to_be_focused()
+    assert set(page.evaluate(INPUTMODES)) == {None}
+    expect(page.locator(".picker .pgrid")).to_be_hidden()
+    page.keyboard.type(" 4c")
+    expect(held).to_have_value("QS 4c")
+    expect(page.locator("#id_p-1-held_check")).to_contain_text("2 cards")
+    shot(page, "entry-picker-typing-360")
+    key(page, "pick the cards").click()
+    assert set(page.evaluate(INPUTMODES)) == {"none"}
+    expect(page.locator(".picker .pgrid")).to_be_visible()
+
+
+def test_undo_back_next_and_a_wild_card_named_in_two_taps(page: Page, live_server):
+    start_game(page, live_server.url, "oklahoma", ["Ann", "Ben", "Cleo"], "Book rules")
+    melded = page.get_by_label("Ann: Melded", exact=True)
+    for name in ("8♥", "9♥", "2♣"):
+        card(page, name).click()
+    key(page, "name the last wild card: it stands for the next card tapped").click()
+    card(page, "7♥").click()
+    expect(melded).to_have_value("8H 9H 2C=7H")
+    # the named card is not used up: two 7♥ are left
+    expect(card(page, "7♥")).to_have_accessible_name("7♥, 2 left")
+    key(page, "undo the last card").click()
+    expect(melded).to_have_value("8H 9H 2C")
+    key(page, "undo the last card").click()
+    expect(melded).to_have_value("8H 9H")
+    # the Joker: one in the pack
+    card(page, "Joker").click()
+    expect(card(page, "Joker")).to_be_disabled()
+    key(page, "next field").click()
+    expect(page.locator(".cardfield.target label")).to_have_text("Ann: Left in hand")
+    key(page, "back to the previous field").click()
+    expect(page.locator(".cardfield.target label")).to_have_text("Ann: Melded")
+    # the player who went out holds nothing: next skips his cards left in hand
+    page.get_by_label("Ann went out").click()
+    key(page, "next field").click()
+    expect(page.locator(".cardfield.target label")).to_have_text("Ben: Melded")
