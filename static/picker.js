@@ -257,7 +257,7 @@
   }
 
   // ------------------------------------------------------------------ typing or picking
-  function setTyping(on) {
+  function setTyping(on, start) {
     typing = on;
     box.classList.toggle("typing", on);
     document.documentElement.classList.toggle("picking", !on);
@@ -268,7 +268,10 @@
     kb.textContent = on ? "Cards" : "⌨";
     kb.setAttribute("aria-label", on ? "pick the cards" : "type with the keyboard");
     if (on && target) target.focus();
-    else if (!on && document.activeElement && document.activeElement.matches("input.cards")) document.activeElement.blur();
+    else if (!on && !start && document.activeElement && document.activeElement.matches("input.cards")) {
+      // back to picking: the keyboard goes (a focused field with inputmode "none" would not raise it again)
+      document.activeElement.blur();
+    }
     refresh();
     keepInView();
   }
@@ -329,8 +332,10 @@
   // ------------------------------------------------------------------ start
   document.documentElement.classList.add("with-picker");
   document.body.appendChild(box);
+  // After a failed save the first field in error has the focus (autofocus): it is the target.
+  const active = document.activeElement;
   const invalid = allFields().find((input) => input.getAttribute("aria-invalid") === "true");
-  setTyping(false);
-  setTarget(invalid || cycle()[0]);
+  setTyping(false, true);
+  setTarget(active && active.matches(".cardfield input.cards") ? active : invalid || cycle()[0]);
   keepInView();
 })();

@@ -71,3 +71,25 @@ def test_undo_back_next_and_a_wild_card_named_in_two_taps(page: Page, live_serve
     page.get_by_label("Ann went out").click()
     key(page, "next field").click()
     expect(page.locator(".cardfield.target label")).to_have_text("Ben: Melded")
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["picker", "no-javascript"])
+def test_after_a_failed_save_the_focus_is_on_the_first_field_in_error(browser, live_server, javascript):
+    context = browser.new_context(java_script_enabled=javascript, viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.goto(live_server.url + "/games/new/")
+    for i, name in enumerate(["Ann", "Ben", "Cleo"]):
+        page.get_by_label(f"Seat {i + 1}").fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("link", name="Enter deal 1").click()
+    page.get_by_label("Cleo: Left in hand", exact=True).fill("QS 9X")
+    page.get_by_label("Ben: Left in hand", exact=True).fill("4Y")
+    page.locator("form#deal-form").get_by_role("button", name="Save deal").click()
+    ben = page.get_by_label("Ben: Left in hand", exact=True)
+    expect(ben).to_be_focused()
+    expect(ben).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#id_p-1-held_error")).to_contain_text("4Y")
+    if javascript:
+        expect(ben).to_have_attribute("inputmode", "none")  # the focus does not raise the keyboard
+        expect(page.locator(".cardfield.target label")).to_have_text("Ben: Left in hand")
+    context.close()
