@@ -224,3 +224,14 @@ def test_a_follower_cannot_start_a_rematch(client, ok_game, follower):
     assert "Rematch" not in text(client.get(reverse("table:game", args=[ok_game.pk])))
     assert client.post(reverse("table:rematch", args=[ok_game.pk]), {"submission": "x"}).status_code == 403
     assert Game.objects.count() == 1
+
+
+FIELDS = ["upcard", "p-0-cards", "p-1-melds", "p-0-deadwood", "p-0-big_gin", "p-7-cards", "\x00"]
+
+
+@pytest.mark.parametrize("field", FIELDS)
+@pytest.mark.parametrize("value", ["9S", "JK 2C=7H / / x", "\x00", "٩S " * 100])
+def test_the_live_check_takes_anything(client, gin_game, field, value):
+    url = reverse("table:check_meld", args=[gin_game.pk])
+    r = client.post(url + f"?field={field}", {field: value, "p-0-melds": value}, headers=HX)
+    assert r.status_code == 200

@@ -204,6 +204,8 @@ def test_a_card_used_three_times(client, ok_game):
         {"p-0-melds": "QS QH QD / / /"},
         {"p-0-auto": "x" * 5000},
         {"number": "x", "version": "-1", "submission": "s" * 500},
+        {"p-0-held": "8S\x00", "p-1-melded": "５S ６S ７S", "p-2-melds": "١٢S"},
+        {"out": "\x00", "late_misdeal": "on", "p-0-auto": "QS / QH"},
     ],
 )
 def test_tampered_posts_never_fail(client, ok_game, tamper):
