@@ -238,8 +238,7 @@
       b.disabled = naming >= 0 ? code === "JK" : left <= 0;
       b.setAttribute("aria-label", shown + (counted ? `, ${Math.max(left, 0)} left` : left > 0 ? "" : ", used"));
     });
-    eq.hidden = !wilds.size;
-    eq.disabled = naming < 0 && lastWild() < 0;
+    eq.hidden = naming < 0 && lastWild() < 0; // shown while there is a wild card to name
     eq.setAttribute("aria-pressed", String(naming >= 0));
     sl.hidden = kind !== "melds";
     kb.setAttribute("aria-pressed", String(typing));

@@ -6,9 +6,11 @@ score differently). The deal as a whole is checked by the engine when it is prev
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from scorekeeper.rules.cards import Card, Token
+from scorekeeper.rules.oklahoma import MeldCheck
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.table import engine
 from scorekeeper.table.forms import CardListField, DealEntry, OklahomaHandForm, Slot, error_text
@@ -43,8 +45,29 @@ def _oklahoma_meld(tokens: list[Token], rules: Rules, check: FieldCheck) -> Grou
     if not verdict.ok:
         check.errors += [error_text(e) for e in verdict.errors]
         return Group(labels, "", False)
+    return _meld_group(verdict, tokens)
+
+
+def _meld_group(verdict: MeldCheck, tokens: Sequence[Token]) -> Group:
+    """A legal meld as shown: its cards (each wild with what it stands for), kind and points."""
     shown = f" {' '.join(verdict.meaning)}" if verdict.meaning and any(t.card.is_wild for t in tokens) else ""
-    return Group(list(verdict.labels) or labels, f"{verdict.kind}{shown}, +{verdict.points}", True)
+    labels = list(verdict.labels) or [t.label for t in tokens]
+    return Group(labels, f"{verdict.kind}{shown}, +{verdict.points}", True)
+
+
+def _oklahoma_melded(tokens: list[Token], rules: Rules, check: FieldCheck) -> None:
+    """A player's melded cards: the melds the engine splits them into, or why it cannot."""
+    verdict = engine.check_melded(tokens, rules)
+    check.note = _count(len(tokens))
+    if verdict is None or not verdict.ok:
+        if verdict is not None:
+            check.errors += [error_text(e) for e in verdict.errors]
+        check.groups.append(Group([t.label for t in tokens]))
+        return
+    for meld in verdict.melds:
+        check.groups.append(_meld_group(meld, meld.cards))
+    check.split = " / ".join(" ".join(t.code for t in meld.cards) for meld in verdict.melds)
+    check.note += f", +{verdict.points}" + (f" · {verdict.note}" if verdict.note else "")
 
 
 def _gin_meld(cards: list[Card], check: FieldCheck) -> Group:
@@ -71,7 +94,9 @@ def check_field(bound_field: CardListField, name: str, text: str, rules: Rules, 
         check.note = _count(count) if len(read) > 1 else ""
         return check
     tokens = [t for g in read for t in g]
-    if tokens:
+    if tokens and name == "melded" and not gin:
+        _oklahoma_melded(tokens, rules, check)
+    elif tokens:
         check.groups.append(Group([t.label for t in tokens]))
         check.note = _count(count) if name != "upcard" else ""
     return check

@@ -6,11 +6,34 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import SHOTS
-from tests.browser.entry_picker import GIN_DEAL, Picking, enter_gin, start_game
+from tests.browser.entry_picker import GIN_DEAL, OKLAHOMA_DEAL, Picking, enter_gin, enter_oklahoma, start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SIZES = [(390, 844), (360, 740)]
 GIN_BUDGET = 26
+OKLAHOMA_BUDGET = 50
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["390x844", "360x740"])
+def test_an_oklahoma_deal_in_at_most_50_taps(page: Page, live_server, shot, console_errors, size):
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    start_game(page, live_server.url, "oklahoma", OKLAHOMA_DEAL["players"], "Book rules")
+    picking = Picking(page)
+
+    def look() -> None:
+        expect(page.locator("#preview")).to_contain_text("Cleo")
+        expect(page.locator(".picker .psum")).to_contain_text("Cleo +")
+        shot(page, f"entry-taps-oklahoma-{width}")
+        page.screenshot(path=str(SHOTS / f"entry-taps-oklahoma-{width}-screen.png"))
+
+    enter_oklahoma(picking, before_save=look)
+    print(f"Oklahoma deal at {width}×{height}: {picking.taps} taps")
+    expect(page.locator("#deal-1")).to_contain_text("went out (Cleo)")
+    assert picking.problems == []
+    assert picking.taps <= OKLAHOMA_BUDGET, picking.log
+    shot(page, f"entry-taps-oklahoma-saved-{width}")
+    assert not [e for e in console_errors if "Content Security Policy" in e], console_errors
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["390x844", "360x740"])
