@@ -93,3 +93,23 @@ def test_after_a_failed_save_the_focus_is_on_the_first_field_in_error(browser, l
         expect(ben).to_have_attribute("inputmode", "none")  # the focus does not raise the keyboard
         expect(page.locator(".cardfield.target label")).to_have_text("Ben: Left in hand")
     context.close()
+
+
+def test_typing_the_melded_cards_shows_the_split_as_they_are_typed(page: Page, live_server, shot):
+    page.set_viewport_size({"width": 390, "height": 844})
+    start_game(page, live_server.url, "oklahoma", ["Ann", "Ben", "Cleo"], "Book rules")
+    key(page, "type with the keyboard").click()
+    page.keyboard.type("qs qh qd 5s 6s 7s")  # into Ann's melded cards, the target
+    check = page.locator("#id_p-0-melded_check")
+    expect(check.locator(".meld")).to_have_count(2)
+    expect(check).to_contain_text("✓ set")
+    expect(check).to_contain_text("✓ sequence")
+    page.locator("#player-0 details.split summary").click()
+    expect(page.get_by_label("Ann: Melds, split by “/”", exact=True)).to_have_value(re.compile(r"QS QH QD|5S 6S 7S"))
+    page.get_by_label("Ann went out").check()
+    page.get_by_label("Ben: Left in hand", exact=True).fill("KD")
+    page.get_by_label("Cleo: Left in hand", exact=True).fill("4C")
+    expect(page.locator(".picker .psum")).to_contain_text("Ann +")
+    shot(page, "entry-picker-typed-melded-390")
+    key(page, "Save").click()
+    expect(page.locator("#deal-1")).to_contain_text("went out (Ann)")

@@ -235,3 +235,19 @@ def test_the_live_check_takes_anything(client, gin_game, field, value):
     url = reverse("table:check_meld", args=[gin_game.pk])
     r = client.post(url + f"?field={field}", {field: value, "p-0-melds": value}, headers=HX)
     assert r.status_code == 200
+
+
+def test_a_late_misdeal_is_a_fact_of_the_deal(client, ok_game):
+    url = reverse("table:deal_new", args=[ok_game.pk])
+
+    def bens_points(data: dict[str, str]) -> str:
+        body = text(client.post(url, {**data, "action": "preview"})).split('id="preview"')[1]
+        return body.split('<th scope="row">Ben</th>')[1].split("</td>")[0]
+
+    data = {**ok_post(OK_SMALL), "late_misdeal": "on"}
+    assert bens_points(ok_post(OK_SMALL)) == '<td class="n">+145'  # Ben went out: +100 of it
+    assert bens_points(data) == '<td class="n">+45'  # no going-out bonus (S1 law 4)
+    assert client.post(reverse("table:deal_new", args=[ok_game.pk]), data).status_code == 302
+    assert ok_game.deals.get().cards["late_misdeal"] is True
+    edit = text(client.get(reverse("table:deal_edit", args=[ok_game.pk, ok_game.deals.get().pk])))
+    assert re.search(r'<input type="checkbox" name="late_misdeal"[^>]* checked', edit)
