@@ -323,6 +323,10 @@
     }
   });
   form.addEventListener("input", (e) => { if (!box.contains(e.target)) refresh(); });
+  // once the deal is submitted, no check is sent after it (it would only race the save)
+  let submitted = false;
+  form.addEventListener("submit", () => { submitted = true; });
+  document.body.addEventListener("htmx:beforeRequest", (e) => { if (submitted) e.preventDefault(); });
   form.addEventListener("change", (e) => {
     if (e.target.name === "out") refresh();
   });

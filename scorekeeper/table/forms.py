@@ -226,7 +226,7 @@ class NewGameForm(forms.Form):
                 name = "profile"
             elif e.field == "first_dealer":
                 name = "first_dealer"
-            text = self.players_words(e.message)
+            text = option_words(self.game_name, e.message)
             if e.source and not text.rstrip().endswith(f"({e.source})"):
                 text += f" ({e.source})"
             if name in self.fields:
@@ -234,11 +234,13 @@ class NewGameForm(forms.Form):
             else:
                 self.add_error(None, text)
 
-    def players_words(self, text: str) -> str:
-        """An engine message as the players read the form: each option by its label, not its name."""
-        for k in profiles.knobs(self.game_name):
-            text = text.replace(f"'{k.name}'", f"“{k.label}”")
-        return text
+
+def option_words(game: str, text: str) -> str:
+    """An engine message as players read it on a form: each rule option by its label (“Scoring”),
+    not by its name in the record ('scoring')."""
+    for k in profiles.knobs(game):
+        text = text.replace(f"'{k.name}'", f"“{k.label}”")
+    return text
 
 
 class OptionAttrsRadioSelect(forms.RadioSelect):

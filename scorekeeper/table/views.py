@@ -344,8 +344,9 @@ def deal_delete(request: HtmxHttpRequest, game: Game, device: Device, deal_id: i
 @require_POST
 @access.game_view(Role.SCORE)
 def check_meld(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
-    """htmx: the live check of the one card field named by ?field= (the deal form posts whole):
-    its cards as chips grouped by meld, what each meld is, or what is wrong with the field."""
+    """The live check of the one card field named by ?field= (given the deal form's post): its
+    cards as chips grouped by meld, what each meld is, or what is wrong with the field. (The deal
+    form's own preview checks every field at once; this answers for one.)"""
     name = request.GET.get("field", "")
     rules, _ = engine.rules_of(game)
     entry = DealEntry(game=game.kind, players=game.player_names(), data=request.POST)
