@@ -26,13 +26,12 @@ DEAL = {
 POST = {
     "action": "save",
     "out": "1",
-    "p0-meld0": "3D 4D 5D",
-    "p0-held": "8S",
-    "p1-meld0": "9C 10C JC",
-    "p1-meld1": "6H 6D 6C",
-    "p1-held": "",
-    "p2-meld0": "KC KD KH",
-    "p2-held": "4S 4H",
+    "p-0-melds": "3D 4D 5D",
+    "p-0-held": "8S",
+    "p-1-melds": "9C 10C JC / 6H 6D 6C",
+    "p-1-held": "",
+    "p-2-melds": "KC KD KH",
+    "p-2-held": "4S 4H",
 }
 
 

@@ -1,155 +1,344 @@
-/* Card picker for the deal form: a progressive enhancement of the typed card fields.
-   Tap a suit, then ranks; each tap appends the card (record notation) to the chosen field.
-   For Oklahoma's double pack each card shows how many are still unused. No inline code (CSP). */
+/* The card picker of the deal form: a progressive enhancement of its typed card fields.
+
+   Every card of the pack is one key, in a block of 7 columns × 8 rows: each suit on two rows,
+   A–7 and 8–K, the spare cell of each suit's second row holding the Joker, undo, back and next.
+   A key appends its card (record notation) to the target: one field at a time, in turn each
+   player's melded cards and cards left in hand (Gin: the upcard, then each player's cards). Next
+   and back step through them (the held cards of the player who went out are skipped); tapping any
+   card field makes it the target. "=" names the last wild card with the next key tapped; "/"
+   starts the next meld in a melds field. The keys show how many of each card are still unused
+   (the pack's counts come from the engine) and a card used up cannot be tapped.
+
+   While picking, the card fields take inputmode="none": tapping one never raises the phone's
+   keyboard. "⌨" gives the keyboard (and folds the keys away) for those who prefer to type.
+   The field being filled, with its live check, is kept in view above the picker.
+   No inline code or style (CSP). */
 (function () {
   "use strict";
-  var form = document.getElementById("deal-form");
-  var slot = document.getElementById("picker-slot");
+  const form = document.getElementById("deal-form");
+  const slot = document.getElementById("picker-slot");
   if (!form || !slot) return;
-  var double = slot.dataset.pack === "two";
-  var SUITS = [["S", "♠", false], ["H", "♥", true], ["D", "♦", true], ["C", "♣", false]];
-  var RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-  var SYM = { "♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C" };
-  var suit = "S";
-  var target = null;
+  const pack = JSON.parse(slot.dataset.pack || "{}");
+  const wilds = new Set((slot.dataset.wild || "").split(" ").filter(Boolean));
+  const SUITS = [["S", "♠", "spades"], ["H", "♥", "hearts"], ["D", "♦", "diamonds"], ["C", "♣", "clubs"]];
+  const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  const SYMBOL = { "♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C" };
+  const LABEL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
-  function fields() { return Array.prototype.slice.call(form.querySelectorAll("input.cards:not(.single)")); }
-  function norm(tok) {
-    tok = tok.toUpperCase().replace(/[♠♥♦♣♤♡♢♧]/g, function (c) { return SYM[c]; });
-    if (tok === "JOKER" || tok === "JKR") return "JK";
-    if (/^T[SHDC]$/.test(tok)) tok = "10" + tok.slice(1);
-    return tok;
+  let target = null; // the input being filled
+  let naming = -1; // the index of the wild card being named, in the target's tokens
+  let typing = false;
+
+  // ------------------------------------------------------------------ reading the fields
+  function norm(token) {
+    let t = token.toUpperCase().replace(/[♠♥♦♣♤♡♢♧]/g, (c) => SYMBOL[c]);
+    if (t === "JOKER" || t === "JKR") return "JK";
+    if (/^T[SHDC]$/.test(t)) t = "10" + t.slice(1);
+    return t;
+  }
+  function tokens(input) { return input.value.trim().split(/[\s,;]+/).filter(Boolean); }
+  function cardOf(token) { return norm(token.split("=")[0]); }
+  function boxOf(input) { return input.closest(".cardfield"); }
+  function kindOf(input) {
+    const box = boxOf(input);
+    return box ? ["melded", "held", "melds", "cards", "deadwood", "upcard"].find((k) => box.classList.contains(k)) : "";
+  }
+  function seatOf(input) { const box = boxOf(input); return box ? box.dataset.seat : undefined; }
+  function fieldOf(seat, kind) { return form.querySelector(`.cardfield.${kind}[data-seat="${seat}"] input.cards`); }
+  function allFields() { return Array.from(form.querySelectorAll(".cardfield input.cards")); }
+
+  /* A player's melds field counts when it holds a split of the player's own (not the one shown
+     for him): then it stands for his melded cards. */
+  function splitGiven(melds) {
+    const auto = form.querySelector(`input[name="${melds.name.replace(/melds$/, "auto")}"]`);
+    const norm1 = (s) => s.toUpperCase().split(/\s+/).filter(Boolean).join(" ");
+    return norm1(melds.value) !== "" && (!auto || norm1(melds.value) !== norm1(auto.value));
   }
   function used() {
-    var n = {};
-    form.querySelectorAll("input.cards").forEach(function (inp) {
-      inp.value.split(/[\s,;]+/).forEach(function (t) {
-        if (!t) return;
-        var c = norm(t.split("=")[0]);
-        n[c] = (n[c] || 0) + 1;
-      });
+    const n = {};
+    allFields().forEach((input) => {
+      const kind = kindOf(input);
+      if (kind === "upcard") return; // the upcard is a card of the pack that someone may hold
+      if (!form.classList.contains("gin")) {
+        const melds = fieldOf(seatOf(input), "melds");
+        const given = melds && splitGiven(melds);
+        if ((kind === "melds" && !given) || (kind === "melded" && given)) return;
+      }
+      tokens(input).forEach((t) => { const c = cardOf(t.replace(/\//g, "")); if (c) n[c] = (n[c] || 0) + 1; });
     });
     return n;
   }
+
+  // ------------------------------------------------------------------ the targets
+  function outSeat() {
+    const checked = form.querySelector("input[type=radio][name=out]:checked");
+    return checked && /^\d+$/.test(checked.value) ? checked.value : null;
+  }
+  function cycle() {
+    const out = outSeat();
+    return Array.from(form.querySelectorAll(".cardfield.pick input.cards")).filter(
+      (input) => !(kindOf(input) === "held" && out !== null && seatOf(input) === out)
+    );
+  }
+  function step(by) {
+    const order = cycle();
+    if (!order.length) return;
+    let i = order.indexOf(target);
+    if (i < 0) {
+      // from a field outside the cycle: to the next (previous) one in the page's order
+      const all = allFields();
+      const here = all.indexOf(target);
+      const later = order.filter((input) => (by > 0 ? all.indexOf(input) > here : all.indexOf(input) < here));
+      setTarget(later.length ? (by > 0 ? later[0] : later[later.length - 1]) : order[0]);
+    } else {
+      setTarget(order[Math.min(Math.max(i + by, 0), order.length - 1)]);
+    }
+    keepInView();
+  }
+  function setTarget(input) {
+    if (target) boxOf(target).classList.remove("target");
+    target = input || null;
+    naming = -1;
+    if (target) {
+      const box = boxOf(target);
+      box.classList.add("target");
+      const details = box.closest("details");
+      if (details && !details.open) details.open = true;
+    }
+    refresh();
+  }
+
+  // ------------------------------------------------------------------ changing the target
+  function changed() {
+    target.dispatchEvent(new Event("input", { bubbles: true }));
+    refresh();
+    keepInView();
+  }
+  function add(code) {
+    if (!target) setTarget(cycle()[0]);
+    if (!target) return;
+    const list = tokens(target);
+    if (naming >= 0 && naming < list.length) {
+      list[naming] = list[naming].split("=")[0] + "=" + code;
+      naming = -1;
+      target.value = list.join(" ");
+    } else {
+      target.value = (target.value.replace(/\s+$/, "") + " " + code).trim();
+    }
+    changed();
+    if (kindOf(target) === "upcard" && tokens(target).length >= 1) step(1);
+  }
+  function undo() {
+    if (!target) return;
+    if (naming >= 0) { naming = -1; refresh(); return; }
+    const list = tokens(target);
+    const last = list.pop();
+    if (last === undefined) return;
+    if (last.indexOf("=") > 0) list.push(last.split("=")[0]);
+    else if (last.endsWith("/") && last.length > 1) list.push(last.slice(0, -1));
+    target.value = list.join(" ");
+    changed();
+  }
+  function lastWild() {
+    const list = target ? tokens(target) : [];
+    for (let i = list.length - 1; i >= 0; i--) {
+      if (list[i].indexOf("=") < 0 && wilds.has(cardOf(list[i]))) return i;
+    }
+    return -1;
+  }
+  function nameWild() {
+    naming = naming >= 0 ? -1 : lastWild();
+    refresh();
+  }
+  function slash() {
+    if (!target || kindOf(target) !== "melds") return;
+    const v = target.value.replace(/\s+$/, "");
+    if (v && !v.endsWith("/")) { target.value = v + " /"; changed(); }
+  }
+
+  // ------------------------------------------------------------------ the keys
   function el(tag, cls, text) {
-    var e = document.createElement(tag);
+    const e = document.createElement(tag);
     if (cls) e.className = cls;
     if (text !== undefined) e.textContent = text;
     return e;
   }
-  var box = el("div", "picker");
-  box.setAttribute("role", "group");
-  box.setAttribute("aria-label", "Card picker");
-  var head = el("div", "prow head");
-  var where = el("div", "target-name");
-  where.setAttribute("aria-live", "polite");
-  head.appendChild(where);
-  var fold = el("button", "", "Hide cards");
-  fold.type = "button";
-  fold.setAttribute("aria-expanded", "true");
-  fold.addEventListener("click", function () {
-    var hide = !box.classList.contains("collapsed");
-    box.classList.toggle("collapsed", hide);
-    fold.textContent = hide ? "Show cards" : "Hide cards";
-    fold.setAttribute("aria-expanded", String(!hide));
-  });
-  head.appendChild(fold);
-  var row1 = el("div", "prow"), row2 = el("div", "prow"), row3 = el("div", "prow");
-  var suitButtons = [], rankButtons = [];
-
-  function button(row, label, title, fn, cls) {
-    var b = el("button", cls || "", label);
+  function key(parent, text, label, fn, cls) {
+    const b = el("button", cls || "", text);
     b.type = "button";
-    if (title) b.setAttribute("aria-label", title);
+    if (label) b.setAttribute("aria-label", label);
     b.addEventListener("click", fn);
-    row.appendChild(b);
+    parent.appendChild(b);
     return b;
   }
-  SUITS.forEach(function (s) {
-    var b = button(row1, s[1], { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[s[0]], function () {
-      suit = s[0]; refresh();
-    }, s[2] ? "red" : "");
-    b.dataset.suit = s[0];
-    suitButtons.push(b);
-  });
-  var jk = null, eq = null;
-  if (double) {
-    if (slot.dataset.joker) jk = button(row1, "JK", "Joker", function () { add("JK"); });
-    else row1.appendChild(el("span"));
-    eq = button(row1, "=", "the wild card just added stands for the next card tapped", function () {
-      if (!target) return;
-      var v = target.value.replace(/\s+$/, "");
-      if (/(^|\s)(2[SHDC]|JK)$/i.test(v)) { target.value = v + "="; changed(); }
+  const box = el("div", "picker");
+  box.setAttribute("role", "group");
+  box.setAttribute("aria-label", "Card picker");
+  const bar = el("div", "pbar");
+  const heading = el("div", "heading");
+  const where = el("div", "target-name");
+  where.setAttribute("aria-live", "polite");
+  const sum = el("div", "psum"); // the preview's points, once the deal is complete
+  heading.append(where, sum);
+  bar.appendChild(heading);
+  const eq = key(bar, "=", "name the last wild card: it stands for the next card tapped", nameWild, "eq");
+  const sl = key(bar, "/", "start the next meld", slash, "slash");
+  const kb = key(bar, "⌨", "type with the keyboard", () => setTyping(!typing), "kbd");
+  const save = key(bar, "Save", "", () => {}, "primary save");
+  save.type = "submit";
+  save.name = "action";
+  save.value = "save";
+  save.setAttribute("form", "deal-form");
+  box.appendChild(bar);
+  const grid = el("div", "pgrid");
+  const cardKeys = [];
+  let jk = null;
+  SUITS.forEach(([s, symbol, noun], i) => {
+    RANKS.forEach((r, j) => {
+      const code = r + s;
+      const b = key(grid, "", "", () => add(code), "cardkey" + (s === "H" || s === "D" ? " red" : ""));
+      b.dataset.code = code;
+      b.append(el("span", "rank", r), el("span", "suit", symbol));
+      b.title = `${r}${symbol} (${noun})`;
+      cardKeys.push(b);
+      if (j === 12) {
+        if (i === 0) {
+          if (pack.JK) {
+            jk = key(grid, "JK", "Joker", () => add("JK"), "cardkey joker");
+            jk.dataset.code = "JK";
+          } else {
+            grid.appendChild(el("span", "spare"));
+          }
+        } else if (i === 1) key(grid, "⌫", "undo the last card", undo, "tool");
+        else if (i === 2) key(grid, "Back", "back to the previous field", () => step(-1), "tool");
+        else key(grid, "Next", "next field", () => step(1), "tool");
+      }
     });
-  } else {
-    button(row1, "▸", "next field", next);
-    button(row1, "◂", "previous field", prev);
-  }
-  button(row1, "⌫", "remove the last card", function () {
-    if (!target) return;
-    var parts = target.value.trim().split(/\s+/);
-    var last = parts.pop() || "";
-    if (last.indexOf("=") > 0 && !/=$/.test(last)) parts.push(last.split("=")[0] + "=");
-    target.value = parts.join(" ");
-    changed();
   });
-  RANKS.forEach(function (r, i) {
-    var b = button(i < 7 ? row2 : row3, r, "", function () { add(r + suit); });
-    b.dataset.rank = r;
-    rankButtons.push(b);
-  });
-  button(row3, "Next", "next field", next);
+  box.appendChild(grid);
 
-  function add(code) {
-    if (!target) setTarget(fields()[0]);
-    if (!target) return;
-    var v = target.value.replace(/\s+$/, "");
-    target.value = /=$/.test(v) ? v + code : (v ? v + " " : "") + code;
-    changed();
+  function labelOf(input) {
+    const label = form.querySelector(`label[for="${input.id}"]`);
+    return label ? label.textContent.trim() : input.name;
   }
-  function changed() {
-    target.dispatchEvent(new Event("input", { bubbles: true }));
-    refresh();
-  }
-  function setTarget(inp) {
-    if (target) target.classList.remove("target");
-    target = inp || null;
-    if (target) {
-      target.classList.add("target");
-      var label = form.querySelector('label[for="' + target.id + '"]');
-      where.textContent = "Adding to: " + (label ? label.textContent : target.name);
-    }
-  }
-  function show() { if (target) target.scrollIntoView({ block: "center", behavior: "smooth" }); }
-  function next() { var f = fields(); setTarget(f[(f.indexOf(target) + 1) % f.length]); show(); }
-  function prev() { var f = fields(); setTarget(f[(f.indexOf(target) - 1 + f.length) % f.length]); show(); }
   function refresh() {
-    var n = used();
-    suitButtons.forEach(function (b) { b.setAttribute("aria-pressed", String(b.dataset.suit === suit)); });
-    var symbol = { S: "♠", H: "♥", D: "♦", C: "♣" }[suit];
-    var red = suit === "H" || suit === "D";
-    rankButtons.forEach(function (b) {
-      var code = b.dataset.rank + suit;
-      var left = (double ? 2 : 1) - (n[code] || 0);
-      b.textContent = b.dataset.rank;
-      b.classList.toggle("red", red);
-      var s = el("span", "left", double ? String(Math.max(left, 0)) : "");
-      b.appendChild(s);
-      b.disabled = left <= 0;
-      b.setAttribute("aria-label", b.dataset.rank + symbol + (double ? ", " + Math.max(left, 0) + " left" : left > 0 ? "" : ", used"));
+    const n = used();
+    const kind = target ? kindOf(target) : "";
+    const counted = Object.values(pack).some((k) => k > 1);
+    cardKeys.concat(jk ? [jk] : []).forEach((b) => {
+      const code = b.dataset.code;
+      const left = (pack[code] || 0) - (n[code] || 0);
+      const shown = code === "JK" ? "Joker" : code.slice(0, -1) + LABEL[code.slice(-1)];
+      let badge = b.querySelector(".left");
+      if (counted) {
+        if (!badge) { badge = el("span", "left"); b.appendChild(badge); }
+        badge.textContent = String(Math.max(left, 0));
+      }
+      // naming a wild card: any natural card may be named, whether or not it is still unused
+      b.disabled = naming >= 0 ? code === "JK" : left <= 0;
+      b.setAttribute("aria-label", shown + (counted ? `, ${Math.max(left, 0)} left` : left > 0 ? "" : ", used"));
     });
-    if (jk) {
-      var jl = 1 - (n.JK || 0);
-      jk.disabled = jl <= 0;
-      jk.setAttribute("aria-label", "Joker, " + Math.max(jl, 0) + " left");
+    eq.hidden = naming < 0 && lastWild() < 0; // shown while there is a wild card to name
+    eq.setAttribute("aria-pressed", String(naming >= 0));
+    sl.hidden = kind !== "melds";
+    kb.setAttribute("aria-pressed", String(typing));
+    box.classList.toggle("naming", naming >= 0);
+    const rows = Array.from(document.querySelectorAll("#preview table.preview tbody tr:not(.cardrow)"));
+    sum.textContent = rows.map((row) => `${row.cells[0].textContent} ${row.cells[1].textContent}`).join(" · ");
+    if (!target) {
+      where.textContent = "Tap a card field";
+    } else if (naming >= 0) {
+      where.textContent = `${tokens(target)[naming]} stands for… (tap the card)`;
+    } else {
+      const count = tokens(target).filter((t) => t !== "/").length;
+      where.textContent = `${labelOf(target)}${count ? ` · ${count}` : ""}`;
     }
   }
-  form.addEventListener("focusin", function (e) {
-    if (e.target.matches && e.target.matches("input.cards:not(.single)")) setTarget(e.target);
+
+  // ------------------------------------------------------------------ typing or picking
+  function setTyping(on, start) {
+    typing = on;
+    box.classList.toggle("typing", on);
+    document.documentElement.classList.toggle("picking", !on);
+    allFields().forEach((input) => {
+      if (on) input.removeAttribute("inputmode");
+      else input.setAttribute("inputmode", "none");
+    });
+    kb.textContent = on ? "Cards" : "⌨";
+    kb.setAttribute("aria-label", on ? "pick the cards" : "type with the keyboard");
+    if (on && target) target.focus();
+    else if (!on && !start && document.activeElement && document.activeElement.matches("input.cards")) {
+      // back to picking: the keyboard goes (a focused field with inputmode "none" would not raise it again)
+      document.activeElement.blur();
+    }
+    refresh();
+    keepInView();
+  }
+
+  // ------------------------------------------------------------------ keeping the target in view
+  function keepInView() {
+    if (!target || typing) return;
+    const area = boxOf(target).getBoundingClientRect();
+    const field = target.getBoundingClientRect();
+    const bottom = box.getBoundingClientRect().top - 8;
+    const top = 8;
+    if (area.bottom - area.top > bottom - top) {
+      // taller than the room above the picker: the field itself at the top
+      window.scrollBy(0, field.top - top - 24);
+    } else if (area.bottom > bottom) {
+      window.scrollBy(0, area.bottom - bottom);
+    } else if (area.top < top) {
+      window.scrollBy(0, area.top - top - 24);
+    }
+  }
+
+  // ------------------------------------------------------------------ after the page changes
+  function reattach() {
+    // a field swapped in anew (its check showed the engine's split) stays the target
+    if (target && !target.isConnected) {
+      const again = form.querySelector(`input[name="${target.name}"]`);
+      target = null;
+      setTarget(again);
+    }
+  }
+  function described() {
+    reattach();
+    // htmx replaces a field's feedback as it is checked: its input says whether it is in error
+    allFields().forEach((input) => {
+      const error = document.getElementById(`${input.id}_error`);
+      const ids = [`${input.id}_check`].concat(error ? [error.id] : []);
+      input.setAttribute("aria-describedby", ids.join(" "));
+      if (error) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+      if (!typing) input.setAttribute("inputmode", "none");
+    });
+  }
+  // in the same task as the swap: the page never shows (nor is measured) with the target moved away
+  document.body.addEventListener("htmx:afterSwap", () => { described(); refresh(); keepInView(); });
+  document.body.addEventListener("htmx:oobAfterSwap", () => { described(); refresh(); keepInView(); });
+  form.addEventListener("focusin", (e) => {
+    if (e.target.matches && e.target.matches(".cardfield input.cards") && e.target !== target) {
+      setTarget(e.target);
+      keepInView();
+    }
   });
-  form.addEventListener("input", function () { refresh(); });
-  box.appendChild(head); box.appendChild(row1); box.appendChild(row2); box.appendChild(row3);
+  form.addEventListener("input", (e) => { if (!box.contains(e.target)) refresh(); });
+  // once the deal is submitted, no check is sent after it (it would only race the save)
+  let submitted = false;
+  form.addEventListener("submit", () => { submitted = true; });
+  document.body.addEventListener("htmx:beforeRequest", (e) => { if (submitted) e.preventDefault(); });
+  form.addEventListener("change", (e) => {
+    if (e.target.name === "out") refresh();
+  });
+  if (window.ResizeObserver) new ResizeObserver(() => keepInView()).observe(form);
+
+  // ------------------------------------------------------------------ start
+  document.documentElement.classList.add("with-picker");
   document.body.appendChild(box);
-  setTarget(fields()[0]);
-  refresh();
+  // After a failed save the first field in error has the focus (autofocus): it is the target.
+  const active = document.activeElement;
+  const invalid = allFields().find((input) => input.getAttribute("aria-invalid") === "true");
+  setTyping(false, true);
+  setTarget(active && active.matches(".cardfield input.cards") ? active : invalid || cycle()[0]);
+  keepInView();
 })();

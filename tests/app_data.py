@@ -17,12 +17,12 @@ OK_SMALL = {
 
 
 def ok_post(deal: dict, action: str = "save") -> dict[str, str]:
+    """The deal form's post of a deal typed with its melds split by "/" (one form per player)."""
     data = {"out": str(deal["out"]), "action": action}
     for seat, melds in deal["melds"].items():
-        for j, meld in enumerate(melds):
-            data[f"p{seat}-meld{j}"] = meld
+        data[f"p-{seat}-melds"] = " / ".join(melds)
     for seat, held in deal["held"].items():
-        data[f"p{seat}-held"] = held
+        data[f"p-{seat}-held"] = held
     return data
 
 
@@ -57,12 +57,12 @@ GIN_KNOCK = {
 
 
 def gin_post(deal: dict, action: str = "save") -> dict[str, str]:
+    """The deal form's post of a Gin deal: a spread (melds split by "/", deadwood) or all the cards."""
     data = {"upcard": deal["upcard"], "knocker": str(deal["knocker"]), "action": action}
     for seat, melds in deal["melds"].items():
-        for j, meld in enumerate(melds):
-            data[f"p{seat}-meld{j}"] = meld
-        data[f"p{seat}-deadwood"] = deal["deadwood"][seat]
-        data[f"p{seat}-cards"] = deal["cards"][seat]
+        data[f"p-{seat}-melds"] = " / ".join(melds)
+        data[f"p-{seat}-deadwood"] = deal["deadwood"][seat]
+        data[f"p-{seat}-cards"] = deal["cards"][seat]
     return data
 
 

@@ -223,6 +223,18 @@ def check_meld(tokens: list[Any], rules: Rules) -> oklahoma.MeldCheck | None:
         return None
 
 
+def check_melded(tokens: list[Any], rules: Rules) -> oklahoma.MeldedCheck | None:
+    """The engine's live check of one Oklahoma player's melded cards as one flat list: the melds
+    it splits them into, or why it cannot (None if the engine failed: logged)."""
+    if not isinstance(rules, OklahomaRules):
+        return None
+    try:
+        return oklahoma.check_melded(tokens, rules)
+    except Exception:
+        log.exception("check_melded failed")
+        return None
+
+
 def pack_counts(rules: Rules) -> dict[str, int] | None:
     """How many of each card the pack holds (Oklahoma's double pack), keyed by card code."""
     if not isinstance(rules, OklahomaRules):

@@ -1,18 +1,28 @@
-"""Forms: the new-game form (Django form) and the deal entry (typed card fields per meld).
+"""Forms: the new-game form and the deal entry.
 
-A deal entry reads plain POST fields named by seat index (``p0-meld1``, ``p0-held``...), turns
-them into one RECORD.md deal dict with player names, and puts every error the engine reports
-beside the field it concerns. Anything tampered with gives a message, never an exception.
+The deal entry is a form of the deal's own facts (who went out or knocked, the Gin upcard...) and
+a formset of one form per player, whose card fields (``CardListField``) read the record's card
+notation and report every token that is not a card. ``DealEntry`` turns them into one RECORD.md
+deal with player names and puts every error the engine reports beside the field it concerns, once.
+Nothing of the games' rules is here: the engine judges the deal. Anything tampered with gives a
+message, never an exception.
 """
 
 from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass, field
-from typing import Any
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, cast
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.forms.boundfield import BoundField
+from django.forms.formsets import INITIAL_FORM_COUNT, TOTAL_FORM_COUNT, ManagementForm
+from django.http import QueryDict
 
 from scorekeeper.rules import profiles
 from scorekeeper.rules.cards import CardError, Token, parse_card, parse_token, split_cards
@@ -100,18 +110,33 @@ class NewGameForm(forms.Form):
         self.game_name = game
         self.fields["game"].initial = game
         choices = [(name, f"{p.title} — {p.description}") for name, p in profiles.PROFILES[game].items()]
+        # How many seats each profile has: the page shows only those (static/app.css, .seat.beyond-N).
+        seats = {name: str(profiles.defaults(game, name)["max_players"]) for name in profiles.PROFILES[game]}
         self.fields["profile"] = forms.ChoiceField(
-            choices=choices, widget=forms.RadioSelect, initial=choices[0][0], label="Rules"
+            choices=choices,
+            widget=OptionAttrsRadioSelect({name: {"data-seats": n} for name, n in seats.items()}),
+            initial=choices[0][0],
+            label="Rules",
         )
-        for i in range(MAX_SEATS):
+        most = profiles.knob(game, "max_players").maximum or MAX_SEATS
+        self.seats = min(most, MAX_SEATS)
+        for i in range(self.seats):
             self.fields[f"seat_{i}"] = forms.CharField(
                 max_length=40,
                 required=i < 2,
                 label=f"Seat {i + 1}",
-                widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
+                widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words", "placeholder": "name"}),
             )
+        # The first dealer is chosen beside his name: each radio is named by the name typed.
         self.fields["first_dealer"] = forms.TypedChoiceField(
-            choices=[(i, f"Seat {i + 1}") for i in range(MAX_SEATS)], coerce=int, initial=0, label="First dealer"
+            choices=[(i, f"Seat {i + 1}") for i in range(self.seats)],
+            coerce=int,
+            initial=0,
+            label="First dealer",
+            widget=OptionAttrsRadioSelect(
+                {str(i): {"aria-labelledby": f"id_seat_{i} deals-first"} for i in range(self.seats)}
+            ),
+            error_messages={"invalid_choice": "The first dealer must sit at one of the filled seats."},
         )
         self.fields["target"] = forms.IntegerField(
             required=False,
@@ -152,16 +177,30 @@ class NewGameForm(forms.Form):
             for p, s in k.settings.items()
         ]
 
+    def seat_rows(self) -> list[dict[str, Any]]:
+        """Each seat: its name field, its first-dealer radio, and the seat counts it is beyond."""
+        radios = list(self["first_dealer"].subwidgets)
+        limits = sorted({int(n) for n in self.seat_counts()})
+        return [
+            {"field": self[f"seat_{i}"], "dealer": radios[i], "beyond": [n for n in limits if i >= n]}
+            for i in range(self.seats)
+        ]
+
+    def seat_counts(self) -> list[str]:
+        widget = self.fields["profile"].widget
+        assert isinstance(widget, OptionAttrsRadioSelect)
+        return [attrs["data-seats"] for attrs in widget.option_attrs.values()]
+
     def players(self) -> list[str]:
         return [
             self.cleaned_data[f"seat_{i}"].strip()
-            for i in range(MAX_SEATS)
+            for i in range(self.seats)
             if self.cleaned_data.get(f"seat_{i}", "").strip()
         ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        seats = [data.get(f"seat_{i}", "").strip() for i in range(MAX_SEATS)]
+        seats = [data.get(f"seat_{i}", "").strip() for i in range(self.seats)]
         # Seats are filled in order: a gap would make "seat order" ambiguous.
         filled = [i for i, s in enumerate(seats) if s]
         if filled and filled[-1] + 1 != len(filled):
@@ -187,11 +226,34 @@ class NewGameForm(forms.Form):
                 name = "profile"
             elif e.field == "first_dealer":
                 name = "first_dealer"
-            text = e.message + (f" ({e.source})" if e.source else "")
+            text = option_words(self.game_name, e.message)
+            if e.source and not text.rstrip().endswith(f"({e.source})"):
+                text += f" ({e.source})"
             if name in self.fields:
                 self.add_error(name, text)
             else:
                 self.add_error(None, text)
+
+
+def option_words(game: str, text: str) -> str:
+    """An engine message as players read it on a form: each rule option by its label (“Scoring”),
+    not by its name in the record ('scoring')."""
+    for k in profiles.knobs(game):
+        text = text.replace(f"'{k.name}'", f"“{k.label}”")
+    return text
+
+
+class OptionAttrsRadioSelect(forms.RadioSelect):
+    """Radio buttons with attributes of their own, by value."""
+
+    def __init__(self, option_attrs: Mapping[str, dict[str, str]], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.option_attrs = dict(option_attrs)
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(name, value, *args, **kwargs)
+        option["attrs"] = {**option["attrs"], **self.option_attrs.get(str(value), {})}
+        return option
 
 
 class JoinForm(forms.Form):
@@ -217,32 +279,333 @@ class RoleForm(forms.Form):
     role = forms.ChoiceField(choices=Role.choices)
 
 
+# --------------------------------------------------------------------------- card lists
+
+
+def read_cards(text: str, *, wild: bool, groups: bool = False) -> tuple[list[list[Token]], list[str]]:
+    """Read typed cards in the record's notation: the cards (in groups split by "/" when ``groups``,
+    else one group) and what is wrong with each token that is not a card. ``wild``: a card may
+    name the card it stands for (``2C=7H``)."""
+    parts = text.split("/") if groups else [text]
+    read: list[list[Token]] = []
+    errors: list[str] = []
+    for part in parts:
+        tokens = []
+        for raw in split_cards(part):
+            try:
+                tokens.append(parse_token(raw) if wild else Token(parse_card(raw)))
+            except CardError as exc:
+                errors.append(exc.message)
+        if tokens:
+            read.append(tokens)
+    return read, errors
+
+
+def cards_text(cards: Any) -> str:
+    """A list of card codes (or of melds, each a list) as typed: ``QS QH QD / 5S 6S 7S``."""
+    if not isinstance(cards, list):
+        return ""
+    if cards and all(isinstance(m, list) for m in cards):
+        return " / ".join(" ".join(str(c) for c in m) for m in cards)
+    return " ".join(str(c) for c in cards)
+
+
+def _with(data: Any, changes: Mapping[str, str]) -> Any:
+    """A form's posted data with some values changed (the post itself stays as it came)."""
+    copy = data.copy() if isinstance(data, QueryDict) else dict(data)
+    for key, value in changes.items():
+        copy[key] = value
+    return copy
+
+
+def _same_text(a: str, b: str) -> bool:
+    return " ".join(a.upper().split()) == " ".join(b.upper().split())
+
+
+class CardsInput(forms.TextInput):
+    """A text input for cards: capitals, no autocorrection; the picker (static/picker.js) fills it."""
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        base = {
+            "class": "cards",
+            "autocomplete": "off",
+            "autocapitalize": "characters",
+            "autocorrect": "off",
+            "spellcheck": "false",
+        }
+        super().__init__({**base, **(attrs or {})})
+
+
+class CardBoundField(BoundField):
+    """A card field is described by its live check (``<id>_check``: what the field holds) and, as
+    Django describes every field, by its errors (``<id>_error``)."""
+
+    @property
+    def aria_describedby(self) -> str | None:
+        given = super().aria_describedby
+        if given is None or not self.auto_id:
+            return given
+        return " ".join([f"{self.auto_id}_check", *given.split()])
+
+
+class CardListField(forms.CharField):
+    """Cards in the notation of RECORD.md, separated by spaces, cleaned to their codes; every token
+    that is not a card is reported, each with what is wrong with it. ``wild``: a card may name what
+    it stands for (``2C=7H``). ``groups``: melds split by "/", cleaned to a list of lists.
+    ``single``: one card, cleaned to its code (None when empty)."""
+
+    widget = CardsInput
+    bound_field_class = CardBoundField
+
+    def __init__(self, *, wild: bool = False, groups: bool = False, single: bool = False, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("max_length", 12 if single else MAX_FIELD)
+        super().__init__(**kwargs)
+        self.wild, self.groups, self.single = wild, groups, single
+        self.widget.attrs["maxlength"] = str(self.max_length)
+        if single:
+            self.widget.attrs["class"] = "cards single"
+
+    def read(self, text: str) -> tuple[list[list[Token]], list[str]]:
+        return read_cards(text, wild=self.wild, groups=self.groups)
+
+    def clean(self, value: Any) -> Any:
+        text = super().clean(value) or ""
+        read, errors = self.read(text)
+        if errors:
+            raise forms.ValidationError(errors, code="card")
+        codes = [[t.code for t in group] for group in read]
+        if self.single:
+            if sum(len(g) for g in codes) > 1:
+                raise forms.ValidationError("Enter one card.", code="single")
+            return codes[0][0] if codes else None
+        return codes if self.groups else [c for g in codes for c in g]
+
+
 # --------------------------------------------------------------------------- deal entry
 
 
-@dataclass
-class CardField:
-    name: str
-    label: str
-    value: str = ""
-    errors: list[str] = field(default_factory=list)
-    tokens: list[Token] = field(default_factory=list)
-    kind: str = "meld"  # meld, held, deadwood, cards
-    short: str = ""  # the visible label beside the player's name
+class HandForm(forms.Form):
+    """One player's cards in a deal (one form of the deal's formset)."""
+
+    primary: tuple[str, ...] = ()  # the card fields the picker fills in turn
+    extra: tuple[str, ...] = ()  # the card fields of another way to enter the hand
+
+    def __init__(self, *args: Any, player: str = "", seat: int = 0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.player, self.seat = player, seat
+        self.refilled = False  # a field's value was changed for the page (Oklahoma: the split shown)
+
+    def card_names(self) -> tuple[str, ...]:
+        return (*self.primary, *self.extra)
+
+    def is_empty(self) -> bool:
+        """Nothing typed in any card field."""
+        return not any(str(self[name].value() or "").strip() for name in self.card_names())
+
+    def hand(self) -> dict[str, Any]:
+        raise NotImplementedError
 
 
-@dataclass
-class Section:
-    index: int
-    player: str
-    melds: list[CardField]
-    rest: CardField  # Oklahoma: held; Gin: deadwood
-    cards: CardField | None = None  # Gin: all cards, the app arranges them
-    big_gin: bool = False
-    errors: list[str] = field(default_factory=list)
+class OklahomaHandForm(HandForm):
+    """Melded: every card laid down, the engine finds the melds. Melds: the split, given (or
+    changed) by hand; left as the engine's split (``auto``), it is not taken as given."""
 
-    def card_fields(self) -> list[CardField]:
-        return [*self.melds, self.rest, *([self.cards] if self.cards else [])]
+    melded = CardListField(wild=True, label="Melded")
+    held = CardListField(wild=True, label="Left in hand")
+    melds = CardListField(wild=True, groups=True, label="Melds, split by “/”")
+    auto = forms.CharField(required=False, widget=forms.HiddenInput)
+    primary = ("melded", "held")
+    extra = ("melds",)
+
+    @property
+    def split_given(self) -> bool:
+        """The melds field holds a split the player typed (not the engine's split shown there)."""
+        if not self.is_bound:
+            return bool(self.initial.get("melds")) and self.initial.get("melds") != self.initial.get("auto")
+        typed = str(self.data.get(self.add_prefix("melds"), ""))
+        return bool(typed.strip()) and not _same_text(typed, str(self.data.get(self.add_prefix("auto"), "")))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        melded, melds = data.get("melded"), data.get("melds")
+        if self.split_given and melded and melds is not None:
+            given = Counter(c.split("=")[0] for m in melds for c in m)
+            laid = Counter(c.split("=")[0] for c in melded)
+            if given != laid:
+                extra = " ".join(parse_card(c).label for c in (given - laid).elements())
+                missing = " ".join(parse_card(c).label for c in (laid - given).elements())
+                parts = [f"not melded: {extra}" if extra else "", f"missing: {missing}" if missing else ""]
+                self.add_error(
+                    "melds",
+                    "These melds must hold the cards melded above (" + "; ".join(p for p in parts if p) + ").",
+                )
+        return data
+
+    def hand(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        held = data.get("held") or []
+        if self.split_given:
+            return {"melds": data.get("melds") or [], "held": held}
+        if data.get("melded"):
+            return {"melded": data["melded"], "held": held}
+        return {"melds": [], "held": held}
+
+    def show_split(self, text: str) -> None:
+        """Show the engine's split in the melds field, as long as the player has not touched what
+        was shown there (``refilled`` says it changed)."""
+        source = self.data if self.is_bound else self.initial
+        key = self.add_prefix if self.is_bound else str
+        shown, auto = str(source.get(key("melds")) or ""), str(source.get(key("auto")) or "")
+        if not _same_text(shown, auto) or _same_text(shown, text):
+            return
+        if self.is_bound:
+            self.data = _with(self.data, {self.add_prefix("melds"): text, self.add_prefix("auto"): text})
+        else:
+            self.initial = {**self.initial, "melds": text, "auto": text}
+        self.refilled = True
+
+
+class GinHandForm(HandForm):
+    """All the cards (the engine arranges them), or the spread as laid down (melds and deadwood)."""
+
+    cards = CardListField(label="Cards")
+    melds = CardListField(groups=True, label="Melds as laid down, split by “/”")
+    deadwood = CardListField(label="Deadwood")
+    big_gin = forms.BooleanField(required=False, label="Big gin (11 cards melded)")
+    primary = ("cards",)
+    extra = ("melds", "deadwood")
+
+    def hand(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        hand: dict[str, Any] = {}
+        if data.get("cards"):
+            hand["cards"] = data["cards"]
+        if data.get("melds") or data.get("deadwood"):
+            hand["melds"] = data.get("melds") or []
+            hand["deadwood"] = data.get("deadwood") or []
+        if not hand:
+            hand["cards"] = []
+        if data.get("big_gin"):
+            hand["big_gin"] = True
+        return hand
+
+
+class HandFormSet(forms.BaseFormSet):
+    """One form per player, in seat order: the game says how many, never the post."""
+
+    def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
+        self.players = players
+        super().__init__(*args, **kwargs)
+
+    @cached_property
+    def management_form(self) -> ManagementForm:
+        n = len(self.players)
+        form = ManagementForm(
+            {self.add_prefix(TOTAL_FORM_COUNT): n, self.add_prefix(INITIAL_FORM_COUNT): n},
+            auto_id=self.auto_id,
+            prefix=self.prefix,
+        )
+        form.full_clean()
+        return form
+
+    def get_form_kwargs(self, index: int | None) -> dict[str, Any]:
+        kwargs = super().get_form_kwargs(index)
+        if index is not None:
+            kwargs.update(player=self.players[index], seat=index)
+        return kwargs
+
+
+OklahomaHands = cast(type[HandFormSet], forms.formset_factory(OklahomaHandForm, formset=HandFormSet, extra=0))
+GinHands = cast(type[HandFormSet], forms.formset_factory(GinHandForm, formset=HandFormSet, extra=0))
+
+
+def _int(value: Any) -> int | None:
+    text = str(value or "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
+
+
+class DealFacts(forms.Form):
+    """The deal's own facts. ``number`` (the deal the form was opened for), ``version`` (of the deal
+    edited) and ``submission`` (the form's one-time token) let the writes refuse a stale form and
+    write a doubled submit once."""
+
+    number = forms.CharField(required=False, widget=forms.HiddenInput)
+    version = forms.CharField(required=False, widget=forms.HiddenInput)
+    submission = forms.CharField(required=False, widget=forms.HiddenInput)
+    actor = ""  # the radio field naming who ended the deal
+    use_required_attribute = False  # the page says what is missing, beside the field
+
+    def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.players = players
+
+    def clean_number(self) -> int | None:
+        return _int(self.cleaned_data.get("number"))
+
+    def clean_version(self) -> int | None:
+        return _int(self.cleaned_data.get("version"))
+
+    def clean_submission(self) -> str:
+        return str(self.cleaned_data.get("submission") or "")[:64]
+
+    def seat_choice(self, value: str) -> str | None:
+        """The player a radio names (None: nobody)."""
+        return self.players[int(value)] if value.isdigit() and int(value) < len(self.players) else None
+
+    def deal(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class OklahomaFacts(DealFacts):
+    actor = "out"
+    first_turn = forms.BooleanField(required=False, label="Went out on the first turn")
+    concealed = forms.BooleanField(required=False, label="Went out concealed (nothing melded before)")
+    late_misdeal = forms.BooleanField(required=False, label="A misdeal was found late (no going-out bonus)")
+
+    def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, players=players, **kwargs)
+        asked = "Say who went out, or that the stock ran out."
+        self.fields["out"] = forms.ChoiceField(
+            choices=[(str(i), f"{name} went out") for i, name in enumerate(players)]
+            + [("stock", "Nobody: the stock ran out")],
+            widget=forms.RadioSelect,
+            label="Who went out?",
+            error_messages={"required": asked, "invalid_choice": asked},
+        )
+
+    def deal(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        deal = {
+            "out": self.seat_choice(data["out"]),
+            "first_turn": bool(data.get("first_turn")),
+            "concealed": bool(data.get("concealed")),
+        }
+        if data.get("late_misdeal"):
+            deal["late_misdeal"] = True
+        return deal
+
+
+class GinFacts(DealFacts):
+    actor = "knocker"
+    upcard = CardListField(
+        single=True, required=True, label="First upcard", error_messages={"required": "Enter the first upcard."}
+    )
+
+    def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, players=players, **kwargs)
+        asked = "Say who knocked, or that the hand was void."
+        self.fields["knocker"] = forms.ChoiceField(
+            choices=[(str(i), f"{name} knocked") for i, name in enumerate(players)]
+            + [("void", "Nobody knocked: a void hand")],
+            widget=forms.RadioSelect,
+            label="Who knocked?",
+            error_messages={"required": asked, "invalid_choice": asked},
+        )
+
+    def deal(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {"upcard": data["upcard"], "knocker": self.seat_choice(data["knocker"])}
 
 
 def error_text(e: RecordError) -> str:
@@ -253,17 +616,46 @@ def error_text(e: RecordError) -> str:
     return text
 
 
-def _int(value: Any) -> int | None:
-    text = str(value or "")
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
+@dataclass
+class Slot:
+    """A card field as the page shows it: the field, its live check, and whether the picker's
+    Next and Back go through it."""
+
+    field: BoundField
+    check: Any = None  # table.checks.FieldCheck, set by table.checks.attach
+    pick: bool = True
 
 
-def _clip(value: Any) -> str:
-    return str(value or "")[:MAX_FIELD]
+@dataclass
+class Section:
+    """One player's part of the page."""
+
+    form: HandForm
+    actor: Any  # the radio saying this player went out (knocked)
+    primary: list[Slot]
+    extra: list[Slot]
+
+    @property
+    def player(self) -> str:
+        return self.form.player
+
+    @property
+    def seat(self) -> int:
+        return self.form.seat
+
+    @property
+    def extra_open(self) -> bool:
+        """Show the other way of entering the hand: it holds something, or an error."""
+        if isinstance(self.form, OklahomaHandForm):
+            return self.form.split_given or bool(self.form.errors.get("melds") or self.form.errors.get("melded"))
+        return any(str(s.field.value() or "").strip() or s.field.errors for s in self.extra)
 
 
 class DealEntry:
-    """One deal as typed: a text field per meld and per hand, plus the deal's own facts."""
+    """The deal form: the deal's own facts (a form) and one form per player (a formset).
+
+    ``to_data`` gives the RECORD.md deal (player names) or None while a field does not read;
+    ``apply_errors`` puts each error of the engine beside the field it concerns, once."""
 
     def __init__(
         self,
@@ -271,237 +663,237 @@ class DealEntry:
         game: str,
         players: list[str],
         data: Any = None,
-        initial: dict | None = None,
-        extra_melds: int = 0,
+        initial: Mapping[str, Any] | None = None,
         number: int | None = None,
         version: int | None = None,
         submission: str = "",
+        live: bool = False,
     ) -> None:
         self.game = game
-        # Which deal the form was opened for, and at which version: a stale form is refused, not saved.
-        # (A post without it appends the deal: no stale check.)
-        self.number: int | None = _int(data.get("number")) if data is not None else number
-        self.version = _int(data.get("version")) if data is not None else version
-        self.submission = _clip(data.get("submission", ""))[:64] if data is not None else submission
         self.gin = game == profiles.GIN
         self.players = players
-        self.errors: list[str] = []
-        self.top_errors: dict[str, list[str]] = {}
-        self.bound = data is not None
-        initial = initial or {}
-        src = data if data is not None else {}
-        get = (lambda k: _clip(src.get(k, ""))) if data is not None else (lambda k: "")
+        self.live = live  # a preview while the deal is being entered: empty fields are not nagged
+        facts, hands = self._initial(initial or {}) if data is None else ({}, None)
+        facts.update(number=number, version=version, submission=submission)
+        self.facts: DealFacts = (GinFacts if self.gin else OklahomaFacts)(data, initial=facts, players=players)
+        self.hands: HandFormSet = (GinHands if self.gin else OklahomaHands)(
+            data, initial=hands, prefix="p", players=players
+        )
+        self.focus = ""  # the id of what takes the focus after a failed save
 
-        hands = initial.get("hands", {}) if isinstance(initial, dict) else {}
-        self.sections: list[Section] = []
-        for i, name in enumerate(players):
-            hand = hands.get(name, {}) if isinstance(hands, dict) else {}
-            if data is not None:
-                present = [k for k in src if re.fullmatch(rf"p{i}-meld\d+", k)]
-                count = max(len(present), self._base_melds()) + extra_melds
-                count = min(count, 12)
-                melds = [
-                    CardField(f"p{i}-meld{j}", f"{name}: meld {j + 1}", get(f"p{i}-meld{j}"), short=f"Meld {j + 1}")
-                    for j in range(count)
-                ]
-            else:
-                given = [" ".join(m) for m in hand.get("melds", [])]
-                count = max(len(given) + 1, self._base_melds())
-                melds = [
-                    CardField(
-                        f"p{i}-meld{j}",
-                        f"{name}: meld {j + 1}",
-                        given[j] if j < len(given) else "",
-                        short=f"Meld {j + 1}",
-                    )
-                    for j in range(count)
-                ]
-            rest_key = "deadwood" if self.gin else "held"
-            rest_label = f"{name}: deadwood" if self.gin else f"{name}: left in hand"
-            rest = CardField(
-                f"p{i}-{rest_key}",
-                rest_label,
-                get(f"p{i}-{rest_key}") if data is not None else " ".join(hand.get(rest_key, [])),
-                kind=rest_key,
-                short="Deadwood" if self.gin else "Left in hand",
-            )
-            section = Section(i, name, melds, rest)
-            if self.gin:
-                section.cards = CardField(
-                    f"p{i}-cards",
-                    f"{name}: all cards (the app arranges them)",
-                    get(f"p{i}-cards") if data is not None else " ".join(hand.get("cards", [])),
-                    kind="cards",
-                    short="Or all the cards (the app finds the melds)",
-                )
-                section.big_gin = (src.get(f"p{i}-big_gin") == "on") if data is not None else bool(hand.get("big_gin"))
-            self.sections.append(section)
-
+    # ---- the initial form of a saved deal
+    def _initial(self, deal: Mapping[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        facts: dict[str, Any] = {}
+        seat = {name: str(i) for i, name in enumerate(self.players)}
+        key, nobody = ("knocker", "void") if self.gin else ("out", "stock")
+        if key in deal:
+            facts[key] = seat.get(deal[key], "") if deal[key] is not None else nobody
         if self.gin:
-            self.upcard = get("upcard") if data is not None else str(initial.get("upcard", "") or "")
-            knocker = initial.get("knocker", "") if data is None else None
-            self.knocker = (
-                get("knocker")
-                if data is not None
-                else ("void" if "knocker" in initial and knocker is None else self._seat_of(knocker))
-            )
+            facts["upcard"] = str(deal.get("upcard") or "")
         else:
-            out = initial.get("out", "") if data is None else None
-            self.out = (
-                get("out")
-                if data is not None
-                else ("stock" if "out" in initial and out is None else self._seat_of(out))
+            facts.update({k: bool(deal.get(k)) for k in ("first_turn", "concealed", "late_misdeal")})
+        raw_hands = deal.get("hands")
+        hands = raw_hands if isinstance(raw_hands, Mapping) else {}
+        initial = []
+        for name in self.players:
+            hand = hands.get(name)
+            hand = hand if isinstance(hand, Mapping) else {}
+            raw_melds = hand.get("melds")
+            melds: list[Any] = raw_melds if isinstance(raw_melds, list) else []
+            if self.gin:
+                initial.append(
+                    {
+                        "cards": cards_text(hand.get("cards")),
+                        "melds": cards_text(melds),
+                        "deadwood": cards_text(hand.get("deadwood")),
+                        "big_gin": bool(hand.get("big_gin")),
+                    }
+                )
+            else:
+                flat = [c for m in melds if isinstance(m, list) for c in m]
+                initial.append(
+                    {
+                        "melded": cards_text(hand.get("melded") or flat),
+                        "melds": cards_text(melds) if melds else "",
+                        "held": cards_text(hand.get("held")),
+                    }
+                )
+        return facts, initial
+
+    # ---- what the page shows
+    @cached_property
+    def sections(self) -> list[Section]:
+        actors = list(self.facts[self.facts.actor].subwidgets)
+        out = []
+        for form in self.hands.forms:
+            out.append(
+                Section(
+                    form=form,
+                    actor=actors[form.seat] if form.seat < len(actors) else None,
+                    primary=[Slot(form[name]) for name in form.primary],
+                    extra=[Slot(form[name], pick=False) for name in form.extra],
+                )
             )
-            self.first_turn = (src.get("first_turn") == "on") if data is not None else bool(initial.get("first_turn"))
-            self.concealed = (src.get("concealed") == "on") if data is not None else bool(initial.get("concealed"))
+        return out
 
-    def _base_melds(self) -> int:
-        return 3 if self.gin else 4
+    @property
+    def actor_field(self) -> BoundField:
+        """Who went out (Oklahoma) or knocked (Gin)."""
+        return self.facts[self.facts.actor]
 
-    def _seat_of(self, name: Any) -> str:
-        if isinstance(name, str) and name in self.players:
-            return str(self.players.index(name))
-        return ""
+    @property
+    def flags(self) -> list[BoundField]:
+        """How the player went out (Oklahoma)."""
+        return [self.facts[name] for name in ("first_turn", "concealed", "late_misdeal") if name in self.facts.fields]
+
+    @property
+    def nobody(self) -> Any:
+        """The radio saying nobody went out (knocked)."""
+        return list(self.facts[self.facts.actor].subwidgets)[-1]
+
+    @cached_property
+    def slots(self) -> list[Slot]:
+        """Every card field in the page's order (the Gin upcard first)."""
+        out = [Slot(self.facts["upcard"])] if self.gin else []
+        for s in self.sections:
+            out += s.primary + s.extra
+        return out
+
+    @property
+    def number(self) -> int | None:
+        if self.facts.is_bound:
+            return _int(self.facts.data.get("number"))
+        return _int(self.facts.initial.get("number"))
+
+    @property
+    def version(self) -> int | None:
+        if self.facts.is_bound:
+            return _int(self.facts.data.get("version"))
+        return _int(self.facts.initial.get("version"))
+
+    @property
+    def submission(self) -> str:
+        source = self.facts.data if self.facts.is_bound else self.facts.initial
+        return str(source.get("submission") or "")[:64]
+
+    def restart(self, *, number: int | None = None, version: int | None = None, submission: str) -> None:
+        """The form answers a conflict: the next save is a new submission (of the deal now there)."""
+        changes = {"submission": submission}
+        if number is not None:
+            changes["number"] = str(number)
+        if version is not None:
+            changes["version"] = str(version)
+        self.facts.data = _with(self.facts.data, changes)
 
     # ---- reading
-    def _parse(self, f: CardField, wild: bool) -> list[str]:
-        codes: list[str] = []
-        f.tokens = []
-        for text in split_cards(f.value):
-            try:
-                token = parse_token(text) if wild else Token(parse_card(text))
-            except CardError as exc:
-                f.errors.append(exc.message)
-                continue
-            f.tokens.append(token)
-            codes.append(token.code)
-        return codes
-
-    def _player_choice(self, value: str, extra: str) -> str | None | bool:
-        """A seat index as posted -> the player's name; ``extra`` ("stock"/"void") -> None; else False."""
-        if value == extra:
+    def to_data(self) -> dict[str, Any] | None:
+        """The RECORD.md deal, or None while a field does not read (the errors are on the fields)."""
+        facts_ok = self.facts.is_valid()
+        hands_ok = self.hands.is_valid()
+        if not (facts_ok and hands_ok):
             return None
-        seat = _int(value)  # ASCII digits only: "²" and "①" are digits to str.isdigit, not to int()
-        if seat is not None and seat < len(self.players):
-            return self.players[seat]
-        return False
+        return {**self.facts.deal(), "hands": {form.player: form.hand() for form in self.hands.forms}}
 
-    def to_data(self) -> dict | None:
-        """The RECORD.md deal, or None when a field has a typo (the errors are on the fields)."""
-        ok = True
-        hands: dict[str, dict] = {}
-        for s in self.sections:
-            melds = []
-            for f in s.melds:
-                codes = self._parse(f, wild=not self.gin)
-                if f.errors:
-                    ok = False
-                if codes:
-                    melds.append(codes)
-            rest = self._parse(s.rest, wild=False)
-            if s.rest.errors:
-                ok = False
-            if self.gin:
-                assert s.cards is not None
-                cards = self._parse(s.cards, wild=False)
-                if s.cards.errors:
-                    ok = False
-                if cards and (melds or rest):
-                    s.errors.append("Enter either the spread (melds and deadwood) or all the cards, not both.")
-                    ok = False
-                if cards:
-                    hand: dict[str, Any] = {"cards": cards}
-                else:
-                    hand = {"melds": melds, "deadwood": rest}
-                if s.big_gin:
-                    hand["big_gin"] = True
-            else:
-                hand = {"melds": melds, "held": rest}
-            hands[s.player] = hand
-        if self.gin:
-            deal: dict[str, Any] = {}
-            try:
-                deal["upcard"] = parse_card(self.upcard).code if self.upcard.strip() else None
-            except CardError as exc:
-                self.top_errors.setdefault("upcard", []).append(exc.message)
-                ok = False
-            if not self.upcard.strip():
-                self.top_errors.setdefault("upcard", []).append("Enter the first upcard.")
-                ok = False
-            knocker = self._player_choice(self.knocker, "void")
-            if knocker is False:
-                self.top_errors.setdefault("knocker", []).append("Say who knocked, or that the hand was void.")
-                ok = False
-            deal["knocker"] = knocker if knocker is not False else None
-            deal["hands"] = hands
-        else:
-            out = self._player_choice(self.out, "stock")
-            if out is False:
-                self.top_errors.setdefault("out", []).append("Say who went out, or that the stock ran out.")
-                ok = False
-            deal = {
-                "out": out if out is not False else None,
-                "first_turn": self.first_turn,
-                "concealed": self.concealed,
-                "hands": hands,
-            }
-        return deal if ok else None
+    # ---- errors
+    @staticmethod
+    def add(form: forms.BaseForm, name: str | None, text: str) -> None:
+        """An error on a field (None: the form), unless it is shown there already."""
+        key = name or NON_FIELD_ERRORS
+        if text not in form.errors.get(key, []):
+            form.add_error(name, text)
 
-    # ---- errors from the engine
-    def apply_errors(self, errors: tuple[RecordError, ...], number: int) -> None:
+    def apply_errors(self, errors: Iterable[RecordError], number: int) -> None:
         for e in errors:
             text = error_text(e)
             if e.deal is not None and e.deal != number:
-                self.errors.append(f"Deal {e.deal}: {text}")
+                self.add(self.facts, None, f"Deal {e.deal}: {text}")
                 continue
-            section = next(
-                (s for s in self.sections if e.player is not None and s.player.casefold() == str(e.player).casefold()),
-                None,
-            )
-            fld = e.field or ""
-            if section is None:
-                for key in ("upcard", "knocker", "out", "first_turn", "concealed"):
-                    if fld.endswith(key):
-                        self.top_errors.setdefault(key, []).append(text)
-                        break
-                else:
-                    self.errors.append(text)
-                continue
-            target = self._field_for(section, e)
-            if target is not None:
-                target.errors.append(text)
-            else:
-                section.errors.append(text)
+            form, name = self._place(e)
+            self.add(form, name, text)
 
-    def _field_for(self, s: Section, e: RecordError) -> CardField | None:
-        fld = e.field or ""
-        wanted = [c.replace(" ", "") for c in e.cards]
-        if wanted:
-            for f in s.card_fields():
-                labels = set()
-                for t in f.tokens:
-                    labels.update({t.card.label, t.label, t.card.code, t.code})
-                if (
-                    f.tokens
-                    and all(c in labels for c in wanted)
-                    and (f.kind == "meld" or not re.search(r"melds\[", fld))
-                ):
-                    return f
-        m = re.search(r"melds\[(\d+)\]", fld)
-        if m:
-            filled = [f for f in s.melds if f.tokens]
-            k = int(m.group(1))  # both engines count melds from 0 (a path into the record)
-            if 0 <= k < len(filled):
-                return filled[k]
-        for candidate in (s.rest, s.cards):
-            if candidate is not None and fld.endswith(candidate.kind):
-                return candidate
+    def _hand_of(self, e: RecordError) -> tuple[HandForm | None, str]:
+        """The player's form an error concerns, and the rest of its field path."""
+        field = e.field or ""
+        for form in sorted(self.hands.forms, key=lambda f: -len(f.player)):
+            head = f"hands.{form.player}"
+            if field == head or field.startswith(head + "."):
+                return form, field[len(head) + 1 :]
+        if e.player is not None:
+            for form in self.hands.forms:
+                if form.player.casefold() == str(e.player).casefold():
+                    return form, ""
+        return None, field
+
+    def _place(self, e: RecordError) -> tuple[forms.Form, str | None]:
+        form, rest = self._hand_of(e)
+        if form is None:
+            key = rest.split(".")[0]
+            if key in self.facts.fields and key not in ("number", "version", "submission"):
+                return self.facts, key
+            return self.facts, None
+        key = re.sub(r"\[\d+\]$", "", rest.split(".")[0])
+        if key == "melds" and isinstance(form, OklahomaHandForm) and not form.split_given:
+            key = "melded"
+        if key in form.fields and key != "auto":
+            return form, key
+        if e.cards:
+            holder = self._field_holding(form, e.cards)
+            if holder:
+                return form, holder
+        return form, None
+
+    @staticmethod
+    def _field_holding(form: HandForm, cards: Iterable[str]) -> str | None:
+        wanted = {c.replace(" ", "") for c in cards}
+        for name in form.card_names():
+            field = form.fields[name]
+            assert isinstance(field, CardListField)
+            read, _ = field.read(str(form[name].value() or ""))
+            labels: set[str] = set()
+            for t in (t for group in read for t in group):
+                labels.update({t.card.label, t.label, t.card.code, t.code})
+            if labels and wanted <= labels:
+                return name
         return None
+
+    def quiet(self) -> None:
+        """While the deal is being entered, say nothing about what is not entered yet: fields left
+        empty, players with no card entered yet, who went out (knocked) before anyone is chosen."""
+        for form in [self.facts, *self.hands.forms]:
+            for name in list(form.errors):
+                if name == NON_FIELD_ERRORS:
+                    if isinstance(form, HandForm) and form.is_empty():
+                        del form.errors[name]
+                    continue
+                if name in form.fields and not str(form[name].value() or "").strip():
+                    del form.errors[name]
 
     @property
     def has_errors(self) -> bool:
-        return bool(
-            self.errors
-            or self.top_errors
-            or any(s.errors or any(f.errors for f in s.card_fields()) for s in self.sections)
-        )
+        return bool(self.facts.errors or self.hands.non_form_errors() or any(f.errors for f in self.hands.forms))
+
+    def find_focus(self) -> str:
+        """Where the focus goes after a failed save: the first field in error in the page's order
+        (an error of the deal as a whole: its message). Sets ``focus`` to the element's id."""
+        self.focus = self._first_error()
+        return self.focus
+
+    def _first_error(self) -> str:
+        if self.facts.non_field_errors() or self.hands.non_form_errors():
+            return "deal-errors"
+        facts = [self.facts[name] for name in self.facts.fields if name not in ("number", "version", "submission")]
+        players: list[BoundField | None] = []
+        for s in self.sections:
+            if s.form.non_field_errors():
+                players.append(s.primary[0].field)
+            players += [s.form[name] for name in s.form.fields if name != "auto" and s.form[name].errors]
+        for bound in [*facts, *players] if self.gin else [*players, *facts]:
+            if bound is None or (bound.form is self.facts and not bound.errors):
+                continue
+            if bound.name == self.facts.actor and bound.form is self.facts:
+                first = bound.subwidgets[0]  # the first of the radios, as the page shows them
+                first.data["attrs"]["autofocus"] = True
+                return str(first.id_for_label)
+            bound.field.widget.attrs["autofocus"] = True
+            return bound.auto_id
+        return ""

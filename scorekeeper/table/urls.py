@@ -18,6 +18,7 @@ urlpatterns = [
     path("tables/<int:table_id>/phones/<int:device_id>/revoke/", phones.phone_revoke, name="phone_revoke"),
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game_page, name="game"),
+    path("games/<int:game_id>/rematch/", views.rematch, name="rematch"),
     path("games/<int:game_id>/deals/new/", views.deal_new, name="deal_new"),
     path("games/<int:game_id>/check/", views.check_meld, name="check_meld"),
     path("games/<int:game_id>/deals/<int:deal_id>/", views.deal_page, name="deal"),

@@ -19,10 +19,10 @@ from django.urls import resolve, reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.rules import profiles
-from scorekeeper.rules.cards import CardError, Token, parse_token, split_cards
+from scorekeeper.rules.cards import PACK_52, parse_card
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.results import GameResult
-from scorekeeper.table import access, engine, lan, live, services
+from scorekeeper.table import access, checks, engine, lan, live, services
 from scorekeeper.table.changes import change_history
 from scorekeeper.table.forms import DealEntry, JoinForm, NewGameForm, error_text, new_submission
 from scorekeeper.table.models import Deal, Device, Game, GameState, Link, Role
@@ -45,12 +45,17 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
-    kind = data.get("game", profiles.OKLAHOMA)
+    switch = data.get("switch") if request.method == "POST" else None
+    kind = switch or data.get("game", profiles.OKLAHOMA)
     if kind not in profiles.GAMES:
         kind = profiles.OKLAHOMA
     scorers = [d for d in access.devices(request) if d.role == Role.SCORE]
     status = 200
-    if request.method == "POST":
+    if switch is not None:
+        # the other game, with the names typed so far (and who deals first) kept
+        kept = {k: v for k, v in request.POST.items() if k.startswith("seat_") or k in ("first_dealer", "submission")}
+        form = NewGameForm(game=kind, initial=kept)
+    elif request.method == "POST":
         form = NewGameForm(request.POST, game=kind)
         if form.is_valid():
             device = scorers[0] if scorers else None
@@ -112,6 +117,23 @@ def _score(game: Game) -> tuple[GameResult | None, list[str]]:
         return None, [str(e) for e in exc.errors]
 
 
+def _game_context(game: Game, device: Device, errors: list[str] | None = None) -> dict[str, Any]:
+    result, score_errors = _score(game)
+    rules, rule_errors = engine.rules_of(game)
+    return {
+        "game": game,
+        "result": result,
+        "errors": [*(errors or []), *score_errors, *rule_errors],
+        "rules": rules,
+        "device": device,
+        "board": board(game, rules, result),
+        "deals": deal_rows(game, result),
+        "live_etag": live.etag(game.version, device.role, partial=True),
+        "poll_seconds": live.POLL_SECONDS,
+        "submission": new_submission(),  # the rematch's, once the game is over
+    }
+
+
 @require_safe
 def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game: the board, the deals, who deals next, the winner. It follows the game live: a
@@ -125,21 +147,37 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 @access.game_view(Role.FOLLOW)
 def _game_page(request: HtmxHttpRequest, game: Game, device: Device, *, partial: bool) -> HttpResponse:
-    result, errors = _score(game)
-    rules, rule_errors = engine.rules_of(game)
-    context = {
-        "game": game,
-        "result": result,
-        "errors": errors + rule_errors,
-        "rules": rules,
-        "device": device,
-        "board": board(game, rules, result),
-        "deals": deal_rows(game, result),
-        "live_etag": live.etag(game.version, device.role, partial=True),
-        "poll_seconds": live.POLL_SECONDS,
-    }
-    response = render_page(request, "table/game.html", context, partial="live")
+    response = render_page(request, "table/game.html", _game_context(game, device), partial="live")
     return live.mark(response, live.etag(game.version, device.role, partial=partial))
+
+
+@require_POST
+@access.game_view(Role.SCORE)
+def rematch(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
+    """A new game with the same players and rules, once the game is over; the player who would
+    deal next deals first. A repeated post (its submission token) answers with the same game."""
+    result, _ = _score(game)
+    if result is None or result.state != "finished":
+        return HttpResponseRedirect(reverse("table:game", args=[game.pk]))
+    names = game.player_names()
+    following = result.deals[-1].next_dealer if result.deals else None
+    try:
+        row = services.create_game(
+            table=game.table,
+            kind=game.kind,
+            profile=game.profile,
+            options=game.options,
+            players=names,
+            first_dealer=names.index(following) if following in names else game.first_dealer,
+            by=device,
+            submission=str(request.POST.get("submission", ""))[:64] or None,
+        )
+    except services.Duplicate as done:
+        return HttpResponseRedirect(done.answer)
+    except RecordInvalid as exc:  # rules this engine no longer takes: say so, start nothing
+        context = _game_context(game, device, [error_text(e) for e in exc.errors])
+        return render(request, "table/game.html", context, status=400)
+    return HttpResponseRedirect(reverse("table:game", args=[row.pk]))
 
 
 def _entry_context(
@@ -147,6 +185,7 @@ def _entry_context(
 ) -> dict[str, Any]:
     rules, _ = engine.rules_of(game)
     number = deal.number if deal else entry.number or game.deals.count() + 1
+    pack = engine.pack_counts(rules) or {card.code: 1 for card in PACK_52}
     return {
         "game": game,
         "entry": entry,
@@ -154,7 +193,9 @@ def _entry_context(
         "number": number,
         "rules": rules,
         "preview": deal_view(game, preview, number) if preview and number <= len(preview.deals) else None,
-        "pack": engine.pack_counts(rules),
+        "pack": json.dumps(pack),
+        # the cards that may name another (Oklahoma's wild cards), for the picker's "="
+        "wild": " ".join(code for code in pack if not entry.gin and parse_card(code).is_wild),
         "gin": entry.gin,
         "conflict": conflict,
     }
@@ -162,6 +203,7 @@ def _entry_context(
 
 def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal | None) -> HttpResponse:
     players = game.player_names()
+    rules, _ = engine.rules_of(game)
     if request.method == "GET":
         if deal is None and game.finished:
             return HttpResponseRedirect(reverse("table:game", args=[game.pk]))
@@ -173,6 +215,7 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
             version=deal.version if deal else None,
             submission=new_submission(),
         )
+        checks.attach(entry, rules)
         # A saved deal is complete: its edit page previews the points as they stand.
         preview = None
         if deal is not None:
@@ -181,11 +224,14 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
         return render(request, "table/deal_form.html", _entry_context(game, entry, deal, preview))
 
     action = request.POST.get("action", "save")
-    entry = DealEntry(game=game.kind, players=players, data=request.POST, extra_melds=1 if action == "more" else 0)
+    live = bool(request.htmx) and action == "preview"
+    entry = DealEntry(game=game.kind, players=players, data=request.POST, live=live)
     data = entry.to_data()
+    checks.attach(entry, rules)
     preview = None
     conflict = None
-    if data is not None and action != "more":
+    number = deal.number if deal else entry.number or game.deals.count() + 1
+    if data is not None:
         try:
             if action == "save":
                 if deal is None:
@@ -207,20 +253,23 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
             return HttpResponseRedirect(done.answer)
         except services.Conflict as exc:
             conflict = exc
-            if exc.deal is not None and deal is None:
-                entry.number = game.deals.count() + 1
-            if exc.deal is not None and deal is not None:
-                entry.version = exc.deal.version
-            entry.submission = new_submission()
+            entry.restart(
+                number=game.deals.count() + 1 if exc.deal is not None and deal is None else None,
+                version=exc.deal.version if exc.deal is not None and deal is not None else None,
+                submission=new_submission(),
+            )
         except RecordInvalid as exc:
-            entry.apply_errors(exc.errors, deal.number if deal else entry.number or game.deals.count() + 1)
+            entry.apply_errors(exc.errors, number)
+    if live:
+        entry.quiet()
+    elif entry.has_errors:
+        entry.find_focus()
     status = 409 if conflict else 400 if entry.has_errors else 200
-    partial = "preview" if action == "preview" else None
     return render_page(
         request,
         "table/deal_form.html",
         _entry_context(game, entry, deal, preview, conflict),
-        partial=partial,
+        partial="preview" if action == "preview" else None,
         status=status if not request.htmx else 200,
     )
 
@@ -319,37 +368,20 @@ def deal_delete(request: HtmxHttpRequest, game: Game, device: Device, deal_id: i
 @require_POST
 @access.game_view(Role.SCORE)
 def check_meld(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
-    """htmx: check the one meld field named by ?field= and say what it is or what is wrong."""
+    """The live check of the one card field named by ?field= (given the deal form's post): its
+    cards as chips grouped by meld, what each meld is, or what is wrong with the field. (The deal
+    form's own preview checks every field at once; this answers for one.)"""
     name = request.GET.get("field", "")
-    text = str(request.POST.get(name, ""))[:200]
     rules, _ = engine.rules_of(game)
-    context: dict[str, Any] = {"field": name, "ok": None, "errors": [], "text": ""}
-    tokens: list[Token] = []
-    for raw in split_cards(text):
-        try:
-            tokens.append(parse_token(raw) if not game.is_gin else Token(parse_token(raw).card))
-        except CardError as exc:
-            context["errors"].append(exc.message)
-    if tokens and not context["errors"]:
-        is_meld = name.split("-")[-1].startswith("meld")
-        if not game.is_gin and is_meld:
-            check = engine.check_meld(tokens, rules)
-            if check is not None:
-                if check.ok:
-                    shown = (
-                        f" {' '.join(check.meaning)}" if check.meaning and any(t.card.is_wild for t in tokens) else ""
-                    )
-                    context["ok"] = f"{check.kind}{shown}, +{check.points}"
-                else:
-                    context["errors"] = [error_text(e) for e in check.errors]
-        elif game.is_gin and is_meld:
-            kind, problem = engine.check_gin_meld([t.card for t in tokens])
-            if problem:
-                context["errors"] = [problem]
-            elif kind:
-                context["ok"] = f"{kind} {' '.join(t.label for t in tokens)}"
-        if not context["errors"] and context["ok"] is None:
-            context["ok"] = " ".join(t.label for t in tokens)
+    entry = DealEntry(game=game.kind, players=game.player_names(), data=request.POST)
+    entry.to_data()
+    slot = next((s for s in entry.slots if s.field.html_name == name), None)
+    if slot is None:
+        return HttpResponse("")
+    checks.attach(entry, rules, only=name)
+    entry.quiet()
+    refilled = next((s for s in entry.sections if s.form.refilled), None)
+    context = {"slot": slot, "entry": entry, "game": game, "gin": entry.gin, "refilled": refilled}
     return render(request, "table/check.html", context)
 
 

@@ -12,19 +12,30 @@ NAMES = ["Ann", "Ben"]
 
 
 def type_gin(page: Page, deal: dict) -> None:
+    """Type the deal: a spread (melds split by "/", deadwood) or all the cards."""
     page.get_by_label("First upcard").fill(deal["upcard"])
     page.locator(f'input[name=knocker][value="{deal["knocker"]}"]').check()
     for seat, melds in deal["melds"].items():
         name = NAMES[seat]
-        for j in range(3):
-            page.get_by_label(f"{name}: Meld {j + 1}", exact=True).fill(melds[j] if j < len(melds) else "")
+        spread = page.locator(f"#player-{seat} details.split")
+        if spread.get_attribute("open") is None:
+            spread.locator("summary").click()
+        page.get_by_label(f"{name}: Melds as laid down, split by “/”", exact=True).fill(" / ".join(melds))
         page.get_by_label(f"{name}: Deadwood", exact=True).fill(deal["deadwood"][seat])
-        page.get_by_label(re.compile(f"^{name}: Or all the cards")).fill(deal["cards"][seat])
+        page.get_by_label(f"{name}: Cards", exact=True).fill(deal["cards"][seat])
+
+
+def set_meld(page: Page, name: str, number: int, meld: str) -> None:
+    """Type meld ``number`` (from 1) of the player's spread anew."""
+    field = page.get_by_label(f"{name}: Melds as laid down, split by “/”", exact=True)
+    melds = field.input_value().split(" / ")
+    melds[number - 1] = meld
+    field.fill(" / ".join(melds))
 
 
 def test_gin_game_to_its_target(page: Page, live_server, shot, console_errors):
     page.goto(live_server.url + "/games/new/")
-    page.get_by_role("link", name="Oklahoma Gin").click()
+    page.get_by_role("button", name="Oklahoma Gin").click()
     page.get_by_label("Standard", exact=False).check()
     page.get_by_label("Seat 1").fill("Ann")
     page.get_by_label("Seat 2").fill("Ben")
@@ -36,14 +47,13 @@ def test_gin_game_to_its_target(page: Page, live_server, shot, console_errors):
     page.get_by_role("link", name="Enter deal 1").click()
     type_gin(page, GIN_BIG)
     # A run with the ace high is rejected beside the meld, then corrected.
-    meld = page.get_by_label("Ann: Meld 3", exact=True)
-    meld.fill("JH QH KH AH")
-    expect(page.locator("#check-p0-meld2")).to_contain_text("✗")
-    expect(page.locator("#err-p0-meld2")).to_contain_text("ace is low")
+    set_meld(page, "Ann", 3, "JH QH KH AH")
+    expect(page.locator("#id_p-0-melds_check")).to_contain_text("✗")
+    expect(page.locator("#id_p-0-melds_error")).to_contain_text("ace is low")
     shot(page, "gin-3-rejected-meld")
-    meld.fill("10H JH QH KH")
-    expect(page.locator("#err-p0-meld2")).to_be_empty()
-    expect(page.locator("#check-p0-meld2")).to_contain_text("✓ run")
+    set_meld(page, "Ann", 3, "10H JH QH KH")
+    expect(page.locator("#id_p-0-melds_error")).to_have_count(0)
+    expect(page.locator("#id_p-0-melds_check")).to_contain_text("✓ run")
     expect(page.locator("#preview")).to_contain_text("+164")
     page.get_by_role("button", name="Save deal").click()
     expect(page.locator(".total").first).to_contain_text("164")
@@ -84,10 +94,10 @@ def test_the_app_works_without_javascript(browser, live_server, shot):
     page.get_by_role("link", name="Enter deal 1").click()
     assert page.locator(".picker").count() == 0  # the picker is JavaScript's extra
     type_gin(page, GIN_BIG)
-    page.get_by_label("Ann: Meld 3", exact=True).fill("JH QH KH AH")
+    set_meld(page, "Ann", 3, "JH QH KH AH")
     page.get_by_role("button", name="Preview").click()
-    expect(page.locator("#err-p0-meld2")).to_contain_text("ace is low")
-    page.get_by_label("Ann: Meld 3", exact=True).fill("10H JH QH KH")
+    expect(page.locator("#id_p-0-melds_error")).to_contain_text("ace is low")
+    set_meld(page, "Ann", 3, "10H JH QH KH")
     page.get_by_role("button", name="Preview").click()
     expect(page.locator("#preview")).to_contain_text("+164")
     page.get_by_role("button", name="Save deal").click()

@@ -167,10 +167,11 @@ def test_a_hollywood_match_on_every_page(scorer_page: Page, table, live_server, 
 def test_hollywood_refused_for_three_players_next_to_the_option(page: Page, live_server, shot, console_errors):
     page.goto(live_server.url + "/games/new/?game=oklahoma-gin")
     page.get_by_label("Standard", exact=False).check()
-    for seat, name in enumerate(["Ann", "Ben", "Cleo"], start=1):
-        page.get_by_label(f"Seat {seat}").fill(name)
+    # the standard rules take two players: a third seat shows once "Most players" says three
     page.get_by_text("House options").click()
     page.get_by_label("Most players").fill("3")
+    for seat, name in enumerate(["Ann", "Ben", "Cleo"], start=1):
+        page.get_by_label(f"Seat {seat}").fill(name)
     page.get_by_label("Hollywood (three columns)").select_option("true")
     page.get_by_role("button", name="Start the game").click()
     knob = page.locator(".knob", has=page.locator("#id_opt_hollywood"))

@@ -15,6 +15,7 @@ import pytest
 from scorekeeper.rules import gin, profiles
 from scorekeeper.rules.results import Standing
 from scorekeeper.table import engine
+from scorekeeper.table.forms import option_words
 from scorekeeper.table.models import Game
 from scorekeeper.table.templatetags.cards import signed_text
 from tests.conftest import new_game
@@ -223,7 +224,8 @@ def test_the_new_game_form_gives_the_engines_refusal_next_to_the_hollywood_optio
     knob = knob[: knob.index('<p class="hint">')]
     rules = profiles.resolve("oklahoma-gin", profile, {"hollywood": True, **options})
     (expected,) = gin.setup_errors(rules, seats)
-    assert expected.message in html.unescape(knob)
+    # the engine's message, each option named by its label as on the form ("Scoring", not 'scoring')
+    assert option_words("oklahoma-gin", expected.message) in html.unescape(knob)
     assert not Game.objects.exists()
 
 

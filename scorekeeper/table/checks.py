@@ -1,0 +1,125 @@
+"""The live checks of the deal form's card fields: what the engine makes of one field as it is
+filled — its cards as chips, grouped by meld, each meld's kind and points — and the field's own
+problems the engine finds (a meld that is no meld, a melded list it cannot split, or splits that
+score differently). The deal as a whole is checked by the engine when it is previewed or saved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from scorekeeper.rules.cards import Card, Token
+from scorekeeper.rules.oklahoma import MeldCheck
+from scorekeeper.rules.profiles import Rules
+from scorekeeper.table import engine
+from scorekeeper.table.forms import CardListField, DealEntry, OklahomaHandForm, Slot, error_text
+
+
+@dataclass
+class Group:
+    """Cards shown together: one meld (with what it is), or the cards of a field."""
+
+    labels: list[str]
+    verdict: str = ""  # "set, +30"; "run"
+    ok: bool | None = None  # a meld: legal or not; None: not a meld
+
+
+@dataclass
+class FieldCheck:
+    groups: list[Group] = field(default_factory=list)
+    note: str = ""  # "11 cards"
+    errors: list[str] = field(default_factory=list)  # the field's own problems, as the engine words them
+    split: str = ""  # Oklahoma melded: the melds the engine found, as typed ("QS QH QD / 5S 6S 7S")
+
+
+def _count(n: int) -> str:
+    return f"{n} card{'s' if n != 1 else ''}" if n else ""
+
+
+def _oklahoma_meld(tokens: list[Token], rules: Rules, check: FieldCheck) -> Group:
+    verdict = engine.check_meld(tokens, rules)
+    labels = [t.label for t in tokens]
+    if verdict is None:
+        return Group(labels)
+    if not verdict.ok:
+        check.errors += [error_text(e) for e in verdict.errors]
+        return Group(labels, "", False)
+    return _meld_group(verdict, tokens)
+
+
+def _meld_group(verdict: MeldCheck, tokens: Sequence[Token]) -> Group:
+    """A legal meld as shown: its cards (each wild with what it stands for), kind and points."""
+    shown = f" {' '.join(verdict.meaning)}" if verdict.meaning and any(t.card.is_wild for t in tokens) else ""
+    labels = list(verdict.labels) or [t.label for t in tokens]
+    return Group(labels, f"{verdict.kind}{shown}, +{verdict.points}", True)
+
+
+def _oklahoma_melded(tokens: list[Token], rules: Rules, check: FieldCheck) -> None:
+    """A player's melded cards: the melds the engine splits them into, or why it cannot."""
+    verdict = engine.check_melded(tokens, rules)
+    check.note = _count(len(tokens))
+    if verdict is None or not verdict.ok:
+        if verdict is not None:
+            check.errors += [error_text(e) for e in verdict.errors]
+        check.groups.append(Group([t.label for t in tokens]))
+        return
+    for meld in verdict.melds:
+        check.groups.append(_meld_group(meld, meld.cards))
+    check.split = " / ".join(" ".join(t.code for t in meld.cards) for meld in verdict.melds)
+    check.note += f", +{verdict.points}" + (f" · {verdict.note}" if verdict.note else "")
+
+
+def _gin_meld(cards: list[Card], check: FieldCheck) -> Group:
+    kind, problem = engine.check_gin_meld(cards)
+    labels = [c.label for c in cards]
+    if problem:
+        check.errors.append(problem)
+        return Group(labels, "", False)
+    return Group(labels, kind or "", True if kind else None)
+
+
+def check_field(bound_field: CardListField, name: str, text: str, rules: Rules, gin: bool) -> FieldCheck:
+    """What the engine makes of field ``name`` (melded, melds, held, cards, deadwood, upcard)
+    holding ``text``. Cards that do not read are the form's to report, and are left out here."""
+    read, _ = bound_field.read(text)
+    check = FieldCheck()
+    count = sum(len(g) for g in read)
+    if name == "melds":
+        for tokens in read:
+            if gin:
+                check.groups.append(_gin_meld([t.card for t in tokens], check))
+            else:
+                check.groups.append(_oklahoma_meld(tokens, rules, check))
+        check.note = _count(count) if len(read) > 1 else ""
+        return check
+    tokens = [t for g in read for t in g]
+    if tokens and name == "melded" and not gin:
+        _oklahoma_melded(tokens, rules, check)
+    elif tokens:
+        check.groups.append(Group([t.label for t in tokens]))
+        check.note = _count(count) if name != "upcard" else ""
+    return check
+
+
+def attach(entry: DealEntry, rules: Rules, only: str | None = None) -> None:
+    """Check every card field of the entry (or only the one named ``only``), keep each check on its
+    slot for the page, and put the problems found beside their field. Shows the engine's split of
+    an Oklahoma melded list in that player's melds field (unless the player gave a split)."""
+    for slot in entry.slots:
+        if only is not None and slot.field.html_name != only:
+            continue
+        _attach(entry, slot, rules)
+
+
+def _attach(entry: DealEntry, slot: Slot, rules: Rules) -> None:
+    bound = slot.field
+    card_field = bound.field
+    assert isinstance(card_field, CardListField)
+    check = check_field(card_field, bound.name, str(bound.value() or ""), rules, entry.gin)
+    slot.check = check
+    for text in check.errors:
+        entry.add(bound.form, bound.name, text)
+    form = bound.form
+    if check.split and isinstance(form, OklahomaHandForm):
+        form.show_split(check.split)
