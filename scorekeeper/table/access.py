@@ -14,10 +14,10 @@ from functools import wraps
 from typing import Any, Concatenate, ParamSpec
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 
-from scorekeeper.table.models import Device, Game, Role, Table
+from scorekeeper.table.models import Device, Game, Role, Seat, Table
 from scorekeeper.table.pages import HtmxHttpRequest
 
 COOKIE = "sk_devices"
@@ -90,7 +90,13 @@ def game_view(role: str) -> Callable[[Callable[Concatenate[HtmxHttpRequest, Game
     def wrap(view: Callable[Concatenate[HtmxHttpRequest, Game, Device, P], HttpResponse]) -> Any:
         @wraps(view)
         def inner(request: HtmxHttpRequest, game_id: int, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
-            game = Game.objects.prefetch_related("seats__player").filter(pk=game_id).first()
+            game = (
+                Game.objects.prefetch_related(
+                    Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
+                )
+                .filter(pk=game_id)
+                .first()
+            )
             if game is None:
                 raise Http404("No such game")
             device = require(request, game.table_id, role)

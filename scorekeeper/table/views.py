@@ -24,7 +24,7 @@ from scorekeeper.table.changes import change_history
 from scorekeeper.table.forms import DealEntry, JoinForm, NewGameForm, error_text, new_submission
 from scorekeeper.table.models import Deal, Device, Game, Link, Role
 from scorekeeper.table.pages import HtmxHttpRequest, render_page
-from scorekeeper.table.present import board, deal_rows, deal_view
+from scorekeeper.table.present import deal_view, game_view
 
 
 @require_safe
@@ -88,17 +88,14 @@ def _score(game: Game) -> tuple[GameResult | None, list[str]]:
 @require_safe
 @access.game_view(Role.FOLLOW)
 def game_page(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
-    result, errors = _score(game)
     rules, rule_errors = engine.rules_of(game)
     context = {
         "game": game,
-        "result": result,
-        "errors": errors + rule_errors,
         "rules": rules,
         "device": device,
-        "board": board(game, rules, result),
-        "deals": deal_rows(game, result),
+        **game_view(game, rules),  # from the stored results: no deal is scored
     }
+    context["errors"] = context["errors"] + rule_errors
     return render_page(request, "table/game.html", context, partial="board")
 
 
