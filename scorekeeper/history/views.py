@@ -3,13 +3,13 @@ export and import. Small views: a form reads the request, a read or a service do
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterator
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect, StreamingHttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -225,12 +225,12 @@ def export_game(request: HtmxHttpRequest, game: Game, device: Device, fmt: str) 
         return _download(transfer.export_csv([game]), "text/csv", f"game-{game.pk}.csv")
     if fmt == "json":
         record = transfer.export_records([game])[0]
-        return _download(json.dumps(record, ensure_ascii=False, indent=1), "application/json", f"game-{game.pk}.json")
+        return _download(transfer.record_text(record), "application/json", f"game-{game.pk}.json")
     raise Http404("Export as .json or .csv")
 
 
 @require_safe
-def export_all(request: HtmxHttpRequest, fmt: str) -> HttpResponse:
+def export_all(request: HtmxHttpRequest, fmt: str) -> StreamingHttpResponse:
     if fmt not in ("json", "csv"):
         raise Http404("Export as .json or .csv")
     form = GamesFilter(request.GET)
@@ -242,11 +242,16 @@ def export_all(request: HtmxHttpRequest, fmt: str) -> HttpResponse:
         kind=data.get("game") or "",
         state=data.get("state") or "",
     )
+    # Streamed a chunk of games at a time: any number of games, in little memory.
     if fmt == "csv":
-        return _download(transfer.export_csv(qs), "text/csv", "games.csv")
-    return _download(
-        json.dumps(transfer.export_records(qs), ensure_ascii=False, indent=1), "application/json", "games.json"
-    )
+        return _stream(transfer.iter_export_csv(qs), "text/csv", "games.csv")
+    return _stream(transfer.iter_export_json(qs), "application/json", "games.json")
+
+
+def _stream(body: Iterator[str], content_type: str, filename: str) -> StreamingHttpResponse:
+    resp = StreamingHttpResponse(body, content_type=f"{content_type}; charset=utf-8")
+    resp["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return resp
 
 
 @require_http_methods(["GET", "POST"])

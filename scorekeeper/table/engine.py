@@ -286,6 +286,42 @@ def replay(game: Game) -> GameResult:
         return score(game_record(game, [cards for _, cards, _ in rows]))
 
 
+@dataclass(frozen=True)
+class PlayedRecord:
+    """A game record scored deal by deal from its first deal (``play_record``): its rules, its
+    players as named in the record, the first dealer's seat, its deals in seat form and what the
+    engine made of them."""
+
+    rules: Rules
+    names: tuple[str, ...]
+    first_dealer: int | None
+    cards: list[dict[str, Any]]
+    played: Played
+
+
+def play_record(rec: Any) -> PlayedRecord:
+    """Score a game record deal by deal, keeping each deal's result and the standing after it
+    (what the app stores). Raises RecordInvalid with the errors of the first deal that is not
+    valid; ``score`` lists every error of a record."""
+    with _guarded():
+        rules, players, deals, first = check_header(rec)
+        standing = games.begin(rules, players, first)
+        scored: list[DealResult] = []
+        standings: list[Standing] = []
+        for number, deal in enumerate(deals, start=1):
+            result, standing = games.play(rules, players, standing, deal, number)
+            scored.append(result)
+            standings.append(standing)
+        played = Played(1, tuple(scored), tuple(standings), games.conclude(rules, players, standing, scored))
+        return PlayedRecord(
+            rules=rules,
+            names=players,
+            first_dealer=players.index(first) if first in players else None,
+            cards=[seat_deal(deal, players) for deal in deals],
+            played=played,
+        )
+
+
 _CONCLUDED = _Lru(256)
 
 

@@ -326,7 +326,7 @@ def test_compare_stops_where_the_game_would_have_ended():
 def test_export_import_round_trip_same_game_same_scores(client):
     g1 = ok_game(options={"k8_in_hand": -10})
     g2 = gin_game()
-    data = json.loads(client.get("/history/export.json").content)
+    data = json.loads(client.get("/history/export.json").getvalue())  # streamed
     assert [r["game"] for r in data] == ["oklahoma", "oklahoma-gin"]
     before = [result_json(engine.game_result(g)) for g in (g1, g2)]
     Game.objects.all().delete()
