@@ -48,7 +48,7 @@ def games(request: HtmxHttpRequest) -> HttpResponse:
         "game": kind,
         "state": state,
         "query": query.urlencode(),
-        "players": lists.players_list(access.tables(request)),
+        "players": lists.player_names(access.tables(request)),
     }
     return render_page(request, "history/games.html", context, partial="list")
 
