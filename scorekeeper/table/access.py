@@ -90,13 +90,8 @@ def game_view(role: str) -> Callable[[Callable[Concatenate[HtmxHttpRequest, Game
     def wrap(view: Callable[Concatenate[HtmxHttpRequest, Game, Device, P], HttpResponse]) -> Any:
         @wraps(view)
         def inner(request: HtmxHttpRequest, game_id: int, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
-            game = (
-                Game.objects.prefetch_related(
-                    Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
-                )
-                .filter(pk=game_id)
-                .first()
-            )
+            seats = Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
+            game = next(iter(Game.objects.filter(pk=game_id).order_by().prefetch_related(seats)), None)
             if game is None:
                 raise Http404("No such game")
             device = require(request, game.table_id, role)

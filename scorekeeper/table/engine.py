@@ -9,6 +9,7 @@ message instead of a server error and nothing is saved.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from collections import OrderedDict
@@ -216,7 +217,8 @@ class _Lru(OrderedDict[Any, Any]):
             self.popitem(last=False)
 
 
-# A game's scored result by (game id, created, version): the version changes with every write.
+# A game's scored result (and its deals' digests) by (game id, created, version): the version
+# changes with every write.
 _RESULTS = _Lru(64)
 # One deal's result by what decides it: the rules, the players, its number, its cards and the
 # standing before it. A deal saved, edited or deleted changes only the keys from that deal on, so
@@ -244,27 +246,37 @@ def game_result(game: Game) -> GameResult:
     standings the writes store (``replay``): only the deals whose cards or standing before them
     changed are played again; a game whose stored results are missing or come from another
     version of the engine is scored from its first deal."""
+    return reviewed(game)[0]
+
+
+def reviewed(game: Game) -> tuple[GameResult, list[str] | None]:
+    """``game_result``, and for each deal a digest of all that decides its result (the rules, the
+    players, its number, its cards, the standing before it): what a page showing one deal's result
+    may be cached by. None when the game was scored from its record (``replay``)."""
     # (id, created) names the game even where a database reuses the id of a deleted game.
     key = (game.pk, *(Game.objects.filter(pk=game.pk).values_list("created", "version").first() or (None, -1)))
     hit = _RESULTS.hit(key)
-    if hit is not None:
-        return hit
-    result = replay(game)
-    _RESULTS.keep(key, result)
-    return result
+    if hit is None:
+        digests: list[str] = []
+        result = replay(game, digests)
+        hit = (result, digests if len(digests) == len(result.deals) else None)
+        _RESULTS.keep(key, hit)
+    return hit
 
 
-def replay(game: Game) -> GameResult:
+def replay(game: Game, digests: list[str] | None = None) -> GameResult:
     """The game's result from its stored deals, each played from the standing stored with the
     deal before it (or taken from the per-deal cache); the same result as scoring the whole
     record (``score``), which it falls back to — raising every error — when a deal does not play
-    from the stored standing into the one stored after it."""
+    from the stored standing into the one stored after it. Appends each deal's digest to
+    ``digests`` (``reviewed``) unless it falls back."""
     rows = list(game.deals.order_by("number").values_list("number", "cards", "standing"))
     if game.scored_with != RESULTS_VERSION or any(not standing for _, _, standing in rows):
         return score(game_record(game, [cards for _, cards, _ in rows]))
     names = tuple(game.player_names())
     first = names[game.first_dealer] if game.first_dealer is not None and game.first_dealer < len(names) else None
     rules_key = _rules_key(game)
+    keys = []
     try:
         with _guarded():
             rules, _ = rules_of(game)
@@ -272,6 +284,7 @@ def replay(game: Game) -> GameResult:
             deals: list[DealResult] = []
             for number, cards, after in rows:
                 key = (rules_key, names, number, json.dumps(cards), json.dumps(before))
+                keys.append(key)
                 deal = _DEALS.hit(key)
                 if deal is None:
                     record = record_deal(cards, names)
@@ -281,9 +294,12 @@ def replay(game: Game) -> GameResult:
                     _DEALS.keep(key, deal)
                 deals.append(deal)
                 before = after
-            return games.conclude(rules, names, Standing.from_json(before), deals)
+            result = games.conclude(rules, names, Standing.from_json(before), deals)
     except RecordInvalid:
         return score(game_record(game, [cards for _, cards, _ in rows]))
+    if digests is not None:
+        digests.extend(hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest() for key in keys)
+    return result
 
 
 @dataclass(frozen=True)
