@@ -9,9 +9,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, F, Max, Min, Prefetch, Q, Sum, TextField
+from django.db.models import Count, F, Max, Min, Q, Sum, TextField
 from django.db.models.functions import Cast
 
+from scorekeeper.history.lists import LISTED, rows
 from scorekeeper.rules import profiles
 from scorekeeper.table.engine import rules_of
 from scorekeeper.table.models import Deal, Game, GameState, Player, Seat
@@ -45,7 +46,7 @@ class PlayerStats:
     player: Player
     kinds: list[GameKindStats] = field(default_factory=list)
     opponents: list[dict[str, Any]] = field(default_factory=list)
-    games: list[Game] = field(default_factory=list)  # the newest GAMES_SHOWN
+    games: list[dict[str, Any]] = field(default_factory=list)  # the newest GAMES_SHOWN (``lists.rows``)
     played: int = 0
     won: int = 0
 
@@ -71,7 +72,7 @@ def player_stats(player: Player) -> PlayerStats:
     """Points are what a deal added to the player's total; in penalty-scored games (party) a deal's
     penalty points count as negative for the average, best and worst (lower is better there).
     Queries: the sums by rule set (1), the best and worst deals (2), head to head (1), the newest
-    games with their players (3)."""
+    games with their players and deals (3)."""
     seats = Seat.objects.filter(player=player)
     kinds = {g: GameKindStats(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES}
     stats = PlayerStats(player)
@@ -122,11 +123,8 @@ def player_stats(player: Player) -> PlayerStats:
     _best_and_worst(seats, kinds, best, worst)
     stats.kinds = [k for k in kinds.values() if k.games]
     stats.opponents = _head_to_head(player)
-    stats.games = list(
-        Game.objects.filter(seats__player=player)
-        .order_by("-created", "-id")
-        .prefetch_related(Prefetch("seats", Seat.objects.select_related("player").order_by("position")))[:GAMES_SHOWN]
-    )
+    newest = Game.objects.filter(seats__player=player).order_by("-created", "-id").values(*LISTED)[:GAMES_SHOWN]
+    stats.games = rows(list(newest))
     return stats
 
 

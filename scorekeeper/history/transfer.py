@@ -151,13 +151,13 @@ _WHITESPACE = " \t\n\r"
 _DELIMITERS = _WHITESPACE + ",]}"
 
 
-def iter_records(source: str | bytes | IO[bytes] | IO[str], chunk: int = CHUNK) -> Iterator[Any]:
+def iter_records(source: str | bytes | IO[bytes] | IO[str], chunk: int | None = None) -> Iterator[Any]:
     """The records of a file holding one record (an object) or many (a list of objects), one at a
     time, reading the file ``chunk`` characters at a time: memory holds one record, whatever the
     file's size. UTF-8 (a byte-order mark is skipped). Raises RecordInvalid, as ``parse_json``
     does, for text that is not JSON (with the line and column in the whole file), and for an
     empty list — after yielding the records before the fault."""
-    return _Reader(source, chunk).records()
+    return _Reader(source, chunk or CHUNK).records()
 
 
 class _Reader:

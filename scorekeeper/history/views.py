@@ -37,7 +37,7 @@ def games(request: HtmxHttpRequest) -> HttpResponse:
     data = form.cleaned_data
     player, kind, state = data.get("player") or "", data.get("game") or "", data.get("state") or ""
     qs = lists.games_list(tables=access.tables(request), player=player, kind=kind, state=state)
-    page = Paginator(qs, PAGE).get_page(data.get("page"))
+    page = Paginator(qs.values(*lists.LISTED), PAGE).get_page(data.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     context = {
@@ -48,7 +48,7 @@ def games(request: HtmxHttpRequest) -> HttpResponse:
         "game": kind,
         "state": state,
         "query": query.urlencode(),
-        "players": lists.player_names(access.tables(request)),
+        "players": lambda: lists.player_names(access.tables(request)),  # the full page only
     }
     return render_page(request, "history/games.html", context, partial="list")
 

@@ -108,7 +108,7 @@ def reference(player: Player) -> tuple[Any, ...]:
 
 def figures(player: Player) -> tuple[Any, ...]:
     s = stats.player_stats(player)
-    kinds = {}
+    kinds: dict[str, dict[str, Any]] = {}
     for k in s.kinds:
         kinds[k.game] = {
             "games": k.games,
