@@ -49,6 +49,7 @@ class PlayerStats:
     games: list[dict[str, Any]] = field(default_factory=list)  # the newest GAMES_SHOWN (``lists.rows``)
     played: int = 0
     won: int = 0
+    others: bool = False  # the table has another player
 
 
 _SIGN: dict[tuple[str, str, str], int] = {}
@@ -71,8 +72,9 @@ def _sign(kind: str, profile: str, options: str) -> int:
 def player_stats(player: Player) -> PlayerStats:
     """Points are what a deal added to the player's total; in penalty-scored games (party) a deal's
     penalty points count as negative for the average, best and worst (lower is better there).
-    Queries: the sums by rule set (1), the best and worst deals (2), head to head (1), the newest
-    games with their players and deals (3)."""
+    Queries: the player's figures summed by rule set (1), the best and worst deals (one for each
+    game and best or worst: at most 4), head to head (2), the newest games with their players and
+    deals (3). Head to head's names tell whether the table has another player (the merge form)."""
     seats = Seat.objects.filter(player=player)
     kinds = {g: GameKindStats(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES}
     stats = PlayerStats(player)
@@ -122,78 +124,80 @@ def player_stats(player: Player) -> PlayerStats:
             worst[kind] = sign * low
     _best_and_worst(seats, kinds, best, worst)
     stats.kinds = [k for k in kinds.values() if k.games]
-    stats.opponents = _head_to_head(player)
-    newest = Game.objects.filter(seats__player=player).order_by("-created", "-id").values(*LISTED)[:GAMES_SHOWN]
+    stats.opponents, stats.others = _head_to_head(player)
+    # The table's games newest first, those with the player: the database walks the games' index
+    # by date and stops at the 50th (the player's seats alone would all be read and sorted).
+    newest = (
+        Game.objects.filter(table_id=player.table_id, seats__player=player)
+        .order_by("-created", "-id")
+        .values(*LISTED)[:GAMES_SHOWN]
+    )
     stats.games = rows(list(newest))
     return stats
 
 
 def _best_and_worst(seats: Any, kinds: dict[str, GameKindStats], best: dict[str, int], worst: dict[str, int]) -> None:
-    """The deals that hold each kind's best and worst value: the newest game's where several do."""
-    raw = set(best.values()) | {-v for v in best.values()} | set(worst.values()) | {-v for v in worst.values()}
-    if not raw:
-        return
-    found: dict[tuple[str, str], dict[str, Any]] = {}
-    for gid, kind, profile, opts, bp, bd, wp, wd in (
-        seats.filter(Q(best_points__in=raw) | Q(worst_points__in=raw))
-        .order_by("-game__created", "-game__id")
-        .values_list(
-            "game_id",
-            "game__kind",
-            "game__profile",
-            Cast("game__options", TextField()),
-            "best_points",
-            "best_deal",
-            "worst_points",
-            "worst_deal",
-        )
+    """The deals that hold each kind's best and worst value: the newest game's where several do.
+    One query for each kind and best or worst (the database sorts the seats holding the value: a
+    common value, such as a Gin hand's 0, may be held in thousands of games), one for the outcomes."""
+    found = []
+    for which, values, points, deal in (
+        ("best", best, "best_points", "best_deal"),
+        ("worst", worst, "worst_points", "worst_deal"),
     ):
-        sign = _sign(kind, profile, opts or "")
-        if (kind, "best") not in found and bp is not None and kind in best and sign * bp == best[kind]:
-            found[kind, "best"] = {"game": gid, "deal": bd, "points": bp, "value": sign * bp}
-        if (kind, "worst") not in found and wp is not None and kind in worst and sign * wp == worst[kind]:
-            found[kind, "worst"] = {"game": gid, "deal": wd, "points": wp, "value": sign * wp}
-        if len(found) == len(best) + len(worst):
-            break
-    wanted = {(f["game"], f["deal"]) for f in found.values()}
-    outcomes = {
-        (gid, n): o
-        for gid, n, o in Deal.objects.filter(game_id__in={g for g, _ in wanted}).values_list(
-            "game_id", "number", "outcome"
-        )
-        if (gid, n) in wanted
-    }
-    for (kind, which), f in found.items():
+        for kind, value in values.items():
+            rows = (
+                seats.filter(**{"game__kind": kind, f"{points}__in": {value, -value}})
+                .order_by("-game__created", "-game__id")
+                .values_list("game_id", "game__profile", Cast("game__options", TextField()), points, deal)
+            )
+            hit = None
+            for limit in (20, None):  # the first few hold it, unless the value's sign is another rule set's
+                hit = next((r for r in rows[:limit] if _sign(kind, r[1], r[2] or "") * r[3] == value), None)
+                if hit is not None:
+                    break
+            if hit is not None:
+                found.append((kind, which, {"game": hit[0], "deal": hit[4], "points": hit[3], "value": value}))
+    wanted = Q()
+    for _, _, f in found:
+        wanted |= Q(game_id=f["game"], number=f["deal"])
+    outcomes = (
+        {(g, n): o for g, n, o in Deal.objects.filter(wanted).values_list("game_id", "number", "outcome")}
+        if found
+        else {}
+    )
+    for kind, which, f in found:
         f["outcome"] = outcomes.get((f["game"], f["deal"]), "")
         setattr(kinds[kind], which, f)
 
 
-def _head_to_head(player: Player) -> list[dict[str, Any]]:
-    """Each player met at the table: games together, won by this player, won by that one."""
-    rows = (
+def _head_to_head(player: Player) -> tuple[list[dict[str, Any]], bool]:
+    """Each player met at the table: games together, won by this player, won by that one (the
+    seat that won a game is the game's winner's), the others of those that ended; and whether the
+    table has another player (someone to merge into)."""
+    rows = list(
         Seat.objects.filter(player=player)
-        .values(other=F("game__seats__player_id"), name=F("game__seats__player__name"))
+        .values(other=F("game__seats__player_id"))
+        .exclude(**{"other": player.pk})  # the player himself (an alias: keyword by name)
         .annotate(
             n_games=Count("game_id"),
-            n_won=Count("game_id", filter=Q(game__state=GameState.FINISHED, won=True)),
-            n_lost=Count(
-                "game_id",
-                filter=Q(game__state=GameState.FINISHED, won=False, game__winner=F("game__seats__position")),
-            ),
+            n_won=Count("game_id", filter=Q(won=True)),
+            n_lost=Count("game_id", filter=Q(game__seats__won=True)),  # the other seat won the game
             n_finished=Count("game_id", filter=Q(game__state=GameState.FINISHED)),
         )
         .order_by()
     )
+    names = dict(Player.objects.filter(table_id=player.table_id).values_list("pk", "name"))
     out = [
         {
-            "name": r["name"],
-            "player": Player(pk=r["other"], name=r["name"], table_id=player.table_id),
+            "name": names.get(r["other"], ""),
+            "player": Player(pk=r["other"], name=names.get(r["other"], ""), table_id=player.table_id),
             "games": r["n_games"],
             "won": r["n_won"],
             "lost": r["n_lost"],
             "other": r["n_finished"] - r["n_won"] - r["n_lost"],
         }
         for r in rows
-        if r["other"] != player.pk and r["other"] is not None
+        if r["other"] is not None
     ]
-    return sorted(out, key=lambda r: (-r["games"], r["name"].casefold()))
+    return sorted(out, key=lambda r: (-r["games"], r["name"].casefold())), len(names) > 1

@@ -148,7 +148,10 @@ def test_player_page_and_games_list_queries_do_not_grow_with_the_history(client,
     ann = None
     counts: dict[str, list[int]] = {"player": [], "games": [], "games_ann": []}
     for games in (2, 20):
-        report = import_records(table=table, records=[random_record(rng) for _ in range(games)])
+        records = [random_record(rng) for _ in range(games)]
+        while {r["game"] for r in records[:2]} != set(profiles.GAMES):  # both games from the start
+            records[0] = random_record(rng)
+        report = import_records(table=table, records=records)
         assert report.ok
         ann = Player.objects.get(table=table, name="Ann")
         for name, url in (
@@ -161,4 +164,5 @@ def test_player_page_and_games_list_queries_do_not_grow_with_the_history(client,
                 assert client.get(url).status_code == 200
             counts[name].append(len(q))
     assert all(a == b for a, b in counts.values()), counts
-    assert counts["player"][0] <= 12 and counts["games"][0] <= 8
+    # The player page: a query for each game and best or worst deal, so two more with both games.
+    assert counts["player"][0] <= 14 and counts["games"][0] <= 8
