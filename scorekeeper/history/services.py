@@ -192,20 +192,15 @@ class _Batch:
         )
         json = connection.ops.adapt_json_value
         deals, scored = [], []
+        is_json = [name in _JSON_RESULTS for name in DEAL_RESULTS]
         for number, (cards, dr, standing) in enumerate(
             zip(rec.cards, rec.played.deals, rec.played.standings, strict=True), start=1
         ):
             fields = result_fields(dr, standing, rec.names)
             scored.append(_Scored(number, fields["outcome"], fields["actor"], fields["winner"], fields["points"]))
+            values = [fields[name] for name in DEAL_RESULTS]
             deals.append(
-                (
-                    number,
-                    json(cards, None),
-                    *(
-                        json(v, None) if name in _JSON_RESULTS else v
-                        for name, v in zip(DEAL_RESULTS, _in_order(fields, DEAL_RESULTS), strict=True)
-                    ),
-                )
+                (number, json(cards, None), *[json(v, None) if j else v for v, j in zip(values, is_json, strict=True)])
             )
         self.deals.append(deals)
         self.seats.append(
