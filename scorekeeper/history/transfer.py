@@ -141,11 +141,6 @@ def _csv_safe(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
-def read_records(text: str | bytes) -> list[Any]:
-    """A file holds one record (an object) or many (a list of objects)."""
-    return list(iter_records(text))
-
-
 CHUNK = 1 << 20  # characters read at a time from a file of records
 _WHITESPACE = " \t\n\r"
 _DELIMITERS = _WHITESPACE + ",]}"
