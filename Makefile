@@ -3,6 +3,7 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
+PORT ?= 8000
 
 # A Python 3.12+ : the one .python-version selects through pyenv, else python3.13/3.12/python3 on PATH.
 FIND_PYTHON = for c in "$$(pyenv prefix 2>/dev/null | head -n1)/bin/python" python3.13 python3.12 python3; do \
@@ -10,7 +11,7 @@ FIND_PYTHON = for c in "$$(pyenv prefix 2>/dev/null | head -n1)/bin/python" pyth
 	  "$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo "$$p"; exit 0; }; \
 	done; exit 1
 
-.PHONY: run dev test lint format bench migrate lock clean browser
+.PHONY: run dev test lint format bench migrate lock clean browser netns
 
 $(PY):
 	@py=$$($(FIND_PYTHON)) || { echo "Error: Python 3.12 or newer is required (Django 6.1). Install it, e.g. 'pyenv install 3.13', or put python3.12+ on PATH." >&2; exit 1; }; \
@@ -30,11 +31,15 @@ $(VENV)/.dev: requirements/dev.lock | $(PY)
 migrate: $(VENV)/.app
 	$(PY) manage.py migrate --noinput
 
+# How a table plays: every phone on the local network, debug off, gunicorn + WhiteNoise; prints the
+# address and a QR code of it (manage.py serve). PORT=8001 make run for another port.
 run: migrate
-	$(PY) manage.py runserver $(HOST)
+	$(PY) manage.py serve --port $(PORT)
 
-dev: migrate
-	$(PY) manage.py runserver $(HOST)
+# Development: Django's autoreloading server with debug on, on this machine only.
+dev: $(VENV)/.app
+	DJANGO_DEBUG=1 $(PY) manage.py migrate --noinput
+	DJANGO_DEBUG=1 $(PY) manage.py runserver $(HOST)
 
 # Debian's Chromium for the browser tests (Playwright never downloads a browser here).
 browser:
@@ -42,6 +47,14 @@ browser:
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+# iproute2's ip for the test of make run on a network address (in network namespaces of its own).
+netns:
+	@if ! command -v ip >/dev/null 2>&1; then \
+	  echo "Installing iproute2 for the network test of make run"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq iproute2 >/dev/null; \
 	fi
 
 lint: $(VENV)/.dev
@@ -53,7 +66,7 @@ format: $(VENV)/.dev
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
 
-test: $(VENV)/.dev browser lint
+test: $(VENV)/.dev browser netns lint
 	$(PY) -m pytest
 
 bench: $(VENV)/.dev

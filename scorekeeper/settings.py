@@ -1,31 +1,72 @@
-"""One settings file, read from the environment, with safe development defaults."""
+"""One settings file, read from the environment.
+
+Safe by default: debug is off unless ``DJANGO_DEBUG`` turns it on (``make dev`` does), the secret
+key comes from ``DJANGO_SECRET_KEY`` or else from a file generated once under ``var/`` (never in
+the repository). ``make run`` (``manage.py serve``) sets the hosts of the local network; behind a
+TLS proxy, ``DJANGO_HTTPS`` and ``DJANGO_BEHIND_PROXY`` turn on secure cookies, HSTS and the proxy
+headers (see the README's "Production").
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
+import warnings
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.management.utils import get_random_secret_key
 from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# What an installation keeps that is not in the repository (the generated secret key).
+VAR_DIR = Path(os.environ.get("SCOREKEEPER_VAR_DIR") or BASE_DIR / "var")
 
 
 def env_bool(name: str, default: bool) -> bool:
     value = os.environ.get(name)
-    if value is None:
+    if value is None or not value.strip():
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
-ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
-CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def secret_key(var: Path) -> str:
+    """``DJANGO_SECRET_KEY``, else the key in ``var/secret_key``, generated there on first use
+    (atomically: several processes starting at once agree on one key)."""
+    key = os.environ.get("DJANGO_SECRET_KEY", "").strip()
+    if key:
+        return key
+    path = var / "secret_key"
+    with contextlib.suppress(FileNotFoundError):
+        key = path.read_text().strip()
+    if key:
+        return key
+    var.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=var, prefix=".secret_key.")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(get_random_secret_key() + "\n")
+        with contextlib.suppress(FileExistsError):  # another process made it first: take that one
+            os.link(tmp, path)
+    finally:
+        os.unlink(tmp)
+    return path.read_text().strip()
+
+
+DEBUG = env_bool("DJANGO_DEBUG", False)
+SECRET_KEY = secret_key(VAR_DIR)
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+# The address the phones open (``make run`` sets it to this machine's address on the local
+# network): the app shows it as a QR code and builds the table links on it. Empty: the address
+# the page was opened at.
+SITE_URL = os.environ.get("SCOREKEEPER_URL", "").strip().rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -35,6 +76,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "scorekeeper.table",
     "scorekeeper.history",
     "scorekeeper.rulebook",
@@ -42,6 +84,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -51,6 +94,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"
@@ -97,7 +141,20 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
+# WhiteNoise serves the static files (compressed). ``make run`` collects them with a manifest
+# (``DJANGO_STATIC_MANIFEST``): hashed names, cached by the phones for good. Without it (tests,
+# development) names stay plain and phones re-check them after a minute.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if env_bool("DJANGO_STATIC_MANIFEST", False)
+        else "whitenoise.storage.CompressedStaticFilesStorage"
+    },
+}
+# Development and tests serve static files from the apps' folders; no collected folder is needed.
+warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 
 SECURE_CSP = {
     "default-src": [CSP.SELF],
@@ -110,8 +167,34 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
 }
 
-SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
-CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# Plain HTTP on the local network is the default (``make run``): cookies must then travel without
+# TLS. Behind a TLS proxy (production), DJANGO_HTTPS makes them secure-only, redirects HTTP to
+# HTTPS and sends HSTS; DJANGO_BEHIND_PROXY trusts the proxy's X-Forwarded-Proto (the scheme) and
+# the last address of its X-Forwarded-For (the client, for login throttling). Only set it when a
+# proxy sets those headers on every request.
+HTTPS = env_bool("DJANGO_HTTPS", False)
+BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", HTTPS)
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS") or (60 * 60 * 24 * 365 if HTTPS else 0))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", HTTPS)
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# The installation owner's admin login is throttled (django-axes, in the database, so every app
+# process sees the same count): after 5 failures from one address, or for one user name, logins
+# are refused (429) for 15 minutes. ``manage.py axes_reset`` lifts it.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "scorekeeper.table.access.client_ip"
 
 LOGGING = {
     "version": 1,

@@ -9,7 +9,7 @@ from typing import Any
 
 from scorekeeper.rules import profiles
 from scorekeeper.rules.errors import RecordInvalid
-from scorekeeper.rules.results import Line
+from scorekeeper.rules.results import GameResult, Line
 from scorekeeper.table import engine
 from scorekeeper.table.models import Game
 from scorekeeper.table.present import outcome_text
@@ -29,6 +29,8 @@ class Comparison:
     other_winner: str | None = None
     other_state: str = ""
     sentences: list[str] = field(default_factory=list)
+    current_result: GameResult | None = None  # the game as scored now (Hollywood: its columns)
+    other_result: GameResult | None = None  # the game scored under the other rules
 
 
 def _pair_lines(a: Sequence[Line], b: Sequence[Line]) -> list[tuple[Line | None, Line | None]]:
@@ -101,6 +103,7 @@ def compare(
         else:
             cmp.note = f"Under {_title(other_rules)} deal {first} is not valid; the comparison stops before it."
     cmp.current_winner, cmp.other_winner, cmp.other_state = cur.winner, alt.winner, alt.state
+    cmp.current_result, cmp.other_result = cur, alt
     numbers = [number] if number else [d.number for d in cur.deals]
     other_name = _title(other_rules)
     for n in numbers:

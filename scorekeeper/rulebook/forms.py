@@ -1,13 +1,17 @@
 """The ruling checker's question, read from the request (GET for a shareable link, POST for a
-long one). Anything odd falls back to a default and is said; nothing here raises."""
+long one). Anything odd falls back to a default and is said; nothing here raises. And the house
+options a rule book page is shown with."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django import forms
 
 from scorekeeper.rules import checker, profiles
+from scorekeeper.rules.errors import RecordError
+from scorekeeper.table.forms import house_option_fields, house_options
 
 MAX_TEXT = checker.MAX_TEXT
 MAX_DEAL = checker.MAX_DEAL
@@ -81,3 +85,33 @@ class CheckerForm(forms.Form):
             other=c["other"],
             deal=c["deal"],
         )
+
+
+class BookOptionsForm(forms.Form):
+    """The house options a rule book page is shown with, one field per knob of the engine's profile
+    data, named as the knob (``?target=150&shutout=true``); left blank, a knob keeps the profile's
+    value. ``options()`` gives the valid ones; ``refuse`` puts the engine's message on a field."""
+
+    def __init__(self, data: Any, *, game: str) -> None:
+        super().__init__(data or None)
+        self.game = game
+        self.fields.update(house_option_fields(game, prefix="", blank="as the rules say"))
+
+    def options(self) -> dict[str, Any]:
+        if not self.is_bound:
+            return {}
+        self.is_valid()
+        return house_options(self.game, self.cleaned_data, prefix="")
+
+    def refuse(self, errors: Iterable[RecordError]) -> set[str]:
+        """Put each engine error on its option's field; the names of the options refused."""
+        names = set()
+        for e in errors:
+            name = (e.field or "").removeprefix("rules.options.")
+            text = e.message + (f" ({e.source})" if e.source and e.source not in e.message else "")
+            if name in self.fields:
+                self.add_error(name, text)
+                names.add(name)
+            else:
+                self.add_error(None, text)
+        return names

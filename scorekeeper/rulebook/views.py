@@ -1,15 +1,23 @@
-"""The rules pages and "Check a ruling": small views over ``rulebook.reference`` and the engine's
-checker (``rules.checker``)."""
+"""The rule book pages and "Check a ruling": small views over the engine's rule book
+(``rules.rulebook``) and its checker (``rules.checker``)."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpResponse
+import json
+from typing import Any
+
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
-from scorekeeper.rulebook.forms import CheckerForm
-from scorekeeper.rulebook.reference import card_values, rules_rows
-from scorekeeper.rules import checker, profiles
+from scorekeeper.rulebook import links
+from scorekeeper.rulebook.book import chapters, house_options
+from scorekeeper.rulebook.forms import BookOptionsForm, CheckerForm
+from scorekeeper.rules import checker, profiles, rulebook
+from scorekeeper.rules.errors import RecordInvalid
+from scorekeeper.table import access, engine
+from scorekeeper.table.models import Device, Game, Role
 from scorekeeper.table.pages import HtmxHttpRequest, render_page
 
 
@@ -22,32 +30,87 @@ def rules_index(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "rulebook/index.html", {"games": games, "sources": profiles.SOURCES})
 
 
-@require_safe
-def rules_profile(request: HtmxHttpRequest, game: str, profile: str) -> HttpResponse:
+def _known(game: str, profile: str) -> None:
     if game not in profiles.PROFILES or profile not in profiles.PROFILES[game]:
         raise Http404("No such game or profile")
-    prof = profiles.PROFILES[game][profile]
-    rows = rules_rows(game, profile)
-    cited = sorted(
-        {code for code in profiles.SOURCES if any(code in other["source"] for row in rows for other in row["profiles"])}
-    )
-    melded, held = card_values(profile) if game == profiles.OKLAHOMA else ((), ())
-    return render(
-        request,
-        "rulebook/profile.html",
-        {
-            "melded": melded,
-            "held": held,
-            "game": game,
-            "game_name": profiles.GAME_NAMES[game],
-            "profile": prof,
-            "rows": rows,
-            "siblings": list(profiles.PROFILES[game].values()),
-            "rulings": [r for r in rows if r["basis"] == "ruling"],
-            "disputed": [r for r in rows if r["disputed"]],
-            "sources": [(code, profiles.SOURCES[code]) for code in cited],
-        },
-    )
+
+
+@require_safe
+def rules_profile(request: HtmxHttpRequest, game: str, profile: str) -> HttpResponse:
+    """The rules of a profile are its rule book (one page per game and profile)."""
+    _known(game, profile)
+    query = request.GET.urlencode()
+    return HttpResponseRedirect(reverse("rulebook:book", args=[game, profile]) + (f"?{query}" if query else ""))
+
+
+def _book_rules(game: str, profile: str, form: BookOptionsForm) -> profiles.Rules:
+    """The rules the page shows: the profile with the house options asked for, less those the
+    engine refuses (each refusal is put on its option's field, in the engine's words)."""
+    options = form.options()
+    while True:
+        try:
+            rules = profiles.resolve(game, profile, options)
+        except RecordInvalid as exc:
+            errors = list(exc.errors)
+        else:
+            errors = rulebook.refused(rules)
+            if not errors:
+                return rules
+        refused = form.refuse(errors)
+        options = {k: v for k, v in options.items() if k not in refused} if refused else {}
+
+
+def _book_context(book: rulebook.Book, link: links.BookLink, **more: Any) -> dict[str, Any]:
+    return {
+        "book": book,
+        "book_link": link,
+        "chapters": chapters(book),
+        "house": house_options(book),
+        "game_name": profiles.GAME_NAMES[book.game],
+        "profile": profiles.PROFILES[book.game][book.profile],
+        "siblings": list(profiles.PROFILES[book.game].values()),
+        **more,
+    }
+
+
+@require_safe
+def book(request: HtmxHttpRequest, game: str, profile: str) -> HttpResponse:
+    """The rule book of a game under a profile, with the house options of the query string
+    (``?target=150``): how to play and score, every value with its source, worked examples."""
+    _known(game, profile)
+    form = BookOptionsForm(request.GET, game=game)
+    rules = _book_rules(game, profile, form)
+    the_book = rulebook.build(rules)
+    context = _book_context(the_book, links.for_rules(rules), form=form)
+    return render(request, "rulebook/book.html", context)
+
+
+@require_safe
+@access.game_view(Role.FOLLOW)
+def game_book(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
+    """A game's own rule book: its profile with its house options."""
+    rules, errors = engine.rules_of(game)
+    context = _book_context(rulebook.build(rules), links.for_game(game), game=game, errors=errors, device=device)
+    return render(request, "rulebook/book.html", context)
+
+
+def _checker_book(q: checker.Question) -> links.BookLink | None:
+    """The book the verdict's score lines link to: the question's rules, or those of a whole
+    record pasted into it."""
+    rules: profiles.Rules | None = None
+    if q.kind == "deal":
+        try:
+            data = json.loads(q.deal)
+            if isinstance(data, dict) and "format" in data:
+                rules = profiles.resolve(data["game"], data["rules"]["profile"], data["rules"].get("options"))
+        except (ValueError, TypeError, KeyError, RecordInvalid, RecursionError):
+            rules = None
+    if rules is None:
+        try:
+            rules = q.rules
+        except RecordInvalid:
+            return None
+    return links.for_rules(rules)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -71,5 +134,6 @@ def check(request: HtmxHttpRequest) -> HttpResponse:
         "profile_choices": [(g, p.name, p.title) for g in profiles.GAMES for p in profiles.PROFILES[g].values()],
         "kinds": checker.KINDS,
         "example": checker.example_deal(question.game),
+        "book_link": _checker_book(question),
     }
     return render_page(request, "rulebook/checker.html", context, partial="verdict")

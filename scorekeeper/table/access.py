@@ -13,7 +13,9 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, Concatenate, ParamSpec
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 
@@ -56,7 +58,9 @@ def tables(request: HttpRequest) -> QuerySet[Table]:
 
 
 def device_at(request: HttpRequest, table_id: int) -> Device | None:
-    return next((d for d in devices(request) if d.table_id == table_id), None)
+    """This phone's device at the table (one that scores, if it holds two)."""
+    mine = [d for d in devices(request) if d.table_id == table_id]
+    return next((d for d in mine if d.role == Role.SCORE), mine[0] if mine else None)
 
 
 def require(request: HttpRequest, table_id: int, role: str) -> Device:
@@ -83,6 +87,52 @@ def remember(response: HttpResponse, request: HttpRequest, device: Device) -> No
     )
 
 
+def table_view(role: str) -> Callable[[Callable[Concatenate[HtmxHttpRequest, Table, Device, P], HttpResponse]], Any]:
+    """A view of one table (URL argument ``table_id``) for a phone at it with ``role``: the view
+    gets ``(request, table, device, ...)``."""
+
+    def wrap(view: Callable[Concatenate[HtmxHttpRequest, Table, Device, P], HttpResponse]) -> Any:
+        @wraps(view)
+        def inner(request: HtmxHttpRequest, table_id: int, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+            device = require(request, table_id, role)
+            return view(request, device.table, device, *args, **kwargs)
+
+        return inner
+
+    return wrap
+
+
+def site_url(request: HttpRequest, path: str = "/") -> str:
+    """The address another phone opens for ``path``: on the address ``make run`` printed (or the
+    production one) when set, else on the one this page was opened at."""
+    if settings.SITE_URL:
+        return settings.SITE_URL + path
+    return request.build_absolute_uri(path)
+
+
+def watching(request: HttpRequest, game_id: int) -> tuple[int, str]:
+    """A live page's cheap check, one indexed query: the game's version and this phone's role at
+    its table (a scorer before a follower). 404 when the phone is not at the game's table.
+
+    Plain SQL: a watching phone asks every second, and building the ORM query would cost more
+    than running it."""
+    ids = _ids(request)
+    if not ids:
+        raise Http404("No such game")
+    game, device = Game._meta.db_table, Device._meta.db_table
+    sql = (
+        f"SELECT g.version, d.role FROM {game} g JOIN {device} d ON d.table_id = g.table_id"
+        f" WHERE g.id = %s AND d.revoked IS NULL AND d.id IN ({', '.join(['%s'] * len(ids))})"
+        " ORDER BY d.role DESC LIMIT 1"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id, *ids])
+        row = cursor.fetchone()
+    if row is None:
+        raise Http404("No such game")
+    return int(row[0]), str(row[1])
+
+
 def game_view(role: str) -> Callable[[Callable[Concatenate[HtmxHttpRequest, Game, Device, P], HttpResponse]], Any]:
     """A view of one game (URL argument ``game_id``) for a phone at its table with ``role``:
     the view gets ``(request, game, device, ...)``."""
@@ -100,3 +150,14 @@ def game_view(role: str) -> Callable[[Callable[Concatenate[HtmxHttpRequest, Game
         return inner
 
     return wrap
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The address a request came from, for the admin's login throttling: the last address of
+    X-Forwarded-For when a proxy that sets it stands in front (``DJANGO_BEHIND_PROXY``), else
+    the peer's. Never the first X-Forwarded-For address: a client can write that one."""
+    if settings.BEHIND_PROXY:
+        forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
+        if forwarded:
+            return forwarded[-1]
+    return request.META.get("REMOTE_ADDR")

@@ -17,6 +17,7 @@ from django import forms
 from scorekeeper.rules import profiles
 from scorekeeper.rules.cards import CardError, Token, parse_card, parse_token, split_cards
 from scorekeeper.rules.errors import RecordError
+from scorekeeper.table.models import Role
 from scorekeeper.table.templatetags.cards import value_text
 
 MAX_SEATS = 5
@@ -200,6 +201,20 @@ class JoinForm(forms.Form):
         help_text="So the table sees who changed what, e.g. “Ben's phone”.",
         widget=forms.TextInput(attrs={"autocomplete": "nickname", "autocapitalize": "words"}),
     )
+
+
+class PhoneNameForm(forms.Form):
+    name = forms.CharField(max_length=40, label="This phone's name")
+
+
+class TableNameForm(forms.Form):
+    name = forms.CharField(max_length=60, label="The table's name")
+
+
+class RoleForm(forms.Form):
+    """What a link or a phone lets do: score or follow."""
+
+    role = forms.ChoiceField(choices=Role.choices)
 
 
 # --------------------------------------------------------------------------- deal entry

@@ -4,7 +4,7 @@ from here, so they read the same everywhere."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -13,7 +13,7 @@ from django.utils.functional import SimpleLazyObject
 
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import Rules
-from scorekeeper.rules.results import DealResult, GameResult, PlayerDeal
+from scorekeeper.rules.results import DealResult, GameResult, PlayerDeal, Standing
 from scorekeeper.table import engine
 from scorekeeper.table.models import Game
 from scorekeeper.table.templatetags.cards import signed_text
@@ -59,6 +59,14 @@ class GamePage:
         return row if row is not None else (0, None)
 
     @cached_property
+    def now(self) -> GameResult | None:
+        """Where the game stands — totals, state, winner, final tally, Hollywood's columns — without
+        its deals (``engine.concluded`` from the standing stored with the last deal: none is played)."""
+        if self.stored:
+            return engine.concluded(self.game, self.last[1])
+        return self.result
+
+    @cached_property
     def board(self) -> dict[str, Any]:
         if self.stored:
             return board(self.game, self.rules, self.last[1])
@@ -76,14 +84,16 @@ class GamePage:
 
 
 def game_view(game: Game, rules: Rules) -> dict[str, Any]:
-    """The game page's context (``GamePage``): ``board``, ``deals`` and ``next_number`` (the
-    number of the next deal, as text) read when the template first uses them, ``errors``, and
-    ``version_key`` for the fragments cached by the game's version."""
+    """The game page's context (``GamePage``): ``board``, ``deals``, ``next_number`` (the number
+    of the next deal, as text) and ``result`` (where the game stands, without its deals) read when
+    the template first uses them, ``errors``, and ``version_key`` for the fragments cached by the
+    game's version."""
     page = GamePage(game, rules)
     return {
         "board": SimpleLazyObject(lambda: page.board),
         "deals": SimpleLazyObject(lambda: page.deals),
         "next_number": SimpleLazyObject(lambda: str(page.count + 1)),
+        "result": SimpleLazyObject(lambda: page.now),  # Hollywood's columns on the board
         "errors": page.errors,
         "version_key": version_key(game),
     }
@@ -323,3 +333,75 @@ def deal_view(
         "totals": [d.totals.get(n, 0) for n in result.players],
         "last": number == len(result.deals),
     }
+
+
+def columns_view(
+    result: GameResult | None, *, number: int | None = None, standing: Standing | None = None
+) -> dict[str, Any] | None:
+    """Hollywood's three columns (None for a game without them): each player's points and hands
+    won (boxes) in each column, whether it is open or closed and on which deal, its winner, and
+    for a closed column its final tally with the bonuses added (game bonus, boxes, shutout); the
+    match's winner and final tally once all three are closed. With ``number`` and the ``standing``
+    stored after that deal, the columns as they stood after it, and the columns its hand went in."""
+    if result is None or not result.columns:
+        return None
+    names = list(result.players)
+    stood = standing.columns if standing is not None and number is not None else ()
+    columns: list[dict[str, Any]] = []
+    for k, column in enumerate(result.columns):
+        totals, boxes, winner, ended_on = dict(column.totals), dict(column.boxes), column.winner, column.ended_on
+        if k < len(stood):  # as it stood after deal ``number``
+            then = stood[k]
+            totals = dict(zip(names, then.totals, strict=True))
+            boxes = dict(zip(names, then.boxes, strict=True))
+            winner = names[then.winner] if then.winner is not None else None
+            ended_on = then.ended_on
+        closed = winner is not None
+        final = dict(column.final or {}) if closed else {}  # a closed column takes no more hands
+        final_lines = column.final_lines or {} if closed else {}
+        columns.append(
+            {
+                "number": column.number,
+                "closed": closed,
+                "ended_on": ended_on,
+                "winner": winner,
+                "cells": [
+                    {
+                        "name": n,
+                        "total": totals.get(n, 0),
+                        "boxes": boxes.get(n, 0),
+                        "won": n == winner,
+                        "final": final.get(n) if closed else None,
+                    }
+                    for n in names
+                ],
+                "final": [{"name": n, "final": final.get(n, 0), "lines": list(final_lines.get(n, ()))} for n in names]
+                if closed
+                else [],
+            }
+        )
+    deal = result.deals[number - 1] if number is not None and 1 <= number <= len(result.deals) else None
+    match_over = all(c["closed"] for c in columns)
+    won = {n: sum(1 for c in columns if c["winner"] == n) for n in names}
+    return {
+        "players": [{"name": n, "cells": [c["cells"][i] for c in columns], "won": won[n]} for i, n in enumerate(names)],
+        "columns": columns,
+        "target": result.target,
+        "number": number,
+        "as_of": number if stood else None,  # the columns shown are those after this deal
+        "entered": list(deal.columns) if deal is not None else None,
+        "hand_winner": deal.winner if deal is not None else None,
+        "finished": match_over,
+        "winner": result.winner if match_over else None,
+        "final": dict(result.final) if match_over and result.final is not None else None,
+    }
+
+
+def columns_text(numbers: Sequence[int]) -> str:
+    """The columns a hand went in, in words: "column 1", "columns 1 and 2", "columns 1, 2 and 3"."""
+    shown = [str(n) for n in numbers]
+    if not shown:
+        return "no column"
+    if len(shown) == 1:
+        return f"column {shown[0]}"
+    return f"columns {', '.join(shown[:-1])} and {shown[-1]}"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from django.db import IntegrityError, transaction
@@ -142,15 +143,102 @@ def create_table(*, name: str, device_name: str) -> tuple[Table, Device]:
     return table, device
 
 
+class AccessRefused(Exception):
+    """A change to a table's phones that would leave the table without a phone that scores."""
+
+
+# How long a link to score works, and how often: it hands over the table, so it works once, the
+# same day. A link to follow works until the scorer renews or revokes it (it is shown at the table).
+SCORE_LINK_LIFETIME = timedelta(hours=24)
+
+
+def link_works(link: Link, now: datetime | None = None) -> bool:
+    if link.revoked is not None:
+        return False
+    if link.role == Role.SCORE:
+        return (now or timezone.now()) - link.created < SCORE_LINK_LIFETIME
+    return True
+
+
 @transaction.atomic
 def create_link(*, table: Table, role: str, by: Device | None) -> Link:
     return Link.objects.create(table=table, role=role, token=secrets.token_urlsafe(18), created_by=by)
 
 
 @transaction.atomic
+def revoke_link(*, link: Link, by: Device | None) -> Link:
+    """The link stops working at once (a phone that joined by it stays: revoke the phone)."""
+    if link.revoked is None:
+        link.revoked = timezone.now()
+        link.save(update_fields=["revoked"])
+    return link
+
+
+@transaction.atomic
+def renew_link(*, link: Link, by: Device | None) -> Link:
+    """A new link with the same role; the old one stops working."""
+    revoke_link(link=link, by=by)
+    return create_link(table=link.table, role=link.role, by=by)
+
+
+def _scorers_left(device: Device) -> int:
+    return (
+        Device.objects.select_for_update()
+        .filter(table_id=device.table_id, role=Role.SCORE, revoked__isnull=True)
+        .exclude(pk=device.pk)
+        .count()
+    )
+
+
+@transaction.atomic
+def revoke_device(*, device: Device, by: Device | None) -> Device:
+    """The phone loses its access at once (its next request is a stranger's)."""
+    if device.revoked is not None:
+        return device
+    if device.role == Role.SCORE and not _scorers_left(device):
+        raise AccessRefused("This is the table's only scoring phone: let another phone score first.")
+    device.revoked = timezone.now()
+    device.save(update_fields=["revoked"])
+    return device
+
+
+@transaction.atomic
+def set_role(*, device: Device, role: str, by: Device | None) -> Device:
+    """Let a phone score, or make it only follow."""
+    if device.revoked is not None or device.role == role:
+        return device
+    if role != Role.SCORE and not _scorers_left(device):
+        raise AccessRefused("This is the table's only scoring phone: let another phone score first.")
+    device.role = role
+    device.save(update_fields=["role"])
+    return device
+
+
+@transaction.atomic
+def rename_device(*, device: Device, name: str) -> Device:
+    device.name = clean_name(name)[:40] or device.name
+    device.save(update_fields=["name"])
+    return device
+
+
+@transaction.atomic
+def rename_table(*, table: Table, name: str, by: Device | None) -> Table:
+    table.name = clean_name(name)[:60] or table.name
+    table.save(update_fields=["name"])
+    return table
+
+
+@transaction.atomic
 def join_table(*, link: Link, name: str, replacing: Device | None = None) -> Device:
     """The phone that opened ``link`` becomes a phone of its table with the link's role (a phone
-    already at the table keeps its device, taking the link's role if it gives more)."""
+    already at the table keeps its device, taking the link's role if it gives more). A link to
+    score is used up."""
+    link = Link.objects.select_for_update().get(pk=link.pk)
+    if not link_works(link):
+        raise AccessRefused("This link does not work any more.")
+    if link.role == Role.SCORE:
+        link.revoked = timezone.now()
+        link.save(update_fields=["revoked"])
     if replacing is not None:
         if link.role == Role.SCORE and replacing.role != Role.SCORE:
             replacing.role = Role.SCORE

@@ -1,12 +1,21 @@
 from django.urls import path
 
-from scorekeeper.table import views
+from scorekeeper.table import phones, views, webapp
 
 app_name = "table"
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("join/<str:token>/", views.join, name="join"),
+    path("manifest.webmanifest", webapp.manifest, name="manifest"),
+    path("tables/<int:table_id>/", phones.table_page, name="table"),
+    path("tables/<int:table_id>/name/", phones.table_rename, name="table_rename"),
+    path("tables/<int:table_id>/links/", phones.link_new, name="link_new"),
+    path("tables/<int:table_id>/links/<int:link_id>/renew/", phones.link_renew, name="link_renew"),
+    path("tables/<int:table_id>/links/<int:link_id>/revoke/", phones.link_revoke, name="link_revoke"),
+    path("tables/<int:table_id>/phones/name/", phones.phone_rename, name="phone_rename"),
+    path("tables/<int:table_id>/phones/<int:device_id>/role/", phones.phone_role, name="phone_role"),
+    path("tables/<int:table_id>/phones/<int:device_id>/revoke/", phones.phone_revoke, name="phone_revoke"),
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/deals/new/", views.deal_new, name="deal_new"),

@@ -19,18 +19,24 @@ from scorekeeper.rules import profiles
 from scorekeeper.rules.cards import CardError, Token, parse_token, split_cards
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.results import GameResult
-from scorekeeper.table import access, engine, services
+from scorekeeper.table import access, engine, lan, live, services
 from scorekeeper.table.changes import change_history
 from scorekeeper.table.forms import DealEntry, JoinForm, NewGameForm, error_text, new_submission
-from scorekeeper.table.models import Deal, Device, Game, Link, Role
+from scorekeeper.table.models import Deal, Device, Game, GameState, Link, Role
 from scorekeeper.table.pages import HtmxHttpRequest, render_page
 from scorekeeper.table.present import deal_view, game_view
 
 
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    games = Game.objects.of_tables(access.tables(request)).listed()[:30]
-    return render(request, "table/home.html", {"games": games, "devices": access.devices(request)})
+    devices = access.devices(request)
+    games = Game.objects.of_tables(access.tables(request)).listed()[:30] if devices else []
+    site = access.site_url(request)
+    return render(
+        request,
+        "table/home.html",
+        {"games": games, "devices": devices, "site": site, "site_qr": lan.svg_qr(site)},
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -86,17 +92,30 @@ def _score(game: Game) -> tuple[GameResult | None, list[str]]:
 
 
 @require_safe
+def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The game: the board, the deals, who deals next, the winner. It follows the game live: a
+    phone that holds the current version is answered 304 before anything is loaded (``live``)."""
+    version, role = access.watching(request, game_id)
+    partial = bool(request.htmx)
+    if live.unchanged(request, live.etag(version, role, partial=partial)):
+        return live.not_modified(live.etag(version, role, partial=partial))
+    return _game_page(request, game_id, partial=partial)
+
+
 @access.game_view(Role.FOLLOW)
-def game_page(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
+def _game_page(request: HtmxHttpRequest, game: Game, device: Device, *, partial: bool) -> HttpResponse:
     rules, rule_errors = engine.rules_of(game)
     context = {
         "game": game,
         "rules": rules,
         "device": device,
         **game_view(game, rules),  # from the stored results: no deal is scored
+        "live_etag": live.etag(game.version, device.role, partial=True),
+        "poll_seconds": live.POLL_SECONDS,
     }
     context["errors"] = context["errors"] + rule_errors
-    return render_page(request, "table/game.html", context, partial="board")
+    response = render_page(request, "table/game.html", context, partial="live")
+    return live.mark(response, live.etag(game.version, device.role, partial=partial))
 
 
 def _entry_context(
@@ -309,15 +328,21 @@ def check_meld(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResp
 
 @require_http_methods(["GET", "POST"])
 def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """A table's link: this phone joins the table, to score or to follow as the link says."""
-    link = Link.objects.filter(token=token, revoked__isnull=True).select_related("table").first()
-    if link is None:
+    """A table's link: this phone joins the table, to score or to follow as the link says, and
+    goes to the table's game in progress (or the table's page)."""
+    link = Link.objects.filter(token=token[:64]).select_related("table").first()
+    if link is None or not services.link_works(link):
         return render(request, "table/join.html", {"link": None}, status=404)
     already = access.device_at(request, link.table_id)
-    form = JoinForm(request.POST or None)
+    form = JoinForm(request.POST or None, initial={"name": already.name if already else ""})
     if request.method == "POST" and form.is_valid():
-        device = services.join_table(link=link, name=form.cleaned_data["name"], replacing=already)
-        response = HttpResponseRedirect(reverse("table:home"))
+        try:
+            device = services.join_table(link=link, name=form.cleaned_data["name"], replacing=already)
+        except services.AccessRefused:
+            return render(request, "table/join.html", {"link": None}, status=404)
+        playing = link.table.games.filter(state=GameState.IN_PROGRESS).order_by("-updated", "-pk").first()
+        where = reverse("table:game", args=[playing.pk]) if playing else reverse("table:table", args=[link.table_id])
+        response = HttpResponseRedirect(where)
         access.remember(response, request, device)
         return response
     return render(

@@ -158,7 +158,9 @@ def test_rules_and_history_pages_at_360px(scorer_page: Page, table, live_server,
         assert not small, (name, small)
         shot(page, f"review-360-{name}")
     expect(page.locator("#verdict")).to_contain_text("Ann")
-    page.goto(live_server.url + pages["rules-laws"])
-    page.get_by_text("The rule sets disagree").first.click()
-    expect(page.locator("details[open] table")).to_be_visible()
+    page.goto(live_server.url + pages["rules-laws"])  # the rules of a profile are its rule book
+    page.get_by_text("Contents").click()
+    page.get_by_role("link", name="Where the sources disagree").click()
+    expect(page.locator("#dispute-k8-in-hand")).to_be_in_viewport()
+    expect(page.locator("#dispute-k8-in-hand")).to_contain_text("Book rules")
     assert not console_errors, console_errors

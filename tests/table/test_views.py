@@ -145,9 +145,9 @@ def test_htmx_preview_is_a_fragment(client, ok_game):
     assert 'hx-swap-oob="true"' in body
 
 
-def test_htmx_board_is_a_fragment(client, ok_game):
+def test_htmx_game_page_is_its_live_fragment(client, ok_game):
     body = text(client.get(reverse("table:game", args=[ok_game.pk]), headers=HX))
-    assert body.lstrip().startswith('<section id="board"') and "<html" not in body
+    assert body.lstrip().startswith('<div id="live"') and "<html" not in body and '<section id="board"' in body
 
 
 def test_impossible_meld_is_shown_beside_the_meld(client, ok_game):

@@ -1,0 +1,124 @@
+"""The settings as an installation gets them: safe by default, production from the environment."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management.utils import get_random_secret_key
+
+from scorekeeper import settings as project
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def production_env() -> dict[str, str]:
+    """The environment the README's "Production" section exports on every app server (with a
+    real secret key for its placeholder)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Production", 1)[1].split("\n## ", 1)[0]
+    env = {}
+    for line in section.splitlines():
+        match = re.match(r"export (\w+)=(\S+)", line)
+        if match:
+            env[match[1]] = match[2].strip("'")
+    assert {"DATABASE_URL", "DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "DJANGO_HTTPS", "DJANGO_BEHIND_PROXY"} <= set(
+        env
+    )
+    env["DJANGO_SECRET_KEY"] = get_random_secret_key()
+    return env
+
+
+def _clean_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "SCOREKEEPER_", "DATABASE_"))}
+    return {**env, **extra}
+
+
+def _manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_check_deploy_is_clean_with_the_production_settings(tmp_path):
+    env = _clean_env(**production_env(), SCOREKEEPER_VAR_DIR=str(tmp_path))
+    done = _manage("check", "--deploy", "--fail-level", "WARNING", env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues" in done.stdout
+    probe = (
+        "from django.conf import settings as s; "
+        "print(s.DEBUG, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, "
+        "s.SECURE_HSTS_SECONDS, s.SECURE_PROXY_SSL_HEADER[0], s.DATABASES['default']['ENGINE'])"
+    )
+    shown = _manage("shell", "-c", probe, env=env).stdout.splitlines()[-1]
+    assert shown == "False True True True 31536000 HTTP_X_FORWARDED_PROTO django.db.backends.postgresql"
+
+
+def test_debug_is_off_unless_asked_and_the_secret_key_is_generated_once(tmp_path):
+    probe = (
+        "from django.conf import settings as s; "
+        "print(s.DEBUG, s.SECRET_KEY, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE)"
+    )
+    env = _clean_env(SCOREKEEPER_VAR_DIR=str(tmp_path / "var"), DJANGO_SETTINGS_MODULE="scorekeeper.settings")
+    first = _manage("shell", "-c", probe, env=env)
+    assert first.returncode == 0, first.stderr
+    debug, key, session_secure, csrf_secure = first.stdout.splitlines()[-1].split()
+    # Off by default; plain HTTP on the local network keeps its cookies.
+    assert (debug, session_secure, csrf_secure) == ("False", "False", "False")
+    stored = (tmp_path / "var" / "secret_key").read_text().strip()
+    assert key == stored and len(key) >= 50
+    assert (tmp_path / "var" / "secret_key").stat().st_mode & 0o077 == 0  # readable by its owner only
+    again = _manage("shell", "-c", probe, env=env)
+    assert again.stdout.splitlines()[-1].split()[1] == key  # generated once, then kept
+    dev = _manage("shell", "-c", probe, env={**env, "DJANGO_DEBUG": "1"})
+    assert dev.stdout.splitlines()[-1].split()[0] == "True"
+
+
+def test_the_secret_key_stays_out_of_the_repository():
+    ignored = subprocess.run(["git", "check-ignore", "-q", "var/secret_key"], cwd=ROOT, check=False)
+    assert ignored.returncode == 0
+    assert "var/" in (ROOT / ".gitignore").read_text().split()
+
+
+def test_secret_key_file_is_shared_by_processes_starting_at_once(tmp_path):
+    keys = {project.secret_key(tmp_path) for _ in range(3)}
+    assert len(keys) == 1
+
+
+@pytest.mark.parametrize(
+    ("meta", "behind_proxy", "expected"),
+    [
+        ({"REMOTE_ADDR": "10.1.1.1", "HTTP_X_FORWARDED_FOR": "6.6.6.6"}, False, "10.1.1.1"),
+        ({"REMOTE_ADDR": "10.1.1.1", "HTTP_X_FORWARDED_FOR": "6.6.6.6, 203.0.113.9"}, True, "203.0.113.9"),
+        ({"REMOTE_ADDR": "10.1.1.1"}, True, "10.1.1.1"),
+    ],
+)
+def test_login_throttling_counts_the_real_client(rf, settings, meta, behind_proxy, expected):
+    from scorekeeper.table.access import client_ip
+
+    settings.BEHIND_PROXY = behind_proxy
+    request = rf.get("/", **meta)
+    assert client_ip(request) == expected
+
+
+def test_admin_login_is_throttled(client, db, django_user_model):
+    django_user_model.objects.create_superuser("owner", "owner@example.org", "right-password-1")
+    url = "/admin/login/?next=/admin/"
+    for _ in range(4):
+        r = client.post(url, {"username": "owner", "password": "wrong"})
+        assert r.status_code == 200
+    assert client.post(url, {"username": "owner", "password": "wrong"}).status_code == 429  # the fifth
+    locked = client.post(url, {"username": "owner", "password": "right-password-1"})
+    assert locked.status_code == 429  # even the right password, until the cool-off ends
+    other = client.post(url, {"username": "owner", "password": "right-password-1"}, REMOTE_ADDR="198.51.100.7")
+    assert other.status_code == 429  # the user name is locked from any address
+
+
+def test_admin_login_works(client, db, django_user_model):
+    django_user_model.objects.create_superuser("owner", "owner@example.org", "right-password-1")
+    r = client.post("/admin/login/?next=/admin/", {"username": "owner", "password": "right-password-1"})
+    assert r.status_code == 302 and r["Location"] == "/admin/"

@@ -1,0 +1,147 @@
+"""The live game page: a watching phone's poll is answered 304 while nothing changed (one query,
+nothing rendered), and the whole live part — board, deals, who deals next, the buttons of the
+phone's role, the winner — as soon as anything did."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from scorekeeper.history import services as history_services
+from scorekeeper.table import live, services
+from scorekeeper.table.models import Device, Game, Role
+from tests.app_data import OK_BIG, OK_SMALL, ok_post, ok_record_deal
+from tests.conftest import NAMES, as_phone, new_game
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def game(table, scorer) -> Game:
+    return new_game(table, players=NAMES, first_dealer=0, deals=[ok_record_deal(OK_SMALL, NAMES)], by=scorer)
+
+
+@pytest.fixture
+def watcher(scorer, follower) -> Client:
+    return as_phone(Client(), follower)
+
+
+def _poll(phone: Client, game: Game, tag: str | None):
+    headers = dict(HX)
+    if tag:
+        headers["If-None-Match"] = tag
+    return phone.get(reverse("table:game", args=[game.pk]), headers=headers)
+
+
+def _tag(response) -> str:
+    return response["ETag"]
+
+
+def test_the_page_and_its_live_part_carry_validators(client, game):
+    page = client.get(reverse("table:game", args=[game.pk]))
+    assert page.status_code == 200
+    assert page["ETag"] == live.etag(game.version, Role.SCORE, partial=False)
+    assert page["Cache-Control"] == "private, no-cache" and "Cookie" in page["Vary"] and "HX-Request" in page["Vary"]
+    body = page.content.decode()
+    # The live part polls itself, holding the version it shows.
+    assert 'id="live"' in body and 'hx-trigger="every 1s, live"' in body and "live.js" in body
+    assert f'data-live-etag="W/&quot;g{game.version}-score-p&quot;"' in body
+    part = _poll(client, game, None)
+    assert part["ETag"] == live.etag(game.version, Role.SCORE, partial=True)
+
+
+def test_an_unchanged_game_costs_one_query_and_no_rendering(watcher, game):
+    tag = _tag(_poll(watcher, game, None))
+    with CaptureQueriesContext(connection) as queries:
+        r = _poll(watcher, game, tag)
+    assert r.status_code == 304 and r.content == b""
+    assert r["ETag"] == tag
+    assert len(queries) == 1, [q["sql"] for q in queries]
+    assert not hasattr(r, "templates") or not r.templates
+    # A full page the browser revalidates is answered the same way.
+    full = watcher.get(reverse("table:game", args=[game.pk]))
+    again = watcher.get(reverse("table:game", args=[game.pk]), headers={"If-None-Match": full["ETag"]})
+    assert again.status_code == 304
+    # The page's validator does not answer for the live part, nor the other way round.
+    assert _poll(watcher, game, full["ETag"]).status_code == 200
+
+
+def test_a_save_on_another_phone_changes_the_whole_live_part(client, watcher, game):
+    first = _poll(watcher, game, None)
+    tag = _tag(first)
+    assert "Enter deal" not in first.content.decode()  # a follower has no entry button
+    assert client.post(reverse("table:deal_new", args=[game.pk]), ok_post(OK_BIG)).status_code == 302
+    r = _poll(watcher, game, tag)
+    assert r.status_code == 200 and r["ETag"] != tag
+    body = r.content.decode()
+    assert body.lstrip().startswith('<div id="live"') and "<html" not in body
+    assert 'id="deal-2"' in body  # the deal list
+    assert "Ann</strong> deals next" in body  # who deals next (the winner of the hand)
+    assert f"W/&quot;g{Game.objects.get(pk=game.pk).version}-follow-p&quot;" in body
+    assert _poll(watcher, game, r["ETag"]).status_code == 304
+    # The scorer's own live part has the button for the next deal.
+    assert "Enter deal 3" in _poll(client, game, None).content.decode()
+
+
+def test_a_phone_let_score_gets_the_entry_button_at_the_next_poll(client, watcher, game, follower):
+    tag = _tag(_poll(watcher, game, None))
+    services.set_role(device=follower, role=Role.SCORE, by=None)
+    r = _poll(watcher, game, tag)
+    assert r.status_code == 200 and "Enter deal 2" in r.content.decode()
+
+
+def test_renaming_a_player_shows_on_the_watching_phones(watcher, game):
+    tag = _tag(_poll(watcher, game, None))
+    history_services.rename_player(player=game.seats.get(position=0).player, name="Annabel")
+    r = _poll(watcher, game, tag)
+    assert r.status_code == 200 and "Annabel" in r.content.decode()
+
+
+def test_the_winner_shows_on_the_watching_phones(client, watcher, make_game):
+    short = make_game(players=NAMES, first_dealer=0, options={"target": 100})
+    tag = _tag(_poll(watcher, short, None))
+    assert client.post(reverse("table:deal_new", args=[short.pk]), ok_post(OK_BIG)).status_code == 302
+    body = _poll(watcher, short, tag).content.decode()
+    assert "Ann wins the game." in body and "Enter deal" not in body
+
+
+def test_a_revoked_phone_polls_into_a_404(watcher, game, follower):
+    tag = _tag(_poll(watcher, game, None))
+    services.revoke_device(device=follower, by=None)
+    assert _poll(watcher, game, tag).status_code == 404
+
+
+def test_a_stranger_polling_with_a_guessed_validator_gets_404(game):
+    tag = live.etag(game.version, Role.FOLLOW, partial=True)
+    assert _poll(Client(), game, tag).status_code == 404
+    assert _poll(Client(), game, "*").status_code == 404
+    _, other = services.create_table(name="Other", device_name="Other phone")
+    assert _poll(as_phone(Client(), other), game, tag).status_code == 404
+
+
+def test_a_phone_with_two_devices_at_the_table_is_its_scorer(table, scorer, follower, game):
+    phone = as_phone(Client(), scorer, follower)  # the follower's device is the newer in the cookie
+    body = _poll(phone, game, None).content.decode()
+    assert "Enter deal 2" in body
+    assert Device.objects.filter(table=table).count() == 2
+
+
+@pytest.mark.parametrize(
+    ("header", "status"),
+    [
+        ('"g{v}-score-p"', 304),  # a strong validator compares weakly
+        ('W/"x", W/"g{v}-score-p"', 304),
+        ("*", 304),
+        ('W/"g{old}-score-p"', 200),  # an older version
+        ('W/"g{v}-follow-p"', 200),  # another role's page
+        ('W/"g{v}-score-f"', 200),  # the whole page's validator
+        ("garbage", 200),
+    ],
+)
+def test_if_none_match_forms(client, game, header, status):
+    tag = header.replace("{v}", str(game.version)).replace("{old}", str(game.version - 1))
+    assert _poll(client, game, tag).status_code == status
