@@ -4,7 +4,9 @@ Measures, on one core, with fixed data and several repeats (medians printed):
 - validations + scoring per second of one realistic 5-player ``book`` deal (melds with 2s and the
   Joker, unnamed wilds resolved by their place, held cards, pack limits across all hands);
 - the same deal scored as a one-deal game (``score_game``: running totals, end of game);
-- live meld checks per second (``check_meld``, the web app's check while a player types).
+- live meld checks per second (``check_meld``, the web app's check while a player types);
+- splits of one player's melded cards given as one flat list (``check_melded``, RECORD.md
+  ``melded``), 13–16 cards with no, one or two unnamed wild cards, in microseconds per list.
 Card parsing is cached (a dict by token text) in both; "afresh" clears the meld-verdict cache before
 each deal (every meld resolved and scored again), "cached" lets it work as it does in the app, where
 the same melds are re-checked on every keystroke of a deal entry.
@@ -56,6 +58,15 @@ MELDS = [meld for hand in DEAL["hands"].values() for meld in hand["melds"]] + [
 ]
 
 
+# One player's melded cards as one list: the melds of RECORD.md's example and more, 13–16 cards.
+MELDED = {
+    "13 cards, wilds named": "QS QH 2C=QD 9H 8H JK=7H AS KS 2D=QS JS 5C 6C 7C",
+    "13 cards, one unnamed 2": "QS QH QD 9H 8H JK=7H AS KS 2D JS 5C 6C 7C",
+    "13 cards, two unnamed 2s": "QS QH 2C 9H 8H 7H 10H AS KS JS 2D 5C 5D",
+    "16 cards, two unnamed 2s": "QS QH 2C=QD 9H 8H JK=7H AS KS 2D JS 5C 6C 2H 8C 9C",
+}
+
+
 def _rate(fn: Callable[[], object], per_call: int = 1, rounds: int = ROUNDS) -> float:
     fn()  # warm the card cache, as the app is warm
     rates = []
@@ -91,7 +102,19 @@ def measure(rounds: int = ROUNDS) -> dict[str, float]:
         for meld in MELDS:
             oklahoma.check_meld(meld, rules)
 
-    return {
+    split_times = {}
+    for name, text in MELDED.items():
+        cards = text.split()
+        assert oklahoma.check_melded(cards, rules).ok, name
+
+        def split_afresh(cards: list[str] = cards) -> None:
+            oklahoma.clear_caches(parsed_cards=False)
+            oklahoma.check_melded(cards, rules)
+
+        per_second = _rate(split_afresh, rounds=max(rounds // 10, 20))
+        split_times[f"check_melded, {name}, afresh (µs per list)"] = 1e6 / per_second
+
+    return split_times | {
         "5-player book deal, validate + score, melds checked afresh (deals/s)": _rate(one_deal_cold, rounds=rounds),
         "5-player book deal, validate + score, meld verdicts cached (deals/s)": _rate(one_deal, rounds=rounds),
         "5-player book deal as a one-deal game, score_game, cached (games/s)": _rate(one_game, rounds=rounds),
@@ -102,7 +125,8 @@ def measure(rounds: int = ROUNDS) -> dict[str, float]:
 
 def main() -> None:
     for label, rate in measure().items():
-        print(f"{label}: {rate:,.0f} (median of {REPEATS})", flush=True)
+        shown = f"{rate:,.0f}" if rate >= 100 else f"{rate:,.1f}"
+        print(f"{label}: {shown} (median of {REPEATS})", flush=True)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ Four kinds of question:
 
 * ``meld``   Oklahoma: is this meld legal, what is it worth (``oklahoma.check_meld``).
 * ``hand``   Oklahoma: melds laid and cards left in hand: what they score, card by card, scored by
-             the engine as a one-deal record (the stock ran out: no going-out bonus).
+             the engine as one player's hand (``oklahoma.score_hand``: as if the stock ran out).
 * ``knock``  Oklahoma Gin: a hand (10 cards, or 11 before the discard) and the first upcard:
              can it knock, gin, the least deadwood and its arrangement (``gin_fast``).
 * ``layoff`` Oklahoma Gin: the knocker's melds and the defender's cards: what the defender
@@ -30,7 +30,7 @@ from . import cards as cardlib
 from . import gin, profiles, record
 from . import gin_search as gin_fast
 from .errors import RecordInvalid
-from .oklahoma import MeldCheck, check_meld
+from .oklahoma import MeldCheck, check_meld, score_hand
 
 log = logging.getLogger(__name__)
 
@@ -434,6 +434,8 @@ def _meld_result(result: MeldCheck, v: Verdict) -> None:
     v.melds = [list(result.labels)]
     if result.meaning:
         v.details.append("The cards count as: " + ", ".join(result.meaning) + ".")
+    if result.note:
+        v.details.append(result.note)
     v.lines = [line.as_dict() for line in result.lines]
 
 
@@ -508,22 +510,18 @@ def _hand(q: Question, rules: profiles.OklahomaRules, v: Verdict) -> None:
     if not melds and not held:
         v.error("enter the melds laid and the cards left in hand", rule="melds", source="S0")
         return
-    rec = {
-        "format": record.FORMAT,
-        "game": profiles.OKLAHOMA,
-        "rules": {"profile": q.profile},
-        "players": ["You", "Other"],
-        "deals": [{"out": None, "hands": {"You": {"melds": melds, "held": held}, "Other": {"melds": [], "held": []}}}],
-    }
-    doc = _score(rec, rules, v)
-    if doc is None:
+    try:
+        scored = score_hand(rules, melds, held)
+    except RecordInvalid as exc:
+        for e in exc.errors:
+            v.error(e.message, e.rule, e.source, e.cards)
+        v.headline = "The engine rejects this hand."
         return
-    you = doc["deals"][0]["players"]["You"]
-    v.deals = []
-    v.lines = you["lines"]
-    v.melds = you["melds"]
+    v.lines = [line.as_dict() for line in scored.lines]
+    v.melds = [list(m) for m in scored.melds]
     v.ok = None
-    v.headline = f"This hand scores {you['points']:+d}.".replace("-", "−")
+    v.headline = f"This hand scores {scored.points:+d}.".replace("-", "−")
+    v.details += [check.note for check in (check_meld(m, rules) for m in melds) if check.note]
     v.details.append("Scored as if the stock ran out. The player who goes out adds the going-out bonus.")
     _knob_cite(v, rules, "out_bonus")
     _knob_cite(v, rules, "k8_in_hand")

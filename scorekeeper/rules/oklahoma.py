@@ -17,9 +17,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from . import oklahoma_melds, oklahoma_split
 from .cards import CardError
 from .errors import RecordError, RecordInvalid
-from .oklahoma_melds import SRC_NOTATION, SRC_WILD, Entered, MeldCheck, check_meld, clear_caches, entered
+from .oklahoma_melds import SRC_NOTATION, SRC_WILD, Entered, MeldCheck, check_meld, entered
+from .oklahoma_split import MeldedCheck, check_melded
 from .oklahoma_values import CardValue, card_value_held, card_value_melded, held, k8_held, pack_counts
 from .players import first_dealer_errors, player_count_errors, player_errors
 from .profiles import OklahomaRules
@@ -31,13 +33,16 @@ __all__ = [
     "begin",
     "card_value_held",
     "card_value_melded",
+    "MeldedCheck",
     "check_meld",
+    "check_melded",
     "clear_caches",
     "conclude",
     "pack_counts",
     "play",
     "score_deal",
     "score_game",
+    "score_hand",
 ]
 
 GAME = "oklahoma"
@@ -45,9 +50,17 @@ GAME = "oklahoma"
 SRC_PACK = "S0; S1 law 1"
 SRC_OUT = "S0; S1 law 6"
 
-DEAL_KEYS = ("out", "first_turn", "concealed", "hands")
-HAND_KEYS = ("melds", "held")
-FLAGS = ("first_turn", "concealed")
+SRC_MISDEAL = "S1 law 4"
+
+DEAL_KEYS = ("out", "first_turn", "concealed", "late_misdeal", "hands")
+HAND_KEYS = ("melds", "melded", "held")  # 'melds' or 'melded' (one flat list, split by the engine)
+FLAGS = ("first_turn", "concealed")  # how the player who went out did it
+
+
+def clear_caches(parsed_cards: bool = True) -> None:
+    """Forget every cached verdict (melds, melded lists) and, unless told not to, every parsed card."""
+    oklahoma_melds.clear_caches(parsed_cards)
+    oklahoma_split.clear_cache()
 
 
 # --------------------------------------------------------------------------------------------
@@ -58,24 +71,30 @@ FLAGS = ("first_turn", "concealed")
 class _Hand:
     melds: list[MeldCheck]
     held: list[Entered]
+    split_note: str = ""  # how a 'melded' list was split, where it splits more than one way
 
 
 @dataclass(frozen=True, slots=True)
 class _Deal:
-    """A deal that passed every check: each player's hand, who went out and how."""
+    """A deal that passed every check: each player's hand, who went out and how.
+
+    ``concealed`` is true for a first-turn out whatever the record says (RULES.md §1: no meld can
+    have been laid before it); ``concealed_given`` is what the record said."""
 
     hands: dict[str, _Hand]
     out: str | None
     first_turn: bool
     concealed: bool
+    late_misdeal: bool = False
+    concealed_given: bool = False
 
 
 class _Report:
-    """The errors of one deal, each with the deal's number."""
+    """The errors of one deal, each with the deal's number (None: a hand alone)."""
 
     __slots__ = ("errors", "number")
 
-    def __init__(self, number: int, errors: list[RecordError]) -> None:
+    def __init__(self, number: int | None, errors: list[RecordError]) -> None:
         self.number = number
         self.errors = errors
 
@@ -103,24 +122,29 @@ def _check_deal(
     report = _Report(number, errors)
     if not isinstance(deal, Mapping):
         report.add(
-            "a deal is an object with 'out', 'hands' (and optionally 'first_turn', 'concealed')", "format", SRC_NOTATION
+            "a deal is an object with 'out', 'hands' (and optionally 'first_turn', 'concealed', 'late_misdeal')",
+            "format",
+            SRC_NOTATION,
         )
         return None
     _check_deal_keys(deal, report)
     out = _check_out(deal, players, report)
     flags = _check_flags(deal, report)
+    late_misdeal = _check_late_misdeal(deal, report)
     hands_raw = deal.get("hands")
     if not isinstance(hands_raw, Mapping):
         report.add(
             "the deal has no 'hands' object: every player's melds and cards held", "format", SRC_NOTATION, field="hands"
         )
         return None
-    hands = _check_hands(rules, players, hands_raw, report)
+    hands = _check_hands(rules, players, hands_raw, report, out)
     if out is not None and out in hands:
         _check_out_hand(out, hands[out], hands_raw[out], report)
     if len(errors) > start:
         return None
-    return _Deal(hands, out, flags["first_turn"], flags["concealed"])
+    first_turn = flags["first_turn"]
+    concealed = flags["concealed"] or first_turn
+    return _Deal(hands, out, first_turn, concealed, late_misdeal, flags["concealed"])
 
 
 def _check_deal_keys(deal: Mapping[object, object], report: _Report) -> None:
@@ -167,8 +191,21 @@ def _check_flags(deal: Mapping[object, object], report: _Report) -> dict[str, bo
     return flags
 
 
+def _check_late_misdeal(deal: Mapping[object, object], report: _Report) -> bool:
+    """``late_misdeal``: a misdeal found after the first play (S1 law 4); true or false."""
+    value = deal.get("late_misdeal", False)
+    if not isinstance(value, bool):
+        report.add(f"'late_misdeal' takes true or false, not {value!r}", "format", SRC_NOTATION, field="late_misdeal")
+        return False
+    return value
+
+
 def _check_hands(
-    rules: OklahomaRules, players: tuple[str, ...], hands_raw: Mapping[object, object], report: _Report
+    rules: OklahomaRules,
+    players: tuple[str, ...],
+    hands_raw: Mapping[object, object],
+    report: _Report,
+    out: str | None,
 ) -> dict[str, _Hand]:
     """Every player's hand, and the pack's limits over all of them together."""
     for name in hands_raw:
@@ -177,7 +214,7 @@ def _check_hands(
                 f"'{name}' is not one of the players", "format", SRC_NOTATION, player=str(name), field=f"hands.{name}"
             )
     hands: dict[str, _Hand] = {}
-    entered_cards: list[tuple[str, Entered]] = []  # every card entered, with its player, for the pack count
+    entered_cards: list[tuple[str | None, Entered]] = []  # every card entered, with its player, for the pack count
     for name in players:
         if name not in hands_raw:
             report.add(
@@ -189,12 +226,33 @@ def _check_hands(
             )
             continue
         hands[name] = _check_hand(rules, name, hands_raw[name], report, entered_cards)
+        if name != out:
+            _check_holds_a_card(name, hands_raw[name], report)
     _check_pack(rules, entered_cards, report)
     return hands
 
 
+def _check_holds_a_card(name: str, raw: object, report: _Report) -> None:
+    """A player who did not go out holds at least one card (RULES.md §1): no cards at all is an
+    entry error, not a score of 0 (a player whose hand empties has gone out)."""
+    if not isinstance(raw, Mapping):
+        return  # reported as a format error
+    melds, melded, held = raw.get("melds", []), raw.get("melded", []), raw.get("held", [])
+    if not isinstance(melds, list) or not isinstance(melded, list) or not isinstance(held, list):
+        return  # reported as a format error
+    if held or melded or any(isinstance(meld, list) and meld for meld in melds):
+        return
+    report.add(
+        f"{name} has no cards: every player who did not go out holds at least one card",
+        "cards in hand",
+        "S0",
+        player=name,
+        field=f"hands.{name}",
+    )
+
+
 def _check_hand(
-    rules: OklahomaRules, name: str, raw: object, report: _Report, entered_cards: list[tuple[str, Entered]]
+    rules: OklahomaRules, name: str, raw: object, report: _Report, entered_cards: list[tuple[str | None, Entered]]
 ) -> _Hand:
     hand = _Hand([], [])
     if not isinstance(raw, Mapping):
@@ -207,8 +265,12 @@ def _check_hand(
         )
         return hand
     _check_hand_keys(name, raw, report)
-    _check_melds(rules, name, raw.get("melds", []), report, hand, entered_cards)
-    _check_held(rules, name, raw.get("held", []), report, hand, entered_cards)
+    path = f"hands.{name}."
+    if "melded" in raw:
+        _check_melded(rules, name, path, raw["melded"], report, hand, entered_cards)
+    else:
+        _check_melds(rules, name, path, raw.get("melds", []), report, hand, entered_cards)
+    _check_held(rules, name, path, raw.get("held", []), report, hand, entered_cards)
     return hand
 
 
@@ -216,42 +278,59 @@ def _check_hand_keys(name: str, raw: Mapping[object, object], report: _Report) -
     for key in raw:
         if key not in HAND_KEYS:
             report.add(
-                f"unknown key '{key}': a hand has 'melds' and 'held'",
+                f"unknown key '{key}': a hand has 'melds' (or 'melded') and 'held'",
                 "format",
                 SRC_NOTATION,
                 player=name,
                 field=f"hands.{name}.{key}",
             )
-    for key in HAND_KEYS:
-        if key not in raw:
-            report.add(
-                f"{name}'s hand has no '{key}' (write [] for none)",
-                "format",
-                SRC_NOTATION,
-                player=name,
-                field=f"hands.{name}.{key}",
-            )
+    if "melds" in raw and "melded" in raw:
+        report.add(
+            f"{name}'s hand gives both 'melds' and 'melded': give the melds, or one list of every card melded",
+            "format",
+            SRC_NOTATION,
+            player=name,
+            field=f"hands.{name}.melded",
+        )
+    if "melds" not in raw and "melded" not in raw:
+        report.add(
+            f"{name}'s hand has no 'melds' (write [] for none, or give 'melded')",
+            "format",
+            SRC_NOTATION,
+            player=name,
+            field=f"hands.{name}.melds",
+        )
+    if "held" not in raw:
+        report.add(
+            f"{name}'s hand has no 'held' (write [] for none)",
+            "format",
+            SRC_NOTATION,
+            player=name,
+            field=f"hands.{name}.held",
+        )
 
 
 def _check_melds(
     rules: OklahomaRules,
-    name: str,
+    name: str | None,
+    path: str,
     melds: object,
     report: _Report,
     hand: _Hand,
-    entered_cards: list[tuple[str, Entered]],
+    entered_cards: list[tuple[str | None, Entered]],
 ) -> None:
+    """A hand's melds, each checked alone; ``path`` leads to the hand in the record ("hands.Ann.")."""
     if not isinstance(melds, list) or not all(isinstance(m, list) for m in melds):
         report.add(
             "'melds' is a list of melds, each a list of cards",
             "format",
             SRC_NOTATION,
             player=name,
-            field=f"hands.{name}.melds",
+            field=path + "melds",
         )
         return
     for i, meld in enumerate(melds):
-        field = f"hands.{name}.melds[{i}]"  # a path into the record: counted from 0, as in Gin
+        field = f"{path}melds[{i}]"  # a path into the record: counted from 0, as in Gin
         check = check_meld(meld, rules)
         for e in check.errors:
             report.errors.append(replace(e, deal=report.number, player=name, field=field))
@@ -262,15 +341,42 @@ def _check_melds(
                 entered_cards.append((name, entered(raw_token)))
 
 
+def _check_melded(
+    rules: OklahomaRules,
+    name: str | None,
+    path: str,
+    melded: object,
+    report: _Report,
+    hand: _Hand,
+    entered_cards: list[tuple[str | None, Entered]],
+) -> None:
+    """A hand's melded cards as one flat list: split into legal melds by the engine (RECORD.md)."""
+    field = path + "melded"
+    if not isinstance(melded, list):
+        report.add("'melded' is one list of every card melded", "format", SRC_NOTATION, player=name, field=field)
+        return
+    split = check_melded(melded, rules)
+    for e in split.errors:
+        report.errors.append(replace(e, deal=report.number, player=name, field=field))
+    if split.ok:
+        hand.melds.extend(split.melds)
+        hand.split_note = split.note
+    for raw_token in melded:
+        with contextlib.suppress(CardError, TypeError):
+            entered_cards.append((name, entered(raw_token)))
+
+
 def _check_held(
     rules: OklahomaRules,
-    name: str,
+    name: str | None,
+    path: str,
     cards: object,
     report: _Report,
     hand: _Hand,
-    entered_cards: list[tuple[str, Entered]],
+    entered_cards: list[tuple[str | None, Entered]],
 ) -> None:
-    field = f"hands.{name}.held"
+    """The cards left in a hand: natural cards as they are (a wild card in hand stands for nothing)."""
+    field = path + "held"
     if not isinstance(cards, list):
         report.add("'held' is a list of cards", "format", SRC_NOTATION, player=name, field=field)
         return
@@ -299,7 +405,7 @@ def _check_held(
         hand.held.append(e)
 
 
-def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str, Entered]], report: _Report) -> None:
+def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str | None, Entered]], report: _Report) -> None:
     """Two of each natural card, two of each 2 (eight 2s), one Joker (S0; S1 law 1), all hands together."""
     counts = Counter(e.card_label for _, e in entered_cards)
     for label, count in counts.items():
@@ -309,7 +415,7 @@ def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str, Entered]], 
             continue  # already reported where it was entered
         limit = 1 if label == "JK" else 2
         by_player = Counter(name for name, e in entered_cards if e.card_label == label)
-        by = ", ".join(f"{name} {k}" for name, k in by_player.items())
+        by = "" if None in by_player else " (" + ", ".join(f"{name} {k}" for name, k in by_player.items()) + ")"
         if label == "JK":
             what = "one Joker"
         elif label[0] == "2":
@@ -317,7 +423,7 @@ def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str, Entered]], 
         else:
             what = "two of each card"
         report.add(
-            f"{label} is entered {count} times ({by}): the pack has {what}",
+            f"{label} is entered {count} times{by}: the pack has {what}",
             "the pack",
             SRC_PACK,
             player=_past_the_limit(entered_cards, label, limit),
@@ -325,7 +431,7 @@ def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str, Entered]], 
         )
 
 
-def _past_the_limit(entered_cards: list[tuple[str, Entered]], label: str, limit: int) -> str | None:
+def _past_the_limit(entered_cards: list[tuple[str | None, Entered]], label: str, limit: int) -> str | None:
     """The player whose entry went past the pack's count, in seat order of entry."""
     seen = 0
     for name, e in entered_cards:
@@ -347,14 +453,15 @@ def _check_out_hand(out: str, hand: _Hand, raw: object, report: _Report) -> None
             cards=[e.label for e in hand.held],
             field=f"hands.{out}.held",
         )
-    raw_melds = raw.get("melds") if isinstance(raw, Mapping) else None
+    key = "melded" if isinstance(raw, Mapping) and "melded" in raw else "melds"
+    raw_melds = raw.get(key) if isinstance(raw, Mapping) else None
     if isinstance(raw_melds, list) and not raw_melds:
         report.add(
             f"{out} went out but melded nothing: going out means melding all one's cards",
             "going out",
             "ruling",
             player=out,
-            field=f"hands.{out}.melds",
+            field=f"hands.{out}.{key}",
         )
 
 
@@ -366,25 +473,28 @@ def _score_deal(rules: OklahomaRules, players: tuple[str, ...], deal: _Deal) -> 
     k8 = k8_held(rules)
     result = {}
     for name in players:
-        hand = deal.hands[name]
-        lines: list[Line] = []
-        for check in hand.melds:
-            lines.extend(check.lines)
-        lines.extend(_held_lines(hand.held, k8))
-        side_lines: tuple[Line, ...] = ()
         if name == deal.out:
-            lines.append(_going_out_line(rules, deal.first_turn))
-            if deal.concealed:
-                side_lines = (_concealed_line(rules, deal.first_turn),)
-        result[name] = PlayerDeal(
-            points=sum(line.points for line in lines),
-            lines=tuple(lines),
-            melds=tuple(check.labels for check in hand.melds),
-            held=tuple(e.card_label for e in hand.held),
-            side_points=sum(line.points for line in side_lines),
-            side_lines=side_lines,
-        )
+            bonus = (_going_out_line(rules, deal),)
+            side = (_concealed_line(rules, deal),) if deal.concealed else ()
+            result[name] = _player_deal(deal.hands[name], k8, bonus, side)
+        else:
+            result[name] = _player_deal(deal.hands[name], k8)
     return result
+
+
+def _player_deal(hand: _Hand, k8: CardValue, bonus: tuple[Line, ...] = (), side: tuple[Line, ...] = ()) -> PlayerDeal:
+    """One player's score: the melds, the cards left in hand, the going-out bonus; the side column."""
+    lines = [line for check in hand.melds for line in check.lines]
+    lines += _held_lines(hand.held, k8)
+    lines += bonus
+    return PlayerDeal(
+        points=sum(line.points for line in lines),
+        lines=tuple(lines),
+        melds=tuple(check.labels for check in hand.melds),
+        held=tuple(e.card_label for e in hand.held),
+        side_points=sum(line.points for line in side),
+        side_lines=side,
+    )
 
 
 def _held_lines(cards: list[Entered], k8: CardValue) -> list[Line]:
@@ -401,8 +511,15 @@ def _held_lines(cards: list[Entered], k8: CardValue) -> list[Line]:
     return lines
 
 
-def _going_out_line(rules: OklahomaRules, first_turn: bool) -> Line:
-    if first_turn and not rules.first_turn_bonus:
+def _going_out_line(rules: OklahomaRules, deal: _Deal) -> Line:
+    if deal.late_misdeal:
+        return Line(
+            "went out, but a misdeal was found late: no going-out bonus",
+            0,
+            "after a misdeal found after the first play, the winner gets no bonus for going out",
+            SRC_MISDEAL,
+        )
+    if deal.first_turn and not rules.first_turn_bonus:
         cite = rules.cite("first_turn_bonus")
         return Line(
             "went out on the first turn: no going-out bonus",
@@ -415,14 +532,21 @@ def _going_out_line(rules: OklahomaRules, first_turn: bool) -> Line:
     return Line("went out", rules.out_bonus, "going out", cite.source, cite.basis)
 
 
-def _concealed_line(rules: OklahomaRules, first_turn: bool) -> Line:
+def _concealed_line(rules: OklahomaRules, deal: _Deal) -> Line:
     """The concealed bonus, kept in the side column outside the race."""
     cite = rules.cite("concealed_bonus")
     if rules.concealed_bonus == 0:
         return Line(
             "went out concealed: no concealed bonus under these rules", 0, "concealed bonus", cite.source, cite.basis
         )
-    if first_turn and not rules.first_turn_bonus:
+    if deal.late_misdeal:
+        return Line(
+            "went out concealed, but a misdeal was found late: no concealed bonus",
+            0,
+            "after a misdeal found after the first play, the winner gets no bonus for going out",
+            SRC_MISDEAL,
+        )
+    if deal.first_turn and not rules.first_turn_bonus:
         return Line(
             "went out concealed on the first turn: no concealed bonus either",
             0,
@@ -437,6 +561,22 @@ def _concealed_line(rules: OklahomaRules, first_turn: bool) -> Line:
         cite.source,
         cite.basis,
     )
+
+
+def score_hand(rules: OklahomaRules, melds: object, held: object) -> PlayerDeal:
+    """One player's melds and cards left in hand scored alone, as when the stock runs out (no bonus):
+    each meld checked as in a deal, the pack's limits within the hand. Raises RecordInvalid with
+    every error (no deal, no player; fields ``melds[i]``, ``held``)."""
+    errors: list[RecordError] = []
+    report = _Report(None, errors)
+    hand = _Hand([], [])
+    entered_cards: list[tuple[str | None, Entered]] = []
+    _check_melds(rules, None, "", melds, report, hand, entered_cards)
+    _check_held(rules, None, "", held, report, hand, entered_cards)
+    _check_pack(rules, entered_cards, report)
+    if errors:
+        raise RecordInvalid(errors)
+    return _player_deal(hand, k8_held(rules))
 
 
 def score_deal(rules: OklahomaRules, players: Sequence[str], deal: object, number: int = 1) -> dict[str, PlayerDeal]:
@@ -516,9 +656,7 @@ def _play(
     side = tuple(s + scored[p].side_points for s, p in zip(standing.side, players, strict=True))
     out_seat = players.index(deal.out) if deal.out is not None else None
     next_dealer = out_seat if out_seat is not None else standing.dealer
-    notes = []
-    if deal.out is None:
-        notes.append("the stock ran out: nobody went out, no bonus (S0); the same dealer deals again (ruling)")
+    notes = _deal_notes(players, deal)
     winner, tie = _winner(totals, rules.target)
     if tie:
         notes.append(f"an exact tie at the top on {max(totals):,}: the game goes on (ruling)")
@@ -551,6 +689,26 @@ def _play(
         winner=winner,
     )
     return result, after
+
+
+def _deal_notes(players: tuple[str, ...], deal: _Deal) -> list[str]:
+    """What the engine decided and why: how the deal ended, the readings of unnamed wild cards."""
+    notes = []
+    if deal.out is None:
+        notes.append("the stock ran out: nobody went out, no bonus (S0); the same dealer deals again (ruling)")
+        if deal.late_misdeal:
+            notes.append("a misdeal was found late, but nobody went out: there is no bonus to withhold (ruling)")
+    elif deal.first_turn and not deal.concealed_given:
+        notes.append(
+            f"{deal.out} went out on the first turn: that is going out concealed, "
+            "no meld can have been laid before it (RULES.md §1)"
+        )
+    for name in players:
+        hand = deal.hands[name]
+        if hand.split_note:
+            notes.append(f"{name}'s melded cards: {hand.split_note}")
+        notes += [f"{name}: {check.note}" for check in hand.melds if check.note]
+    return notes
 
 
 def _name(players: tuple[str, ...], seat: int | None) -> str | None:

@@ -12,9 +12,10 @@ so checking a meld never parses, prints or hashes a card again; verdicts are val
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import combinations
 
-from .cards import ACE, KING, QUEEN, RANK_NAMES, SUITS, Card, CardError, Suit, Token, parse_token
+from .cards import ACE, QUEEN, SUITS, Card, CardError, Suit, Token, parse_token
 from .errors import RecordError
 from .oklahoma_values import (
     JOKER_MELDED,
@@ -26,6 +27,7 @@ from .oklahoma_values import (
 )
 from .profiles import OklahomaRules
 from .results import Line
+from .words import a_rank, either, plural, ranks
 
 # Sources of the fixed rules (knob values are cited through rules.cite).
 SRC_MELD = "S0; S1 law 7"
@@ -35,6 +37,7 @@ SRC_CORNER = "S0; S1 law 11"
 SRC_WILD = "S0; S1 laws 8, 9"
 SRC_WILD_SEQ = "S0"
 SRC_JOKER_NAME = "S0; S1 law 9"
+SRC_READINGS = "ruling"  # RULES.md §1, readings: name the wild cards where the readings score differently
 SRC_NOTATION = "RECORD.md"
 
 SPADES = 0  # suit index of spades (cards.SUITS order)
@@ -141,6 +144,7 @@ class MeldCheck:
     suit: Suit | None = None
     meaning: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()  # ``cards`` printed ('2♣=7♥')
+    note: str = ""  # which reading was taken, where the cards allow several that score the same
 
 
 def _error(message: str, rule: str, source: str, cards: Sequence[str] = ()) -> RecordError:
@@ -151,10 +155,6 @@ def _rejected(errors: list[RecordError], kind: str | None = None, cards: Sequenc
     return MeldCheck(
         False, kind, tuple(e.token for e in cards), 0, (), tuple(errors), labels=tuple(e.label for e in cards)
     )
-
-
-def _rank_word(rank: int) -> str:
-    return RANK_NAMES[rank]
 
 
 def score_lines(scored: list[tuple[str, CardValue]]) -> tuple[int, tuple[Line, ...]]:
@@ -182,7 +182,14 @@ def score_lines(scored: list[tuple[str, CardValue]]) -> tuple[int, tuple[Line, .
 
 
 # --------------------------------------------------------------------------------------------
-# check_meld: parse, then a set or a sequence.
+# check_meld: parse, find every legal reading, take it when they all score the same.
+#
+# A reading says what each unnamed wild card stands for: the meld as a set of one rank, or as a
+# sequence with each card at a place 1..14 (an ace at 1 or 14). RULES.md §1 (readings, a ruling):
+# the wild cards must be named only when the legal readings score differently; otherwise the
+# first reading in a fixed order is taken (a set before a sequence; an unnamed 2 of the
+# sequence's suit in its own place; ace low; lowest first; the Joker at the highest open place),
+# and the verdict's ``note`` says which was taken.
 
 _VERDICTS: dict[tuple[Hashable, ...], MeldCheck] = {}
 
@@ -223,6 +230,35 @@ def _parse_meld(tokens: Sequence[object]) -> tuple[list[Entered], list[RecordErr
     return cards, errors
 
 
+@dataclass(frozen=True, slots=True)
+class _Parts:
+    """A meld's cards sorted out: natural cards, wild cards named, wild cards free (unnamed)."""
+
+    cards: tuple[Entered, ...]
+    naturals: tuple[Entered, ...]
+    named: tuple[Entered, ...]
+    free: tuple[Entered, ...]
+
+    @staticmethod
+    def of(cards: Sequence[Entered]) -> _Parts:
+        return _Parts(
+            tuple(cards),
+            tuple(e for e in cards if not e.wild),
+            tuple(e for e in cards if e.wild and e.named_rank),
+            tuple(e for e in cards if e.wild and not e.named_rank),
+        )
+
+    @property
+    def ranks(self) -> set[int]:
+        """The ranks the natural and named cards hold: one, for a set."""
+        return {e.rank for e in self.naturals} | {e.named_rank for e in self.named}
+
+    @property
+    def suits(self) -> set[int]:
+        """The suits the natural and named cards hold: one, for a sequence."""
+        return {e.suit for e in self.naturals} | {e.named_suit for e in self.named}
+
+
 def _check_meld(tokens: Sequence[object], rules: OklahomaRules) -> MeldCheck:
     cards, errors = _parse_meld(tokens)
     if errors:
@@ -233,65 +269,181 @@ def _check_meld(tokens: Sequence[object], rules: OklahomaRules) -> MeldCheck:
         jokers = [e for e in cards if e.joker]
         if jokers:
             cite = rules.cite("joker")
-            return _rejected(
-                [_error("this game is played without the Joker", "no Joker", cite.source, labels_of(jokers))]
-            )
+            message = "this game is played without the Joker"
+            return _rejected([_error(message, "no Joker", cite.source, labels_of(jokers))])
     if len(cards) < 3:
-        return _rejected(
-            [_error(f"a meld needs at least 3 cards, not {len(cards)}", "meld", SRC_MELD, labels_of(cards))]
-        )
-    naturals = [e for e in cards if not e.wild]
-    named = [e for e in cards if e.wild and e.named_rank]
-    if not naturals and not named:
+        message = f"a meld needs at least 3 cards, not {len(cards)}"
+        return _rejected([_error(message, "meld", SRC_MELD, labels_of(cards))])
+    parts = _Parts.of(cards)
+    if not parts.naturals and parts.free:
         message = "a meld of wild cards only must name what each card stands for (like 2C=7H)"
-        return _rejected([_error(message, "wild cards", SRC_WILD, labels_of(cards))])
-    ranks = {e.rank for e in naturals}
-    ranks.update(e.named_rank for e in named)
-    if len(ranks) == 1:
-        return _check_set(cards, ranks.pop())
-    suits = {e.suit for e in naturals}
-    suits.update(e.named_suit for e in named)
-    if len(suits) == 1:
-        return _check_sequence(cards, suits.pop())
-    return _not_a_meld(cards, naturals, named)
-
-
-def _not_a_meld(cards: list[Entered], naturals: list[Entered], named: list[Entered]) -> MeldCheck:
-    """Neither one rank nor one suit: say which wild is at fault when the natural cards agree."""
-    natural_ranks = {e.rank for e in naturals}
-    natural_suits = {e.suit for e in naturals}
-    errors: list[RecordError] = []
-    if naturals and len(natural_ranks) == 1:
-        rank = natural_ranks.pop()
-        word = _rank_word(rank)
-        for e in named:
-            if e.named_rank != rank:
-                message = f"in a set of {word}s a wild card must stand for a {word}, not {e.named_label}"
-                errors.append(_error(message, "set: one rank", SRC_SET, [e.label]))
-        return _rejected(errors, "set", cards)
-    if naturals and len(natural_suits) == 1:
-        suit = natural_suits.pop()
-        symbol = SUITS[suit].symbol
-        for e in named:
-            if e.named_suit != suit:
-                message = f"in a {symbol} sequence a wild card must stand for a {symbol} card, not {e.named_label}"
-                errors.append(_error(message, "sequence: one suit", SRC_SEQUENCE, [e.label]))
-        return _rejected(errors, "sequence", cards)
-    message = "not a meld: a set is cards of one rank, a sequence cards of one suit in order"
-    return _rejected([_error(message, "meld", SRC_MELD, labels_of(cards))])
+        return _rejected([_error(message, "wild cards", SRC_WILD, labels_of(parts.free))], cards=cards)
+    readings = _set_readings(parts) + _sequence_readings(parts)
+    if not readings:
+        return _no_reading(parts)
+    if len({r.points for r in readings}) > 1:
+        return _rejected([_name_the_wilds(parts, readings)], _kind_of(readings), cards)
+    best = min(readings, key=_canonical)
+    laid = _laid_set(parts, best) if best.is_set else _laid_sequence(parts, best)
+    return replace(laid, note=_reading_note(parts, readings, best))
 
 
 # --------------------------------------------------------------------------------------------
-# Sets.
+# Readings.
 
 
-def _check_set(cards: list[Entered], rank: int) -> MeldCheck:
-    if len(cards) > 4:
-        message = f"a set has at most 4 cards, wild cards included, not {len(cards)}"
-        return _rejected([_error(message, "set: at most 4 cards", "S0", labels_of(cards))], "set", cards)
-    naturals = sorted((e for e in cards if not e.wild), key=_by_suit)
-    wilds = [e for e in cards if e.wild]
-    word = _rank_word(rank)
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """One legal reading of a meld and what it scores.
+
+    A set has its ``rank``; a sequence its ``suit`` (>= 0), the places its fixed aces take, its
+    lowest place, and the places its free Jokers take (its free 2s fill the other open places)."""
+
+    points: int
+    order: int
+    rank: int = 0
+    suit: int = -1
+    aces: tuple[int, ...] = ()
+    low: int = 0
+    n: int = 0
+    held: frozenset[int] = frozenset()
+    jokers: tuple[int, ...] = ()
+    own_two: bool = False  # an unnamed 2 of the suit can stand for itself in this reading
+
+    @property
+    def is_set(self) -> bool:
+        return self.suit < 0
+
+    @property
+    def open_places(self) -> list[int]:
+        """The places the free wild cards fill."""
+        return [p for p in range(self.low, self.low + self.n) if p not in self.held]
+
+    @property
+    def meaning(self) -> tuple[object, ...]:
+        """What the free wild cards stand for (an ace at either end counts as the same card)."""
+        if self.is_set:
+            return ("set", self.rank)
+        return (_as_cards(self.open_places), _as_cards(self.jokers))
+
+
+def _as_cards(places: Sequence[int]) -> tuple[int, ...]:
+    return tuple(sorted(ACE if p == HIGH_ACE else p for p in places))
+
+
+def _canonical(reading: _Reading) -> tuple[bool, bool, int]:
+    return (not reading.is_set, not reading.own_two, reading.order)
+
+
+def _kind_of(readings: list[_Reading]) -> str | None:
+    kinds = {"set" if r.is_set else "sequence" for r in readings}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def _wild_points(e: Entered, rank: int) -> int:
+    """What a wild card scores standing for a card of ``rank`` (a named Q♠ included: 10 either way)."""
+    if e.joker:
+        return JOKER_MELDED.points
+    return 5 if rank == 2 else two_points_at(rank)
+
+
+def _set_readings(parts: _Parts) -> list[_Reading]:
+    """The set reading, when the natural and named cards are of one rank and there are at most 4."""
+    ranks = parts.ranks
+    if len(ranks) != 1 or len(parts.cards) > 4:
+        return []
+    rank = next(iter(ranks))
+    points = sum(_natural_value(e).points for e in parts.naturals)
+    points += sum(_wild_points(e, rank) for e in parts.named + parts.free)
+    return [_Reading(points, 0, rank=rank)]
+
+
+@dataclass(frozen=True, slots=True)
+class _SequenceCards:
+    """A sequence's fixed cards (naturals and named wilds, with the rank each holds) by place."""
+
+    fixed: list[tuple[Entered, int]]
+    aces: list[Entered]
+    by_rank: dict[int, list[Entered]]
+
+    @staticmethod
+    def of(parts: _Parts) -> _SequenceCards:
+        fixed = [(e, e.named_rank or e.rank) for e in parts.naturals + parts.named]
+        aces = [e for e, r in fixed if r == ACE]
+        by_rank: dict[int, list[Entered]] = {}
+        for e, r in fixed:
+            if r != ACE:
+                by_rank.setdefault(r, []).append(e)
+        return _SequenceCards(fixed, aces, by_rank)
+
+    @property
+    def others(self) -> list[int]:
+        """The places the fixed cards other than aces hold, in order."""
+        return sorted(self.by_rank)
+
+    def ace_options(self) -> list[tuple[int, ...]]:
+        if not self.aces:
+            return [()]
+        return [(LOW_ACE,), (HIGH_ACE,)] if len(self.aces) == 1 else [(LOW_ACE, HIGH_ACE)]
+
+    def ranks_held(self) -> set[int]:
+        return set(self.by_rank) | ({ACE} if self.aces else set())
+
+    def clash(self) -> bool:
+        """Two fixed cards for one place, or more than two aces."""
+        return len(self.by_rank) + len(self.aces) < len(self.fixed) or len(self.aces) > 2
+
+    def points(self) -> int:
+        return sum(_natural_value(e).points if not e.wild else _wild_points(e, r) for e, r in self.fixed)
+
+
+def _sequence_readings(parts: _Parts) -> list[_Reading]:
+    """Every way to lay the cards as a sequence of one suit, and what each scores."""
+    suits = parts.suits
+    n = len(parts.cards)
+    if len(suits) != 1 or n > 14:
+        return []
+    suit = next(iter(suits))
+    seq = _SequenceCards.of(parts)
+    if seq.clash():
+        return []
+    fixed_points = seq.points()
+    jokers = sum(1 for e in parts.free if e.joker)
+    suited_two = any(e.suit == suit and not e.joker for e in parts.free)
+    readings: list[_Reading] = []
+    for aces in seq.ace_options():
+        places = sorted(seq.others + list(aces))
+        held = frozenset(places)
+        for low in range(max(1, places[-1] - n + 1), min(places[0], 15 - n) + 1):
+            open_places = [p for p in range(low, low + n) if p not in held]
+            base = fixed_points + sum(two_points_at(p) for p in open_places)
+            for joker_places in combinations(sorted(open_places, reverse=True), jokers):
+                points = base + sum(JOKER_MELDED.points - two_points_at(p) for p in joker_places)
+                own_two = suited_two and 2 in open_places and 2 not in joker_places
+                readings.append(
+                    _Reading(
+                        points,
+                        len(readings) + 1,
+                        suit=suit,
+                        aces=aces,
+                        low=low,
+                        n=n,
+                        held=held,
+                        jokers=tuple(sorted(joker_places)),
+                        own_two=own_two,
+                    )
+                )
+    return readings
+
+
+# --------------------------------------------------------------------------------------------
+# A meld laid out at its reading.
+
+
+def _laid_set(parts: _Parts, reading: _Reading) -> MeldCheck:
+    rank = reading.rank
+    naturals = sorted(parts.naturals, key=_by_suit)
+    wilds = [e for e in parts.cards if e.wild]
     scored: list[tuple[str, CardValue]] = [(e.label, _natural_value(e)) for e in naturals]
     meaning = [e.label for e in naturals]
     two_value = TWO_AS_TWO if rank == 2 else TWO_AS_RANK[rank]
@@ -306,8 +458,8 @@ def _check_set(cards: list[Entered], rank: int) -> MeldCheck:
             scored.append((f"{e.card_label} as {e.named_label}", value))
             meaning.append(e.named_label)
         else:
-            scored.append((f"{e.card_label} as a {word}", value))
-            meaning.append(f"a {word}")
+            scored.append((f"{e.card_label} as {a_rank(rank)}", value))
+            meaning.append(a_rank(rank))
     ordered = naturals + wilds
     points, lines = score_lines(scored)
     return MeldCheck(
@@ -333,12 +485,56 @@ def _natural_value(e: Entered) -> CardValue:
     return e.value
 
 
-# --------------------------------------------------------------------------------------------
-# Sequences: each card takes a place 1..14 (the ace 1 or 14); wild cards fill the open places.
+def _free_places(parts: _Parts, reading: _Reading) -> list[tuple[Entered, int]]:
+    """Where each free wild card stands in a sequence reading: the Jokers at their places, an
+    unnamed 2 of the suit in its own place when it is open, the other 2s in order."""
+    placed = list(zip((e for e in parts.free if e.joker), reading.jokers, strict=True))
+    rest = [p for p in reading.open_places if p not in reading.jokers]
+    twos = [e for e in parts.free if not e.joker]
+    if reading.own_two:
+        own = next(e for e in twos if e.suit == reading.suit)
+        placed.append((own, 2))
+        rest.remove(2)
+        twos.remove(own)
+    placed += zip(twos, rest, strict=True)
+    return placed
+
+
+def _laid_sequence(parts: _Parts, reading: _Reading) -> MeldCheck:
+    """The sequence laid out at its reading: every wild at its place, scored in order."""
+    suit = reading.suit
+    labels = PLACE_LABEL[suit]
+    laid: dict[int, tuple[Token, str, CardValue, str]] = {}  # place -> (token, printed, value, shown as)
+    for e, place in _free_places(parts, reading):
+        token = Token(e.token.card, PLACE_CARD[suit][place])
+        shown = f"{e.card_label} as {labels[place]}"
+        laid[place] = (token, f"{e.card_label}={labels[place]}", wild_value_at(e, place, suit), shown)
+    ace_places = list(reading.aces)
+    # Two aces (a 14-card sequence): a natural ace takes the low end, a wild one the high end.
+    for e, rank in sorted(_SequenceCards.of(parts).fixed, key=lambda item: item[1] == ACE and item[0].wild):
+        place = ace_places.pop(0) if rank == ACE else rank
+        if e.wild:
+            laid[place] = (e.token, e.label, wild_value_at(e, place, suit), f"{e.card_label} as {e.named_label}")
+        else:
+            laid[place] = (e.token, e.label, _natural_value(e), e.label)
+    order = sorted(laid)
+    points, lines = score_lines([(laid[p][3], laid[p][2]) for p in order])
+    return MeldCheck(
+        True,
+        "sequence",
+        tuple(laid[p][0] for p in order),
+        points,
+        lines,
+        (),
+        None,
+        SUITS[suit],
+        tuple(labels[p] for p in order),
+        tuple(laid[p][1] for p in order),
+    )
 
 
 def two_points_at(place: int) -> int:
-    """What a 2 scores standing at a sequence place (14 = high ace), the Q♠ apart."""
+    """What a 2 scores standing at a sequence place (14 = high ace; the Q♠ too scores 10)."""
     if place in (LOW_ACE, HIGH_ACE):
         return 20
     if place >= 8:
@@ -357,265 +553,239 @@ def wild_value_at(e: Entered, place: int, suit: int) -> CardValue:
     return TWO_AS_RANK[ACE if place == HIGH_ACE else place]
 
 
-def goes_round_the_corner(ranks: set[int], n: int) -> bool:
-    """Do these ranks (ace as 1) only fit in n cards by going round the corner (K-A-2)?"""
-    for cut in range(1, 13):
-        shifted = sorted(r + 13 if r <= cut else r for r in ranks)
-        if shifted[0] <= 13 and shifted[-1] >= 15 and shifted[-1] - shifted[0] + 1 <= n:
-            return True
-    return False
+# --------------------------------------------------------------------------------------------
+# What the explanation says of the reading taken, and the errors.
 
 
-@dataclass(frozen=True, slots=True)
-class _Placement:
-    """One way to lay a sequence: where its aces go, its lowest place and the places the fixed cards hold."""
-
-    aces: tuple[int, ...]
-    low: int
-    held: frozenset[int]
-
-    def open_places(self, n: int) -> list[int]:
-        return [p for p in range(self.low, self.low + n) if p not in self.held]
-
-
-@dataclass(slots=True)
-class _SequenceCards:
-    """A sequence's cards sorted out: fixed (naturals and named wilds, with the rank each holds) and free."""
-
-    fixed: list[tuple[Entered, int]]
-    free: list[Entered]
-    aces: list[Entered]
-    by_rank: dict[int, list[Entered]]
-
-    @property
-    def others(self) -> list[int]:
-        """The places the fixed cards other than aces hold, in order."""
-        return sorted(self.by_rank)
-
-    def ace_options(self) -> list[tuple[int, ...]]:
-        if not self.aces:
-            return [()]
-        return [(LOW_ACE,), (HIGH_ACE,)] if len(self.aces) == 1 else [(LOW_ACE, HIGH_ACE)]
-
-    def ranks_held(self) -> set[int]:
-        return set(self.by_rank) | ({ACE} if self.aces else set())
+def _describe(parts: _Parts, reading: _Reading, mixed: bool) -> str:
+    """A reading in words: "as a set of kings"; "with JK as J♠" (what each free wild stands for) or,
+    beside a set reading, "as the sequence J♠–K♠"."""
+    if reading.is_set:
+        return f"as a set of {ranks(reading.rank)}"
+    labels = PLACE_LABEL[reading.suit]
+    if mixed:
+        return f"as the sequence {labels[reading.low]}–{labels[reading.low + reading.n - 1]}"
+    wilds = [
+        f"{e.card_label} as itself" if place == 2 and e.suit == reading.suit else f"{e.card_label} as {labels[place]}"
+        for e, place in sorted(_free_places(parts, reading), key=lambda item: item[1])
+    ]
+    if not wilds:  # only the end an ace takes differs
+        return f"with the ace {'high' if HIGH_ACE in reading.aces else 'low'}"
+    return "with " + ", ".join(wilds)
 
 
-def _sort_sequence_cards(cards: list[Entered]) -> _SequenceCards:
-    fixed: list[tuple[Entered, int]] = []
-    free: list[Entered] = []
-    for e in cards:
-        if e.wild and not e.named_rank:
-            free.append(e)
-        else:
-            fixed.append((e, e.named_rank or e.rank))
-    aces = [e for e, r in fixed if r == ACE]
-    by_rank: dict[int, list[Entered]] = {}
-    for e, r in fixed:
-        if r != ACE:
-            by_rank.setdefault(r, []).append(e)
-    return _SequenceCards(fixed, free, aces, by_rank)
+def _distinct(readings: list[_Reading]) -> list[_Reading]:
+    """One reading for each meaning, in canonical order."""
+    seen: dict[tuple[object, ...], _Reading] = {}
+    for r in sorted(readings, key=_canonical):
+        seen.setdefault(r.meaning, r)
+    return list(seen.values())
 
 
-def _check_sequence(cards: list[Entered], suit: int) -> MeldCheck:
+def _mixed(readings: list[_Reading]) -> bool:
+    return any(r.is_set for r in readings) and not all(r.is_set for r in readings)
+
+
+def _reading_note(parts: _Parts, readings: list[_Reading], best: _Reading) -> str:
+    """Which reading was taken: where the cards allow several that score the same, or where an
+    unnamed 2 of a sequence's suit stands for another card (""  when the labels say it all)."""
+    distinct = _distinct(readings)
+    cards = " ".join(labels_of(parts.cards))
+    if len(distinct) == 1:
+        return _two_not_itself(parts, best)
+    mixed = _mixed(distinct)
+    others = [r for r in distinct if r.meaning != best.meaning]
+    if mixed:  # a set and sequences: the sequences by their span
+        spans = [_describe(parts, r, True).removeprefix("as the sequence ") for r in others if not r.is_set]
+        shown = [_describe(parts, r, True) for r in others if r.is_set]
+        if spans:
+            shown.append("as the sequence " + either(spans[:3] + (["…"] if len(spans) > 3 else [])))
+    else:
+        shown = [_describe(parts, r, False) for r in others[:2]]
+        if len(others) > 2:
+            shown.append(plural(len(others) - 2, "other way"))
+    return f"{cards}: taken {_describe(parts, best, mixed)}; {either(shown)} it scores the same ({best.points})"
+
+
+def _two_not_itself(parts: _Parts, reading: _Reading) -> str:
+    """An unnamed 2 of the sequence's suit that can only stand for another card, next to K-A."""
+    if reading.is_set:
+        return ""
+    for e, place in _free_places(parts, reading):
+        if e.suit == reading.suit and place != 2 and HIGH_ACE in reading.aces:
+            label = PLACE_LABEL[reading.suit][place]
+            return (
+                f"{' '.join(labels_of(parts.cards))}: the {e.card_label} stands for {label}, the only card it can be "
+                "here (as itself it would go round the corner, K-A-2)"
+            )
+    return ""
+
+
+def _name_the_wilds(parts: _Parts, readings: list[_Reading]) -> RecordError:
+    """The legal readings score differently: the wild cards must be named (RULES.md §1, readings)."""
+    by_points: dict[int, _Reading] = {}
+    for r in sorted(readings, key=_canonical):
+        by_points.setdefault(r.points, r)
+    shown = list(by_points.values())
+    ordered = sorted(readings, key=_canonical)
+    example = _naming_example(parts, next(r for r in ordered if not r.is_set))  # a set has one reading
+    if any(r.is_set for r in shown):
+        options = [f"{_describe(parts, r, True).removeprefix('as ')} ({r.points})" for r in shown]
+        return _error(
+            f"{' '.join(labels_of(parts.cards))} could be {either(options)}: these score differently, "
+            f"so name the wild cards (like {example})",
+            "wild cards: name the card",
+            SRC_READINGS,
+            labels_of(parts.cards),
+        )
+    if len({(r.aces, r.low) for r in shown}) == 1:
+        return _joker_must_be_named(parts, shown[0])
+    free = parts.free
+    what = "a 2" if not any(e.joker for e in free) else ("the Joker" if len(free) == 1 else "a wild card")
+    if any(e.joker for e in free) and len(free) > 1:  # say where the Joker stands in each
+        options = [f"{_describe(parts, r, False).removeprefix('with ')} ({r.points})" for r in shown]
+    else:
+        options = [f"{_open_places_text(parts, r)} ({r.points})" for r in shown]
+    return _error(
+        f"{what} in a sequence must name the card it stands for: "
+        f"{' '.join(e.card_label for e in free)} could be {either(options)}, which score differently; "
+        f"write it like {example}",
+        "wild cards: name the card",
+        SRC_WILD_SEQ if what == "a 2" else SRC_JOKER_NAME,
+        labels_of(parts.cards),
+    )
+
+
+def _open_places_text(parts: _Parts, reading: _Reading) -> str:
+    """The cards the free wilds stand for in a reading ("7♥ 8♥"; "itself" for a lone 2 of the suit)."""
+    if reading.own_two and len(parts.free) == 1:
+        return "itself"
+    return " ".join(PLACE_LABEL[reading.suit][p] for p in reading.open_places)
+
+
+def _naming_example(parts: _Parts, reading: _Reading) -> str:
+    """A free wild card (the Joker first) named as this sequence reading takes it (``JK=3H``)."""
+    placed = _free_places(parts, reading)
+    e, place = next((item for item in placed if item[0].joker), min(placed, key=lambda item: item[1]))
+    return f"{e.card_code}={PLACE_CODE[reading.suit][place]}"
+
+
+def _joker_must_be_named(parts: _Parts, reading: _Reading) -> RecordError:
+    """The Joker and 2s fill places that score differently as a 2: the Joker must be named."""
+    open_places = reading.open_places
+    shown = " ".join(PLACE_LABEL[reading.suit][p] for p in open_places)
+    jokers = [e for e in parts.free if e.joker]
+    twos = [e for e in parts.free if not e.joker]
+    return _error(
+        f"the Joker and the 2 fill {shown}, which score differently as a 2: name the "
+        f"card the Joker stands for (like JK={PLACE_CODE[reading.suit][open_places[-1]]})",
+        "wild cards: name the card",
+        SRC_JOKER_NAME,
+        labels_of(jokers) + labels_of(twos),
+    )
+
+
+def _no_reading(parts: _Parts) -> MeldCheck:
+    """No legal reading: say why, for the kind of meld the natural and named cards point to."""
+    cards = list(parts.cards)
+    if len(parts.ranks) == 1:
+        message = f"a set has at most 4 cards, wild cards included, not {len(cards)}"
+        return _rejected([_error(message, "set: at most 4 cards", "S0", labels_of(cards))], "set", cards)
+    if len(parts.suits) == 1:
+        return _rejected(_why_not_a_sequence(parts, next(iter(parts.suits))), "sequence", cards)
+    return _not_a_meld(parts)
+
+
+def _why_not_a_sequence(parts: _Parts, suit: int) -> list[RecordError]:
+    cards = list(parts.cards)
     n = len(cards)
     if n > 14:
         message = f"a sequence has at most 14 cards (A to K to A), not {n}"
-        return _rejected([_error(message, "sequence: at most 14 cards", "S0", labels_of(cards))], "sequence", cards)
-    parts = _sort_sequence_cards(cards)
-    clashes = _place_clashes(parts, suit)
-    if clashes:
-        return _rejected(clashes, "sequence", cards)
-    placements = _placements(parts, n)
-    placements, own_two = _with_the_two_in_its_own_place(parts, placements, suit, n)
-    if own_two is None:
-        corner = _suited_two_round_the_corner(parts, suit, n)
-        if corner is not None:
-            return _rejected([corner], "sequence", cards)
-    if not placements:
-        return _rejected([_no_placement(cards, parts, suit, n)], "sequence", cards)
-    placements = _one_meaning(placements, n)
-    if len(placements) > 1:
-        return _rejected([_ambiguous(cards, parts.free, placements, suit, n)], "sequence", cards)
-    return _laid_sequence(cards, parts, placements[0], own_two, suit, n)
+        return [_error(message, "sequence: at most 14 cards", "S0", labels_of(cards))]
+    seq = _SequenceCards.of(parts)
+    if seq.clash():
+        return _place_clashes(seq, suit)
+    if len(seq.aces) == 2:
+        message = (
+            f"{' and '.join(e.label for e in seq.aces)}: a sequence holds two aces only when it runs from "
+            f"ace to ace, all 14 cards (A-2-…-K-A); this one has {n}"
+        )
+        return [_error(message, "sequence: ace high or low", SRC_SEQUENCE, labels_of(seq.aces))]
+    ranks_held = seq.ranks_held()
+    if ACE in ranks_held and goes_round_the_corner(ranks_held, n):
+        return [
+            _error(
+                "a sequence never goes round the corner (K-A-2)",
+                "sequence: no round the corner",
+                SRC_CORNER,
+                labels_of(cards),
+            )
+        ]
+    best: list[int] | None = None
+    for aces in seq.ace_options():
+        places = sorted(seq.others + list(aces))
+        missing = [p for p in range(places[0], places[-1] + 1) if p not in places]
+        if best is None or len(missing) < len(best):
+            best = missing
+    assert best is not None
+    shown = " ".join(PLACE_LABEL[suit][p] for p in best)
+    free = len(parts.free)
+    wilds = plural(free, "wild card") if free else "no wild card"
+    return [
+        _error(
+            f"not in sequence: {shown} missing, and {wilds} to fill {'them' if len(best) > 1 else 'it'}",
+            "sequence: in order",
+            SRC_SEQUENCE,
+            labels_of(cards),
+        )
+    ]
 
 
-def _place_clashes(parts: _SequenceCards, suit: int) -> list[RecordError]:
+def _place_clashes(seq: _SequenceCards, suit: int) -> list[RecordError]:
     """Each place of a sequence holds one card; at most two aces (both ends of A…K…A)."""
-    if len(parts.by_rank) + len(parts.aces) == len(parts.fixed) and len(parts.aces) <= 2:
-        return []
     errors = []
-    for rank, group in sorted(parts.by_rank.items()):
+    for rank, group in sorted(seq.by_rank.items()):
         if len(group) > 1:
             message = (
                 f"{PLACE_LABEL[suit][rank]} is in the sequence {len(group)} times: each card of a "
                 "sequence holds its own place"
             )
             errors.append(_error(message, "sequence: each place once", SRC_SEQUENCE, labels_of(group)))
-    if len(parts.aces) > 2:
-        message = f"{len(parts.aces)} aces: a sequence holds at most two (A-2-3… and …Q-K-A in a 14-card sequence)"
-        errors.append(_error(message, "sequence: each place once", SRC_SEQUENCE, labels_of(parts.aces)))
+    if len(seq.aces) > 2:
+        message = f"{len(seq.aces)} aces: a sequence holds at most two (A-2-3… and …Q-K-A in a 14-card sequence)"
+        errors.append(_error(message, "sequence: each place once", SRC_SEQUENCE, labels_of(seq.aces)))
     return errors
 
 
-def _placements(parts: _SequenceCards, n: int) -> list[_Placement]:
-    """Every way to lay n cards in order around the fixed cards, ace high or low."""
-    placements = []
-    for aces in parts.ace_options():
-        places = sorted(parts.others + list(aces)) if aces else parts.others
-        lowest = max(1, places[-1] - n + 1)
-        highest = min(places[0], 15 - n)
-        held = frozenset(places)
-        for low in range(lowest, highest + 1):
-            placements.append(_Placement(aces, low, held))
-    return placements
+def _not_a_meld(parts: _Parts) -> MeldCheck:
+    """Neither one rank nor one suit: say which wild is at fault when the natural cards agree."""
+    cards = list(parts.cards)
+    natural_ranks = {e.rank for e in parts.naturals}
+    natural_suits = {e.suit for e in parts.naturals}
+    errors: list[RecordError] = []
+    if parts.naturals and len(natural_ranks) == 1:
+        rank = natural_ranks.pop()
+        for e in parts.named:
+            if e.named_rank != rank:
+                message = f"in a set of {ranks(rank)} a wild card must stand for {a_rank(rank)}, not {e.named_label}"
+                errors.append(_error(message, "set: one rank", SRC_SET, [e.label]))
+        return _rejected(errors, "set", cards)
+    if parts.naturals and len(natural_suits) == 1:
+        suit = natural_suits.pop()
+        symbol = SUITS[suit].symbol
+        for e in parts.named:
+            if e.named_suit != suit:
+                message = f"in a {symbol} sequence a wild card must stand for a {symbol} card, not {e.named_label}"
+                errors.append(_error(message, "sequence: one suit", SRC_SEQUENCE, [e.label]))
+        return _rejected(errors, "sequence", cards)
+    message = "not a meld: a set is cards of one rank, a sequence cards of one suit in order"
+    return _rejected([_error(message, "meld", SRC_MELD, labels_of(cards))])
 
 
-def _with_the_two_in_its_own_place(
-    parts: _SequenceCards, placements: list[_Placement], suit: int, n: int
-) -> tuple[list[_Placement], Entered | None]:
-    """RULING: an unnamed 2 of the sequence's own suit stands for itself when its place is open."""
-    suited_twos = [e for e in parts.free if e.suit == suit]  # a free wild is a 2 or the Joker (suit -1)
-    if not suited_twos or not placements:
-        return placements, None
-    at_two = [p for p in placements if p.low <= 2 <= p.low + n - 1 and 2 not in p.held]
-    if not at_two:
-        return placements, None
-    return at_two, suited_twos[0]
-
-
-def _suited_two_round_the_corner(parts: _SequenceCards, suit: int, n: int) -> RecordError | None:
-    """RULING: K, A and the 2 of one suit laid together read as going round the corner."""
-    suited_twos = [e for e in parts.free if e.suit == suit]
-    if not suited_twos or not goes_round_the_corner(parts.ranks_held() | {2}, n):
-        return None
-    two = suited_twos[0]
-    at_fault = [e.label for e, r in parts.fixed if r in (KING, ACE)] + labels_of(suited_twos)
-    message = (
-        "a sequence never goes round the corner (K-A-2); to use the "
-        f"{two.card_label} as another card, name it (like {two.card_code}={PLACE_CODE[suit][QUEEN]})"
-    )
-    return _error(message, "sequence: no round the corner", SRC_CORNER, at_fault)
-
-
-def _one_meaning(placements: list[_Placement], n: int) -> list[_Placement]:
-    """Placements that differ only in which end an ace takes, the wilds standing for the same
-    cards, are one meld (A-2-…-K or 2-…-K-A; a Joker for the other ace of a 14-card sequence):
-    the first is taken, ace low."""
-    if len(placements) > 1:
-        meanings = {
-            tuple(sorted(ACE if p == HIGH_ACE else p for p in range(pl.low, pl.low + n) if p not in pl.held))
-            for pl in placements
-        }
-        if len(meanings) == 1:
-            return placements[:1]
-    return placements
-
-
-def _no_placement(cards: list[Entered], parts: _SequenceCards, suit: int, n: int) -> RecordError:
-    """Why no placement fits: round the corner, or the places missing with too few wilds to fill them."""
-    ranks_held = parts.ranks_held()
-    if ACE in ranks_held and goes_round_the_corner(ranks_held, n):
-        return _error(
-            "a sequence never goes round the corner (K-A-2)",
-            "sequence: no round the corner",
-            SRC_CORNER,
-            [e.label for e, _ in parts.fixed] + labels_of(parts.free),
-        )
-    best: list[int] | None = None
-    for aces in parts.ace_options():
-        places = sorted(parts.others + list(aces))
-        missing = [p for p in range(places[0], places[-1] + 1) if p not in places]
-        if best is None or len(missing) < len(best):
-            best = missing
-    assert best is not None
-    shown = " ".join(PLACE_LABEL[suit][p] for p in best)
-    free = parts.free
-    wilds = f"{len(free)} wild card{'s' if len(free) != 1 else ''}" if free else "no wild card"
-    return _error(
-        f"not in sequence: {shown} missing, and {wilds} to fill {'them' if len(best) > 1 else 'it'}",
-        "sequence: in order",
-        SRC_SEQUENCE,
-        labels_of(cards),
-    )
-
-
-def _ambiguous(
-    cards: list[Entered], free: list[Entered], placements: list[_Placement], suit: int, n: int
-) -> RecordError:
-    options: list[str] = []
-    for placement in placements:
-        text = " ".join(PLACE_LABEL[suit][p] for p in placement.open_places(n))
-        if text not in options:
-            options.append(text)
-    what = "a 2" if not any(e.joker for e in free) else ("the Joker" if len(free) == 1 else "a wild card")
-    first_open = placements[0].open_places(n)[0]
-    example = f"{free[0].card_code}={PLACE_CODE[suit][first_open]}"
-    return _error(
-        f"{what} in a sequence must name the card it stands for: "
-        f"{' '.join(e.card_label for e in free)} could be {' or '.join(options)} (write it like {example})",
-        "wild cards: name the card",
-        SRC_WILD_SEQ if what == "a 2" else SRC_JOKER_NAME,
-        labels_of(cards),
-    )
-
-
-def _laid_sequence(
-    cards: list[Entered], parts: _SequenceCards, placement: _Placement, own_two: Entered | None, suit: int, n: int
-) -> MeldCheck:
-    """The sequence laid out at its one placement: every wild at its place, scored in order."""
-    open_places = placement.open_places(n)
-    laid: dict[int, tuple[Token, str, CardValue, str]] = {}  # place -> (token, printed, value, shown as)
-
-    def lay_free(e: Entered, place: int) -> None:
-        label = PLACE_LABEL[suit][place]
-        token = Token(e.token.card, PLACE_CARD[suit][place])
-        laid[place] = (token, f"{e.card_label}={label}", wild_value_at(e, place, suit), f"{e.card_label} as {label}")
-
-    rest = parts.free
-    if own_two is not None:
-        lay_free(own_two, 2)
-        open_places.remove(2)
-        rest = [e for e in parts.free if e is not own_two]
-    if len(rest) > 1:
-        twos = [e for e in rest if not e.joker]
-        jokers = [e for e in rest if e.joker]
-        if twos and jokers and len({two_points_at(p) for p in open_places}) > 1:
-            return _rejected([_joker_must_be_named(jokers, twos, open_places, suit)], "sequence", cards)
-        rest = twos + jokers
-    for place, e in zip(open_places, rest, strict=False):
-        lay_free(e, place)
-    ace_places = list(placement.aces)
-    # Two aces (a 14-card sequence): a natural ace takes the low end, a wild one the high end.
-    for e, rank in sorted(parts.fixed, key=lambda item: item[1] == ACE and item[0].wild):
-        place = ace_places.pop(0) if rank == ACE else rank
-        if e.wild:
-            laid[place] = (e.token, e.label, wild_value_at(e, place, suit), f"{e.card_label} as {e.named_label}")
-        else:
-            laid[place] = (e.token, e.label, _natural_value(e), e.label)
-    order = sorted(laid)
-    points, lines = score_lines([(laid[p][3], laid[p][2]) for p in order])
-    return MeldCheck(
-        True,
-        "sequence",
-        tuple(laid[p][0] for p in order),
-        points,
-        lines,
-        (),
-        None,
-        SUITS[suit],
-        tuple(PLACE_LABEL[suit][p] for p in order),
-        tuple(laid[p][1] for p in order),
-    )
-
-
-def _joker_must_be_named(jokers: list[Entered], twos: list[Entered], open_places: list[int], suit: int) -> RecordError:
-    """RULING: which wild fills which place changes the score: the Joker must be named."""
-    shown = " ".join(PLACE_LABEL[suit][p] for p in open_places)
-    return _error(
-        f"the Joker and the 2 fill {shown}, which score differently as a 2: name the "
-        f"card the Joker stands for (like JK={PLACE_CODE[suit][open_places[-1]]})",
-        "wild cards: name the card",
-        SRC_JOKER_NAME,
-        labels_of(jokers) + labels_of(twos),
-    )
+def goes_round_the_corner(ranks_held: set[int], n: int) -> bool:
+    """Do these ranks (ace as 1) only fit in n cards by going round the corner (K-A-2)?"""
+    for cut in range(1, 13):
+        shifted = sorted(r + 13 if r <= cut else r for r in ranks_held)
+        if shifted[0] <= 13 and shifted[-1] >= 15 and shifted[-1] - shifted[0] + 1 <= n:
+            return True
+    return False

@@ -7,6 +7,7 @@ from typing import Any
 from . import profiles
 from .errors import RecordError
 from .profiles import Rules
+from .words import plural
 
 MAX_PLAYER_NAME = 40
 
@@ -66,10 +67,12 @@ def first_dealer_errors(players: Any, first_dealer: Any) -> list[RecordError]:
 def player_count_errors(rules: Rules, players: Any) -> list[RecordError]:
     if rules.min_players <= len(players) <= rules.max_players:
         return []
+    low, high = rules.min_players, rules.max_players
+    take = plural(low, "player") if low == high else f"{low} to {high} players"
     return [
         RecordError(
-            f"{len(players)} players: the {rules.profile} rules of {profiles.GAME_NAMES[rules.game]} take "
-            f"{rules.min_players} to {rules.max_players}",
+            f"{plural(len(players), 'player')}: the {rules.profile} rules of {profiles.GAME_NAMES[rules.game]} "
+            f"take {take}",
             rule="players",
             source=rules.cite("max_players").source,
             field="players",

@@ -214,7 +214,10 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
                 "Concealed bonus",
                 "Paid for going out without having melded before; kept in a side column outside the race "
                 "and added in the final tally.",
-                {"laws": _s(0, "S1 law 10", "the Laws know no concealed bonus"), "book": _s(250, "S0")},
+                {
+                    "laws": _r(0, "S1 is silent on a concealed bonus: law 10 pays the going-out bonus only"),
+                    "book": _s(250, "S0"),
+                },
                 allowed=(0, 250),
             ),
             _k(

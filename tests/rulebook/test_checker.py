@@ -114,8 +114,19 @@ def test_oklahoma_meld(client):
 
 
 def test_oklahoma_meld_round_the_corner_is_illegal(client):
-    v2 = verdict(client, kind="meld", cards="QH KH AH 2H")
-    assert v2.ok is False and v2.errors
+    # RULING CHANGED: Q♥ K♥ A♥ 2♥ is now J-Q-K-A with the 2♥ as J♥, its one legal reading.
+    v2 = verdict(client, kind="meld", cards="QH KH AH 2H 3H")
+    assert v2.ok is False and any("round the corner" in e["message"] for e in v2.errors)
+    v3 = verdict(client, kind="meld", cards="QH KH AH 2H")
+    assert v3.ok is True and v3.melds == [["2♥=J♥", "Q♥", "K♥", "A♥"]]
+    assert any("the only card it can be" in d for d in v3.details)
+
+
+def test_oklahoma_meld_readings_that_score_the_same_are_explained(client):
+    v = verdict(client, kind="meld", cards="JK QS KS")
+    assert v.ok is True and any("with JK as A♠ it scores the same" in d for d in v.details)
+    must = verdict(client, kind="meld", cards="AH 2H JK")
+    assert must.ok is False and "name the wild cards" in must.errors[0]["message"]
 
 
 def test_whole_gin_deal_is_scored_by_the_engine(client):
@@ -193,8 +204,17 @@ def test_oklahoma_hand_scores_card_by_card(client):
 
 
 def test_oklahoma_hand_with_a_bad_meld(client):
-    v = verdict(client, kind="hand", profile="laws", spread="QH KH AH 2H", cards="")
+    v = verdict(client, kind="hand", profile="laws", spread="QH KH AH 2H 3H", cards="")
     assert v.ok is False and v.errors
+
+
+def test_oklahoma_hand_of_melds_only_or_held_only(client):
+    melded = verdict(client, kind="hand", profile="book", spread="QS QH QD", cards="")
+    assert not melded.errors and "+70" in melded.headline
+    held = verdict(client, kind="hand", profile="book", spread="", cards="QS QS")
+    assert not held.errors and "−200" in held.headline
+    three = verdict(client, kind="hand", profile="book", spread="QS QH QD", cards="QS QS")
+    assert three.ok is False and "Q♠ is entered 3 times: the pack has two of each card" in three.errors[0]["message"]
 
 
 def test_whole_gin_hand_from_three_fields(client):

@@ -49,11 +49,13 @@ def _a_sequence(rng: random.Random) -> list[str]:
     n = rng.choice([3, 3, 4, 5, 6, 8, 13, 14])
     low = rng.randint(1, 15 - n)
     cards = [_place_rank(p) + suit for p in range(low, low + n)]
+    if low <= 2 < low + n:  # the 2 of the suit in its own place, named: unnamed, it could be read elsewhere
+        cards[2 - low] += "=2" + suit
     if rng.random() < 0.5:  # a wild stands for one card: named, or inside (its place then is fixed)
         i = rng.randrange(n)
         wild = rng.choice(["JK", "2" + rng.choice(SUITS)])
-        inside = 0 < i < n - 1 and not (n >= 13 and cards[i][0] == "A")
-        cards[i] = wild if inside and rng.random() < 0.6 else f"{wild}={cards[i]}"
+        inside = 0 < i < n - 1 and not (n >= 13 and cards[i][0] == "A") and "=" not in cards[i]
+        cards[i] = wild if inside and rng.random() < 0.6 else f"{wild}={cards[i].split('=')[-1]}"
     rng.shuffle(cards)
     return cards
 

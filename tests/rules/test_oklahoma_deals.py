@@ -116,7 +116,11 @@ def test_stock_out_no_bonus():
 def test_two_sets_of_the_same_rank_in_one_hand():
     d = {
         "out": "Ann",
-        "hands": {"Ann": hand([["7H", "7S", "7D"], ["7H", "7C", "2C"]]), "Ben": hand([], ["3S"]), "Cleo": hand([], [])},
+        "hands": {
+            "Ann": hand([["7H", "7S", "7D"], ["7H", "7C", "2C"]]),
+            "Ben": hand([], ["3S"]),
+            "Cleo": hand([], ["4S"]),
+        },
     }
     assert score_deal(BOOK, P3, d)["Ann"].points == 30 + 100
 
@@ -222,7 +226,7 @@ def test_held_card_naming_another_card():
 
 def test_every_error_is_collected_with_deal_player_cards_rule():
     d = simple()
-    d["hands"]["Ben"]["melds"] = [["9H", "8H", "2C"], ["KH", "AH", "2H"], ["5S", "5H", "5D", "5C", "JK"]]
+    d["hands"]["Ben"]["melds"] = [["9H", "8H", "2C"], ["KH", "AH", "2H", "3H"], ["5S", "5H", "5D", "5C", "JK"]]
     d["hands"]["Cleo"]["held"] = ["QS", "2D", "4X"]
     errs = errors_of(BOOK, d)
     assert len(errs) == 4
@@ -237,3 +241,109 @@ def test_score_game_reports_errors_of_several_deals():
     with pytest.raises(RecordInvalid) as info:
         score_game(BOOK, P3, [simple(colour=1), simple(), simple(out="Zed")], "Ann")
     assert [e.deal for e in info.value.errors] == [1, 3]
+
+
+def test_readings_taken_are_in_the_deal_notes():
+    d = simple()
+    d["hands"]["Ann"]["melds"] = [["JK", "QS", "KS"], ["9H", "8H", "7H"]]
+    d["hands"]["Cleo"]["held"] = ["2D", "4C"]
+    g = score_game(BOOK, P3, [d], None)
+    assert "Ann: JK Q♠ K♠: taken with JK as J♠; with JK as A♠ it scores the same (160)" in g.deals[0].notes
+    assert g.deals[0].players["Ann"].melds[0] == ("JK=J♠", "Q♠", "K♠")
+
+
+# --- RULES.md §1 as revised: first-turn outs, a misdeal found late -------------------------------
+
+
+def test_a_first_turn_out_is_concealed_whatever_the_record_says():
+    # RULING CHANGED: first_turn without concealed was scored as not concealed.
+    book = score_deal(BOOK, P3, simple(first_turn=True))
+    assert book["Ann"].points == 95 and book["Ann"].side_points == 0
+    [side] = book["Ann"].side_lines
+    assert side.basis == "ruling" and "first turn" in side.label  # no concealed bonus either (book)
+    paid = score_deal(resolve("oklahoma", "book", {"first_turn_bonus": True}), P3, simple(first_turn=True))
+    assert paid["Ann"].points == 195 and paid["Ann"].side_points == 250
+    assert score_deal(BOOK, P3, simple(first_turn=True, concealed=False))["Ann"].side_lines == book["Ann"].side_lines
+    laws = score_deal(LAWS, P3, simple(first_turn=True))
+    assert laws["Ann"].points == 195 and laws["Ann"].side_lines[0].basis == "ruling"  # Laws: no concealed bonus
+
+
+def test_a_first_turn_out_says_it_was_concealed_in_the_notes():
+    g = score_game(BOOK, P3, [simple(first_turn=True)], "Cleo")
+    assert any("Ann went out on the first turn: that is going out concealed" in n for n in g.deals[0].notes)
+    g = score_game(BOOK, P3, [simple(first_turn=True, concealed=True)], "Cleo")
+    assert not any("first turn" in n for n in g.deals[0].notes)
+
+
+def test_late_misdeal_takes_the_going_out_bonus_away():
+    r = score_deal(BOOK, P3, simple(late_misdeal=True))
+    check_lines(r)
+    assert r["Ann"].points == 95  # melds only
+    [bonus] = [x for x in r["Ann"].lines if "misdeal" in x.label]
+    assert bonus.points == 0 and bonus.source == "S1 law 4" and bonus.basis == "source"
+    assert r["Ben"].points == -5 and r["Cleo"].points == -125  # the others score as usual
+
+
+@pytest.mark.parametrize("rules", [BOOK, LAWS])
+def test_late_misdeal_takes_the_concealed_bonus_away_too(rules):
+    r = score_deal(rules, P3, simple(late_misdeal=True, concealed=True))
+    assert r["Ann"].points == 95 and r["Ann"].side_points == 0
+    [side] = r["Ann"].side_lines
+    assert side.points == 0
+    if rules is BOOK:
+        assert "misdeal" in side.label and side.source == "S1 law 4"
+    else:  # the Laws pay no concealed bonus at all (a ruling)
+        assert side.basis == "ruling"
+
+
+def test_late_misdeal_must_be_a_boolean_and_with_nobody_out_withholds_nothing():
+    assert errors_of(BOOK, simple(late_misdeal="yes"))[0].field == "late_misdeal"
+    g = score_game(BOOK, P3, [simple(out=None, late_misdeal=True)], None)
+    assert any("misdeal" in n and "(ruling)" in n for n in g.deals[0].notes)
+    assert g.deals[0].players["Ann"].points == 90
+
+
+def test_unknown_key_names_late_misdeal_among_the_keys():
+    e = errors_of(BOOK, simple(misdeal=True))[0]
+    assert "out, first_turn, concealed, late_misdeal, hands" in e.message
+
+
+# --- RULES.md §1 as revised: a player who did not go out holds a card; a hand alone -------------
+
+
+@pytest.mark.parametrize("out", ["Ann", None])
+def test_a_player_with_no_cards_at_all_is_an_entry_error(out):
+    d = simple(out=out)
+    d["hands"]["Ben"] = hand([], [])
+    [e] = errors_of(BOOK, d)
+    assert e.message == "Ben has no cards: every player who did not go out holds at least one card"
+    assert (e.player, e.field, e.rule, e.source) == ("Ben", "hands.Ben", "cards in hand", "S0")
+
+
+def test_a_player_with_melds_only_or_held_only_has_cards():
+    d = simple()
+    d["hands"]["Ben"] = hand([["5S", "6S", "7S"]], [])
+    d["hands"]["Cleo"] = hand([], ["4C"])
+    assert score_deal(BOOK, P3, d)["Ben"].points == 15
+
+
+def test_an_empty_meld_is_not_a_card():
+    d = simple()
+    d["hands"]["Ben"] = hand([[]], [])
+    messages = [e.message for e in errors_of(BOOK, d)]
+    assert "Ben has no cards: every player who did not go out holds at least one card" in messages
+    assert any("empty meld" in m for m in messages)
+
+
+def test_a_hand_alone():
+    from scorekeeper.rules.oklahoma import score_hand
+
+    r = score_hand(LAWS, [["QS", "QH", "2C=QD"]], ["KS", "JK", "2D", "7C"])
+    assert r.points == 70 - 10 - 200 - 20 - 5 == sum(x.points for x in r.lines)
+    assert r.melds == (("Q♠", "Q♥", "2♣=Q♦"),) and r.held == ("K♠", "JK", "2♦", "7♣")
+    assert score_hand(BOOK, [], []).points == 0
+    with pytest.raises(RecordInvalid) as info:
+        score_hand(BOOK, [["9H", "8H", "2C"]], ["QS", "QS", "QS", "XX"])
+    fields = [(e.field, e.player, e.deal) for e in info.value.errors]
+    assert fields == [("melds[0]", None, None), ("held", None, None), (None, None, None)]
+    assert info.value.errors[2].message == "Q♠ is entered 3 times: the pack has two of each card"

@@ -149,7 +149,8 @@ def test_laws_game_has_no_concealed_bonus():
     ],
 )
 def test_number_of_players(rules, players, ok):
-    deal: dict[str, object] = {"out": None, "hands": {p: {"melds": [], "held": []} for p in players}}
+    hands = {p: {"melds": [], "held": [f"{3 + seat}C"]} for seat, p in enumerate(players)}
+    deal: dict[str, object] = {"out": None, "hands": hands}
     if ok:
         score_game(rules, players, [deal], None)
     else:
@@ -167,7 +168,7 @@ def test_invalid_deal_stops_the_race_but_later_deals_are_still_checked():
     bad = small()
     bad["hands"]["Ben"]["held"] = ["3X"]
     worse = small()
-    worse["hands"]["Cleo"]["melds"] = [["KH", "AH", "2H"]]
+    worse["hands"]["Cleo"]["melds"] = [["KH", "AH", "2H", "3H"]]  # round the corner
     with pytest.raises(RecordInvalid) as info:
         score_game(BOOK, P3, [small(), bad, small(), worse], "Ann")
     assert [(e.deal, e.player) for e in info.value.errors] == [(2, "Ben"), (4, "Cleo")]

@@ -54,17 +54,39 @@ def test_two_naturals_of_the_same_card_in_a_set():
     assert check.points == 15
 
 
-def test_unnamed_wilds_with_naturals_of_one_rank_make_a_set():
-    check = ok(["7H", "2C", "JK"])
-    assert check.kind == "set" and check.rank == 7
-    assert check.points == 5 + 5 + 100
+def test_unnamed_wilds_with_naturals_of_one_rank_and_two_suits_make_a_set():
+    check = ok(["7H", "7S", "2C", "JK"])
+    assert check.kind == "set" and check.rank == 7 and not check.note
+    assert check.points == 5 + 5 + 5 + 100
     assert check.meaning[-2:] == ("a 7", "a 7")
+    assert [line.label for line in check.lines][-2:] == ["2♣ as a 7 melded", "JK as a 7 melded"]
+
+
+def test_one_natural_and_two_unnamed_wilds_read_several_ways_must_be_named():
+    # RULING CHANGED (RULES.md §1, readings): 7♥ 2♣ JK was taken as a set of 7s (110); it may as
+    # well be 6♥ 7♥ 8♥ with the 2 as 8♥ (115): the readings score differently.
+    check = bad(["7H", "2C", "JK"])
+    assert check.kind is None
+    e = check.errors[0]
+    assert "set of 7s (110)" in e.message and "6♥–8♥ (115)" in e.message and "name the wild cards" in e.message
+    assert e.rule == "wild cards: name the card" and e.source == "ruling"
+    assert ok(["7H", "2C=7S", "JK"]).kind == "set"  # naming one wild leaves one reading
+    assert ok(["7H", "2C=8H", "JK"]).points == 5 + 10 + 100  # the Joker as 6♥ or 9♥: 100 either way
+
+
+@pytest.mark.parametrize("rank, word", [(1, "an ace"), (8, "an 8"), (13, "a king"), (7, "a 7"), (10, "a 10")])
+def test_a_wild_in_a_set_reads_with_its_article(rank, word):
+    name = {1: "A", 13: "K"}.get(rank, str(rank))
+    check = ok([f"{name}H", f"{name}S", "2C"])
+    assert check.meaning[-1] == word
+    assert check.lines[-1].label == f"2♣ as {word} melded"
 
 
 def test_named_wild_in_a_set_must_be_of_the_rank():
     check = bad(["7H", "7S", "2C=8D"])
     assert check.errors[0].cards == ("2♣=8♦",)
-    assert "must stand for a 7" in text(check)
+    assert "in a set of 7s a wild card must stand for a 7" in text(check)
+    assert "in a set of aces a wild card must stand for an ace, not K♦" in text(bad(["AH", "AS", "2C=KD"]))
 
 
 def test_named_wild_in_a_set_of_its_rank():
@@ -97,7 +119,6 @@ def test_a_2_3_accepted_ace_low_natural_two_scores_five():
 @pytest.mark.parametrize(
     "meld",
     [
-        ["KH", "AH", "2H"],  # unnamed 2 of the suit: read as itself
         ["KH", "AH", "2H=2H"],  # named as itself
         ["KH", "AH", "2C=2H"],  # another 2 standing for the 2♥
         ["KH", "AH", "2H", "3H"],
@@ -108,6 +129,22 @@ def test_round_the_corner_rejected(meld):
     check = bad(meld)
     assert "round the corner" in text(check)
     assert check.errors[0].source == "S0; S1 law 11"
+
+
+@pytest.mark.parametrize(
+    "meld, labels",
+    [
+        (["KH", "AH", "2H"], ("2♥=Q♥", "K♥", "A♥")),
+        (["QH", "KH", "AH", "2H"], ("2♥=J♥", "Q♥", "K♥", "A♥")),
+        (["2H", "JH", "QH", "KH", "AH"], ("2♥=10♥", "J♥", "Q♥", "K♥", "A♥")),
+    ],
+)
+def test_a_2_of_the_suit_next_to_k_a_has_one_reading_and_is_accepted(meld, labels):
+    # RULING CHANGED (RULES.md §1, readings): as itself the 2 would go round the corner, so the only
+    # legal reading has it stand for the card below the run; it was rejected as round the corner.
+    check = ok(meld)
+    assert check.labels == labels
+    assert "the only card it can be" in check.note and "round the corner" in check.note
 
 
 def test_a_2_of_another_suit_may_fill_the_jack_before_q_k_a():
@@ -185,9 +222,19 @@ def test_named_wild_at_the_end():
     assert check.points == 30
 
 
-def test_joker_at_either_end_must_be_named():
-    check = bad(["9H", "8H", "JK"])
-    assert "must name the card" in text(check)
+def test_joker_at_either_end_scores_the_same_and_is_accepted():
+    # RULING CHANGED (RULES.md §1, readings): 7♥ or 10♥, the Joker scores 100 either way.
+    check = ok(["9H", "8H", "JK"])
+    assert check.labels == ("JK=7♥", "8♥", "9♥") and check.points == 120
+    assert check.note == "9♥ 8♥ JK: taken with JK as 7♥; with JK as 10♥ it scores the same (120)"
+    spades = ok(["JK", "QS", "KS"])  # RULES.md's example: J♠ or A♠, 100 either way
+    assert spades.labels == ("JK=J♠", "Q♠", "K♠") and spades.points == 160 and "A♠" in spades.note
+
+
+def test_a_2_at_either_end_is_accepted_when_both_places_score_the_same():
+    check = ok(["10H", "JH", "2C"])  # 9♥ or Q♥: 10 either way
+    assert check.labels == ("2♣=9♥", "10♥", "J♥") and check.points == 30
+    assert "with 2♣ as Q♥ it scores the same (30)" in check.note
 
 
 def test_joker_scores_100_whatever_it_stands_for():
@@ -230,6 +277,10 @@ def test_a_2_standing_for_a_2_scores_5():
 def test_wilds_only_must_name():
     check = bad(["2C", "2D", "JK"])
     assert "wild cards only" in text(check)
+    # RULING CHANGED (RULES.md §1): naming some is not enough, 2♣=7♥ 2♦ 2♠ could be a set of 7s or
+    # 5-6-7♥, 6-7-8♥, 7-8-9♥; it was taken as a set of 7s.
+    partly = bad(["2C=7H", "2D", "2S"])
+    assert "wild cards only" in text(partly) and partly.errors[0].cards == ("2♦", "2♠")
     named = ok(["2C=7H", "2D=8H", "JK=9H"])
     assert named.kind == "sequence" and named.points == 5 + 10 + 100
 
@@ -248,6 +299,45 @@ def test_joker_and_a_2_sharing_places_of_equal_value():
 def test_unnamed_2_of_the_suit_stands_for_itself_when_its_place_fits():
     check = ok(["2H", "3H", "4H"])
     assert check.labels == ("2♥=2♥", "3♥", "4♥") and check.points == 15
+    assert check.note == "2♥ 3♥ 4♥: taken with 2♥ as itself; with 2♥ as 5♥ it scores the same (15)"
+    assert not ok(["AH", "2H", "3H"]).note  # one reading
+
+
+def test_unnamed_2_of_the_suit_that_could_be_the_high_ace_must_be_named():
+    # RULING CHANGED: 2♠ 3♠ … K♠ reads as 2 to K (the 2 scores 5) or 3 to A (the 2 as A♠, 20).
+    run = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS"]
+    e = bad(run).errors[0]
+    assert "a 2 in a sequence must name the card it stands for" in e.message and "A♠" in e.message
+    assert ok(["2S=2S"] + run[1:]).points == ok(["2S=AS"] + run[1:]).points - 15
+
+
+def test_a_one_natural_meld_with_a_2_of_its_suit_and_the_joker():
+    # RULES.md's example: A♥ 2♥ JK is a set of aces (140), A-2-3 (125) or Q-K-A (130).
+    e = bad(["AH", "2H", "JK"]).errors[0]
+    assert "a set of aces (140)" in e.message and "A♥–3♥ (125)" in e.message and "Q♥–A♥ (130)" in e.message
+    assert e.source == "ruling" and e.cards == ("A♥", "2♥", "JK")
+    assert ok(["AH", "2H", "JK=3H"]).points == 125
+    assert ok(["AH", "2H=AS", "JK"]).kind == "set"
+
+
+def test_naming_some_wilds_is_enough_when_one_reading_is_left():
+    check = ok(["KC", "2S=KH", "2H"])  # RULES.md's example: a set of kings
+    assert check.kind == "set" and check.points == 30 and not check.note
+
+
+def test_readings_that_score_the_same_take_the_set():
+    check = ok(["10H", "2C", "2D"])  # a set of 10s, or 8-10, 9-J, 10-Q of hearts: 30 each
+    assert check.kind == "set" and check.points == 30
+    assert check.note == (
+        "10♥ 2♣ 2♦: taken as a set of 10s; as the sequence 8♥–10♥, 9♥–J♥ or 10♥–Q♥ it scores the same (30)"
+    )
+
+
+def test_two_aces_of_a_suit_in_a_short_sequence_say_why():
+    # The odd reason ("2♣ … Q♣ missing") is gone: two aces need the whole suit, A to A.
+    e = bad(["AC", "KC", "AC"]).errors[0]
+    assert "two aces only when it runs from ace to ace, all 14 cards" in e.message and "this one has 3" in e.message
+    assert e.cards == ("A♣", "A♣")
 
 
 def test_fewer_than_three_cards():
@@ -285,9 +375,12 @@ def test_thirteen_cards_with_one_ace_read_ace_low():
 
 
 def test_fourteen_cards_with_the_joker_as_the_other_ace():
+    # RULING CHANGED (RULES.md §1, readings): the unnamed 2♥ was taken as itself; it may as well
+    # stand for the other ace with the Joker as the 2♥ (120 against 105): the Joker must be named.
     cards = ["AH", "KH", "QH", "JH", "10H", "9H", "8H", "7H", "6H", "5H", "4H", "3H", "2H", "JK"]
-    check = ok(cards)
-    assert check.labels[0] == "A♥" and check.labels[-1] == "JK=A♥"
+    assert "name the card the Joker stands for" in text(bad(cards))
+    check = ok(cards[:-1] + ["JK=AH"])
+    assert check.labels[0] == "A♥" and check.labels[1] == "2♥=2♥" and check.labels[-1] == "JK=A♥"
     assert check.points == 130 - 20 + 100
 
 

@@ -1,11 +1,15 @@
 """Property tests of the Oklahoma meld check: every legal set and sequence, entered in any order and
-with wilds standing for any of its cards, is accepted and scored as RULES.md's table says."""
+with wilds standing for any of its cards, is accepted and scored as RULES.md's table says; where an
+unnamed wild allows readings that score differently it must be named; and on random melds the
+verdict agrees with a brute-force reference written from RULES.md alone."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules.oklahoma import check_meld, clear_caches
 from scorekeeper.rules.profiles import resolve
+
+from . import oklahoma_reference as reference
 
 BOOK = resolve("oklahoma", "book")
 NAMES = {1: "A", 11: "J", 12: "Q", 13: "K", **{r: str(r) for r in range(2, 11)}}
@@ -65,14 +69,22 @@ def sequences(draw):
     if n == 14 and "=" in printed[0] and "=" not in printed[-1]:
         printed[0], printed[-1] = printed[-1], printed[0]
     order = draw(st.permutations(range(n)))
-    return [tokens[i] for i in order], tuple(printed), points
+    return [tokens[i] for i in order], tuple(printed), points, (suit, lo, n)
 
 
 @settings(max_examples=300, deadline=None)
 @given(sequences())
 def test_every_legal_sequence_in_any_order(case):
-    tokens, printed, points = case
+    tokens, printed, points, (suit, _low, _n) = case
     check = check_meld(tokens, BOOK)
+    if all("=" in t or t.startswith("2") for t in tokens) and f"2{suit}" in tokens:
+        assert not check.ok and "wild cards only" in check.errors[0].message  # every card must be named
+        return
+    if reference.free_wilds(tokens) and len(reference.scores(tokens)) > 1:
+        # The unnamed 2 of the suit may as well stand for a card at the other end (2-…-K or 3-…-A;
+        # A-2-…-Q or 3-…-K-A), which scores differently: it must be named.
+        assert not check.ok and check.errors[0].rule == "wild cards: name the card", check.errors
+        return
     assert check.ok, (tokens, [str(e) for e in check.errors])
     assert check.kind == "sequence"
     if len(printed) == 14 and "=" in printed[0] and "=" in printed[-1]:
@@ -109,6 +121,10 @@ def sets(draw):
             naturals += 1
             tokens.append(NAMES[rank] + suit)
             points += natural_value(rank, suit)
+    free = [i for i, t in enumerate(tokens) if t == "JK" or (t.startswith("2") and "=" not in t)]
+    for i in free[2:]:  # at most two free wilds: the reference tries each as every card
+        tokens[i] = tokens[i] + "=" + NAMES[rank] + "S"
+        points += two_value(rank, "S") - two_value(rank, "H") if tokens[i][0] == "2" else 0
     if naturals == 0 and not any("=" in t for t in tokens):
         tokens[0] = NAMES[rank] + "C"
         points = 0  # recomputed for the cards as they are now
@@ -129,6 +145,17 @@ def sets(draw):
 def test_every_legal_set_in_any_order(case):
     tokens, rank, points = case
     check = check_meld(tokens, BOOK)
+    if all(t.startswith(("JK", "2")) for t in tokens) and reference.free_wilds(tokens):
+        assert not check.ok and "wild cards only" in check.errors[0].message  # every card must be named
+        return
+    one_suit = len({t[-1] for t in tokens if t != "JK" and not (t.startswith("2") and "=" not in t)}) == 1
+    if one_suit and reference.free_wilds(tokens):
+        # Naturals of one suit and unnamed wilds: a sequence may be read as well (RULES.md readings).
+        found = reference.scores(tokens)
+        if len(found) > 1:
+            assert not check.ok and check.errors[0].rule == "wild cards: name the card"
+            return
+        assert found == {points}
     assert check.ok, (tokens, [str(e) for e in check.errors])
     assert check.kind == "set" and check.rank == rank
     assert check.points == points == sum(x.points for x in check.lines)
@@ -151,3 +178,49 @@ def test_any_entry_gives_a_verdict_never_an_exception(tokens):
     if check.ok:
         assert 3 <= len(check.cards) <= 14
         assert sum(x.points for x in check.lines) == check.points
+
+
+RANK_TEXT = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+@st.composite
+def near_melds(draw):
+    """Random melds near a legal one: a set or a run of one suit with some cards made wild (named or
+    not, at most two unnamed), now and then a stray card; 2 to 15 cards."""
+    suit = draw(st.sampled_from("SHDC"))
+    if draw(st.booleans()):
+        rank = draw(st.sampled_from(RANK_TEXT[:1] + RANK_TEXT[2:]))
+        cards = [rank + draw(st.sampled_from("SHDC")) for _ in range(draw(st.integers(2, 5)))]
+    else:
+        n = draw(st.integers(2, 15))
+        low = draw(st.integers(1, 14))
+        cards = [RANK_TEXT[(p - 1) % 13] + suit for p in range(low, low + n)]
+    free = 0
+    for i in range(len(cards)):
+        what = draw(st.sampled_from(["keep"] * 5 + ["two", "joker", "named", "stray"]))
+        if what in ("two", "joker") and free < 2:
+            cards[i] = "JK" if what == "joker" else "2" + draw(st.sampled_from("SHDC"))
+            free += 1
+        elif what == "named":
+            cards[i] = draw(st.sampled_from(["JK", "2C", "2H"])) + "=" + cards[i]
+        elif what == "stray":
+            cards[i] = draw(st.sampled_from(RANK_TEXT[:1] + RANK_TEXT[2:])) + draw(st.sampled_from("SHDC"))
+    free = sum(1 for c in cards if c == "JK" or (c.startswith("2") and "=" not in c))
+    if free > 2:
+        return cards[:3]
+    return draw(st.permutations(cards))
+
+
+@settings(max_examples=600, deadline=None)
+@given(near_melds())
+def test_every_verdict_agrees_with_the_brute_force_reference(tokens):
+    found = reference.scores(tokens)
+    check = check_meld(tokens, BOOK)
+    if not found:
+        assert not check.ok, (tokens, check)
+    elif len(found) == 1:
+        assert check.ok, (tokens, [str(e) for e in check.errors])
+        assert check.points == found.pop() == sum(x.points for x in check.lines)
+    else:
+        assert not check.ok, (tokens, found, check)
+        assert [e.rule for e in check.errors] == ["wild cards: name the card"], check.errors

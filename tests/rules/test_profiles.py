@@ -92,3 +92,18 @@ def test_bad_options_are_errors(game, profile, options, fragment):
     with pytest.raises(RecordInvalid) as exc:
         profiles.resolve(game, profile, options)
     assert fragment in str(exc.value)
+
+
+def test_the_laws_concealed_bonus_of_0_is_a_ruling():
+    # S1 law 10 pays the going-out bonus and says nothing of a concealed bonus: 0 is this project's reading.
+    cite = profiles.resolve("oklahoma", "laws").cite("concealed_bonus")
+    assert cite == profiles.Citation("ruling", "ruling")
+    setting = profiles.knob("oklahoma", "concealed_bonus").settings["laws"]
+    assert setting.value == 0 and "S1 is silent" in setting.note
+
+
+def test_resolve_is_typed_by_game():
+    oklahoma: profiles.OklahomaRules = profiles.resolve("oklahoma", "laws")
+    gin: profiles.GinRules = profiles.resolve("oklahoma-gin", "party")
+    assert isinstance(oklahoma, profiles.OklahomaRules) and isinstance(gin, profiles.GinRules)
+    assert isinstance(profiles.resolve(profiles.OKLAHOMA, "book"), profiles.OklahomaRules)

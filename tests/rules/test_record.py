@@ -53,7 +53,9 @@ def test_players(players, fragment):
 
 def test_profile_player_limits():
     assert any("take 2 to 4" in m for m in messages(record(rules={"profile": "laws"}, players=list("ABCDE"))))
-    assert any("take 2 to 2" in m for m in messages(record(game="oklahoma-gin", rules={"profile": "standard"})))
+    # Wording fixed: "take 2 to 2" when a profile takes one number of players.
+    standard = messages(record(game="oklahoma-gin", rules={"profile": "standard"}))
+    assert any("3 players: the standard rules of Oklahoma Gin take 2 players" in m for m in standard), standard
     check_header(record(game="oklahoma-gin", rules={"profile": "party"}, players=list("ABCD")))
 
 
@@ -77,3 +79,13 @@ def test_deeply_nested_json_is_a_clear_error():
     with pytest.raises(RecordInvalid) as exc:
         parse_json("[" * 100000 + "]" * 100000)
     assert "nested too deeply" in exc.value.errors[0].message
+
+
+def test_player_counts_are_worded_with_their_plural():
+    from scorekeeper.rules.players import player_count_errors
+    from scorekeeper.rules.profiles import resolve
+
+    [e] = player_count_errors(resolve("oklahoma", "laws"), ["A", "B", "C", "D", "E"])
+    assert e.message == "5 players: the laws rules of Oklahoma take 2 to 4 players"
+    [e] = player_count_errors(resolve("oklahoma-gin", "classic"), ["A", "B", "C"])
+    assert e.message == "3 players: the classic rules of Oklahoma Gin take 2 players"

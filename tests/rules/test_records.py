@@ -11,8 +11,19 @@ from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.record import result_json, score_text
 
 RECORDS = Path(__file__).parent / "records"
-VALID = ["oklahoma_laws", "oklahoma_book", "gin_standard", "gin_classic", "gin_casino", "gin_party"]
-INVALID = ["oklahoma_book_invalid", "gin_standard_invalid"]
+VALID = [
+    "oklahoma_laws",
+    "oklahoma_book",
+    "oklahoma_readings",
+    "oklahoma_first_turn",
+    "oklahoma_late_misdeal",
+    "oklahoma_melded",
+    "gin_standard",
+    "gin_classic",
+    "gin_casino",
+    "gin_party",
+]
+INVALID = ["oklahoma_book_invalid", "oklahoma_readings_invalid", "gin_standard_invalid"]
 
 
 def load(name):
@@ -33,6 +44,16 @@ def test_record_scores_as_worked_out_by_hand(name):
         assert {p: d["points"] for p, d in got["players"].items()} == want["points"]
         for key in ("totals", "dealer", "next_dealer") + (("side",) if oklahoma else ()):
             assert got[key] == want[key], (want["number"], key)
+        # Optional, where an expected file works them out: the melds as laid out, notes that must be
+        # there (the start of each), and lines as [label, points, source].
+        for name, melds in want.get("melds", {}).items():
+            assert got["players"][name]["melds"] == melds, (want["number"], name)
+        for note in want.get("notes", []):
+            assert any(n.startswith(note) for n in got["notes"]), (want["number"], note, got["notes"])
+        for key in ("lines", "side_lines"):
+            for name, lines in want.get(key, {}).items():
+                shown = [[x["label"], x["points"], x["source"]] for x in got["players"][name][key]]
+                assert shown == lines, (want["number"], name, key)
         for player in got["players"].values():
             side_lines = player.get("side_lines", [])
             assert sum(x["points"] for x in player["lines"]) == player["points"]
