@@ -14,6 +14,7 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 SETTINGS = "benchmarks.bench_settings"
+QUIET = "ignore:No directory at"
 
 
 def use_temp_database(path: Path) -> None:
@@ -28,6 +30,9 @@ def use_temp_database(path: Path) -> None:
     the run set Django up already), with the production settings (debug off) and migrate it."""
     os.environ["DATABASE_URL"] = f"sqlite:///{path}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", SETTINGS)
+    # WhiteNoise notes that nothing was collected (the benchmarks need no static file served).
+    os.environ["PYTHONWARNINGS"] = QUIET
+    warnings.filterwarnings("ignore", message="No directory at")
     os.environ["DJANGO_DEBUG"] = "0"
     os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key")
     import django

@@ -9,8 +9,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, F, Max, Min, Q, Sum, TextField
-from django.db.models.functions import Cast
+from django.db.models import Count, F, Max, Min, Q, Sum
 
 from scorekeeper.history.lists import LISTED, rows
 from scorekeeper.rules import profiles
@@ -52,19 +51,14 @@ class PlayerStats:
     others: bool = False  # the table has another player
 
 
-_SIGN: dict[tuple[str, str, str], int] = {}
+_SIGN: dict[tuple[str, str, str], int] = {}  # by (game, profile, options as JSON)
 
 
-def _sign(kind: str, profile: str, options: str) -> int:
-    """-1 where penalty points are scored (lower is better), else 1: by the game's rules
-    (``options`` as the database gives the JSON text)."""
-    key = (kind, profile, options)
+def _sign(kind: str, profile: str, options: Any) -> int:
+    """-1 where penalty points are scored (lower is better), else 1: by the game's rules."""
+    key = (kind, profile, json.dumps(options, sort_keys=True))
     if key not in _SIGN:
-        try:
-            opts = json.loads(options) if options else {}
-        except ValueError:
-            opts = {}
-        game = Game(kind=kind, profile=profile, options=opts if isinstance(opts, dict) else {})
+        game = Game(kind=kind, profile=profile, options=options if isinstance(options, dict) else {})
         _SIGN[key] = -1 if rules_of(game)[0].penalty else 1
     return _SIGN[key]
 
@@ -81,7 +75,7 @@ def player_stats(player: Player) -> PlayerStats:
     best: dict[str, int] = {}  # by kind: the best value (points, signed)
     worst: dict[str, int] = {}
     groups = (
-        seats.values("game__kind", "game__profile", opts=Cast("game__options", TextField()))
+        seats.values("game__kind", "game__profile", "game__options")
         .annotate(
             n_games=Count("id"),
             n_won=Count("id", filter=Q(won=True)),
@@ -115,7 +109,7 @@ def player_stats(player: Player) -> PlayerStats:
         k.undercuts_suffered += g["n_suffered"] or 0
         stats.played += g["n_games"]
         stats.won += g["n_won"]
-        sign = _sign(kind, g["game__profile"], g["opts"] or "")
+        sign = _sign(kind, g["game__profile"], g["game__options"])
         high = g["best_max"] if sign > 0 else g["best_min"]
         if high is not None and (kind not in best or sign * high > best[kind]):
             best[kind] = sign * high
@@ -149,11 +143,11 @@ def _best_and_worst(seats: Any, kinds: dict[str, GameKindStats], best: dict[str,
             rows = (
                 seats.filter(**{"game__kind": kind, f"{points}__in": {value, -value}})
                 .order_by("-game__created", "-game__id")
-                .values_list("game_id", "game__profile", Cast("game__options", TextField()), points, deal)
+                .values_list("game_id", "game__profile", "game__options", points, deal)
             )
             hit = None
             for limit in (20, None):  # the first few hold it, unless the value's sign is another rule set's
-                hit = next((r for r in rows[:limit] if _sign(kind, r[1], r[2] or "") * r[3] == value), None)
+                hit = next((r for r in rows[:limit] if _sign(kind, r[1], r[2]) * r[3] == value), None)
                 if hit is not None:
                     break
             if hit is not None:

@@ -15,6 +15,7 @@ from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.rules.results import DealResult, GameResult, PlayerDeal, Standing
 from scorekeeper.table import engine
+from scorekeeper.table.access import with_players
 from scorekeeper.table.models import Game
 from scorekeeper.table.templatetags.cards import signed_text
 
@@ -41,14 +42,14 @@ class GamePage:
     the engine found wrong with it, if anything)."""
 
     def __init__(self, game: Game, rules: Rules) -> None:
-        self.game = game
+        self.game = game  # its players are loaded when a part needs them
         self.rules = rules
         self.stored = game.scored_with == engine.RESULTS_VERSION
         self.errors: list[str] = []
         self.result: GameResult | None = None
         if not self.stored:
             try:
-                self.result = engine.game_result(game)
+                self.result = engine.game_result(with_players(game))
             except RecordInvalid as exc:
                 self.errors = [str(e) for e in exc.errors]
 
@@ -62,18 +63,21 @@ class GamePage:
     def now(self) -> GameResult | None:
         """Where the game stands — totals, state, winner, final tally, Hollywood's columns — without
         its deals (``engine.concluded`` from the standing stored with the last deal: none is played)."""
+        with_players(self.game)
         if self.stored:
             return engine.concluded(self.game, self.last[1])
         return self.result
 
     @cached_property
     def board(self) -> dict[str, Any]:
+        with_players(self.game)
         if self.stored:
             return board(self.game, self.rules, self.last[1])
         return board_of_result(self.game, self.rules, self.result)
 
     @cached_property
     def deals(self) -> list[dict[str, Any]]:
+        with_players(self.game)
         return deal_rows(self.game) if self.stored else rows_of_result(self.game, self.result)
 
     @cached_property

@@ -102,7 +102,7 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _game_page(request, game_id, partial=partial)
 
 
-@access.game_view(Role.FOLLOW)
+@access.game_view(Role.FOLLOW, players=False)  # a page whose fragments are cached needs none
 def _game_page(request: HtmxHttpRequest, game: Game, device: Device, *, partial: bool) -> HttpResponse:
     rules, rule_errors = engine.rules_of(game)
     context = {
