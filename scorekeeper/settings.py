@@ -139,6 +139,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Each process keeps the pages' fragments cached by a game's version (the game page's board and
+# deal list) and by a deal's result (each deal of the review page): room for a few hundred games'
+# worth of fragments (Django's default, 300 entries, is less than one long game's deals).
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("DJANGO_CACHE_ENTRIES", "5000"))},
+    }
+}
+
 LANGUAGE_CODE = "en"
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
 USE_I18N = True

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import IO, Any, cast
 
 from django import forms
 
@@ -10,7 +10,9 @@ from scorekeeper.rules import profiles
 from scorekeeper.table.forms import house_option_fields, house_options
 from scorekeeper.table.models import Game, GameKind, GameState, Player
 
-MAX_UPLOAD = 5 * 1024 * 1024
+# An upload larger than Django's FILE_UPLOAD_MAX_MEMORY_SIZE is spooled to a temporary file and
+# the import reads it a chunk at a time: the size only bounds the disk a request may take.
+MAX_UPLOAD = 1024 * 1024 * 1024
 
 
 class GamesFilter(forms.Form):
@@ -77,11 +79,15 @@ class ImportForm(forms.Form):
         data = super().clean() or {}
         upload = data.get("file")
         if upload is not None and upload.size > MAX_UPLOAD:
-            raise forms.ValidationError("the file is larger than 5 MB")
+            raise forms.ValidationError("the file is larger than 1 GB: import it with manage.py import_games")
         if upload is None and not data.get("text"):
             raise forms.ValidationError("choose a file of game records (JSON) or paste one")
         return data
 
-    def payload(self) -> str | bytes:
+    def payload(self) -> str | IO[bytes]:
+        """The pasted text, or the uploaded file open for reading (in memory or on disk)."""
         upload = self.cleaned_data.get("file")
-        return upload.read() if upload is not None else self.cleaned_data["text"]
+        if upload is None:
+            return str(self.cleaned_data["text"])
+        upload.seek(0)
+        return cast(IO[bytes], upload)

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import Count, QuerySet
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.dates import MONTHS_3
 
-from scorekeeper.table.models import Game, GameKind, GameState, Player, Table, name_key
+from scorekeeper.table.models import Deal, Game, GameKind, GameState, Player, Seat, Table, name_key
+
+# What a row of the games list reads of a game (``rows``).
+LISTED = ("pk", "kind", "profile", "created", "state", "winner")
 
 
 def games_list(*, tables: QuerySet[Table], player: str = "", kind: str = "", state: str = "") -> QuerySet[Game]:
     """The tables' games newest first, optionally only a player's (by name, any case), a game's, a state's."""
-    qs = Game.objects.of_tables(tables).listed()
+    qs = Game.objects.of_tables(tables).order_by("-created", "-id")
     if player.strip():
         qs = qs.filter(seats__player__key=name_key(player))
     if kind in GameKind.values:
@@ -21,19 +28,56 @@ def games_list(*, tables: QuerySet[Table], player: str = "", kind: str = "", sta
     return qs
 
 
-def rows(games: list[Game]) -> list[dict[str, Any]]:
-    """A list page's games with each player's current total (the final tally once it ended)."""
-    deals = dict(Game.objects.filter(pk__in=[g.pk for g in games]).annotate(n=Count("deals")).values_list("pk", "n"))
-    return [
-        {
-            "game": g,
-            "players": [(s.player.name, s.final if s.final is not None else s.total) for s in g.seated()],
-            "deals": deals.get(g.pk, 0),
-            "winner": g.winner_name(),
-        }
-        for g in games
-    ]
+def _review_href() -> Callable[[int], str]:
+    """The review page's address by game id, reversed once for the whole list."""
+    mark = 987654321
+    head, tail = reverse("history:review", args=[mark]).rsplit(str(mark), 1)
+    return lambda pk: f"{head}{pk}{tail}"
+
+
+def rows(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A list page's games (their ``LISTED`` values) as the list prints them: each player's current
+    total (the final tally once it ended), how many deals, who won, when it started. Two queries,
+    whatever the page's size; no model is made."""
+    ids = [g["pk"] for g in games]
+    seats: dict[int, list[tuple[int, str, int]]] = {pk: [] for pk in ids}
+    for gid, position, name, total, final in (
+        Seat.objects.filter(game_id__in=ids)
+        .order_by()
+        .values_list("game_id", "position", "player__name", "total", "final")
+    ):
+        seats[gid].append((position, name, final if final is not None else total))
+    deals = dict(Deal.objects.filter(game_id__in=ids).order_by().values_list("game_id").annotate(n=Count("id")))
+    href = _review_href()
+    kinds = dict(GameKind.choices)
+    out = []
+    for g in games:
+        players = [(name, value) for _, name, value in sorted(seats[g["pk"]])]
+        names = [name for name, _ in players]
+        n = deals.get(g["pk"], 0)
+        winner = names[g["winner"]] if g["winner"] is not None and g["winner"] < len(names) else ""
+        started = timezone.localtime(g["created"])
+        day = f"{started.day} {str(MONTHS_3[started.month]).title()} {started.year}"  # as the date filter's "j M Y"
+        out.append(
+            {
+                "pk": g["pk"],
+                "href": href(g["pk"]),
+                "title": f"{kinds.get(g['kind'], g['kind'])} #{g['pk']}",
+                "players": ", ".join(f"{name} {value}" for name, value in players),
+                "profile": g["profile"],
+                "deals": f"{n} deal{'' if n == 1 else 's'}",
+                "status": f"won by {winner}" if g["state"] == GameState.FINISHED else "in progress",
+                "started": f"{day}, {started:%H:%M}",
+                "day": day,
+            }
+        )
+    return out
 
 
 def players_list(tables: QuerySet[Table]) -> QuerySet[Player]:
     return Player.objects.filter(table__in=tables).annotate(games=Count("seats")).order_by("key")
+
+
+def player_names(tables: QuerySet[Table]) -> list[str]:
+    """The tables' players' names (for a name field's suggestions), without counting their games."""
+    return list(Player.objects.filter(table__in=tables).order_by("key").values_list("name", flat=True))

@@ -3,20 +3,39 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
+from django.db.models import F, JSONField, Model
+from django.utils import timezone
 
-from scorekeeper.history.transfer import read_records
+from scorekeeper.history.transfer import iter_records
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.players import MAX_PLAYER_NAME
-from scorekeeper.rules.record import check_header
 from scorekeeper.table import engine
-from scorekeeper.table.models import Game, Player, Seat, Table, clean_name, name_key
-from scorekeeper.table.services import Actor, import_game, player_name_errors
+from scorekeeper.table.models import (
+    Change,
+    ChangeAction,
+    Deal,
+    Device,
+    Game,
+    GameState,
+    Player,
+    Seat,
+    Table,
+    clean_name,
+    name_key,
+)
+from scorekeeper.table.services import (
+    DEAL_RESULTS,
+    SEAT_FIGURES,
+    Actor,
+    player_name_errors,
+    result_fields,
+    seat_figures,
+)
 
 
 def _check_name(name: str) -> str:
@@ -79,54 +98,196 @@ class ImportReport:
         return not self.errors
 
 
-def import_records(*, table: Table, records: Sequence[Any], by: Actor = "import") -> ImportReport:
-    """Import game records: each is re-scored by the engine first. When any record is invalid
-    nothing at all is saved and the report lists every error of every record."""
+# Games written at a time by an import: enough for few statements, few enough for little memory.
+IMPORT_BATCH = 100
+
+
+def import_records(*, table: Table, records: Iterable[Any], by: Actor = "import") -> ImportReport:
+    """Import game records (any iterable: a reader of a file yields them one at a time): each is
+    scored by the engine, deal by deal, and written with its results, its seats' figures and its
+    change history, a batch of games at a time, in one transaction. When any record is invalid (or
+    the file breaks off) nothing at all is saved and the report lists every error of every record.
+    Memory holds a batch of games, whatever the number of records."""
     report = ImportReport()
-    checked = []
-    for i, rec in enumerate(records, start=1):
-        try:
-            played = _play(rec)
-        except RecordInvalid as exc:
-            report.errors.append({"record": i, "errors": [e.as_dict() for e in exc.errors]})
-            continue
-        names = player_name_errors(rec["players"])  # as the app keeps names: cleaned, any case
-        if names:
-            report.errors.append({"record": i, "errors": [e.as_dict() for e in names]})
-            continue
-        checked.append((rec, played))
-    if report.errors:
-        return report
     with transaction.atomic():
-        for rec, played in checked:
-            report.games.append(import_game(table=table, rec=rec, played=played, by=by))
+        batch = _Batch(table, by)
+        try:
+            for i, rec in enumerate(records, start=1):
+                try:
+                    played = _play(rec)
+                except RecordInvalid as exc:
+                    report.errors.append({"record": i, "errors": [e.as_dict() for e in exc.errors]})
+                    batch.drop()  # nothing will be saved: only check the records left
+                    continue
+                names = player_name_errors(played.names)  # as the app keeps names: cleaned, any case
+                if names:
+                    report.errors.append({"record": i, "errors": [e.as_dict() for e in names]})
+                    batch.drop()
+                    continue
+                if not report.errors:
+                    batch.add(played)
+                    if len(batch) >= IMPORT_BATCH:
+                        report.games += batch.write()
+        except RecordInvalid as exc:  # the file itself: not JSON from some point on
+            report.errors.append({"record": None, "errors": [e.as_dict() for e in exc.errors]})
+        if report.errors:
+            report.games = []
+            transaction.set_rollback(True)
+        else:
+            report.games += batch.write()
     return report
 
 
-def _play(rec: Any) -> engine.Played:
+def _play(rec: Any) -> engine.PlayedRecord:
     """A record scored deal by deal (what the import stores); when it is not valid, every error
     of every deal (the engine's whole-record check)."""
     try:
-        rules, players, deals, first = check_header(rec)
-        if not all(isinstance(d, dict) for d in deals):
-            engine.score(rec)  # a deal that is no object: the whole-record check says which (never played)
-        names = list(players)
-        return engine.play_from(
-            kind=rules.game,
-            profile=rules.profile,
-            options=rules.options(),
-            names=names,
-            first_dealer=names.index(first) if first in names else None,
-            cards=[engine.seat_deal(d, names) for d in deals],
-        )
+        return engine.play_record(rec)
     except RecordInvalid:
         engine.score(rec)  # raises with every error of the record
         raise
 
 
-def import_text(*, table: Table, text: str | bytes, by: Actor = "import") -> ImportReport:
-    try:
-        records = read_records(text)
-    except RecordInvalid as exc:
-        return ImportReport(errors=[{"record": None, "errors": [e.as_dict() for e in exc.errors]}])
-    return import_records(table=table, records=records, by=by)
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    """What a seat's figures are made of, for one deal (``seat_figures``)."""
+
+    number: int
+    outcome: str
+    actor: int | None
+    winner: int | None
+    points: list[int]
+
+
+class _Batch:
+    """Scored records waiting to be written together: a batch of games, their seats, deals and
+    changes in one statement each (games through the ORM, for their ids; the many rows of seats,
+    deals and changes as plain parameter rows: an import writes tens of thousands of them)."""
+
+    def __init__(self, table: Table, by: Actor) -> None:
+        self.table = table
+        self.device_id = by.pk if isinstance(by, Device) else None
+        self.by_name = by.name if isinstance(by, Device) else by or ""
+        self.players = {p.key: p for p in Player.objects.filter(table=table)}
+        self.games: list[Game] = []
+        self.seats: list[list[tuple[Any, ...]]] = []  # by game: the columns after game_id
+        self.deals: list[list[tuple[Any, ...]]] = []  # by game: the columns after game_id
+
+    def __len__(self) -> int:
+        return len(self.games)
+
+    def drop(self) -> None:
+        self.games, self.seats, self.deals = [], [], []
+
+    def _player(self, name: str) -> Player:
+        """The table's player by this name (a known player keeps his spelling), created when new."""
+        key = name_key(name)
+        player = self.players.get(key)
+        if player is None:
+            player = self.players[key] = Player.objects.create(table=self.table, name=name)
+        return player
+
+    def add(self, rec: engine.PlayedRecord) -> None:
+        result = rec.played.result
+        self.games.append(
+            Game(
+                table=self.table,
+                kind=rec.rules.game,
+                profile=rec.rules.profile,
+                options=rec.rules.options(),
+                first_dealer=rec.first_dealer,
+                version=1,
+                state=GameState.FINISHED if result.state == "finished" else GameState.IN_PROGRESS,
+                winner=rec.names.index(result.winner) if result.winner in rec.names else None,
+                scored_with=engine.RESULTS_VERSION,
+            )
+        )
+        json = connection.ops.adapt_json_value
+        deals, scored = [], []
+        is_json = [name in _JSON_RESULTS for name in DEAL_RESULTS]
+        for number, (cards, dr, standing) in enumerate(
+            zip(rec.cards, rec.played.deals, rec.played.standings, strict=True), start=1
+        ):
+            fields = result_fields(dr, standing, rec.names)
+            scored.append(_Scored(number, fields["outcome"], fields["actor"], fields["winner"], fields["points"]))
+            values = [fields[name] for name in DEAL_RESULTS]
+            deals.append(
+                (number, json(cards, None), *[json(v, None) if j else v for v, j in zip(values, is_json, strict=True)])
+            )
+        self.deals.append(deals)
+        self.seats.append(
+            [
+                (
+                    self._player(clean_name(name)).pk,
+                    i,
+                    *_in_order(seat_figures(i, result, scored, rec.rules.penalty), SEAT_FIGURES),
+                )
+                for i, name in enumerate(rec.names)
+            ]
+        )
+
+    def write(self) -> list[Game]:
+        """Write the waiting games; return them."""
+        if not self.games:
+            return []
+        now = timezone.now()
+        for game in self.games:
+            game.created = game.updated = now
+        games = Game.objects.bulk_create(self.games)
+        at = connection.ops.adapt_datetimefield_value(now)
+        _insert(
+            Seat,
+            ("game", "player", "position", *SEAT_FIGURES),
+            [(g.pk, *row) for g, rows in zip(games, self.seats, strict=True) for row in rows],
+        )
+        _insert(
+            Deal,
+            ("game", "number", "cards", *DEAL_RESULTS, "version", "created", "updated"),
+            [(g.pk, *row, 1, at, at) for g, rows in zip(games, self.deals, strict=True) for row in rows],
+        )
+        ids = {
+            (gid, number): pk
+            for pk, gid, number in Deal.objects.filter(game__in=games).values_list("pk", "game_id", "number")
+        }
+        _insert(
+            Change,
+            ("game", "deal_id", "number", "action", "after", "at", "by", "by_name"),
+            [
+                (g.pk, ids[g.pk, row[0]], row[0], ChangeAction.DEAL_ADDED, row[1], at, self.device_id, self.by_name)
+                for g, rows in zip(games, self.deals, strict=True)
+                for row in rows
+            ],
+        )
+        self.drop()
+        return games
+
+
+_JSON_RESULTS = frozenset(name for name in DEAL_RESULTS if isinstance(Deal._meta.get_field(name), JSONField))
+
+
+def _in_order(values: dict[str, Any], names: Sequence[str]) -> tuple[Any, ...]:
+    return tuple(values[name] for name in names)
+
+
+def _column(field: Any) -> str:
+    column: str = field.column
+    return column
+
+
+def _insert(model: type[Model], fields: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
+    """Insert rows of values for these fields (in the database's own form) in one statement per
+    batch of rows the database takes."""
+    if not rows:
+        return
+    qn = connection.ops.quote_name
+    meta = model._meta
+    columns = ", ".join(qn(_column(meta.get_field(name))) for name in fields)
+    sql = f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
+
+
+def import_text(*, table: Table, text: str | bytes | IO[bytes] | IO[str], by: Actor = "import") -> ImportReport:
+    """Import the records of a file (its text, or the file open for reading: read a chunk at a
+    time, one record in memory at a time)."""
+    return import_records(table=table, records=iter_records(text), by=by)

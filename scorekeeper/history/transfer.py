@@ -2,29 +2,74 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+from django.db.models import Prefetch, QuerySet
 
 from scorekeeper.rules.errors import RecordError, RecordInvalid
-from scorekeeper.rules.record import parse_json
 from scorekeeper.table import engine
-from scorekeeper.table.models import Deal, Game
+from scorekeeper.table.models import Deal, Game, Seat
+
+# Games read at a time by an export: memory holds one chunk of games, whatever the history.
+EXPORT_CHUNK = 200
+
+
+def _ordered_ids(games: Iterable[Game]) -> list[int]:
+    """The games' ids, oldest first."""
+    if isinstance(games, QuerySet):
+        wanted = Game.objects.filter(pk__in=games.order_by().values("pk"))
+    else:
+        wanted = Game.objects.filter(pk__in=[g.pk for g in games])
+    return list(wanted.order_by("created", "id").values_list("pk", flat=True))
+
+
+def _chunks(games: Iterable[Game]) -> Iterator[list[Game]]:
+    """The games oldest first, a chunk at a time, with their seats and players (two queries a chunk)."""
+    ids = _ordered_ids(games)
+    seats = Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
+    for start in range(0, len(ids), EXPORT_CHUNK):
+        chunk = ids[start : start + EXPORT_CHUNK]
+        yield list(Game.objects.filter(pk__in=chunk).order_by("created", "id").prefetch_related(seats))
+
+
+def iter_export_records(games: Iterable[Game]) -> Iterator[dict[str, Any]]:
+    """Games as records, oldest first, a chunk of games at a time (three queries a chunk)."""
+    for chunk in _chunks(games):
+        cards: dict[int, list[Any]] = {g.pk: [] for g in chunk}
+        for gid, data in (
+            Deal.objects.filter(game_id__in=list(cards)).order_by("game_id", "number").values_list("game_id", "cards")
+        ):
+            cards[gid].append(data)
+        for g in chunk:
+            yield engine.game_record(g, cards.pop(g.pk))
 
 
 def export_records(games: Iterable[Game]) -> list[dict[str, Any]]:
-    """Games as records, oldest first, with a fixed number of queries."""
-    games = list(
-        Game.objects.filter(pk__in=[g.pk for g in games]).order_by("created", "id").prefetch_related("seats__player")
-    )
-    cards: dict[int, list[Any]] = {g.pk: [] for g in games}
-    for gid, data in (
-        Deal.objects.filter(game_id__in=list(cards)).order_by("game_id", "number").values_list("game_id", "cards")
-    ):
-        cards[gid].append(data)
-    return [engine.game_record(g, cards[g.pk]) for g in games]
+    """Games as records, oldest first."""
+    return list(iter_export_records(games))
+
+
+def record_text(record: Any) -> str:
+    """One record as the exports write it."""
+    return json.dumps(record, ensure_ascii=False, indent=1)
+
+
+def iter_export_json(games: Iterable[Game]) -> Iterator[str]:
+    """The text of a file of game records (a list, oldest first), a record at a time: the very
+    text of ``json.dumps(export_records(games), ensure_ascii=False, indent=1)`` and a newline,
+    without holding more than a chunk of games."""
+    first = True
+    for record in iter_export_records(games):
+        # A record one level down the list: every line indented one more space (a JSON string
+        # holds no raw newline, so every newline is between tokens).
+        yield ("[\n " if first else ",\n ") + record_text(record).replace("\n", "\n ")
+        first = False
+    yield "[]\n" if first else "\n]\n"
 
 
 CSV_COLUMNS = (
@@ -43,44 +88,52 @@ CSV_COLUMNS = (
 )
 
 
-def export_csv(games: Iterable[Game]) -> str:
-    """One row per player per deal, with the deal's points and the running total after it."""
-    games = list(
-        Game.objects.filter(pk__in=[g.pk for g in games]).order_by("created", "id").prefetch_related("seats__player")
-    )
-    deals: dict[int, list[tuple[int, str, list[int], list[int]]]] = {g.pk: [] for g in games}
-    for gid, number, outcome, points, totals in (
-        Deal.objects.filter(game_id__in=list(deals))
-        .order_by("game_id", "number")
-        .values_list("game_id", "number", "outcome", "points", "totals")
-    ):
-        deals[gid].append((number, outcome, points, totals))
+def iter_export_csv(games: Iterable[Game]) -> Iterator[str]:
+    """One row per player per deal, with the deal's points and the running total after it; the
+    text a chunk of games at a time."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
-    for g in games:
-        names = g.player_names()
-        opts = json.dumps(g.options or {}, sort_keys=True) if g.options else ""
-        winner = _csv_safe(g.winner_name())
-        for number, outcome, points, totals in deals[g.pk]:
-            for seat, name in enumerate(names):
-                w.writerow(
-                    [
-                        g.pk,
-                        g.kind,
-                        g.profile,
-                        opts,
-                        number,
-                        outcome,
-                        _csv_safe(name),
-                        seat + 1,
-                        points[seat] if seat < len(points) else 0,
-                        totals[seat] if seat < len(totals) else 0,
-                        g.state,
-                        winner,
-                    ]
-                )
-    return buf.getvalue()
+    for chunk in _chunks(games):
+        deals: dict[int, list[tuple[int, str, list[int], list[int]]]] = {g.pk: [] for g in chunk}
+        for gid, number, outcome, points, totals in (
+            Deal.objects.filter(game_id__in=list(deals))
+            .order_by("game_id", "number")
+            .values_list("game_id", "number", "outcome", "points", "totals")
+        ):
+            deals[gid].append((number, outcome, points, totals))
+        for g in chunk:
+            names = g.player_names()
+            opts = json.dumps(g.options or {}, sort_keys=True) if g.options else ""
+            winner = _csv_safe(g.winner_name())
+            for number, outcome, points, totals in deals[g.pk]:
+                for seat, name in enumerate(names):
+                    w.writerow(
+                        [
+                            g.pk,
+                            g.kind,
+                            g.profile,
+                            opts,
+                            number,
+                            outcome,
+                            _csv_safe(name),
+                            seat + 1,
+                            points[seat] if seat < len(points) else 0,
+                            totals[seat] if seat < len(totals) else 0,
+                            g.state,
+                            winner,
+                        ]
+                    )
+        yield buf.getvalue()
+        buf.seek(0)
+        buf.truncate()
+    if buf.tell():
+        yield buf.getvalue()
+
+
+def export_csv(games: Iterable[Game]) -> str:
+    """One row per player per deal, with the deal's points and the running total after it."""
+    return "".join(iter_export_csv(games))
 
 
 def _csv_safe(text: str) -> str:
@@ -88,11 +141,126 @@ def _csv_safe(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
-def read_records(text: str | bytes) -> list[Any]:
-    """A file holds one record (an object) or many (a list of objects)."""
-    data = parse_json(text)
-    if isinstance(data, list):
+CHUNK = 1 << 20  # characters read at a time from a file of records
+_WHITESPACE = " \t\n\r"
+_DELIMITERS = _WHITESPACE + ",]}"
+
+
+def iter_records(source: str | bytes | IO[bytes] | IO[str], chunk: int | None = None) -> Iterator[Any]:
+    """The records of a file holding one record (an object) or many (a list of objects), one at a
+    time, reading the file ``chunk`` characters at a time: memory holds one record, whatever the
+    file's size. UTF-8 (a byte-order mark is skipped). Raises RecordInvalid, as ``parse_json``
+    does, for text that is not JSON (with the line and column in the whole file), and for an
+    empty list — after yielding the records before the fault."""
+    return _Reader(source, chunk or CHUNK).records()
+
+
+class _Reader:
+    def __init__(self, source: str | bytes | IO[bytes] | IO[str], chunk: int) -> None:
+        if isinstance(source, bytes):
+            source = io.BytesIO(source)
+        elif isinstance(source, str):
+            source = io.StringIO(source)
+        self.source = source
+        self.chunk = chunk
+        self.decoder = codecs.getincrementaldecoder("utf-8-sig")()
+        self.json = json.JSONDecoder()
+        self.buf = ""
+        self.pos = 0
+        self.eof = False
+        self.lines_before = 0  # lines in the text dropped from the buffer
+        self.column_before = 0  # characters on the last of them
+
+    def _more(self) -> bool:
+        """Read another chunk into the buffer (dropping what was read); False at the end of the file."""
+        if self.eof:
+            return False
+        data = self.source.read(self.chunk)
+        try:
+            text = data if isinstance(data, str) else self.decoder.decode(data, final=not data)
+        except UnicodeDecodeError:
+            raise _error("not valid JSON: the file is not UTF-8 text") from None
         if not data:
-            raise RecordInvalid([RecordError("the file holds an empty list: no game to import", rule="format")])
-        return data
-    return [data]
+            self.eof = True
+        if self.pos:
+            done = self.buf[: self.pos]
+            newlines = done.count("\n")
+            if newlines:
+                self.lines_before += newlines
+                self.column_before = len(done) - done.rfind("\n") - 1
+            else:
+                self.column_before += len(done)
+            self.buf, self.pos = self.buf[self.pos :], 0
+        self.buf += text
+        return bool(text) or not self.eof
+
+    def _skip(self) -> str:
+        """Skip whitespace; the next character ('' at the end of the file)."""
+        while True:
+            while self.pos < len(self.buf) and self.buf[self.pos] in _WHITESPACE:
+                self.pos += 1
+            if self.pos < len(self.buf):
+                return self.buf[self.pos]
+            if not self._more():
+                return ""
+
+    def _fail(self, message: str, at: int) -> RecordInvalid:
+        line = self.buf.count("\n", 0, at)
+        column = at - self.buf.rfind("\n", 0, at)
+        if not line:
+            column += self.column_before
+        return _error(f"not valid JSON: {message} at line {self.lines_before + line + 1}, column {column}")
+
+    def _value(self) -> Any:
+        """The JSON value at the position (reading on while the buffer may hold only part of it)."""
+        while True:
+            try:
+                value, end = self.json.raw_decode(self.buf, self.pos)
+            except json.JSONDecodeError as exc:
+                offset = exc.pos - self.pos  # reading on moves the buffer
+                if self._more():
+                    continue
+                raise self._fail(exc.msg, self.pos + offset) from None
+            except RecursionError:
+                raise _error("not a game record: the JSON is nested too deeply") from None
+            length = end - self.pos  # reading on moves the buffer
+            if (end == len(self.buf) or self.buf[end] not in _DELIMITERS) and self._more():
+                continue  # a number or a word may go on in the next chunk
+            self.pos += length
+            return value
+
+    def records(self) -> Iterator[Any]:
+        first = self._skip()
+        if first == "":
+            raise self._fail("Expecting value", self.pos)
+        if first != "[":
+            value = self._value()
+            if self._skip() != "":
+                raise self._fail("Extra data", self.pos)
+            yield value
+            return
+        self.pos += 1
+        if self._skip() == "]":
+            self.pos += 1
+            if self._skip() != "":
+                raise self._fail("Extra data", self.pos)
+            raise _error("the file holds an empty list: no game to import")
+        while True:
+            following = self._skip()
+            if following in ("", "]"):
+                raise self._fail(
+                    "Illegal trailing comma before end of array" if following else "Expecting value", self.pos
+                )
+            yield self._value()
+            after = self._skip()
+            self.pos += 1
+            if after == "]":
+                break
+            if after != ",":
+                raise self._fail("Expecting ',' delimiter", self.pos - 1)
+        if self._skip() != "":
+            raise self._fail("Extra data", self.pos)
+
+
+def _error(message: str) -> RecordInvalid:
+    return RecordInvalid([RecordError(message, rule="format")])

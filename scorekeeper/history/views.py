@@ -3,13 +3,13 @@ export and import. Small views: a form reads the request, a read or a service do
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterator
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect, StreamingHttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -37,7 +37,7 @@ def games(request: HtmxHttpRequest) -> HttpResponse:
     data = form.cleaned_data
     player, kind, state = data.get("player") or "", data.get("game") or "", data.get("state") or ""
     qs = lists.games_list(tables=access.tables(request), player=player, kind=kind, state=state)
-    page = Paginator(qs, PAGE).get_page(data.get("page"))
+    page = Paginator(qs.values(*lists.LISTED), PAGE).get_page(data.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     context = {
@@ -48,7 +48,7 @@ def games(request: HtmxHttpRequest) -> HttpResponse:
         "game": kind,
         "state": state,
         "query": query.urlencode(),
-        "players": lists.players_list(access.tables(request)),
+        "players": lambda: lists.player_names(access.tables(request)),  # the full page only
     }
     return render_page(request, "history/games.html", context, partial="list")
 
@@ -227,12 +227,12 @@ def export_game(request: HtmxHttpRequest, game: Game, device: Device, fmt: str) 
         return _download(transfer.export_csv([game]), "text/csv", f"game-{game.pk}.csv")
     if fmt == "json":
         record = transfer.export_records([game])[0]
-        return _download(json.dumps(record, ensure_ascii=False, indent=1), "application/json", f"game-{game.pk}.json")
+        return _download(transfer.record_text(record), "application/json", f"game-{game.pk}.json")
     raise Http404("Export as .json or .csv")
 
 
 @require_safe
-def export_all(request: HtmxHttpRequest, fmt: str) -> HttpResponse:
+def export_all(request: HtmxHttpRequest, fmt: str) -> StreamingHttpResponse:
     if fmt not in ("json", "csv"):
         raise Http404("Export as .json or .csv")
     form = GamesFilter(request.GET)
@@ -244,11 +244,16 @@ def export_all(request: HtmxHttpRequest, fmt: str) -> HttpResponse:
         kind=data.get("game") or "",
         state=data.get("state") or "",
     )
+    # Streamed a chunk of games at a time: any number of games, in little memory.
     if fmt == "csv":
-        return _download(transfer.export_csv(qs), "text/csv", "games.csv")
-    return _download(
-        json.dumps(transfer.export_records(qs), ensure_ascii=False, indent=1), "application/json", "games.json"
-    )
+        return _stream(transfer.iter_export_csv(qs), "text/csv", "games.csv")
+    return _stream(transfer.iter_export_json(qs), "application/json", "games.json")
+
+
+def _stream(body: Iterator[str], content_type: str, filename: str) -> StreamingHttpResponse:
+    resp = StreamingHttpResponse(body, content_type=f"{content_type}; charset=utf-8")
+    resp["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return resp
 
 
 @require_http_methods(["GET", "POST"])

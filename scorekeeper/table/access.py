@@ -16,10 +16,10 @@ from typing import Any, Concatenate, ParamSpec
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 
-from scorekeeper.table.models import Device, Game, Role, Table
+from scorekeeper.table.models import Device, Game, Role, Seat, Table
 from scorekeeper.table.pages import HtmxHttpRequest
 
 COOKIE = "sk_devices"
@@ -133,14 +133,30 @@ def watching(request: HttpRequest, game_id: int) -> tuple[int, str]:
     return int(row[0]), str(row[1])
 
 
-def game_view(role: str) -> Callable[[Callable[Concatenate[HtmxHttpRequest, Game, Device, P], HttpResponse]], Any]:
+def _seats() -> Prefetch:
+    return Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
+
+
+def with_players(game: Game) -> Game:
+    """The game with its seats and their players (one query, once)."""
+    if "seats" not in getattr(game, "_prefetched_objects_cache", {}):
+        prefetch_related_objects([game], _seats())
+    return game
+
+
+def game_view(
+    role: str, *, players: bool = True
+) -> Callable[[Callable[Concatenate[HtmxHttpRequest, Game, Device, P], HttpResponse]], Any]:
     """A view of one game (URL argument ``game_id``) for a phone at its table with ``role``:
-    the view gets ``(request, game, device, ...)``."""
+    the view gets ``(request, game, device, ...)``, the game with its table and, unless
+    ``players=False`` (a view that loads them when it needs them: ``with_players``), its seats
+    and their players."""
 
     def wrap(view: Callable[Concatenate[HtmxHttpRequest, Game, Device, P], HttpResponse]) -> Any:
         @wraps(view)
         def inner(request: HtmxHttpRequest, game_id: int, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
-            game = Game.objects.prefetch_related("seats__player").filter(pk=game_id).first()
+            games = Game.objects.filter(pk=game_id).select_related("table").order_by()
+            game = next(iter(games.prefetch_related(_seats()) if players else games), None)
             if game is None:
                 raise Http404("No such game")
             device = require(request, game.table_id, role)

@@ -9,6 +9,8 @@ message instead of a server error and nothing is saved.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -112,11 +114,19 @@ def resolve(kind: str, profile: str, options: Mapping[str, Any] | None = None) -
 
 
 def rules_of(game: Game) -> tuple[Rules, list[str]]:
-    """The game's rules; options the engine no longer knows are dropped with a message, never a 500."""
-    try:
-        return resolve(game.kind, game.profile, game.options), []
-    except RecordInvalid as exc:
-        return resolve(game.kind, game.profile), [str(e) for e in exc.errors]
+    """The game's rules; options the engine no longer knows are dropped with a message, never a 500.
+    Cached per process by (game, profile, options)."""
+    key = _rules_key(game)
+    hit = _RULES.get(key)
+    if hit is None:
+        try:
+            hit = resolve(game.kind, game.profile, game.options), []
+        except RecordInvalid as exc:
+            hit = resolve(game.kind, game.profile), [str(e) for e in exc.errors]
+        if len(_RULES) > 256:
+            _RULES.clear()
+        _RULES[key] = hit
+    return hit[0], list(hit[1])
 
 
 @contextmanager
@@ -188,25 +198,165 @@ def play_from(
         return Played(start, tuple(scored), tuple(standings), games.conclude(rules, players, standing, scored))
 
 
-_RESULTS: OrderedDict[tuple[Any, ...], GameResult] = OrderedDict()
-_RESULTS_SIZE = 64
+class _Lru(OrderedDict[Any, Any]):
+    """A small least-recently-used map (per process)."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def hit(self, key: Any) -> Any:
+        value = self.get(key)
+        if value is not None:
+            self.move_to_end(key)
+        return value
+
+    def keep(self, key: Any, value: Any) -> None:
+        self[key] = value
+        if len(self) > self.size:
+            self.popitem(last=False)
+
+
+# A game's scored result (and its deals' digests) by (game id, created, version): the version
+# changes with every write.
+_RESULTS = _Lru(64)
+# One deal's result by what decides it: the rules, the players, its number, its cards and the
+# standing before it. A deal saved, edited or deleted changes only the keys from that deal on, so
+# after a save the game's result is rebuilt by playing the changed deals alone.
+_DEALS = _Lru(4096)
+# A rule set by (game, profile, options): resolving the profile is not free, and every page needs it.
+_RULES: dict[tuple[str, str, str], tuple[Rules, list[str]]] = {}
+
+
+def clear_caches() -> None:
+    """Forget every cached result (benchmarks measure the cold path with this)."""
+    _RESULTS.clear()
+    _DEALS.clear()
+    _CONCLUDED.clear()
+
+
+def _rules_key(game: Game) -> tuple[str, str, str]:
+    return (game.kind, game.profile, json.dumps(game.options or {}, sort_keys=True))
 
 
 def game_result(game: Game) -> GameResult:
     """The scored game with every line, cached per process by (game, version): the version
     changes with every write, so a cached result is never stale (the version is read afresh, so
-    an old ``Game`` object is no risk)."""
+    an old ``Game`` object is no risk). On a miss the result is rebuilt deal by deal from the
+    standings the writes store (``replay``): only the deals whose cards or standing before them
+    changed are played again; a game whose stored results are missing or come from another
+    version of the engine is scored from its first deal."""
+    return reviewed(game)[0]
+
+
+def reviewed(game: Game) -> tuple[GameResult, list[str] | None]:
+    """``game_result``, and for each deal a digest of all that decides its result (the rules, the
+    players, its number, its cards, the standing before it): what a page showing one deal's result
+    may be cached by. None when the game was scored from its record (``replay``)."""
     # (id, created) names the game even where a database reuses the id of a deleted game.
     key = (game.pk, *(Game.objects.filter(pk=game.pk).values_list("created", "version").first() or (None, -1)))
-    hit = _RESULTS.get(key)
-    if hit is not None:
-        _RESULTS.move_to_end(key)
-        return hit
-    result = score(game_record(game))
-    _RESULTS[key] = result
-    if len(_RESULTS) > _RESULTS_SIZE:
-        _RESULTS.popitem(last=False)
+    hit = _RESULTS.hit(key)
+    if hit is None:
+        digests: list[str] = []
+        result = replay(game, digests)
+        hit = (result, digests if len(digests) == len(result.deals) else None)
+        _RESULTS.keep(key, hit)
+    return hit
+
+
+def replay(game: Game, digests: list[str] | None = None) -> GameResult:
+    """The game's result from its stored deals, each played from the standing stored with the
+    deal before it (or taken from the per-deal cache); the same result as scoring the whole
+    record (``score``), which it falls back to — raising every error — when a deal does not play
+    from the stored standing into the one stored after it. Appends each deal's digest to
+    ``digests`` (``reviewed``) unless it falls back."""
+    rows = list(game.deals.order_by("number").values_list("number", "cards", "standing"))
+    if game.scored_with != RESULTS_VERSION or any(not standing for _, _, standing in rows):
+        return score(game_record(game, [cards for _, cards, _ in rows]))
+    names = tuple(game.player_names())
+    first = names[game.first_dealer] if game.first_dealer is not None and game.first_dealer < len(names) else None
+    rules_key = _rules_key(game)
+    keys = []
+    try:
+        with _guarded():
+            rules, _ = rules_of(game)
+            before = games.begin(rules, names, first).to_json()
+            deals: list[DealResult] = []
+            for number, cards, after in rows:
+                key = (rules_key, names, number, json.dumps(cards), json.dumps(before))
+                keys.append(key)
+                deal = _DEALS.hit(key)
+                if deal is None:
+                    record = record_deal(cards, names)
+                    deal, standing = games.play(rules, names, Standing.from_json(before), record, number)
+                    if standing.to_json() != after:
+                        raise RecordInvalid([])  # the stored results are not this engine's: score it all
+                    _DEALS.keep(key, deal)
+                deals.append(deal)
+                before = after
+            result = games.conclude(rules, names, Standing.from_json(before), deals)
+    except RecordInvalid:
+        return score(game_record(game, [cards for _, cards, _ in rows]))
+    if digests is not None:
+        digests.extend(hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest() for key in keys)
     return result
+
+
+@dataclass(frozen=True)
+class PlayedRecord:
+    """A game record scored deal by deal from its first deal (``play_record``): its rules, its
+    players as named in the record, the first dealer's seat, its deals in seat form and what the
+    engine made of them."""
+
+    rules: Rules
+    names: tuple[str, ...]
+    first_dealer: int | None
+    cards: list[dict[str, Any]]
+    played: Played
+
+
+def play_record(rec: Any) -> PlayedRecord:
+    """Score a game record deal by deal, keeping each deal's result and the standing after it
+    (what the app stores). Raises RecordInvalid with the errors of the first deal that is not
+    valid; ``score`` lists every error of a record."""
+    with _guarded():
+        rules, players, deals, first = check_header(rec)
+        if not all(isinstance(d, Mapping) for d in deals):
+            score(rec)  # a deal that is no object: the whole-record check names it (never played)
+        standing = games.begin(rules, players, first)
+        scored: list[DealResult] = []
+        standings: list[Standing] = []
+        for number, deal in enumerate(deals, start=1):
+            result, standing = games.play(rules, players, standing, deal, number)
+            scored.append(result)
+            standings.append(standing)
+        played = Played(1, tuple(scored), tuple(standings), games.conclude(rules, players, standing, scored))
+        return PlayedRecord(
+            rules=rules,
+            names=players,
+            first_dealer=players.index(first) if first in players else None,
+            cards=[seat_deal(deal, players) for deal in deals],
+            played=played,
+        )
+
+
+_CONCLUDED = _Lru(256)
+
+
+def concluded(game: Game, standing: Mapping[str, Any] | None) -> GameResult | None:
+    """Where the game stands from the standing stored with its last deal (None: no deal yet):
+    totals, state, winner and the final tally with its lines, without playing any deal (its
+    ``deals`` are empty). Cached by (game, version)."""
+    if not standing:
+        return None
+    key = (game.pk, game.created, game.version, game.scored_with)
+    hit = _CONCLUDED.hit(key)
+    if hit is None:
+        rules, _ = rules_of(game)
+        with _guarded():
+            hit = games.conclude(rules, game.player_names(), Standing.from_json(standing), ())
+        _CONCLUDED.keep(key, hit)
+    return hit
 
 
 # ----------------------------------------------------------------------------- live checks

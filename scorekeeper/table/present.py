@@ -4,12 +4,20 @@ from here, so they read the same everywhere."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import cached_property
 from typing import Any
 
+from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
+
+from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.rules.results import DealResult, GameResult, PlayerDeal, Standing
+from scorekeeper.table import engine
+from scorekeeper.table.access import with_players
 from scorekeeper.table.models import Game
+from scorekeeper.table.templatetags.cards import signed_text
 
 OUTCOMES = {
     "out": "went out",
@@ -26,17 +34,147 @@ def outcome_text(outcome: str) -> str:
     return OUTCOMES.get(outcome, outcome.replace("_", " "))
 
 
-def board(game: Game, rules: Rules, result: GameResult | None) -> dict[str, Any]:
-    """Each player's total, the bar toward the target, who leads, who deals next, the winner."""
+class GamePage:
+    """The game page's board and deal list from what the writes store: no deal is scored. Each
+    part is read when first used, so a part the template takes from a fragment cached by the
+    game's version (``version_key``) costs nothing. A game whose stored results come from another
+    version of the engine (or none) is scored from its record instead (``errors`` then says what
+    the engine found wrong with it, if anything)."""
+
+    def __init__(self, game: Game, rules: Rules) -> None:
+        self.game = game  # its players are loaded when a part needs them
+        self.rules = rules
+        self.stored = game.scored_with == engine.RESULTS_VERSION
+        self.errors: list[str] = []
+        self.result: GameResult | None = None
+        if not self.stored:
+            try:
+                self.result = engine.game_result(with_players(game))
+            except RecordInvalid as exc:
+                self.errors = [str(e) for e in exc.errors]
+
+    @cached_property
+    def last(self) -> tuple[int, dict[str, Any] | None]:
+        """The last deal's number and the standing stored with it: (0, None) before the first deal."""
+        row = self.game.deals.order_by("-number").values_list("number", "standing").first()
+        return row if row is not None else (0, None)
+
+    @cached_property
+    def now(self) -> GameResult | None:
+        """Where the game stands — totals, state, winner, final tally, Hollywood's columns — without
+        its deals (``engine.concluded`` from the standing stored with the last deal: none is played)."""
+        with_players(self.game)
+        if self.stored:
+            return engine.concluded(self.game, self.last[1])
+        return self.result
+
+    @cached_property
+    def board(self) -> dict[str, Any]:
+        with_players(self.game)
+        if self.stored:
+            return board(self.game, self.rules, self.last[1])
+        return board_of_result(self.game, self.rules, self.result)
+
+    @cached_property
+    def deals(self) -> list[dict[str, Any]]:
+        with_players(self.game)
+        return deal_rows(self.game) if self.stored else rows_of_result(self.game, self.result)
+
+    @cached_property
+    def count(self) -> int:
+        if self.stored:
+            return self.last[0]
+        return len(self.result.deals) if self.result else 0
+
+
+def game_view(game: Game, rules: Rules) -> dict[str, Any]:
+    """The game page's context (``GamePage``): ``board``, ``deals``, ``next_number`` (the number
+    of the next deal, as text) and ``result`` (where the game stands, without its deals) read when
+    the template first uses them, ``errors``, and ``version_key`` for the fragments cached by the
+    game's version."""
+    page = GamePage(game, rules)
+    return {
+        "board": SimpleLazyObject(lambda: page.board),
+        "deals": SimpleLazyObject(lambda: page.deals),
+        "next_number": SimpleLazyObject(lambda: str(page.count + 1)),
+        "result": SimpleLazyObject(lambda: page.now),  # Hollywood's columns on the board
+        "errors": page.errors,
+        "version_key": version_key(game),
+    }
+
+
+# Part of every fragment cache key: change it with any change to what the cached fragments show.
+FRAGMENTS = "1"
+
+
+def version_key(game: Game) -> str:
+    """What a fragment of a game's page cached by the game's version is cached under (with the
+    template's own name): the game (its id and creation, in case a database reuses an id), its
+    version (bumped by every write to the game, a rename of one of its players included) and the
+    engine's results version."""
+    return f"{FRAGMENTS}.{game.pk}.{game.created.timestamp()}.{game.version}.{engine.RESULTS_VERSION}"
+
+
+def board(game: Game, rules: Rules, standing: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Each player's total, the bar toward the target, who leads, who deals next, the winner, from
+    the standing the writes stored with the last deal (None: no deal yet). The final tally of a
+    finished game is the engine's conclusion from that standing (no deal is played)."""
     names = game.player_names()
-    target = rules.target
-    totals = dict(result.totals) if result else dict.fromkeys(names, 0)
-    side = dict(result.side) if result else {}
+    zeros = [0] * len(names)
+    if standing:
+        totals = dict(zip(names, standing.get("totals") or zeros, strict=False))
+        side = dict(zip(names, standing.get("side") or zeros, strict=False))
+        dealer = standing.get("dealer")
+    else:
+        totals, side = dict.fromkeys(names, 0), {}
+        dealer = game.first_dealer if game.first_dealer is not None else 0
+    next_dealer = names[dealer] if isinstance(dealer, int) and 0 <= dealer < len(names) else None
+    finished = game.finished and bool(standing)
+    result = engine.concluded(game, standing) if finished else None
+    return _board(
+        names,
+        rules,
+        totals=totals,
+        side=side,
+        next_dealer=next_dealer,
+        finished=finished,
+        winner=game.winner_name() if finished else None,
+        final=final_table(result, names, rules.penalty),
+    )
+
+
+def board_of_result(game: Game, rules: Rules, result: GameResult | None) -> dict[str, Any]:
+    """The board (``board``) from a scored game."""
+    names = game.player_names()
     if result and result.deals:
         next_dealer = result.deals[-1].next_dealer
     else:
         fd = game.first_dealer if game.first_dealer is not None else 0
         next_dealer = names[fd] if fd < len(names) else None
+    return _board(
+        names,
+        rules,
+        totals=dict(result.totals) if result else dict.fromkeys(names, 0),
+        side=dict(result.side) if result else {},
+        next_dealer=next_dealer,
+        finished=bool(result and result.state == "finished"),
+        winner=result.winner if result else None,
+        final=final_table(result, names, rules.penalty),
+    )
+
+
+def _board(
+    names: list[str],
+    rules: Rules,
+    *,
+    totals: dict[str, int],
+    side: dict[str, int],
+    next_dealer: str | None,
+    finished: bool,
+    winner: str | None,
+    final: list[dict[str, Any]] | None,
+) -> dict[str, Any]:
+    target = rules.target
     reach = target + 1 if rules.target_strict else target
     ordered = sorted(names, key=lambda n: totals.get(n, 0), reverse=not rules.penalty)
     leader = ordered[0] if ordered and len(set(totals.values())) > 1 else None
@@ -52,7 +190,6 @@ def board(game: Game, rules: Rules, result: GameResult | None) -> dict[str, Any]
         }
         for name in names
     ]
-    finished = bool(result and result.state == "finished")
     return {
         "rows": rows,
         "target": target,
@@ -62,8 +199,8 @@ def board(game: Game, rules: Rules, result: GameResult | None) -> dict[str, Any]
         "next_dealer": next_dealer,
         "leader": leader,
         "finished": finished,
-        "winner": result.winner if result else None,
-        "final": final_table(result, names, rules.penalty),
+        "winner": winner,
+        "final": final,
         "has_side": any(side.values()),
     }
 
@@ -84,22 +221,75 @@ def deal_ids(game: Game) -> dict[int, int]:
     return dict(game.deals.values_list("number", "pk"))
 
 
-def deal_rows(game: Game, result: GameResult | None) -> list[dict[str, Any]]:
-    """The deal list: each deal's points and running totals per player."""
+def _deal_href(game: Game) -> Callable[[int], str]:
+    """The deal page's address by deal id (``table:deal``), reversed once for the whole list."""
+    mark = 987654321
+    url = reverse("table:deal", args=[game.pk, mark])
+    head, tail = url.rsplit(str(mark), 1)
+    return lambda pk: f"{head}{pk}{tail}"
+
+
+def deal_rows(game: Game) -> list[dict[str, Any]]:
+    """The deal list from the results the writes store (one query, no scoring): each deal's
+    points and running totals per player, with the texts the template prints ready."""
+    names = game.player_names()
+    href = _deal_href(game)
+    rows = []
+    for pk, number, outcome, multiplier, dealer, actor, points, totals in game.deals.order_by("number").values_list(
+        "pk", "number", "outcome", "multiplier", "dealer", "actor", "points", "totals"
+    ):
+        rows.append(
+            {
+                "number": number,
+                "id": pk,
+                "href": href(pk),
+                "outcome": outcome_text(outcome),
+                "multiplier": multiplier,
+                "dealer": _seat_name(names, dealer),
+                "actor": _seat_name(names, actor),
+                "cells": [
+                    {
+                        "name": name,
+                        "points": points[i] if i < len(points) else 0,
+                        "total": totals[i] if i < len(totals) else 0,
+                        "delta": signed_text(points[i] if i < len(points) else 0),
+                        "run": str(totals[i] if i < len(totals) else 0),
+                    }
+                    for i, name in enumerate(names)
+                ],
+            }
+        )
+    return rows
+
+
+def _seat_name(names: list[str], seat: int | None) -> str | None:
+    return names[seat] if seat is not None and 0 <= seat < len(names) else None
+
+
+def rows_of_result(game: Game, result: GameResult | None) -> list[dict[str, Any]]:
+    """The deal list (``deal_rows``) from a scored game."""
     if result is None:
         return []
     names = list(result.players)
     ids = deal_ids(game)
+    href = _deal_href(game)
     return [
         {
             "number": d.number,
             "id": ids.get(d.number),
+            "href": href(ids[d.number]) if d.number in ids else "",
             "outcome": outcome_text(d.outcome),
             "multiplier": d.multiplier,
             "dealer": d.dealer,
             "actor": d.actor,
             "cells": [
-                {"name": n, "points": d.players[n].points if n in d.players else 0, "total": d.totals.get(n, 0)}
+                {
+                    "name": n,
+                    "points": d.players[n].points if n in d.players else 0,
+                    "total": d.totals.get(n, 0),
+                    "delta": signed_text(d.players[n].points if n in d.players else 0),
+                    "run": str(d.totals.get(n, 0)),
+                }
                 for n in names
             ],
         }

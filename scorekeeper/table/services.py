@@ -17,7 +17,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scorekeeper.rules.errors import RecordError, RecordInvalid
-from scorekeeper.rules.results import GameResult, Standing
+from scorekeeper.rules.results import DealResult, GameResult, Standing
 from scorekeeper.table import engine
 from scorekeeper.table.models import (
     Change,
@@ -380,6 +380,39 @@ def _rescore(game: Game, cards: list[dict[str, Any]], start: int = 1) -> engine.
     )
 
 
+SEAT_FIGURES = (
+    "total",
+    "final",
+    "won",
+    "deals",
+    "points",
+    "outs",
+    "knocks",
+    "undercuts_given",
+    "undercuts_suffered",
+    "best_points",
+    "best_deal",
+    "worst_points",
+    "worst_deal",
+)
+DEAL_RESULTS = ("outcome", "dealer", "actor", "winner", "multiplier", "points", "totals", "standing")
+
+
+def result_fields(deal: DealResult, standing: Standing, names: Sequence[str]) -> dict[str, Any]:
+    """The engine's result of one deal as a ``Deal`` stores it (``DEAL_RESULTS``), by seat."""
+    seat = {name: i for i, name in enumerate(names)}
+    return {
+        "outcome": deal.outcome,
+        "dealer": seat.get(deal.dealer) if deal.dealer else None,
+        "actor": seat.get(deal.actor) if deal.actor else None,
+        "winner": seat.get(deal.winner) if deal.winner else None,
+        "multiplier": deal.multiplier,
+        "points": [deal.players[n].points if n in deal.players else 0 for n in names],
+        "totals": [deal.totals.get(n, 0) for n in names],
+        "standing": standing.to_json(),
+    }
+
+
 def _store(game: Game, played: engine.Played) -> None:
     """Store the engine's results from deal ``played.start`` on, the game's state and the seats'
     figures. Expects the deals to hold their new numbers already."""
@@ -389,18 +422,10 @@ def _store(game: Game, played: engine.Played) -> None:
     rows = list(game.deals.order_by("number"))
     changed = []
     for row, dr, standing in zip(rows[played.start - 1 :], played.deals, played.standings, strict=True):
-        row.outcome = dr.outcome
-        row.dealer = seat.get(dr.dealer) if dr.dealer else None
-        row.actor = seat.get(dr.actor) if dr.actor else None
-        row.winner = seat.get(dr.winner) if dr.winner else None
-        row.multiplier = dr.multiplier
-        row.points = [dr.players[n].points if n in dr.players else 0 for n in names]
-        row.totals = [dr.totals.get(n, 0) for n in names]
-        row.standing = standing.to_json()
+        for name, value in result_fields(dr, standing, names).items():
+            setattr(row, name, value)
         changed.append(row)
-    Deal.objects.bulk_update(
-        changed, ["outcome", "dealer", "actor", "winner", "multiplier", "points", "totals", "standing"]
-    )
+    Deal.objects.bulk_update(changed, list(DEAL_RESULTS))
     game.state = GameState.FINISHED if result.state == "finished" else GameState.IN_PROGRESS
     game.winner = seat.get(result.winner) if result.winner else None
     game.version = F("version") + 1
@@ -411,56 +436,63 @@ def _store(game: Game, played: engine.Played) -> None:
     _store_seats(game, result, rows)
 
 
+class ScoredDeal(Protocol):
+    """What a seat's figures are made of, for one deal: a ``Deal`` has it."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def outcome(self) -> str: ...
+    @property
+    def actor(self) -> int | None: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def points(self) -> Any: ...
+
+
+def seat_figures(position: int, result: GameResult, rows: Sequence[ScoredDeal], penalty: bool) -> dict[str, Any]:
+    """The figures of the seat at ``position`` in a game (``SEAT_FIGURES``), from its deals'
+    stored results (``rows``, in order) and the game's result: what the history pages read."""
+    sign = -1 if penalty else 1
+    figures: dict[str, Any] = dict.fromkeys(
+        ("deals", "points", "outs", "knocks", "undercuts_given", "undercuts_suffered"), 0
+    )
+    figures.update(best_points=None, best_deal=None, worst_points=None, worst_deal=None)
+    best = worst = None
+    i = position
+    for row in rows:
+        if row.outcome == "void" or i >= len(row.points):
+            continue
+        pts = row.points[i]
+        value = sign * pts
+        figures["deals"] += 1
+        figures["points"] += value
+        if best is None or value > best:
+            best, figures["best_points"], figures["best_deal"] = value, pts, row.number
+        if worst is None or value < worst:
+            worst, figures["worst_points"], figures["worst_deal"] = value, pts, row.number
+        if row.actor == i:
+            figures["outs"] += row.outcome in ("out", "gin", "big_gin")
+            figures["knocks"] += row.outcome in ("knock", "undercut")
+            figures["undercuts_suffered"] += row.outcome == "undercut"
+        if row.outcome == "undercut" and row.winner == i:
+            figures["undercuts_given"] += 1
+    name = result.players[i]
+    figures["total"] = result.totals.get(name, 0)
+    figures["final"] = result.final.get(name) if result.final is not None else None
+    figures["won"] = result.state == "finished" and result.winner == name
+    return figures
+
+
 def _store_seats(game: Game, result: GameResult, rows: list[Deal]) -> None:
     """Each seat's figures in this game, from the stored deals (what the history pages read)."""
     rules, _ = engine.rules_of(game)
-    sign = -1 if rules.penalty else 1
     seats = game.seated()
     for seat in seats:
-        i = seat.position
-        seat.deals = seat.points = seat.outs = seat.knocks = 0
-        seat.undercuts_given = seat.undercuts_suffered = 0
-        seat.best_points = seat.best_deal = seat.worst_points = seat.worst_deal = None
-        best = worst = None
-        for row in rows:
-            if row.outcome == "void" or i >= len(row.points):
-                continue
-            pts = row.points[i]
-            value = sign * pts
-            seat.deals += 1
-            seat.points += value
-            if best is None or value > best:
-                best, seat.best_points, seat.best_deal = value, pts, row.number
-            if worst is None or value < worst:
-                worst, seat.worst_points, seat.worst_deal = value, pts, row.number
-            if row.actor == i:
-                seat.outs += row.outcome in ("out", "gin", "big_gin")
-                seat.knocks += row.outcome in ("knock", "undercut")
-                seat.undercuts_suffered += row.outcome == "undercut"
-            if row.outcome == "undercut" and row.winner == i:
-                seat.undercuts_given += 1
-        name = result.players[i]
-        seat.total = result.totals.get(name, 0)
-        seat.final = result.final.get(name) if result.final is not None else None
-        seat.won = result.state == "finished" and result.winner == name
-    Seat.objects.bulk_update(
-        seats,
-        [
-            "total",
-            "final",
-            "won",
-            "deals",
-            "points",
-            "outs",
-            "knocks",
-            "undercuts_given",
-            "undercuts_suffered",
-            "best_points",
-            "best_deal",
-            "worst_points",
-            "worst_deal",
-        ],
-    )
+        for name, value in seat_figures(seat.position, result, rows, rules.penalty).items():
+            setattr(seat, name, value)
+    Seat.objects.bulk_update(seats, list(SEAT_FIGURES))
 
 
 @transaction.atomic

@@ -27,7 +27,7 @@ from scorekeeper.table.changes import change_history
 from scorekeeper.table.forms import DealEntry, JoinForm, NewGameForm, error_text, new_submission
 from scorekeeper.table.models import Deal, Device, Game, GameState, Link, Role
 from scorekeeper.table.pages import HtmxHttpRequest, render_page
-from scorekeeper.table.present import board, deal_rows, deal_view
+from scorekeeper.table.present import deal_view, game_view
 
 
 @require_safe
@@ -118,20 +118,19 @@ def _score(game: Game) -> tuple[GameResult | None, list[str]]:
 
 
 def _game_context(game: Game, device: Device, errors: list[str] | None = None) -> dict[str, Any]:
-    result, score_errors = _score(game)
+    """The game page's context, from the stored results: no deal is scored."""
     rules, rule_errors = engine.rules_of(game)
-    return {
+    context = {
         "game": game,
-        "result": result,
-        "errors": [*(errors or []), *score_errors, *rule_errors],
         "rules": rules,
         "device": device,
-        "board": board(game, rules, result),
-        "deals": deal_rows(game, result),
+        **game_view(game, rules),
         "live_etag": live.etag(game.version, device.role, partial=True),
         "poll_seconds": live.POLL_SECONDS,
         "submission": new_submission(),  # the rematch's, once the game is over
     }
+    context["errors"] = [*(errors or []), *context["errors"], *rule_errors]
+    return context
 
 
 @require_safe
@@ -145,9 +144,10 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _game_page(request, game_id, partial=partial)
 
 
-@access.game_view(Role.FOLLOW)
+@access.game_view(Role.FOLLOW, players=False)  # a page whose fragments are cached needs none
 def _game_page(request: HtmxHttpRequest, game: Game, device: Device, *, partial: bool) -> HttpResponse:
-    response = render_page(request, "table/game.html", _game_context(game, device), partial="live")
+    context = _game_context(game, device)
+    response = render_page(request, "table/game.html", context, partial="live")
     return live.mark(response, live.etag(game.version, device.role, partial=partial))
 
 

@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -15,7 +16,7 @@ from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal
 from tests.conftest import new_game
 
 pytestmark = pytest.mark.django_db
-TABLE = None
+TABLE: Any = None  # the test's table (set by the_table)
 
 
 @pytest.fixture(autouse=True)

@@ -4,6 +4,7 @@ export and import (round trip, invalid records leave nothing behind), bounded qu
 import csv
 import io
 import json
+from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -20,7 +21,7 @@ from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal
 from tests.conftest import NAMES, new_game
 
 pytestmark = pytest.mark.django_db
-TABLE = None
+TABLE: Any = None  # the test's table (set by the_table)
 
 
 @pytest.fixture(autouse=True)
@@ -158,6 +159,7 @@ def test_player_stats_oklahoma():
     pts = [d.players["Ann"].points for d in result.deals]
     assert k.points == sum(pts) and k.average == round(sum(pts) / 2, 1)
     assert k.out == 1  # Ann went out in OK_BIG
+    assert k.best is not None and k.worst is not None
     assert k.best["points"] == max(pts) and k.worst["points"] == min(pts)
     assert {o["name"] for o in s.opponents} == {"Ben", "Cleo"}
 
@@ -327,7 +329,7 @@ def test_compare_stops_where_the_game_would_have_ended():
 def test_export_import_round_trip_same_game_same_scores(client):
     g1 = ok_game(options={"k8_in_hand": -10})
     g2 = gin_game()
-    data = json.loads(client.get("/history/export.json").content)
+    data = json.loads(client.get("/history/export.json").getvalue())  # streamed
     assert [r["game"] for r in data] == ["oklahoma", "oklahoma-gin"]
     before = [result_json(engine.game_result(g)) for g in (g1, g2)]
     Game.objects.all().delete()
@@ -405,7 +407,9 @@ def test_import_reuses_known_players_spelling():
     assert report.ok
     g = report.games[0]
     assert g.player_names() == ["Ann", "Ben", "Cleo"] and Player.objects.count() == 3
-    assert engine.game_result(g).totals == engine.game_result(Game.objects.order_by("id").first()).totals
+    original = Game.objects.order_by("id").first()
+    assert original is not None
+    assert engine.game_result(g).totals == engine.game_result(original).totals
 
 
 def test_one_deals_changes_for_the_deal_page():
@@ -497,6 +501,7 @@ def test_review_of_a_gin_game_and_a_party_game(client):
     html = client.get(f"/history/{party.pk}/").content.decode()
     assert html.count("<polyline") == 3 and "Penalty points: the lowest total is best." in html
     cleo = stats.player_stats(Player.objects.get(name="Cleo")).kinds[0]
+    assert cleo.worst is not None
     assert cleo.points == -28 and cleo.worst["points"] == 28  # penalty points count against
     ann = stats.player_stats(Player.objects.get(name="Ann")).kinds[0]
     assert ann.knocks == 1 and ann.out == 1 and ann.games == 2  # a party knock; a gin in the other game

@@ -3,7 +3,6 @@ games as game records (RECORD.md; one record for one --game, else a list) or as 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -38,17 +37,20 @@ class Command(BaseCommand):
             if missing:
                 raise CommandError(f"no game {', '.join(f'#{g}' for g in missing)}")
         if csv:
-            text = transfer.export_csv(qs)
+            chunks = transfer.iter_export_csv(qs)
+        elif len(game) == 1:
+            chunks = iter([transfer.record_text(transfer.export_records(qs)[0]) + "\n"])
         else:
-            records = transfer.export_records(qs)
-            data = records[0] if len(game) == 1 and records else records
-            text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+            chunks = transfer.iter_export_json(qs)  # a chunk of games at a time: any number of games
         if output == "-":
-            self.stdout.write(text, ending="")
-        else:
-            try:
-                Path(output).write_text(text, encoding="utf-8")
-            except OSError as exc:
-                raise CommandError(f"cannot write {output}: {exc.strerror}") from None
-            n = qs.count()
-            self.stderr.write(f"exported {n} game{'s' if n != 1 else ''} to {output}")
+            for text in chunks:
+                self.stdout.write(text, ending="")
+            return
+        try:
+            with Path(output).open("w", encoding="utf-8") as out:
+                for text in chunks:
+                    out.write(text)
+        except OSError as exc:
+            raise CommandError(f"cannot write {output}: {exc.strerror}") from None
+        n = qs.count()
+        self.stderr.write(f"exported {n} game{'s' if n != 1 else ''} to {output}")

@@ -1,18 +1,20 @@
 """`python manage.py import_games FILE [--table ID]` (or `-` for standard input): import game records (one
 record or a list) into a table (default: a new table "Imported"). Every game is re-scored first; when any record
-is invalid nothing is saved, the errors are printed as JSON and the command exits 1."""
+is invalid nothing is saved, the errors are printed as JSON and the command exits 1. The file is read a chunk at a
+time and its records scored and written a batch at a time (one transaction): a history of any size."""
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from contextlib import nullcontext
+from pathlib import Path
+from typing import IO, Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from scorekeeper.history.services import import_text
-from scorekeeper.table.management.input import read_input
 from scorekeeper.table.models import Table
 
 
@@ -24,8 +26,11 @@ class Command(BaseCommand):
         parser.add_argument("--table", type=int, default=None, help="the table to import into (default: a new one)")
 
     def handle(self, *args: Any, file: str, table: int | None, **options: Any) -> None:
-        data = read_input(file)
-        with transaction.atomic():
+        try:  # read a chunk at a time, one record in memory at a time: a file of any size
+            data: IO[bytes] = sys.stdin.buffer if file == "-" else Path(file).open("rb")  # noqa: SIM115
+        except OSError as exc:
+            raise CommandError(f"cannot read {file}: {exc.strerror}") from None
+        with nullcontext() if file == "-" else data, transaction.atomic():
             if table is None:
                 target = Table.objects.create(name="Imported")
             else:

@@ -1,0 +1,231 @@
+"""Export and import of a history of any size: the export streams a chunk of games at a time, the
+import reads its file a chunk at a time and writes a batch of games at a time, in one transaction
+(an invalid record or a broken file anywhere saves nothing and every error is listed). Run here with
+tiny chunks and batches, so that a small history crosses every boundary."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.history import services as history_services
+from scorekeeper.history import transfer
+from scorekeeper.rules.errors import RecordInvalid
+from scorekeeper.rules.record import parse_json
+from scorekeeper.table.models import Change, Deal, Game, Player, Seat, Table
+from tests.history.test_stats_at_scale import random_record
+
+pytestmark = pytest.mark.django_db
+
+GAMES = 40
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    monkeypatch.setattr(transfer, "EXPORT_CHUNK", 6)
+    monkeypatch.setattr(transfer, "CHUNK", 257)
+    monkeypatch.setattr(history_services, "IMPORT_BATCH", 7)
+
+
+def history(table: Table, games: int = GAMES, seed: int = 3) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    records = [random_record(rng) for _ in range(games)]
+    report = history_services.import_records(table=table, records=records)
+    assert report.ok, report.errors[:1]
+    return records
+
+
+def stored(games: list[Game]) -> list[Any]:
+    """All that the app stores of these games, without ids or times."""
+    out = []
+    for g in games:
+        out.append(
+            (
+                g.kind,
+                g.profile,
+                g.options,
+                g.first_dealer,
+                g.state,
+                g.winner,
+                g.version,
+                g.scored_with,
+                list(
+                    g.seats.order_by("position").values_list(
+                        "player__name",
+                        "position",
+                        "total",
+                        "final",
+                        "won",
+                        "deals",
+                        "points",
+                        "outs",
+                        "knocks",
+                        "undercuts_given",
+                        "undercuts_suffered",
+                        "best_points",
+                        "best_deal",
+                        "worst_points",
+                        "worst_deal",
+                    )
+                ),
+                list(
+                    g.deals.order_by("number").values_list(
+                        "number",
+                        "cards",
+                        "version",
+                        "outcome",
+                        "dealer",
+                        "actor",
+                        "winner",
+                        "multiplier",
+                        "points",
+                        "totals",
+                        "standing",
+                    )
+                ),
+                list(g.changes.order_by("number").values_list("number", "action", "before", "after")),
+            )
+        )
+    return out
+
+
+def test_streamed_export_and_chunked_import_round_trip(client, table, small_chunks):
+    records = history(table)
+    before = stored(list(Game.objects.order_by("created", "id")))
+    response = client.get("/history/export.json")
+    assert response.streaming
+    chunks = list(response.streaming_content)
+    assert len(chunks) > GAMES  # a record at a time
+    text = b"".join(chunks).decode()
+    assert text == json.dumps(transfer.export_records(Game.objects.all()), ensure_ascii=False, indent=1) + "\n"
+    exported = json.loads(text)
+    assert [(r["players"], r["deals"]) for r in exported] == [(r["players"], r["deals"]) for r in records]
+    csv_text = b"".join(client.get("/history/export.csv").streaming_content).decode()
+    rows = list(csv.DictReader(io.StringIO(csv_text)))
+    assert len(rows) == sum(len(r["deals"]) * len(r["players"]) for r in records)
+
+    other = Table.objects.create(name="Elsewhere")
+    report = history_services.import_text(table=other, text=io.BytesIO(text.encode()))
+    assert report.ok and len(report.games) == GAMES
+    assert stored(list(Game.objects.filter(table=other).order_by("created", "id"))) == before
+
+    Game.objects.all().delete()
+    Player.objects.all().delete()
+    up = SimpleUploadedFile("games.json", text.encode(), content_type="application/json")
+    assert client.post("/history/import/", {"file": up}).status_code == 302
+    assert stored(list(Game.objects.order_by("created", "id"))) == before
+    assert set(Change.objects.values_list("by_name", flat=True)) == {"Scorer's phone"}
+
+
+def test_the_export_command_streams_the_same_text(table, small_chunks, tmp_path):
+    from django.core.management import call_command
+
+    history(table, games=15)
+    path = tmp_path / "games.json"
+    call_command("export_games", "-o", str(path), stderr=io.StringIO())
+    assert (
+        path.read_text() == json.dumps(transfer.export_records(Game.objects.all()), ensure_ascii=False, indent=1) + "\n"
+    )
+    out = io.StringIO()
+    call_command("import_games", str(path), stdout=out)
+    assert len(json.loads(out.getvalue())["imported"]) == 15
+
+
+@pytest.mark.parametrize("where", [3, 20, GAMES])
+def test_an_invalid_record_anywhere_saves_nothing_and_every_error_is_listed(table, small_chunks, where):
+    records = history(table, seed=5)
+    Game.objects.all().delete()
+    Player.objects.all().delete()
+    bad = json.loads(json.dumps(records))
+    bad[where - 1]["players"] = ["Ann"]  # too few players
+    bad[1]["deals"].append({"nonsense": True})
+    text = json.dumps(bad)
+    report = history_services.import_text(table=table, text=text.encode())
+    assert not report.ok and not report.games
+    assert sorted(e["record"] for e in report.errors) == sorted({2, where})
+    assert all(e["errors"] for e in report.errors)
+    assert (Game.objects.count(), Seat.objects.count(), Deal.objects.count(), Change.objects.count()) == (0, 0, 0, 0)
+    assert Player.objects.count() == 0
+
+
+def test_a_file_broken_after_many_records_saves_nothing(client, table, small_chunks):
+    records = history(table, games=30, seed=8)
+    Game.objects.all().delete()
+    Player.objects.all().delete()
+    text = json.dumps(records, indent=1)
+    broken = text[: int(len(text) * 0.9)]  # cut off: the last records never arrive
+    up = SimpleUploadedFile("games.json", broken.encode())
+    response = client.post("/history/import/", {"file": up})
+    html = response.content.decode()
+    assert response.status_code == 400 and "Nothing was imported" in html and "not valid JSON" in html
+    assert Game.objects.count() == 0 and Deal.objects.count() == 0 and Player.objects.count() == 0
+
+
+def test_a_large_upload_is_taken_past_the_old_five_megabytes(client, table, settings):
+    """An upload bigger than Django keeps in memory is spooled to disk and read a chunk at a time."""
+    settings.FILE_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    record = history(table, games=1, seed=2)[0]
+    Game.objects.all().delete()
+    Player.objects.all().delete()
+    padding = " " * (6 * 1024 * 1024)  # whitespace between records is still a valid file
+    text = "[" + padding + json.dumps(record) + "," + json.dumps(record) + "]"
+    up = SimpleUploadedFile("games.json", text.encode(), content_type="application/json")
+    assert client.post("/history/import/", {"file": up}).status_code == 302
+    assert Game.objects.count() == 2
+
+
+# ------------------------------------------------------------------------- the streaming reader
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def outcome(read: Any) -> Any:
+    try:
+        return "ok", read()
+    except RecordInvalid as exc:
+        return "error", str(exc.errors[0])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    value=json_values,
+    indent=st.sampled_from([None, 1, 2]),
+    cut=st.one_of(st.none(), st.integers(0, 400)),
+    noise=st.sampled_from(["", ",", "]", "x", "{", '"', "1"]),
+    chunk=st.sampled_from([1, 2, 3, 7, 1000]),
+    as_bytes=st.booleans(),
+)
+def test_the_reader_reads_what_json_reads(value, indent, cut, noise, chunk, as_bytes):
+    """Record by record and a few characters at a time, the reader gives what parsing the whole
+    text gives (a list's items, or the one value), and the same error where the text is not JSON."""
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    if cut is not None:
+        cut = min(cut, len(text))
+        text = text[:cut] + noise + text[cut + 1 :]
+    source = text.encode() if as_bytes else text
+
+    def whole() -> list[Any]:
+        data = parse_json(source)
+        if isinstance(data, list):
+            if not data:
+                raise RecordInvalid([transfer._error("the file holds an empty list: no game to import").errors[0]])
+            return data
+        return [data]
+
+    expected, got = outcome(whole), outcome(lambda: list(transfer.iter_records(source, chunk)))
+    if expected[0] == "error" and "trailing comma" in expected[1]:
+        assert got[0] == "error" and "trailing comma" in got[1]  # the reader names the bracket after it
+    else:
+        assert got == expected
