@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import pytest
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBase
 from django.test import Client, RequestFactory
 
 from scorekeeper.table import access, services
@@ -94,3 +94,8 @@ def make_game(table: Table) -> Callable[..., Game]:
         return new_game(table, **kwargs)
 
     return make
+
+
+def body(response: HttpResponseBase) -> bytes:
+    """A response's body, streamed (the exports of every game) or not."""
+    return b"".join(response.streaming_content) if response.streaming else response.content  # type: ignore[attr-defined]

@@ -41,10 +41,10 @@ def deal_fields(tag: int) -> dict[str, str]:
     first, second = TAGS[tag]
     return {
         "out": "stock",
-        "p0-held": f"{first} {second}",
-        "p1-meld0": "9C 10C JC",
-        "p1-held": "KS KH",
-        "p2-held": "QH",
+        "p-0-held": f"{first} {second}",
+        "p-1-melds": "9C 10C JC",
+        "p-1-held": "KS KH",
+        "p-2-held": "QH",
     }
 
 

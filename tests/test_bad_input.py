@@ -233,9 +233,9 @@ def test_a_nul_in_an_imported_record(client):
 
 
 def test_a_nul_in_a_deal_field(client, ok_game):
-    r = client.post(f"/games/{ok_game.pk}/deals/new/", {**ok_post(OK_SMALL), "p0-held": "8S\x00"})
+    r = client.post(f"/games/{ok_game.pk}/deals/new/", {**ok_post(OK_SMALL), "p-0-held": "8S\x00"})
     assert r.status_code in (302, 400)
-    r = client.post(f"/games/{ok_game.pk}/deals/new/", {**ok_post(OK_SMALL), "p0-held\x00": "8S"})
+    r = client.post(f"/games/{ok_game.pk}/deals/new/", {**ok_post(OK_SMALL), "p-0-held\x00": "8S"})
     assert r.status_code in (302, 400)
     assert all("\x00" not in json.dumps(d.cards) for d in Deal.objects.all())
 

@@ -227,9 +227,7 @@ def test_new_game_form(world, failures, data, query, htmx, who):
 # ------------------------------------------------------------------------------- deal form
 
 DEAL = ["action", "out", "knocker", "upcard", "first_turn", "concealed", "number", "version", "submission"]
-DEAL += [
-    f"p{i}-{part}" for i in range(4) for part in ("meld0", "meld1", "meld2", "held", "deadwood", "cards", "big_gin")
-]
+DEAL += [f"p-{i}-{part}" for i in range(4) for part in ("melded", "melds", "held", "deadwood", "cards", "big_gin")]
 
 
 @FUZZ

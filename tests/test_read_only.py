@@ -19,7 +19,7 @@ from scorekeeper.history import services as history_services
 from scorekeeper.table import services
 from scorekeeper.table.models import Player
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_post, ok_record_deal
-from tests.conftest import NAMES, as_phone
+from tests.conftest import NAMES, as_phone, body
 
 pytestmark = pytest.mark.django_db
 
@@ -152,7 +152,7 @@ def test_lists_show_names_as_they_are_now_after_a_rename_and_a_merge(client, gam
     history_services.merge_players(source=Player.objects.get(name="Dora"), into=Player.objects.get(name="Cleo"))
     with read_only() as tried:
         for url in ("/", "/history/", "/players/", f"/games/{ok.pk}/", f"/history/{ok.pk}/", "/history/export.csv"):
-            html = client.get(url).content.decode()
+            html = body(client.get(url)).decode()
             assert "Annabel" in html, url
             assert re.search(r"\bAnn\b", html) is None, url
             assert "Dora" not in html, url

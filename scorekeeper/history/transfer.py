@@ -6,12 +6,14 @@ import codecs
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from django.db.models import Prefetch, QuerySet
 
 from scorekeeper.rules.errors import RecordError, RecordInvalid
+from scorekeeper.rules.record import HUGE_NUMBER, check_text
 from scorekeeper.table import engine
 from scorekeeper.table.models import Deal, Game, Seat
 
@@ -144,6 +146,7 @@ def _csv_safe(text: str) -> str:
 CHUNK = 1 << 20  # characters read at a time from a file of records
 _WHITESPACE = " \t\n\r"
 _DELIMITERS = _WHITESPACE + ",]}"
+_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # the escape of a surrogate, which may stand alone
 
 
 def iter_records(source: str | bytes | IO[bytes] | IO[str], chunk: int | None = None) -> Iterator[Any]:
@@ -223,6 +226,10 @@ class _Reader:
                 raise self._fail(exc.msg, self.pos + offset) from None
             except RecursionError:
                 raise _error("not a game record: the JSON is nested too deeply") from None
+            except ValueError:  # Python reads integers of at most 4,300 digits (more text only adds digits)
+                raise _error(HUGE_NUMBER) from None
+            if _ESCAPE.search(self.buf, self.pos, end):
+                check_text(value)  # a lone surrogate escape: half a character
             length = end - self.pos  # reading on moves the buffer
             if (end == len(self.buf) or self.buf[end] not in _DELIMITERS) and self._more():
                 continue  # a number or a word may go on in the next chunk

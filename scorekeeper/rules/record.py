@@ -18,32 +18,35 @@ REQUIRED_KEYS = ("format", "game", "rules", "players", "deals")
 RULES_KEYS = ("profile", "options")
 
 
+HALF_CHARACTER = "not valid JSON: a string holds half a character (a lone \\ud800-\\udfff escape)"
+HUGE_NUMBER = "not a game record: a number in it has more than 4,300 digits"
+
+
+def check_text(data: Any) -> None:
+    """Raise RecordInvalid when parsed JSON holds a lone surrogate ("\\ud800" alone: half a character,
+    no text to render or store)."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        raise RecordInvalid([RecordError(HALF_CHARACTER, rule="format")]) from None
+
+
 def parse_json(text: str | bytes) -> Any:
     """Parse JSON text; a syntax error becomes a RecordInvalid with the line and column."""
     try:
         data = json.loads(text)
-        json.dumps(data, ensure_ascii=False).encode()  # "\ud800" alone (half a character) is no text
-        return data
     except json.JSONDecodeError as exc:
         raise RecordInvalid(
             [RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", rule="format")]
         ) from None
     except UnicodeDecodeError:
         raise RecordInvalid([RecordError("not valid JSON: the file is not UTF-8 text", rule="format")]) from None
-    except UnicodeEncodeError:
-        raise RecordInvalid(
-            [
-                RecordError(
-                    "not valid JSON: a string holds half a character (a lone \\ud800-\\udfff escape)", rule="format"
-                )
-            ]
-        ) from None
     except ValueError:  # Python reads integers of at most 4,300 digits (sys.get_int_max_str_digits)
-        raise RecordInvalid(
-            [RecordError("not a game record: a number in it has more than 4,300 digits", rule="format")]
-        ) from None
+        raise RecordInvalid([RecordError(HUGE_NUMBER, rule="format")]) from None
     except RecursionError:
         raise RecordInvalid([RecordError("not a game record: the JSON is nested too deeply", rule="format")]) from None
+    check_text(data)
+    return data
 
 
 def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list[Any], str | None]:

@@ -39,6 +39,20 @@ def new_submission() -> str:
     return secrets.token_urlsafe(24)
 
 
+class SubmissionField(forms.CharField):
+    """A form's one-time token (``new_submission``), hidden. Never an error: anything posted in its
+    place that the app did not make (too long, a NUL) is no token to the writes, which then write
+    once as for any form (``table.services``)."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, **kwargs)
+
+    def clean(self, value: Any) -> str:
+        return value if isinstance(value, str) else ""
+
+
 MAX_FIELD = 200
 
 
@@ -103,7 +117,7 @@ class NewGameForm(forms.Form):
     """Game, profile, house options, players in seat order, first dealer, target."""
 
     game = forms.ChoiceField(choices=[(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES], widget=forms.HiddenInput)
-    submission = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    submission = SubmissionField()
 
     def __init__(self, *args: Any, game: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -532,7 +546,7 @@ class DealFacts(forms.Form):
 
     number = forms.CharField(required=False, widget=forms.HiddenInput)
     version = forms.CharField(required=False, widget=forms.HiddenInput)
-    submission = forms.CharField(required=False, widget=forms.HiddenInput)
+    submission = SubmissionField()
     actor = ""  # the radio field naming who ended the deal
     use_required_attribute = False  # the page says what is missing, beside the field
 
@@ -545,9 +559,6 @@ class DealFacts(forms.Form):
 
     def clean_version(self) -> int | None:
         return _int(self.cleaned_data.get("version"))
-
-    def clean_submission(self) -> str:
-        return str(self.cleaned_data.get("submission") or "")[:64]
 
     def seat_choice(self, value: str) -> str | None:
         """The player a radio names (None: nobody)."""

@@ -34,6 +34,7 @@ def test_settle_a_dispute_on_the_checker_page(page: Page, live_server, shot, con
     expect(verdict).to_contain_text("Yes, you may knock: least deadwood 2, limit 3")
     assert "upcard=3H" in page.url and "cards=" in page.url  # the verdict is a link (htmx pushed it)
     link = page.locator("#share-link").get_attribute("href")
+    assert link is not None
     no_sideways_scroll(page)
     shot(page, "review-2-checker-yes")
     # The shared link opens the same verdict, without htmx.
@@ -105,7 +106,7 @@ def test_open_the_chart(scorer_page: Page, table, live_server, shot, console_err
     chart = page.locator("svg.chart")
     expect(chart).to_be_visible()
     box = chart.bounding_box()
-    assert box["width"] <= 390 and box["height"] > 150
+    assert box is not None and box["width"] <= 390 and box["height"] > 150
     assert chart.locator("polyline").count() == 3
     expect(chart.locator("text.end-label").first).to_be_visible()
     no_sideways_scroll(page)

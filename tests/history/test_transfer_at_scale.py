@@ -21,6 +21,7 @@ from scorekeeper.history import transfer
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.record import parse_json
 from scorekeeper.table.models import Change, Deal, Game, Player, Seat, Table
+from tests.conftest import body
 from tests.history.test_stats_at_scale import random_record
 
 pytestmark = pytest.mark.django_db
@@ -108,7 +109,7 @@ def test_streamed_export_and_chunked_import_round_trip(client, table, small_chun
     assert text == json.dumps(transfer.export_records(Game.objects.all()), ensure_ascii=False, indent=1) + "\n"
     exported = json.loads(text)
     assert [(r["players"], r["deals"]) for r in exported] == [(r["players"], r["deals"]) for r in records]
-    csv_text = b"".join(client.get("/history/export.csv").streaming_content).decode()
+    csv_text = body(client.get("/history/export.csv")).decode()
     rows = list(csv.DictReader(io.StringIO(csv_text)))
     assert len(rows) == sum(len(r["deals"]) * len(r["players"]) for r in records)
 

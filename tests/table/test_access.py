@@ -20,7 +20,7 @@ from django.utils import timezone
 from scorekeeper.table import services
 from scorekeeper.table.models import Change, Device, Game, Link, Player, Role, Table
 from tests.app_data import OK_BIG, OK_SMALL, ok_post, ok_record_deal
-from tests.conftest import as_phone, new_game
+from tests.conftest import as_phone, body, new_game
 
 pytestmark = pytest.mark.django_db
 
@@ -121,11 +121,6 @@ def _secret_free(body: str, link: Link) -> None:
 # ------------------------------------------------------------------------ strangers
 
 
-def _body(response: Any) -> bytes:
-    """A response's body, streamed (the exports of every game) or not."""
-    return b"".join(response.streaming_content) if response.streaming else response.content
-
-
 def test_a_stranger_finds_nothing_in_the_home_page_the_lists_and_the_exports(outsider, game, link):
     for url in [
         reverse("table:home"),
@@ -139,10 +134,10 @@ def test_a_stranger_finds_nothing_in_the_home_page_the_lists_and_the_exports(out
     ]:
         r = outsider.get(url)
         assert r.status_code == 200, url
-        _secret_free(_body(r).decode(), link)
+        _secret_free(body(r).decode(), link)
     searched = outsider.get(reverse("history:games") + "?player=Zelda").content.decode()
     assert "0 games with Zelda" in searched and "Quentin" not in searched  # Zelda only as typed
-    exported = json.loads(_body(outsider.get(reverse("history:export_all", args=["json"]))))
+    exported = json.loads(body(outsider.get(reverse("history:export_all", args=["json"]))))
     assert len(exported) == Game.objects.exclude(table=game.table).count()  # its own games, if any
 
 
@@ -280,7 +275,7 @@ def test_revoking_a_phone_stops_it_at_once(client, game, follower, follower_clie
     assert r.status_code == 302
     assert follower_client.get(url).status_code == 404
     assert follower_client.get(url, headers={"HX-Request": "true"}).status_code == 404
-    assert json.loads(_body(follower_client.get(reverse("history:export_all", args=["json"])))) == []
+    assert json.loads(body(follower_client.get(reverse("history:export_all", args=["json"])))) == []
     page = client.get(reverse("table:table", args=[game.table_id])).content.decode()
     assert "Ben's phone" not in page and "1 phone had its access taken away" in page
 

@@ -19,7 +19,7 @@ from tests.conftest import NAMES, new_game
 
 pytestmark = pytest.mark.django_db
 
-OK_STOCK_OUT = {
+OK_STOCK_OUT: dict[str, Any] = {
     "out": None,
     "melds": {0: ["3D 4D 5D"], 1: ["9C 10C JC"], 2: ["KC KD KH"]},
     "held": {0: "8S", 1: "2H", 2: "4S 4H"},

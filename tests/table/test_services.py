@@ -1,3 +1,5 @@
+from typing import Any
+
 import pytest
 
 from scorekeeper.rules.errors import RecordInvalid
@@ -12,7 +14,13 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def new_ok(table, scorer):
     def make(**kw):
-        args = {"kind": "oklahoma", "profile": "book", "options": {}, "players": NAMES, "first_dealer": 1}
+        args: dict[str, Any] = {
+            "kind": "oklahoma",
+            "profile": "book",
+            "options": {},
+            "players": NAMES,
+            "first_dealer": 1,
+        }
         args.update(kw)
         return services.create_game(table=table, by=scorer, **args)
 
@@ -65,7 +73,12 @@ def test_add_deal_scores_and_logs_the_change(new_ok):
     result = engine.game_result(game)
     assert result.totals["Ann"] == 395
     change = Change.objects.get()
-    assert change.action == "added" and engine.record_deal(change.after, NAMES) == data and change.before is None
+    assert (
+        change.action == "added"
+        and change.after is not None
+        and engine.record_deal(change.after, NAMES) == data
+        and change.before is None
+    )
 
 
 def test_an_invalid_deal_is_never_saved(new_ok):
@@ -96,7 +109,7 @@ def test_edit_recomputes_every_total_after(new_ok):
     services.edit_deal(game=game, deal_id=deal_id(game, 1), version=None, deal=ok_record_deal(OK_SMALL, NAMES))
     after = engine.game_result(game)
     assert after.totals["Ann"] == before - 395 - 5
-    assert Change.objects.filter(action="edited").get().before["out"] == NAMES.index("Ann")
+    assert (Change.objects.filter(action="edited").get().before or {})["out"] == NAMES.index("Ann")
 
 
 def test_an_invalid_edit_keeps_the_deal_as_it_was(new_ok):
@@ -116,7 +129,7 @@ def test_delete_renumbers_and_recomputes(new_ok):
     services.delete_deal(game=game, deal_id=deal_id(game, 2), version=None)
     assert list(game.deals.values_list("number", flat=True)) == [1, 2]
     assert engine.game_result(game).totals["Ann"] == 790
-    assert Change.objects.filter(action="deleted", number=2).get().before["out"] == NAMES.index("Ben")
+    assert (Change.objects.filter(action="deleted", number=2).get().before or {})["out"] == NAMES.index("Ben")
 
 
 def test_the_game_ends_at_the_target_and_takes_no_more_deals(new_ok):
@@ -139,4 +152,4 @@ def test_gin_game_to_target(new_ok):
         services.add_deal(game=game, deal=gin_record_deal(d, ["Ann", "Ben"]))
     result = engine.game_result(game)
     assert result.state == "finished" and result.winner == "Ann"
-    assert result.final["Ann"] == 428
+    assert result.final is not None and result.final["Ann"] == 428
