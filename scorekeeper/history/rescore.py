@@ -9,7 +9,7 @@ from typing import Any
 
 from scorekeeper.rules import profiles
 from scorekeeper.rules.errors import RecordInvalid
-from scorekeeper.rules.results import GameResult, Line
+from scorekeeper.rules.results import DealResult, GameResult, Line
 from scorekeeper.table import engine
 from scorekeeper.table.models import Game
 from scorekeeper.table.present import outcome_text
@@ -65,8 +65,6 @@ def compare(
     """Score the saved game under its own rules and under ``profile``/``options``, side by side
     (one deal when ``number`` is given). Nothing is saved. When a deal is invalid under the other
     rules (or comes after the game would have ended), the comparison stops before it and says so."""
-    names = game.player_names()
-    raw = list(game.deals.order_by("number").values_list("cards", flat=True))
     current_rules, _ = engine.rules_of(game)
     cmp = Comparison(game, current_rules, None)
     try:
@@ -75,82 +73,21 @@ def compare(
         cmp.errors = [e.message for e in exc.errors]
         return cmp
     cmp.other = other_rules
-    record = engine.game_record(game, raw)
     try:
         cur = engine.game_result(game)
     except RecordInvalid as exc:
         cmp.errors = [str(e) for e in exc.errors]
         return cmp
-    alt_record = dict(record, rules={"profile": profile, "options": other_rules.options()})
-    try:
-        alt = engine.score(alt_record)
-    except RecordInvalid as exc:
-        bad = [e.deal for e in exc.errors if e.deal]
-        if not bad:
-            cmp.errors = [str(e) for e in exc.errors]
-            return cmp
-        first = min(bad)
-        cmp.errors = [str(e) for e in exc.errors if e.deal == first]
-        try:
-            alt = engine.score(dict(alt_record, deals=record["deals"][: first - 1]))
-        except RecordInvalid as exc2:
-            cmp.errors = [str(e) for e in exc2.errors]
-            return cmp
-        if alt.state == "finished":
-            cmp.note = (
-                f"Under {_title(other_rules)} the game would have ended with deal {len(alt.deals)}: {alt.winner} wins."
-            )
-        else:
-            cmp.note = f"Under {_title(other_rules)} deal {first} is not valid; the comparison stops before it."
+    record = engine.game_record(game, list(game.deals.order_by("number").values_list("cards", flat=True)))
+    alt = _score_other(cmp, dict(record, rules={"profile": profile, "options": other_rules.options()}))
+    if alt is None:
+        return cmp
     cmp.current_winner, cmp.other_winner, cmp.other_state = cur.winner, alt.winner, alt.state
     cmp.current_result, cmp.other_result = cur, alt
-    numbers = [number] if number else [d.number for d in cur.deals]
-    other_name = _title(other_rules)
-    for n in numbers:
-        if not 1 <= n <= len(cur.deals):
-            continue
-        d1 = cur.deals[n - 1]
-        d2 = alt.deals[n - 1] if n <= len(alt.deals) else None
-        players = []
-        for name in names:
-            p1 = d1.players.get(name)
-            p2 = d2.players.get(name) if d2 else None
-            if p1 is None:
-                continue
-            pairs = _pair_lines(p1.lines, p2.lines if p2 else ())
-            diff = (p2.points - p1.points) if p2 else None
-            players.append(
-                {
-                    "name": name,
-                    "points": p1.points,
-                    "other": p2.points if p2 else None,
-                    "diff": diff,
-                    "pairs": pairs,
-                    "total": d1.totals.get(name, 0),
-                    "other_total": d2.totals.get(name, 0) if d2 else None,
-                }
-            )
-            if p2 and diff:
-                cmp.sentences.append(
-                    _sentence(
-                        other_name,
-                        name,
-                        n,
-                        p1.points,
-                        p2.points,
-                        current_rules.penalty,
-                    )
-                )
-        cmp.rows.append(
-            {
-                "number": n,
-                "outcome": outcome_text(d1.outcome),
-                "other_outcome": outcome_text(d2.outcome) if d2 else None,
-                "multiplier": d1.multiplier,
-                "other_multiplier": d2.multiplier if d2 else None,
-                "players": players,
-            }
-        )
+    names = game.player_names()
+    for n in [number] if number else [d.number for d in cur.deals]:
+        if 1 <= n <= len(cur.deals):
+            cmp.rows.append(_deal_row(cmp, names, cur.deals[n - 1], alt.deals[n - 1] if n <= len(alt.deals) else None))
     final_cur = cur.final or cur.totals
     final_alt = alt.final or alt.totals
     cmp.totals = [
@@ -163,6 +100,67 @@ def compare(
         for n in names
     ]
     return cmp
+
+
+def _score_other(cmp: Comparison, record: dict[str, Any]) -> GameResult | None:
+    """The record scored under the other rules; up to the first deal they refuse, with a note
+    saying so (or that the game would have ended before it). None: nothing to compare (the
+    errors are on ``cmp``)."""
+    assert cmp.other is not None
+    try:
+        return engine.score(record)
+    except RecordInvalid as exc:
+        bad = [e.deal for e in exc.errors if e.deal]
+        cmp.errors = [str(e) for e in exc.errors if not bad or e.deal == min(bad)]
+        if not bad:
+            return None
+    first = min(bad)
+    try:
+        alt = engine.score(dict(record, deals=record["deals"][: first - 1]))
+    except RecordInvalid as exc:
+        cmp.errors = [str(e) for e in exc.errors]
+        return None
+    if alt.state == "finished":
+        cmp.note = f"Under {_title(cmp.other)} the game would have ended with deal {len(alt.deals)}: {alt.winner} wins."
+    else:
+        cmp.note = f"Under {_title(cmp.other)} deal {first} is not valid; the comparison stops before it."
+    return alt
+
+
+def _deal_row(cmp: Comparison, names: list[str], d1: DealResult, d2: DealResult | None) -> dict[str, Any]:
+    """One deal under both rule sets, player by player and line by line; a sentence for each player
+    whose points differ."""
+    assert cmp.other is not None
+    players = []
+    for name in names:
+        p1 = d1.players.get(name)
+        p2 = d2.players.get(name) if d2 else None
+        if p1 is None:
+            continue
+        diff = (p2.points - p1.points) if p2 else None
+        players.append(
+            {
+                "name": name,
+                "points": p1.points,
+                "other": p2.points if p2 else None,
+                "diff": diff,
+                "pairs": _pair_lines(p1.lines, p2.lines if p2 else ()),
+                "total": d1.totals.get(name, 0),
+                "other_total": d2.totals.get(name, 0) if d2 else None,
+            }
+        )
+        if p2 and diff:
+            cmp.sentences.append(
+                _sentence(_title(cmp.other), name, d1.number, p1.points, p2.points, cmp.current.penalty)
+            )
+    return {
+        "number": d1.number,
+        "outcome": outcome_text(d1.outcome),
+        "other_outcome": outcome_text(d2.outcome) if d2 else None,
+        "multiplier": d1.multiplier,
+        "other_multiplier": d2.multiplier if d2 else None,
+        "players": players,
+    }
 
 
 def _sentence(other: str, name: str, number: int, cur: int, alt: int, penalty: bool) -> str:

@@ -74,7 +74,26 @@ def player_stats(player: Player) -> PlayerStats:
     stats = PlayerStats(player)
     best: dict[str, int] = {}  # by kind: the best value (points, signed)
     worst: dict[str, int] = {}
-    groups = (
+    for g in _figures_by_rules(seats):
+        if g["game__kind"] in kinds:
+            _add_figures(stats, kinds[g["game__kind"]], g, best, worst)
+    _best_and_worst(seats, kinds, best, worst)
+    stats.kinds = [k for k in kinds.values() if k.games]
+    stats.opponents, stats.others = _head_to_head(player)
+    # The table's games newest first, those with the player: the database walks the games' index
+    # by date and stops at the 50th (the player's seats alone would all be read and sorted).
+    newest = (
+        Game.objects.filter(table_id=player.table_id, seats__player=player)
+        .order_by("-created", "-id")
+        .values(*LISTED)[:GAMES_SHOWN]
+    )
+    stats.games = rows(list(newest))
+    return stats
+
+
+def _figures_by_rules(seats: Any) -> Any:
+    """The seats' figures summed by the database for each rule set (one query)."""
+    return (
         seats.values("game__kind", "game__profile", "game__options")
         .annotate(
             n_games=Count("id"),
@@ -93,41 +112,32 @@ def player_stats(player: Player) -> PlayerStats:
         )
         .order_by()
     )
-    for g in groups:
-        kind = g["game__kind"]
-        if kind not in kinds:
-            continue
-        k = kinds[kind]
-        k.games += g["n_games"]
-        k.won += g["n_won"]
-        k.finished += g["n_finished"]
-        k.deals += g["n_deals"] or 0
-        k.points += g["n_points"] or 0
-        k.out += g["n_outs"] or 0
-        k.knocks += g["n_knocks"] or 0
-        k.undercuts_given += g["n_given"] or 0
-        k.undercuts_suffered += g["n_suffered"] or 0
-        stats.played += g["n_games"]
-        stats.won += g["n_won"]
-        sign = _sign(kind, g["game__profile"], g["game__options"])
-        high = g["best_max"] if sign > 0 else g["best_min"]
-        if high is not None and (kind not in best or sign * high > best[kind]):
-            best[kind] = sign * high
-        low = g["worst_min"] if sign > 0 else g["worst_max"]
-        if low is not None and (kind not in worst or sign * low < worst[kind]):
-            worst[kind] = sign * low
-    _best_and_worst(seats, kinds, best, worst)
-    stats.kinds = [k for k in kinds.values() if k.games]
-    stats.opponents, stats.others = _head_to_head(player)
-    # The table's games newest first, those with the player: the database walks the games' index
-    # by date and stops at the 50th (the player's seats alone would all be read and sorted).
-    newest = (
-        Game.objects.filter(table_id=player.table_id, seats__player=player)
-        .order_by("-created", "-id")
-        .values(*LISTED)[:GAMES_SHOWN]
-    )
-    stats.games = rows(list(newest))
-    return stats
+
+
+def _add_figures(
+    stats: PlayerStats, k: GameKindStats, g: dict[str, Any], best: dict[str, int], worst: dict[str, int]
+) -> None:
+    """Add one rule set's sums to its game's figures; its best and worst deal values, signed by the
+    rules (penalty points: lower is better), to ``best`` and ``worst``."""
+    kind = k.game
+    k.games += g["n_games"]
+    k.won += g["n_won"]
+    k.finished += g["n_finished"]
+    k.deals += g["n_deals"] or 0
+    k.points += g["n_points"] or 0
+    k.out += g["n_outs"] or 0
+    k.knocks += g["n_knocks"] or 0
+    k.undercuts_given += g["n_given"] or 0
+    k.undercuts_suffered += g["n_suffered"] or 0
+    stats.played += g["n_games"]
+    stats.won += g["n_won"]
+    sign = _sign(kind, g["game__profile"], g["game__options"])
+    high = g["best_max"] if sign > 0 else g["best_min"]
+    if high is not None and (kind not in best or sign * high > best[kind]):
+        best[kind] = sign * high
+    low = g["worst_min"] if sign > 0 else g["worst_max"]
+    if low is not None and (kind not in worst or sign * low < worst[kind]):
+        worst[kind] = sign * low
 
 
 def _best_and_worst(seats: Any, kinds: dict[str, GameKindStats], best: dict[str, int], worst: dict[str, int]) -> None:

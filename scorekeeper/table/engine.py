@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 PLAYER_KEYS = ("out", "knocker")  # the deal keys that name a player
 # The version of the engine's results the stored results come from. Change it with any change to
 # how the engine scores: after `migrate`, every game scored with another version is scored again.
-RESULTS_VERSION = "2026.11.1"
+RESULTS_VERSION = "2026.11.2"
 
 
 # ------------------------------------------------------------------------------------ deals
