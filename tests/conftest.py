@@ -96,6 +96,18 @@ def make_game(table: Table) -> Callable[..., Game]:
     return make
 
 
+@pytest.fixture
+def ok_game(make_game: Callable[..., Game]) -> Game:
+    """A three-player Oklahoma game under the book's rules, Ann dealing first, no deal yet."""
+    return make_game(kind="oklahoma", profile="book", players=NAMES, first_dealer=0)
+
+
+@pytest.fixture
+def gin_game(make_game: Callable[..., Game]) -> Game:
+    """A two-player Oklahoma Gin game under the standard rules, no deal yet."""
+    return make_game(kind="oklahoma-gin", profile="standard", players=["Ann", "Ben"])
+
+
 def body(response: HttpResponseBase) -> bytes:
     """A response's body, streamed (the exports of every game) or not."""
     return b"".join(response.streaming_content) if response.streaming else response.content  # type: ignore[attr-defined]

@@ -37,16 +37,6 @@ def record(**changes):
     return rec
 
 
-@pytest.fixture
-def ok_game(make_game):
-    return make_game(kind="oklahoma", profile="book", players=NAMES, first_dealer=0)
-
-
-@pytest.fixture
-def gin_game(make_game):
-    return make_game(kind="oklahoma-gin", profile="standard", players=["Ann", "Ben"])
-
-
 def text(response) -> str:
     return response.content.decode()
 

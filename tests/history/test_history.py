@@ -17,6 +17,7 @@ from scorekeeper.rules.record import result_json, score_record
 from scorekeeper.table import engine, services
 from scorekeeper.table.changes import change_history
 from scorekeeper.table.models import Change, Deal, Game, Player, Seat
+from scorekeeper.table.services import SEAT_FIGURES
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
 from tests.conftest import NAMES, new_game
 
@@ -430,19 +431,7 @@ def test_import_stores_fresh_figures():
     g = report.games[0]
     fields = (
         "position",
-        "total",
-        "final",
-        "won",
-        "deals",
-        "points",
-        "outs",
-        "knocks",
-        "undercuts_given",
-        "undercuts_suffered",
-        "best_points",
-        "best_deal",
-        "worst_points",
-        "worst_deal",
+        *SEAT_FIGURES,
     )
     assert list(g.seats.order_by("position").values_list(*fields)) == list(
         original.seats.order_by("position").values_list(*fields)

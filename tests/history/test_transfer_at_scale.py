@@ -21,6 +21,7 @@ from scorekeeper.history import transfer
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.record import parse_json
 from scorekeeper.table.models import Change, Deal, Game, Player, Seat, Table
+from scorekeeper.table.services import SEAT_FIGURES
 from tests.conftest import body
 from tests.history.test_stats_at_scale import random_record
 
@@ -62,19 +63,7 @@ def stored(games: list[Game]) -> list[Any]:
                     g.seats.order_by("position").values_list(
                         "player__name",
                         "position",
-                        "total",
-                        "final",
-                        "won",
-                        "deals",
-                        "points",
-                        "outs",
-                        "knocks",
-                        "undercuts_given",
-                        "undercuts_suffered",
-                        "best_points",
-                        "best_deal",
-                        "worst_points",
-                        "worst_deal",
+                        *SEAT_FIGURES,
                     )
                 ),
                 list(

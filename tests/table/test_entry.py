@@ -19,16 +19,6 @@ pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
 
 
-@pytest.fixture
-def ok_game(make_game):
-    return make_game(kind="oklahoma", profile="book", players=NAMES, first_dealer=0)
-
-
-@pytest.fixture
-def gin_game(make_game):
-    return make_game(kind="oklahoma-gin", profile="standard", players=["Ann", "Ben"])
-
-
 def text(response) -> str:
     return html.unescape(response.content.decode())
 

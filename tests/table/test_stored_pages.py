@@ -16,7 +16,7 @@ from scorekeeper.table import engine, present
 from scorekeeper.table.models import Deal, Game
 from tests.app_data import OK_SMALL, ok_record_deal
 from tests.conftest import NAMES, new_game
-from tests.table.test_incremental import GIN_POOL, OK_POOL, apply, ops
+from tests.table.test_incremental import GIN_POOL, OK_POOL, apply, long_game, ops
 
 pytestmark = pytest.mark.django_db
 
@@ -29,14 +29,7 @@ def scratch(game: Game) -> Any:
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=ops)
 def test_pages_from_stored_results_are_those_of_scoring_from_scratch(table, kind, pool, steps):
-    names = NAMES if kind == "oklahoma" else ["Ann", "Ben"]
-    game = new_game(
-        table,
-        kind=kind,
-        profile="book" if kind == "oklahoma" else "standard",
-        players=names,
-        options={"target": 3000} if kind == "oklahoma" else {"target": 400},
-    )
+    game = long_game(table, kind)
     for op, index, which in steps:
         apply(game, op, index, which, pool)
         fresh = Game.objects.prefetch_related("seats__player").get(pk=game.pk)

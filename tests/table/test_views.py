@@ -12,16 +12,6 @@ pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
 
 
-@pytest.fixture
-def ok_game(make_game):
-    return make_game(kind="oklahoma", profile="book", players=NAMES, first_dealer=0)
-
-
-@pytest.fixture
-def gin_game(make_game):
-    return make_game(kind="oklahoma-gin", profile="standard", players=["Ann", "Ben"])
-
-
 def deal_url(name, game, number):
     """The page of the deal that is number ``number`` now (deals are addressed by their id)."""
     return reverse(f"table:{name}", args=[game.pk, game.deals.get(number=number).pk])
