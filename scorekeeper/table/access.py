@@ -155,11 +155,12 @@ def game_view(
     def wrap(view: Callable[Concatenate[HtmxHttpRequest, Game, Device, P], HttpResponse]) -> Any:
         @wraps(view)
         def inner(request: HtmxHttpRequest, game_id: int, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
-            games = Game.objects.filter(pk=game_id).select_related("table").order_by()
+            games = Game.objects.filter(pk=game_id).order_by()
             game = next(iter(games.prefetch_related(_seats()) if players else games), None)
             if game is None:
                 raise Http404("No such game")
             device = require(request, game.table_id, role)
+            game.table = device.table  # loaded with the phone's devices
             return view(request, game, device, *args, **kwargs)
 
         return inner

@@ -7,11 +7,12 @@ import re
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.test import Client
 from django.urls import reverse
 
 from scorekeeper.table import services
 from scorekeeper.table.forms import CardListField, DealEntry
-from scorekeeper.table.models import Game
+from scorekeeper.table.models import Device, Game, Role
 from tests.app_data import GIN_BIG, OK_BIG, OK_SMALL, gin_post, ok_post, ok_record_deal
 from tests.conftest import NAMES, as_phone
 
@@ -205,6 +206,25 @@ def test_a_finished_game_offers_a_rematch_once(client, ok_game):
     )
     assert new.first_dealer == 0  # Ann won the last hand: she would have dealt next
     assert first["Location"] == reverse("table:game", args=[new.pk])
+
+
+def test_each_scoring_phone_gets_a_rematch_form_that_passes_its_csrf_check(ok_game, scorer, table):
+    """The game page's parts are cached by version; the rematch form is not (its CSRF token is the
+    phone's own): two scoring phones that opened the finished game both get through."""
+    other = Device.objects.create(table=table, name="Ben's phone", role=Role.SCORE)
+    for deal in (OK_BIG, OK_BIG, OK_BIG):
+        services.add_deal(game=ok_game, deal=ok_record_deal(deal, NAMES))
+    url = reverse("table:rematch", args=[ok_game.pk])
+    for device in (scorer, other):
+        phone = as_phone(Client(enforce_csrf_checks=True), device)
+        page = text(phone.get(reverse("table:game", args=[ok_game.pk])))
+        fields = {
+            name: page.split(f'name="{name}" value="')[1].split('"')[0]
+            for name in ("csrfmiddlewaretoken", "submission")
+        }
+        r = phone.post(url, fields)
+        assert r.status_code == 302 and r["Location"] != reverse("table:game", args=[ok_game.pk])
+    assert Game.objects.count() == 3  # a rematch each: each pressed it with a form of its own
 
 
 def test_a_follower_cannot_start_a_rematch(client, ok_game, follower):
