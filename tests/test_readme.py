@@ -20,3 +20,19 @@ def test_readme_documents_every_knob_and_profile():
             row = next(line for line in section.splitlines() if line.startswith(f"| `{knob.name}` |"))
             assert knob.description in row
             assert knob.allowed_text() in row
+
+
+def test_readme_gives_each_profiles_value_and_source():
+    """Each profile's cell says the value the profile data holds and where it comes from."""
+    for game in profiles.GAMES:
+        section = README.split(f"(`{game}`): profiles", 1)[1].split("\n### ", 1)[0]
+        header = next(line for line in section.splitlines() if line.startswith("| option"))
+        columns = [c.strip().strip("`") for c in header.strip("|").split("|")]
+        for knob in profiles.knobs(game):
+            row = next(line for line in section.splitlines() if line.startswith(f"| `{knob.name}` |"))
+            cells = [c.strip() for c in row.strip("|").split("|")]
+            for profile in profiles.PROFILES[game]:
+                if profile in columns:
+                    setting = knob.settings[profile]
+                    value = f"`{setting.value}`" if isinstance(setting.value, str) else str(setting.value).lower()
+                    assert cells[columns.index(profile)] == f"{value} ({setting.source})", (game, knob.name, profile)
