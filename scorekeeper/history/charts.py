@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
@@ -99,72 +100,106 @@ def running_totals_svg(
     n = len(totals)
     series = {p: [0] + [int(t.get(p, 0)) for t in totals] for p in players}
     values = [v for s in series.values() for v in s] or [0]
-    lo = min(0, min(values))
-    hi = max(values + ([target] if target else []))
-    if hi == lo:
-        hi = lo + 10
-    step = nice_step(hi - lo)
-    lo_t = math.floor(lo / step) * step
-    hi_t = math.ceil(hi / step) * step
-    pw = WIDTH - LEFT - RIGHT
-    ph = HEIGHT - TOP - BOTTOM
-
-    def sx(i: int) -> float:
-        return LEFT + (pw * i / n if n else 0)
-
-    def sy(v: float) -> float:
-        return TOP + ph * (hi_t - v) / (hi_t - lo_t)
-
-    out: list[str] = []
+    plot = _Plot.of(n, min(0, min(values)), max(values + ([target] if target else [])))
     desc = _describe(players, series, n, target, penalty)
     tid, did = f"{chart_id}-title", f"{chart_id}-desc"
-    out.append(
+    out = [
         f'<svg class="chart" id="{escape(chart_id)}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-labelledby="{tid} {did}" xmlns="http://www.w3.org/2000/svg">'
-    )
-    out.append(f'<title id="{tid}">{escape(title)}</title><desc id="{did}">{escape(desc)}</desc>')
-    # y grid and labels
-    v = lo_t
-    while v <= hi_t:
-        y = sy(v)
+        f'aria-labelledby="{tid} {did}" xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="{tid}">{escape(title)}</title><desc id="{did}">{escape(desc)}</desc>',
+        *_axes(plot),
+        *(_target_line(plot, target) if target else ()),
+        *_lines(plot, players, series),
+        "</svg>",
+    ]
+    return mark_safe("".join(out))
+
+
+@dataclass(frozen=True)
+class _Plot:
+    """Where the chart draws: ``n`` deals across, totals from ``low`` to ``high`` (round values, a
+    gridline every ``step``) up the plot area."""
+
+    n: int
+    low: int
+    high: int
+    step: int
+
+    @classmethod
+    def of(cls, n: int, lo: int, hi: int) -> _Plot:
+        if hi == lo:
+            hi = lo + 10
+        step = nice_step(hi - lo)
+        return cls(n, math.floor(lo / step) * step, math.ceil(hi / step) * step, step)
+
+    @property
+    def width(self) -> int:
+        return WIDTH - LEFT - RIGHT
+
+    @property
+    def height(self) -> int:
+        return HEIGHT - TOP - BOTTOM
+
+    def x(self, i: int) -> float:
+        return LEFT + (self.width * i / self.n if self.n else 0)
+
+    def y(self, v: float) -> float:
+        return TOP + self.height * (self.high - v) / (self.high - self.low)
+
+
+def _axes(plot: _Plot) -> list[str]:
+    """The y gridlines and their values, the axes, the x ticks (every deal when few, else a round
+    step) and the x axis's name."""
+    out = []
+    pw, ph = plot.width, plot.height
+    v = plot.low
+    while v <= plot.high:
+        y = plot.y(v)
         out.append(f'<line class="grid" x1="{LEFT}" x2="{LEFT + pw}" y1="{_fmt(y)}" y2="{_fmt(y)}"/>')
         out.append(f'<text x="{LEFT - 6}" y="{_fmt(y + 4)}" text-anchor="end">{v:,}</text>')
-        v += step
-    # axes
+        v += plot.step
     out.append(f'<line class="axis" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{TOP + ph}"/>')
-    out.append(f'<line class="axis" x1="{LEFT}" x2="{LEFT + pw}" y1="{_fmt(sy(0))}" y2="{_fmt(sy(0))}"/>')
-    # x ticks: every deal when few, else a round step
-    xstep = 1 if n <= 15 else nice_step(n, 6)
-    for i in range(0, n + 1, xstep):
-        x = sx(i)
+    out.append(f'<line class="axis" x1="{LEFT}" x2="{LEFT + pw}" y1="{_fmt(plot.y(0))}" y2="{_fmt(plot.y(0))}"/>')
+    xstep = 1 if plot.n <= 15 else nice_step(plot.n, 6)
+    for i in range(0, plot.n + 1, xstep):
+        x = plot.x(i)
         out.append(f'<line class="tick" x1="{_fmt(x)}" x2="{_fmt(x)}" y1="{TOP + ph}" y2="{TOP + ph + 4}"/>')
         out.append(f'<text x="{_fmt(x)}" y="{TOP + ph + 17}" text-anchor="middle">{i}</text>')
     out.append(f'<text x="{LEFT + pw / 2:.0f}" y="{HEIGHT - 4}" text-anchor="middle">deal</text>')
-    if target:
-        y = sy(target)
-        out.append(f'<line class="target" x1="{LEFT}" x2="{LEFT + pw}" y1="{_fmt(y)}" y2="{_fmt(y)}"/>')
-        out.append(f'<text class="target-label" x="{LEFT + 4}" y="{_fmt(y - 4)}">target {target:,}</text>')
-    # series
+    return out
+
+
+def _target_line(plot: _Plot, target: int) -> list[str]:
+    y = plot.y(target)
+    return [
+        f'<line class="target" x1="{LEFT}" x2="{LEFT + plot.width}" y1="{_fmt(y)}" y2="{_fmt(y)}"/>',
+        f'<text class="target-label" x="{LEFT + 4}" y="{_fmt(y - 4)}">target {target:,}</text>',
+    ]
+
+
+def _lines(plot: _Plot, players: list[str], series: dict[str, list[int]]) -> list[str]:
+    """Each player's line with its markers (each deal when few, else the last), then the names at
+    the lines' ends, spread so that they do not overlap."""
+    out = []
     ends = []
+    n = plot.n
     for k, p in enumerate(players):
         cls = f"s{k % 5}"
-        pts = " ".join(f"{_fmt(sx(i))},{_fmt(sy(val))}" for i, val in enumerate(series[p]))
+        pts = " ".join(f"{_fmt(plot.x(i))},{_fmt(plot.y(val))}" for i, val in enumerate(series[p]))
         out.append(f'<g class="player"><title>{escape(p)}: {series[p][-1]:,}</title>')
         out.append(f'<polyline class="series {cls}" points="{pts}"/>')
         shape = MARKERS[k % len(MARKERS)]
-        idx = range(n + 1) if n <= 15 else (n,)
-        for i in idx:
-            out.append(_marker(shape, sx(i), sy(series[p][i]), cls))
+        for i in range(n + 1) if n <= 15 else (n,):
+            out.append(_marker(shape, plot.x(i), plot.y(series[p][i]), cls))
         out.append("</g>")
-        ends.append(sy(series[p][-1]))
-    for k, (p, y) in enumerate(zip(players, _spread_labels(ends, TOP + 6, TOP + ph), strict=True)):
+        ends.append(plot.y(series[p][-1]))
+    for k, (p, y) in enumerate(zip(players, _spread_labels(ends, TOP + 6, TOP + plot.height), strict=True)):
         name = p if len(p) <= 8 else p[:7] + "…"
         out.append(
-            f'<text class="s{k % 5} end-label" x="{_fmt(sx(n) + 8)}" y="{_fmt(y + 4)}">'
+            f'<text class="s{k % 5} end-label" x="{_fmt(plot.x(n) + 8)}" y="{_fmt(y + 4)}">'
             f"{escape(name)} {series[p][-1]:,}</text>"
         )
-    out.append("</svg>")
-    return mark_safe("".join(out))
+    return out
 
 
 def _describe(players: list[str], series: dict[str, list[int]], n: int, target: int | None, penalty: bool) -> str:
