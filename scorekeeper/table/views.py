@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from scorekeeper.rules import profiles
 from scorekeeper.rules.cards import PACK_52, parse_card
 from scorekeeper.rules.errors import RecordInvalid
+from scorekeeper.rules.profiles import Rules
 from scorekeeper.rules.results import GameResult
 from scorekeeper.table import access, checks, engine, lan, live, services
 from scorekeeper.table.changes import change_history
@@ -202,51 +203,21 @@ def _entry_context(
 
 
 def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal | None) -> HttpResponse:
-    players = game.player_names()
+    """The deal form (a new deal when ``deal`` is None): opened, previewed, or saved."""
     rules, _ = engine.rules_of(game)
     if request.method == "GET":
-        if deal is None and game.finished:
-            return HttpResponseRedirect(reverse("table:game", args=[game.pk]))
-        entry = DealEntry(
-            game=game.kind,
-            players=players,
-            initial=engine.record_deal(deal.cards, players) if deal else None,
-            number=deal.number if deal else game.deals.count() + 1,
-            version=deal.version if deal else None,
-            submission=new_submission(),
-        )
-        checks.attach(entry, rules)
-        # A saved deal is complete: its edit page previews the points as they stand.
-        preview = None
-        if deal is not None:
-            with contextlib.suppress(RecordInvalid):
-                preview = engine.game_result(game)
-        return render(request, "table/deal_form.html", _entry_context(game, entry, deal, preview))
-
+        return _open_deal_form(request, game, deal, rules)
     action = request.POST.get("action", "save")
     live = bool(request.htmx) and action == "preview"
-    entry = DealEntry(game=game.kind, players=players, data=request.POST, live=live)
+    entry = DealEntry(game=game.kind, players=game.player_names(), data=request.POST, live=live)
     data = entry.to_data()
     checks.attach(entry, rules)
     preview = None
     conflict = None
-    number = deal.number if deal else entry.number or game.deals.count() + 1
     if data is not None:
         try:
             if action == "save":
-                if deal is None:
-                    saved = services.add_deal(
-                        game=game, deal=data, number=entry.number, by=device, submission=entry.submission
-                    )
-                else:
-                    saved = services.edit_deal(
-                        game=game,
-                        deal_id=deal.pk,
-                        version=entry.version,
-                        deal=data,
-                        by=device,
-                        submission=entry.submission,
-                    )
+                saved = _save_deal(game, device, deal, entry, data)
                 return HttpResponseRedirect(reverse("table:game", args=[game.pk]) + f"#deal-{saved.number}")
             preview = services.check_deal(game=game, deal=data, number=deal.number if deal else None)
         except services.Duplicate as done:
@@ -259,7 +230,7 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
                 submission=new_submission(),
             )
         except RecordInvalid as exc:
-            entry.apply_errors(exc.errors, number)
+            entry.apply_errors(exc.errors, deal.number if deal else entry.number or game.deals.count() + 1)
     if live:
         entry.quiet()
     elif entry.has_errors:
@@ -271,6 +242,38 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
         _entry_context(game, entry, deal, preview, conflict),
         partial="preview" if action == "preview" else None,
         status=status if not request.htmx else 200,
+    )
+
+
+def _open_deal_form(request: HtmxHttpRequest, game: Game, deal: Deal | None, rules: Rules) -> HttpResponse:
+    """The form as opened: empty for the next deal, or a saved deal's cards with its points."""
+    if deal is None and game.finished:
+        return HttpResponseRedirect(reverse("table:game", args=[game.pk]))
+    players = game.player_names()
+    entry = DealEntry(
+        game=game.kind,
+        players=players,
+        initial=engine.record_deal(deal.cards, players) if deal else None,
+        number=deal.number if deal else game.deals.count() + 1,
+        version=deal.version if deal else None,
+        submission=new_submission(),
+    )
+    checks.attach(entry, rules)
+    # A saved deal is complete: its edit page previews the points as they stand.
+    preview = None
+    if deal is not None:
+        with contextlib.suppress(RecordInvalid):
+            preview = engine.game_result(game)
+    return render(request, "table/deal_form.html", _entry_context(game, entry, deal, preview))
+
+
+def _save_deal(game: Game, device: Device, deal: Deal | None, entry: DealEntry, data: dict[str, Any]) -> Deal:
+    """Add the deal, or save the edit of ``deal``: once for the form's submission token, refused
+    when the form is stale (the services raise Duplicate, Conflict or RecordInvalid)."""
+    if deal is None:
+        return services.add_deal(game=game, deal=data, number=entry.number, by=device, submission=entry.submission)
+    return services.edit_deal(
+        game=game, deal_id=deal.pk, version=entry.version, deal=data, by=device, submission=entry.submission
     )
 
 
