@@ -21,9 +21,6 @@ class GamesFilter(forms.Form):
     state = forms.ChoiceField(required=False, choices=[("", "Any"), *GameState.choices])
     page = forms.IntegerField(required=False, min_value=1, max_value=1_000_000)
 
-    def value(self, name: str) -> Any:
-        return self.cleaned_data.get(name) or "" if self.is_valid() or name in self.cleaned_data else ""
-
 
 class RescoreForm(forms.Form):
     """Another rule set and house options to compare the game under (and to switch it to)."""

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.db.models import Count, QuerySet
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.dates import MONTHS_3
 
 from scorekeeper.table.models import Deal, Game, GameKind, GameState, Player, Seat, Table, name_key
+from scorekeeper.table.pages import url_by_id
 
 # What a row of the games list reads of a game (``rows``).
 LISTED = ("pk", "kind", "profile", "created", "state", "winner")
@@ -28,13 +27,6 @@ def games_list(*, tables: QuerySet[Table], player: str = "", kind: str = "", sta
     return qs
 
 
-def _review_href() -> Callable[[int], str]:
-    """The review page's address by game id, reversed once for the whole list."""
-    mark = 987654321
-    head, tail = reverse("history:review", args=[mark]).rsplit(str(mark), 1)
-    return lambda pk: f"{head}{pk}{tail}"
-
-
 def rows(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A list page's games (their ``LISTED`` values) as the list prints them: each player's current
     total (the final tally once it ended), how many deals, who won, when it started. Two queries,
@@ -48,7 +40,7 @@ def rows(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ):
         seats[gid].append((position, name, final if final is not None else total))
     deals = dict(Deal.objects.filter(game_id__in=ids).order_by().values_list("game_id").annotate(n=Count("id")))
-    href = _review_href()
+    href = url_by_id("history:review")
     kinds = dict(GameKind.choices)
     out = []
     for g in games:

@@ -5,7 +5,6 @@ rows only for its few groups, whatever the history."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,16 +50,11 @@ class PlayerStats:
     others: bool = False  # the table has another player
 
 
-_SIGN: dict[tuple[str, str, str], int] = {}  # by (game, profile, options as JSON)
-
-
 def _sign(kind: str, profile: str, options: Any) -> int:
-    """-1 where penalty points are scored (lower is better), else 1: by the game's rules."""
-    key = (kind, profile, json.dumps(options, sort_keys=True))
-    if key not in _SIGN:
-        game = Game(kind=kind, profile=profile, options=options if isinstance(options, dict) else {})
-        _SIGN[key] = -1 if rules_of(game)[0].penalty else 1
-    return _SIGN[key]
+    """-1 where penalty points are scored (lower is better), else 1: by the game's rules (``rules_of``
+    caches them by the same key)."""
+    game = Game(kind=kind, profile=profile, options=options if isinstance(options, dict) else {})
+    return -1 if rules_of(game)[0].penalty else 1
 
 
 def player_stats(player: Player) -> PlayerStats:

@@ -36,10 +36,6 @@ class Suit(Enum):
         return _SUIT_INDEX[self]
 
     @property
-    def is_red(self) -> bool:
-        return self in (Suit.HEARTS, Suit.DIAMONDS)
-
-    @property
     def noun(self) -> str:
         return self.name.lower()
 
@@ -116,9 +112,6 @@ class Card:
     def __str__(self) -> str:
         return self.label
 
-    def sort_key(self) -> tuple[int, int]:
-        return (self.suit.index if self.suit else 4, self.rank)
-
 
 JOKER = Card(0, None)
 PACK_52: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
@@ -192,11 +185,6 @@ def parse_token(text: object) -> Token:
 def split_cards(text: str) -> list[str]:
     """Split typed text into card tokens: spaces, commas and semicolons separate cards."""
     return [part for part in re.split(r"[\s,;]+", text.strip()) if part]
-
-
-def card_points_gin(card: Card) -> int:
-    """Oklahoma Gin card points: A 1, 2–10 face value, J Q K 10 (S2, S4)."""
-    return min(card.rank, 10)
 
 
 def knock_limit(upcard: Card) -> int:

@@ -61,9 +61,7 @@ __all__ = [
     "best_arrangement_of_text",
 ]
 
-SUIT_BITS = 13
 FULL = (1 << 13) - 1
-ALL52 = (1 << 52) - 1
 VALUES: tuple[int, ...] = tuple(min(r + 1, 10) for r in range(13))  # by rank index 0..12
 INF = 10**6
 
@@ -94,10 +92,6 @@ def mask_of(indices: Iterable[int]) -> int:
     for i in indices:
         m |= 1 << i
     return m
-
-
-def _suit_points(m: int) -> int:
-    return sum(VALUES[i] for i in range(13) if m >> i & 1)
 
 
 # Points of every 13-bit suit mask.

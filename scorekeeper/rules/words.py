@@ -10,11 +10,6 @@ def plural(n: int, noun: str, nouns: str | None = None) -> str:
     return f"{n} {noun if n == 1 else (nouns or noun + 's')}"
 
 
-def rank_word(rank: int) -> str:
-    """A rank as a word in a sentence: ``ace``, ``king``, ``10``, ``7``."""
-    return RANK_WORDS[rank]
-
-
 def a_rank(rank: int) -> str:
     """One card of a rank, with its article: ``an ace``, ``a king``, ``an 8``, ``a 7``."""
     word = RANK_WORDS[rank]

@@ -554,12 +554,6 @@ class DealFacts(forms.Form):
         super().__init__(*args, **kwargs)
         self.players = players
 
-    def clean_number(self) -> int | None:
-        return _int(self.cleaned_data.get("number"))
-
-    def clean_version(self) -> int | None:
-        return _int(self.cleaned_data.get("version"))
-
     def seat_choice(self, value: str) -> str | None:
         """The player a radio names (None: nobody)."""
         return self.players[int(value)] if value.isdigit() and int(value) < len(self.players) else None
@@ -785,7 +779,7 @@ class DealEntry:
     @property
     def submission(self) -> str:
         source = self.facts.data if self.facts.is_bound else self.facts.initial
-        return str(source.get("submission") or "")[:64]
+        return str(source.get("submission") or "")
 
     def restart(self, *, number: int | None = None, version: int | None = None, submission: str) -> None:
         """The form answers a conflict: the next save is a new submission (of the deal now there)."""

@@ -4,11 +4,10 @@ from here, so they read the same everywhere."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
-from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 
 from scorekeeper.rules.errors import RecordInvalid
@@ -17,6 +16,7 @@ from scorekeeper.rules.results import DealResult, GameResult, PlayerDeal, Standi
 from scorekeeper.table import engine
 from scorekeeper.table.access import with_players
 from scorekeeper.table.models import Game
+from scorekeeper.table.pages import url_by_id
 from scorekeeper.table.templatetags.cards import signed_text
 
 OUTCOMES = {
@@ -221,19 +221,11 @@ def deal_ids(game: Game) -> dict[int, int]:
     return dict(game.deals.values_list("number", "pk"))
 
 
-def _deal_href(game: Game) -> Callable[[int], str]:
-    """The deal page's address by deal id (``table:deal``), reversed once for the whole list."""
-    mark = 987654321
-    url = reverse("table:deal", args=[game.pk, mark])
-    head, tail = url.rsplit(str(mark), 1)
-    return lambda pk: f"{head}{pk}{tail}"
-
-
 def deal_rows(game: Game) -> list[dict[str, Any]]:
     """The deal list from the results the writes store (one query, no scoring): each deal's
     points and running totals per player, with the texts the template prints ready."""
     names = game.player_names()
-    href = _deal_href(game)
+    href = url_by_id("table:deal", game.pk)
     rows = []
     for pk, number, outcome, multiplier, dealer, actor, points, totals in game.deals.order_by("number").values_list(
         "pk", "number", "outcome", "multiplier", "dealer", "actor", "points", "totals"
@@ -272,7 +264,7 @@ def rows_of_result(game: Game, result: GameResult | None) -> list[dict[str, Any]
         return []
     names = list(result.players)
     ids = deal_ids(game)
-    href = _deal_href(game)
+    href = url_by_id("table:deal", game.pk)
     return [
         {
             "number": d.number,

@@ -730,47 +730,6 @@ def _switch(
 # ----------------------------------------------------------------------------------- import
 
 
-def import_game(*, table: Table, rec: Mapping[str, Any], played: engine.Played, by: Actor = "import") -> Game:
-    """Store a game record the engine has just scored (``played``, from its first deal): its
-    players (a known player keeps his spelling), its deals in seat form, the results, the change
-    history. Call inside a transaction."""
-    raw = list(rec["players"])  # as the record's deals name them
-    errors = player_name_errors(raw)
-    if errors:
-        raise RecordInvalid(errors)
-    players = _players(table, [clean_name(n) for n in raw])
-    first = rec.get("first_dealer")
-    game = Game.objects.create(
-        table=table,
-        kind=rec["game"],
-        profile=rec["rules"]["profile"],
-        options=engine.resolve(rec["game"], rec["rules"]["profile"], rec["rules"].get("options")).options(),
-        first_dealer=raw.index(first) if first in raw else None,
-    )
-    Seat.objects.bulk_create([Seat(game=game, player=p, position=i) for i, p in enumerate(players)])
-    rows = Deal.objects.bulk_create(
-        [Deal(game=game, number=n, cards=engine.seat_deal(d, raw)) for n, d in enumerate(rec["deals"], start=1)]
-    )
-    device, by_name = _actor(by)
-    Change.objects.bulk_create(
-        [
-            Change(
-                game=game,
-                deal_id=row.pk,
-                number=row.number,
-                action=ChangeAction.DEAL_ADDED,
-                after=row.cards,
-                by=device,
-                by_name=by_name,
-            )
-            for row in rows
-        ]
-    )
-    game = Game.objects.prefetch_related("seats__player").get(pk=game.pk)
-    _store(game, played)
-    return game
-
-
 def refresh_results(*, log: Any = None) -> int:
     """Score again every game whose stored results come from another version of the engine (or
     none): run after ``migrate``. A game the engine now rejects keeps its cards and shows the errors

@@ -28,7 +28,7 @@ from scorekeeper.table.changes import change_history
 from scorekeeper.table.forms import DealEntry, JoinForm, NewGameForm, error_text, new_submission
 from scorekeeper.table.models import Deal, Device, Game, GameState, Link, Role
 from scorekeeper.table.pages import HtmxHttpRequest, render_page
-from scorekeeper.table.present import deal_view, game_view
+from scorekeeper.table.present import GamePage, deal_view, game_view
 
 
 @require_safe
@@ -157,11 +157,10 @@ def _game_page(request: HtmxHttpRequest, game: Game, device: Device, *, partial:
 def rematch(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
     """A new game with the same players and rules, once the game is over; the player who would
     deal next deals first. A repeated post (its submission token) answers with the same game."""
-    result, _ = _score(game)
-    if result is None or result.state != "finished":
+    if not game.finished:
         return HttpResponseRedirect(reverse("table:game", args=[game.pk]))
     names = game.player_names()
-    following = result.deals[-1].next_dealer if result.deals else None
+    following = GamePage(game, engine.rules_of(game)[0]).board["next_dealer"]  # from the stored standing
     try:
         row = services.create_game(
             table=game.table,
@@ -171,7 +170,7 @@ def rematch(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespons
             players=names,
             first_dealer=names.index(following) if following in names else game.first_dealer,
             by=device,
-            submission=str(request.POST.get("submission", ""))[:64] or None,
+            submission=request.POST.get("submission") or None,
         )
     except services.Duplicate as done:
         return HttpResponseRedirect(done.answer)

@@ -61,8 +61,3 @@ def value_text(value: Any) -> str:
     if isinstance(value, int):
         return f"{value:,}"
     return str(value)
-
-
-@register.filter(name="value")
-def value_filter(value: Any) -> str:
-    return value_text(value)
