@@ -102,13 +102,11 @@ def check_field(bound_field: CardListField, name: str, text: str, rules: Rules, 
     return check
 
 
-def attach(entry: DealEntry, rules: Rules, only: str | None = None) -> None:
-    """Check every card field of the entry (or only the one named ``only``), keep each check on its
-    slot for the page, and put the problems found beside their field. Shows the engine's split of
-    an Oklahoma melded list in that player's melds field (unless the player gave a split)."""
+def attach(entry: DealEntry, rules: Rules) -> None:
+    """Check every card field of the entry, keep each check on its slot for the page, and put the
+    problems found beside their field. Shows the engine's split of an Oklahoma melded list in that
+    player's melds field (unless the player gave a split)."""
     for slot in entry.slots:
-        if only is not None and slot.field.html_name != only:
-            continue
         _attach(entry, slot, rules)
 
 

@@ -367,26 +367,6 @@ def deal_delete(request: HtmxHttpRequest, game: Game, device: Device, deal_id: i
     )
 
 
-@require_POST
-@access.game_view(Role.SCORE)
-def check_meld(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
-    """The live check of the one card field named by ?field= (given the deal form's post): its
-    cards as chips grouped by meld, what each meld is, or what is wrong with the field. (The deal
-    form's own preview checks every field at once; this answers for one.)"""
-    name = request.GET.get("field", "")
-    rules, _ = engine.rules_of(game)
-    entry = DealEntry(game=game.kind, players=game.player_names(), data=request.POST)
-    entry.to_data()
-    slot = next((s for s in entry.slots if s.field.html_name == name), None)
-    if slot is None:
-        return HttpResponse("")
-    checks.attach(entry, rules, only=name)
-    entry.quiet()
-    refilled = next((s for s in entry.sections if s.form.refilled), None)
-    context = {"slot": slot, "entry": entry, "game": game, "gin": entry.gin, "refilled": refilled}
-    return render(request, "table/check.html", context)
-
-
 @require_http_methods(["GET", "POST"])
 def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A table's link: this phone joins the table, to score or to follow as the link says, and

@@ -96,7 +96,7 @@ def _writes(game: Game, link: Link, scorer: Device, follower: Device | None = No
         (reverse("table:deal_new", args=[game.pk]), ok_post(OK_SMALL)),
         (reverse("table:deal_edit", args=[game.pk, deal.pk]), {**ok_post(OK_SMALL), "version": str(deal.version)}),
         (reverse("table:deal_delete", args=[game.pk, deal.pk]), {"version": str(deal.version)}),
-        (reverse("table:check_meld", args=[game.pk]) + "?field=p0-meld0", {"p0-meld0": "QS QH QD"}),
+        (reverse("table:deal_new", args=[game.pk]), {"action": "preview", "p-0-melds": "QS QH QD"}),
         (reverse("history:undo", args=[game.pk, change.pk]), {}),
         (reverse("history:rescore", args=[game.pk]), {"profile": "laws"}),
         (reverse("history:player_rename", args=[player.pk]), {"name": "Hacked"}),

@@ -139,12 +139,12 @@ def test_while_the_deal_is_entered_what_is_not_entered_yet_is_not_nagged(client,
 
 
 def test_the_live_check_shows_the_cards_grouped_by_meld(client, ok_game):
-    url = reverse("table:check_meld", args=[ok_game.pk]) + "?field=p-0-melds"
-    body = text(client.post(url, {"p-0-melds": "QS QH QD / 5S 6S 7S"}, headers=HX))
-    assert body.count('class="meld"') == 2 and "✓ set" in body and "✓ sequence" in body
-    held = reverse("table:check_meld", args=[ok_game.pk]) + "?field=p-0-held"
-    assert "2 cards" in text(client.post(held, {"p-0-held": "QS 4C"}, headers=HX))
-    assert text(client.post(reverse("table:check_meld", args=[ok_game.pk]) + "?field=nope", {})) == ""
+    """The form's live check (its preview, sent by htmx while the cards are typed) checks every field."""
+    url = reverse("table:deal_new", args=[ok_game.pk])
+    body = text(client.post(url, {"action": "preview", "p-0-melds": "QS QH QD / 5S 6S 7S"}, headers=HX))
+    check = body.split('id="id_p-0-melds_check"')[1].split("</div>")[0]
+    assert check.count('class="meld"') == 2 and "✓ set" in check and "✓ sequence" in check
+    assert "2 cards" in text(client.post(url, {"action": "preview", "p-0-held": "QS 4C"}, headers=HX))
 
 
 def test_gin_upcard_and_both_ways_of_giving_a_hand(client, gin_game):
@@ -242,8 +242,8 @@ FIELDS = ["upcard", "p-0-cards", "p-1-melds", "p-0-deadwood", "p-0-big_gin", "p-
 @pytest.mark.parametrize("field", FIELDS)
 @pytest.mark.parametrize("value", ["9S", "JK 2C=7H / / x", "\x00", "٩S " * 100])
 def test_the_live_check_takes_anything(client, gin_game, field, value):
-    url = reverse("table:check_meld", args=[gin_game.pk])
-    r = client.post(url + f"?field={field}", {field: value, "p-0-melds": value}, headers=HX)
+    url = reverse("table:deal_new", args=[gin_game.pk])
+    r = client.post(url, {"action": "preview", field: value, "p-0-melds": value}, headers=HX)
     assert r.status_code == 200
 
 

@@ -111,15 +111,16 @@ def test_a_player_with_no_cards_is_told_beside_his_cards(client, game):
 
 
 def test_the_live_check_of_melded_cards_shows_the_split_and_fills_the_melds_field(client, game):
-    url = reverse("table:check_meld", args=[game.pk]) + "?field=p-1-melded"
-    body = text(client.post(url, post(), headers=HX))
-    assert body.count('class="meld"') == 2 and "6 cards, +40" in body
+    url = reverse("table:deal_new", args=[game.pk])
+    body = text(client.post(url, {**post(), "action": "preview"}, headers=HX))
+    check = body.split('id="id_p-1-melded_check"')[1].split("</div>")[0]  # that field's live check
+    assert check.count('class="meld"') == 2 and "6 cards, +40" in check
     # the melds field, swapped in with the split found
     assert 'id="id_p-1-melds_box"' in body and 'hx-swap-oob="true"' in body
     assert melds_of(value_of(body, "p-1-melds")) == {("6S", "6H", "6D"), ("2C=7H", "8H", "9H")}
     # a split the player gave is left alone
-    mine = text(client.post(url, post(**{"p-1-melds": "6S 6H 6D / 8H 9H 2C=7H"}), headers=HX))
+    mine = text(client.post(url, {**post(**{"p-1-melds": "6S 6H 6D / 8H 9H 2C=7H"}), "action": "preview"}, headers=HX))
     assert 'id="id_p-1-melds_box"' not in mine
     # while the cards do not split yet, the check says why
-    partial = text(client.post(url, post(**{"p-1-melded": "QS QH"}), headers=HX))
+    partial = text(client.post(url, {**post(**{"p-1-melded": "QS QH"}), "action": "preview"}, headers=HX))
     assert "cannot be placed" in partial
