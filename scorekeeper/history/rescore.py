@@ -78,7 +78,7 @@ def compare(
     except RecordInvalid as exc:
         cmp.errors = [str(e) for e in exc.errors]
         return cmp
-    record = engine.game_record(game, list(game.deals.order_by("number").values_list("cards", flat=True)))
+    record = engine.game_record(game)
     alt = _score_other(cmp, dict(record, rules={"profile": profile, "options": other_rules.options()}))
     if alt is None:
         return cmp

@@ -346,7 +346,7 @@ _CONCLUDED = _Lru(256)
 def concluded(game: Game, standing: Mapping[str, Any] | None) -> GameResult | None:
     """Where the game stands from the standing stored with its last deal (None: no deal yet):
     totals, state, winner and the final tally with its lines, without playing any deal (its
-    ``deals`` are empty). Cached by (game, version)."""
+    ``deals`` are empty). Cached by the game (id, creation), its version and the engine's."""
     if not standing:
         return None
     key = (game.pk, game.created, game.version, game.scored_with)

@@ -61,8 +61,9 @@ class GamePage:
 
     @cached_property
     def now(self) -> GameResult | None:
-        """Where the game stands — totals, state, winner, final tally, Hollywood's columns — without
-        its deals (``engine.concluded`` from the standing stored with the last deal: none is played)."""
+        """Where the game stands — totals, state, winner, final tally, Hollywood's columns: from the
+        standing stored with the last deal (``engine.concluded``, without its deals: none is played),
+        or the game's whole result when it was stored by another version of the engine."""
         with_players(self.game)
         if self.stored:
             return engine.concluded(self.game, self.last[1])

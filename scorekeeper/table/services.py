@@ -337,7 +337,12 @@ def create_game(
     rules = engine.resolve(kind, profile, options)
     engine.score(engine.record(kind=kind, profile=profile, options=options, names=names, first_dealer=first_dealer))
     game = Game.objects.create(
-        table=table, kind=kind, profile=profile, options=rules.options(), first_dealer=first_dealer
+        table=table,
+        kind=kind,
+        profile=profile,
+        options=rules.options(),
+        first_dealer=first_dealer,
+        scored_with=engine.RESULTS_VERSION,  # no deal yet: nothing to score, its pages read what is stored
     )
     Seat.objects.bulk_create([Seat(game=game, player=p, position=i) for i, p in enumerate(_players(table, names))])
     _remember(submission, reverse("table:game", args=[game.pk]))

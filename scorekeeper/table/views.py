@@ -119,7 +119,8 @@ def _score(game: Game) -> tuple[GameResult | None, list[str]]:
 
 
 def _game_context(game: Game, device: Device, errors: list[str] | None = None) -> dict[str, Any]:
-    """The game page's context, from the stored results: no deal is scored."""
+    """The game page's context (``present.game_view``): from the stored results, no deal scored,
+    unless the game was stored by another version of the engine (then it is scored, once)."""
     rules, rule_errors = engine.rules_of(game)
     context = {
         "game": game,
@@ -207,8 +208,8 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
     if request.method == "GET":
         return _open_deal_form(request, game, deal, rules)
     action = request.POST.get("action", "save")
-    live = bool(request.htmx) and action == "preview"
-    entry = DealEntry(game=game.kind, players=game.player_names(), data=request.POST, live=live)
+    previewing = bool(request.htmx) and action == "preview"
+    entry = DealEntry(game=game.kind, players=game.player_names(), data=request.POST, live=previewing)
     data = entry.to_data()
     checks.attach(entry, rules)
     preview = None
@@ -230,7 +231,7 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
             )
         except RecordInvalid as exc:
             entry.apply_errors(exc.errors, deal.number if deal else entry.number or game.deals.count() + 1)
-    if live:
+    if previewing:
         entry.quiet()
     elif entry.has_errors:
         entry.find_focus()
