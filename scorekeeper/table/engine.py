@@ -249,6 +249,15 @@ def game_result(game: Game) -> GameResult:
     return reviewed(game)[0]
 
 
+def result_or_errors(game: Game) -> tuple[GameResult | None, list[str]]:
+    """``game_result``, or None and what the engine found wrong with the stored game (a page shows
+    the errors instead of the scores: never a 500)."""
+    try:
+        return game_result(game), []
+    except RecordInvalid as exc:
+        return None, [str(e) for e in exc.errors]
+
+
 def reviewed(game: Game) -> tuple[GameResult, list[str] | None]:
     """``game_result``, and for each deal a digest of all that decides its result (the rules, the
     players, its number, its cards, the standing before it): what a page showing one deal's result

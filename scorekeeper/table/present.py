@@ -10,7 +10,6 @@ from typing import Any
 
 from django.utils.functional import SimpleLazyObject
 
-from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.rules.results import DealResult, GameResult, PlayerDeal, Standing
 from scorekeeper.table import engine
@@ -48,10 +47,7 @@ class GamePage:
         self.errors: list[str] = []
         self.result: GameResult | None = None
         if not self.stored:
-            try:
-                self.result = engine.game_result(with_players(game))
-            except RecordInvalid as exc:
-                self.errors = [str(e) for e in exc.errors]
+            self.result, self.errors = engine.result_or_errors(with_players(game))
 
     @cached_property
     def last(self) -> tuple[int, dict[str, Any] | None]:

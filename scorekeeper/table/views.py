@@ -111,13 +111,6 @@ def _started_again(request: HtmxHttpRequest, done: services.Duplicate) -> HttpRe
     return response
 
 
-def _score(game: Game) -> tuple[GameResult | None, list[str]]:
-    try:
-        return engine.game_result(game), []
-    except RecordInvalid as exc:
-        return None, [str(e) for e in exc.errors]
-
-
 def _game_context(game: Game, device: Device, errors: list[str] | None = None) -> dict[str, Any]:
     """The game page's context (``present.game_view``): from the stored results, no deal scored,
     unless the game was stored by another version of the engine (then it is scored, once)."""
@@ -313,7 +306,7 @@ def _gone(request: HtmxHttpRequest, game: Game, deal_id: int) -> HttpResponse:
 @access.game_view(Role.FOLLOW)
 def deal_page(request: HtmxHttpRequest, game: Game, device: Device, deal_id: int) -> HttpResponse:
     deal = _deal(game, deal_id)
-    result, errors = _score(game)
+    result, errors = engine.result_or_errors(game)
     view = deal_view(game, result, deal.number) if result else None
     return render(
         request,
