@@ -108,6 +108,22 @@ def gin_game(make_game: Callable[..., Game]) -> Game:
     return make_game(kind="oklahoma-gin", profile="standard", players=["Ann", "Ben"])
 
 
+@pytest.fixture
+def plays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The numbers of the deals the engine plays from here on (``rules.games.play``), in order."""
+    from scorekeeper.table import engine
+
+    numbers: list[int] = []
+    real = engine.games.play
+
+    def counting(rules: Any, players: Any, standing: Any, deal: Any, number: int) -> Any:
+        numbers.append(number)
+        return real(rules, players, standing, deal, number)
+
+    monkeypatch.setattr(engine.games, "play", counting)
+    return numbers
+
+
 def body(response: HttpResponseBase) -> bytes:
     """A response's body, streamed (the exports of every game) or not."""
     return b"".join(response.streaming_content) if response.streaming else response.content  # type: ignore[attr-defined]

@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules.errors import RecordInvalid
-from scorekeeper.rules.results import Standing
 from scorekeeper.table import engine, services
 from scorekeeper.table.models import Deal, Game
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
@@ -111,16 +110,10 @@ def test_stored_results_are_always_those_of_scoring_from_scratch(table, kind, po
         assert (fresh.state, fresh.winner_name() or None) == (whole.state, whole.winner)
 
 
-def test_adding_a_deal_plays_one_deal(table, monkeypatch):
+def test_adding_a_deal_plays_one_deal(table, plays):
     game = new_game(table, options={"target": 10000}, deals=OK_POOL[:2] * 3)
-    calls: list[int] = []
-    real = engine.games.play
-
-    def counting(rules: Any, players: Any, standing: Standing, deal: Any, number: int) -> Any:
-        calls.append(number)
-        return real(rules, players, standing, deal, number)
-
-    monkeypatch.setattr(engine.games, "play", counting)
+    calls = plays
+    calls.clear()
     services.add_deal(game=game, deal=OK_POOL[1])
     assert calls == [7]
     calls.clear()

@@ -11,7 +11,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 
-from scorekeeper.rules.results import Standing
 from scorekeeper.table import engine, present
 from scorekeeper.table.models import Deal, Game
 from tests.app_data import OK_SMALL, ok_record_deal
@@ -44,17 +43,11 @@ def test_pages_from_stored_results_are_those_of_scoring_from_scratch(table, kind
         assert page.count == len(whole.deals)
 
 
-def test_a_save_replays_only_the_deals_it_changed(table, monkeypatch):
+def test_a_save_replays_only_the_deals_it_changed(table, plays):
     game = new_game(table, options={"target": 10000}, deals=OK_POOL[:2] * 5)
     engine.game_result(game)
-    calls: list[int] = []
-    real = engine.games.play
-
-    def counting(rules: Any, players: Any, standing: Standing, deal: Any, number: int) -> Any:
-        calls.append(number)
-        return real(rules, players, standing, deal, number)
-
-    monkeypatch.setattr(engine.games, "play", counting)
+    calls = plays
+    calls.clear()
     from scorekeeper.table import services
 
     services.add_deal(game=game, deal=OK_POOL[1])
