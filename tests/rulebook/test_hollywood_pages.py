@@ -9,6 +9,7 @@ import html
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -71,6 +72,12 @@ def assert_columns(part: str, totals: list[dict[str, int]], winners: list[str | 
         assert (winner.group(1).removesuffix(" wins") if winner else None) == winners[k - 1]
 
 
+def assert_result_columns(part: str, result: Any) -> None:
+    """``assert_columns`` with a scored game's columns: their totals, winners and closing deals."""
+    columns = result.columns
+    assert_columns(part, [dict(c.totals) for c in columns], [c.winner for c in columns], [c.ended_on for c in columns])
+
+
 def assert_finals(part: str, result) -> None:
     """Each closed column's final tally, with every line (bonuses) and its link to the rule book."""
     for column in result.columns:
@@ -94,12 +101,7 @@ def test_the_game_page_shows_three_columns_with_winners_bonuses_and_final_tallie
     assert game.state == "finished" and len(result.columns) == 3
     text = page(client, f"/games/{game.pk}/")
     part = section(text)
-    assert_columns(
-        part,
-        [dict(c.totals) for c in result.columns],
-        [c.winner for c in result.columns],
-        [c.ended_on for c in result.columns],
-    )
+    assert_result_columns(part, result)
     assert_finals(part, result)
     assert "game bonus +100" in plain(part)
     match = plain(part[part.index('<p class="winner"') :])
@@ -155,12 +157,7 @@ def test_the_review_shows_the_columns_and_which_columns_each_hand_went_in(client
     result = engine.game_result(game)
     text = page(client, f"/history/{game.pk}/")
     part = section(text)
-    assert_columns(
-        part,
-        [dict(c.totals) for c in result.columns],
-        [c.winner for c in result.columns],
-        [c.ended_on for c in result.columns],
-    )
+    assert_result_columns(part, result)
     assert_finals(part, result)
     for d in result.deals:
         article = text[text.index(f'id="deal-{d.number}"') :]
@@ -176,10 +173,7 @@ def test_rescore_shows_the_columns_now_and_under_the_other_rules(client, table):
     now = section(text, "columns-now")
     other = section(text, "columns-other")
     current = engine.game_result(game)
-    assert_columns(
-        now, [dict(c.totals) for c in current.columns], [c.winner for c in current.columns],
-        [c.ended_on for c in current.columns],
-    )  # fmt: skip
+    assert_result_columns(now, current)
     rec = dict(engine.game_record(game), rules={"profile": "classic", "options": {"hollywood": True, "target": 100}})
     alt = engine.score(rec)
     assert_columns(
