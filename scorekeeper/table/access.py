@@ -9,14 +9,14 @@ write (403). A revoked device stops working at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any, Concatenate, ParamSpec
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import connection
-from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.db.models import Field, Model, Prefetch, QuerySet, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 
 from scorekeeper.table.models import Device, Game, Role, Seat, Table
@@ -133,6 +133,58 @@ def watching(request: HttpRequest, game_id: int) -> tuple[int, str]:
     return int(row[0]), str(row[1])
 
 
+def _columns(model: type[Model]) -> list[Field[Any, Any]]:
+    return list(model._meta.concrete_fields)
+
+
+def _instance[M: Model](model: type[M], fields: list[Field[Any, Any]], values: Sequence[Any]) -> M:
+    """A model instance from a row of its columns, through the database's and the fields'
+    converters as the ORM applies them (SQLite stores dates and JSON as text)."""
+    converted = []
+    for f, value in zip(fields, values, strict=True):
+        col = f.get_col(model._meta.db_table)
+        for convert in [*connection.ops.get_db_converters(col), *f.get_db_converters(connection)]:
+            value = convert(value, col, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [f.attname for f in fields], converted)
+
+
+def game_and_device(request: HttpRequest, game_id: int) -> tuple[Game, Device]:
+    """The game, its table and this phone's device there (one that scores, if it holds two), in
+    one indexed query; 404 when there is no such game or the phone is not at its table (a
+    stranger cannot even learn that the id is taken). A revoked device does not count.
+
+    Plain SQL: every page of a game asks it, and building the ORM's queries (one for the game,
+    one for the phone's devices) cost more than running them."""
+    ids = _ids(request)
+    if not ids:
+        raise Http404("No such game")
+    parts = [(Game, "g"), (Device, "d"), (Table, "t")]
+    columns = [(model, _columns(model), alias) for model, alias in parts]
+    qn = connection.ops.quote_name
+    select = ", ".join(f"{alias}.{qn(str(f.column))}" for _, fields, alias in columns for f in fields)
+    sql = (
+        f"SELECT {select} FROM {qn(Game._meta.db_table)} g"
+        f" JOIN {qn(Device._meta.db_table)} d ON d.table_id = g.table_id"
+        f" JOIN {qn(Table._meta.db_table)} t ON t.id = g.table_id"
+        f" WHERE g.id = %s AND d.revoked IS NULL AND d.id IN ({', '.join(['%s'] * len(ids))})"
+        " ORDER BY d.role DESC, d.id DESC LIMIT 1"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id, *ids])
+        row = cursor.fetchone()
+    if row is None:
+        raise Http404("No such game")
+    instances: list[Any] = []
+    start = 0
+    for model, fields, _ in columns:
+        instances.append(_instance(model, fields, row[start : start + len(fields)]))
+        start += len(fields)
+    game, device, table = instances
+    game.table = device.table = table
+    return game, device
+
+
 def _seats() -> Prefetch:
     return Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
 
@@ -155,12 +207,11 @@ def game_view(
     def wrap(view: Callable[Concatenate[HtmxHttpRequest, Game, Device, P], HttpResponse]) -> Any:
         @wraps(view)
         def inner(request: HtmxHttpRequest, game_id: int, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
-            games = Game.objects.filter(pk=game_id).order_by()
-            game = next(iter(games.prefetch_related(_seats()) if players else games), None)
-            if game is None:
-                raise Http404("No such game")
-            device = require(request, game.table_id, role)
-            game.table = device.table  # loaded with the phone's devices
+            game, device = game_and_device(request, game_id)
+            if role == Role.SCORE and device.role != Role.SCORE:
+                raise PermissionDenied("This phone follows the game: ask the scorer to let it score.")
+            if players:
+                with_players(game)
             return view(request, game, device, *args, **kwargs)
 
         return inner

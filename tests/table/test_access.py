@@ -13,14 +13,15 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.test import Client
+from django.http import Http404
+from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
-from scorekeeper.table import services
+from scorekeeper.table import access, services
 from scorekeeper.table.models import Change, Device, Game, Link, Player, Role, Table
 from tests.app_data import OK_BIG, OK_SMALL, ok_post, ok_record_deal
-from tests.conftest import as_phone, body, new_game
+from tests.conftest import as_phone, body, new_game, phone_cookie
 
 pytestmark = pytest.mark.django_db
 
@@ -346,3 +347,51 @@ def test_a_new_phone_starting_a_game_gets_a_table_of_its_own(game):
     mine = Game.objects.exclude(table=game.table).get()
     assert phone.get(reverse("table:game", args=[mine.pk])).status_code == 200
     assert phone.get(reverse("table:game", args=[game.pk])).status_code == 404
+
+
+def _request(*devices: Device) -> Any:
+    """A request from a phone holding these devices (none: a browser with no cookie)."""
+    request = RequestFactory().get("/")
+    if devices:
+        request.COOKIES[access.COOKIE] = phone_cookie(*devices)
+    return request
+
+
+def test_a_game_page_finds_the_game_its_table_and_the_phone_in_one_query(
+    game, scorer, follower, django_assert_num_queries
+):
+    """``game_and_device`` reads the game, its table and the phone's device with the database's
+    converters (dates, JSON): the same objects the ORM gives; a phone holding two devices at the
+    table scores."""
+    with django_assert_num_queries(1):
+        found, device = access.game_and_device(_request(follower, scorer), game.pk)
+    orm = Game.objects.select_related("table").get(pk=game.pk)
+    fields = [f.attname for f in Game._meta.concrete_fields]
+    assert [getattr(found, f) for f in fields] == [getattr(orm, f) for f in fields]
+    assert isinstance(found.options, dict) and found.created.tzinfo is not None
+    assert (found.table, found.table.name, found.table.created) == (orm.table, orm.table.name, orm.table.created)
+    assert device == scorer and device.table == orm.table and device.created == scorer.created
+    assert access.game_and_device(_request(follower), game.pk)[1] == follower
+
+
+def test_no_game_and_device_for_a_revoked_phone_another_table_or_no_game(game, scorer, follower):
+    follower.revoked = timezone.now()
+    follower.save()
+    _, other = services.create_table(name="Other table", device_name="Other phone")
+    for request, game_id in [
+        (_request(follower), game.pk),
+        (_request(other), game.pk),
+        (_request(scorer), game.pk + 1000),
+        (_request(), game.pk),
+    ]:
+        with pytest.raises(Http404):
+            access.game_and_device(request, game_id)
+
+
+def test_a_warm_game_page_costs_two_queries(client, game, django_assert_num_queries):
+    """The live check (version and role), then the game, its table and the phone together; the
+    board and the deal list come from the cache."""
+    url = reverse("table:game", args=[game.pk])
+    assert client.get(url).status_code == 200
+    with django_assert_num_queries(2):
+        assert client.get(url).status_code == 200
