@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.db import connection, transaction
-from django.db.models import F, JSONField, Model
+from django.db.models import F, JSONField
 from django.utils import timezone
 
 from scorekeeper.history.transfer import iter_records
@@ -28,10 +28,12 @@ from scorekeeper.table.models import (
     clean_name,
     name_key,
 )
+from scorekeeper.table.rows import insert_rows
 from scorekeeper.table.services import (
     DEAL_RESULTS,
     SEAT_FIGURES,
     Actor,
+    ScoredRow,
     player_name_errors,
     result_fields,
     seat_figures,
@@ -148,17 +150,6 @@ def _play(rec: Any) -> engine.PlayedRecord:
         raise
 
 
-@dataclass(frozen=True, slots=True)
-class _Scored:
-    """What a seat's figures are made of, for one deal (``seat_figures``)."""
-
-    number: int
-    outcome: str
-    actor: int | None
-    winner: int | None
-    points: list[int]
-
-
 class _Batch:
     """Scored records waiting to be written together: a batch of games, their seats, deals and
     changes in one statement each (games through the ORM, for their ids; the many rows of seats,
@@ -209,7 +200,7 @@ class _Batch:
             zip(rec.cards, rec.played.deals, rec.played.standings, strict=True), start=1
         ):
             fields = result_fields(dr, standing, rec.names)
-            scored.append(_Scored(number, fields["outcome"], fields["actor"], fields["winner"], fields["points"]))
+            scored.append(ScoredRow.of(number, fields))
             values = [fields[name] for name in DEAL_RESULTS]
             deals.append(
                 (number, json(cards, None), *[json(v, None) if j else v for v, j in zip(values, is_json, strict=True)])
@@ -235,12 +226,12 @@ class _Batch:
             game.created = game.updated = now
         games = Game.objects.bulk_create(self.games)
         at = connection.ops.adapt_datetimefield_value(now)
-        _insert(
+        insert_rows(
             Seat,
             ("game", "player", "position", *SEAT_FIGURES),
             [(g.pk, *row) for g, rows in zip(games, self.seats, strict=True) for row in rows],
         )
-        _insert(
+        insert_rows(
             Deal,
             ("game", "number", "cards", *DEAL_RESULTS, "version", "created", "updated"),
             [(g.pk, *row, 1, at, at) for g, rows in zip(games, self.deals, strict=True) for row in rows],
@@ -249,7 +240,7 @@ class _Batch:
             (gid, number): pk
             for pk, gid, number in Deal.objects.filter(game__in=games).values_list("pk", "game_id", "number")
         }
-        _insert(
+        insert_rows(
             Change,
             ("game", "deal_id", "number", "action", "after", "at", "by", "by_name"),
             [
@@ -267,24 +258,6 @@ _JSON_RESULTS = frozenset(name for name in DEAL_RESULTS if isinstance(Deal._meta
 
 def _in_order(values: dict[str, Any], names: Sequence[str]) -> tuple[Any, ...]:
     return tuple(values[name] for name in names)
-
-
-def _column(field: Any) -> str:
-    column: str = field.column
-    return column
-
-
-def _insert(model: type[Model], fields: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
-    """Insert rows of values for these fields (in the database's own form) in one statement per
-    batch of rows the database takes."""
-    if not rows:
-        return
-    qn = connection.ops.quote_name
-    meta = model._meta
-    columns = ", ".join(qn(_column(meta.get_field(name))) for name in fields)
-    sql = f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
 
 
 def import_text(*, table: Table, text: str | bytes | IO[bytes] | IO[str], by: Actor = "import") -> ImportReport:

@@ -178,9 +178,10 @@ def play_from(
     start: int = 1,
     standing: Standing | None = None,
 ) -> Played:
-    """Score the deals ``cards[start - 1:]`` (seat form) from ``standing``, the game's standing after
-    deal ``start - 1`` (from the start of the game when None). Work in proportion to the deals
-    scored, not to the game. Raises RecordInvalid with the errors of the first deal that is not valid."""
+    """Score ``cards``, the game's deals from deal ``start`` on (seat form), from ``standing``, the
+    game's standing after deal ``start - 1`` (from the start of the game when None: then ``cards``
+    are all its deals). Work in proportion to the deals scored, not to the game. Raises
+    RecordInvalid with the errors of the first deal that is not valid."""
     with _guarded():
         if standing is None or start <= 1:
             rules, players, _, first = check_header(
@@ -191,8 +192,8 @@ def play_from(
             rules, players = resolve(kind, profile, options), tuple(names)
         scored: list[DealResult] = []
         standings: list[Standing] = []
-        for number in range(start, len(cards) + 1):
-            deal, standing = games.play(rules, players, standing, record_deal(cards[number - 1], players), number)
+        for number, seated in enumerate(cards, start=start):
+            deal, standing = games.play(rules, players, standing, record_deal(seated, players), number)
             scored.append(deal)
             standings.append(standing)
         return Played(start, tuple(scored), tuple(standings), games.conclude(rules, players, standing, scored))

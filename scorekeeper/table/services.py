@@ -17,7 +17,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -43,6 +43,7 @@ from scorekeeper.table.models import (
     clean_name,
     name_key,
 )
+from scorekeeper.table.rows import update_rows
 
 Actor = Device | str | None
 
@@ -364,22 +365,25 @@ def check_deal(*, game: Game, deal: Mapping[str, Any], number: int | None = None
     return engine.score(engine.game_record(game, cards))
 
 
-def _rescore(game: Game, cards: list[dict[str, Any]], start: int = 1) -> engine.Played:
-    """Score the game as it would be with these deals (seat form), from deal ``start`` on: from the
-    standing stored with deal ``start - 1`` when the stored results are the current engine's, else
-    from the first deal. Raise RecordInvalid (the errors of the first deal that is not valid)."""
+def _rescore(game: Game, later: list[dict[str, Any]], start: int = 1) -> engine.Played:
+    """Score the game as it would be with ``later`` (seat form) as its deals from deal ``start`` on:
+    from the standing stored with deal ``start - 1`` when the stored results are the current
+    engine's (the deals before it are not read), else from the first deal (with the stored cards of
+    the deals before ``start``). Raise RecordInvalid (the errors of the first deal that is not valid)."""
     standing = None
     if start > 1 and game.scored_with == engine.RESULTS_VERSION:
         stored = game.deals.filter(number=start - 1).values_list("standing", flat=True).first()
         if stored:
             standing = Standing.from_json(stored)
+    if standing is None and start > 1:
+        later = [*game.deals.filter(number__lt=start).order_by("number").values_list("cards", flat=True), *later]
     return engine.play_from(
         kind=game.kind,
         profile=game.profile,
         options=game.options,
         names=game.player_names(),
         first_dealer=game.first_dealer,
-        cards=cards,
+        cards=later,
         start=start if standing is not None else 1,
         standing=standing,
     )
@@ -420,17 +424,24 @@ def result_fields(deal: DealResult, standing: Standing, names: Sequence[str]) ->
 
 def _store(game: Game, played: engine.Played) -> None:
     """Store the engine's results from deal ``played.start`` on, the game's state and the seats'
-    figures. Expects the deals to hold their new numbers already."""
+    figures. Expects the deals to hold their new numbers already. Reads and writes the deals from
+    ``played.start`` on; of the deals before, only what the seats' figures are made of."""
     result = played.result
     names = list(result.players)  # in seat order, as the record named them
     seat = {name: i for i, name in enumerate(names)}
-    rows = list(game.deals.order_by("number"))
-    changed = []
-    for row, dr, standing in zip(rows[played.start - 1 :], played.deals, played.standings, strict=True):
-        for name, value in result_fields(dr, standing, names).items():
+    changed = list(game.deals.filter(number__gte=played.start).order_by("number").only("pk", "number"))
+    rows = [
+        ScoredRow(*values)
+        for values in game.deals.filter(number__lt=played.start)
+        .order_by("number")
+        .values_list("number", "outcome", "actor", "winner", "points")
+    ]
+    for row, dr, standing in zip(changed, played.deals, played.standings, strict=True):
+        fields = result_fields(dr, standing, names)
+        for name, value in fields.items():
             setattr(row, name, value)
-        changed.append(row)
-    Deal.objects.bulk_update(changed, list(DEAL_RESULTS))
+        rows.append(ScoredRow.of(row.number, fields))
+    update_rows(changed, DEAL_RESULTS)
     game.state = GameState.FINISHED if result.state == "finished" else GameState.IN_PROGRESS
     game.winner = seat.get(result.winner) if result.winner else None
     game.version = F("version") + 1
@@ -441,22 +452,24 @@ def _store(game: Game, played: engine.Played) -> None:
     _store_seats(game, result, rows)
 
 
-class ScoredDeal(Protocol):
-    """What a seat's figures are made of, for one deal: a ``Deal`` has it."""
+@dataclass(frozen=True, slots=True)
+class ScoredRow:
+    """What a seat's figures are made of, for one deal (``seat_figures``): its number and, by seat,
+    its stored result."""
 
-    @property
-    def number(self) -> int: ...
-    @property
-    def outcome(self) -> str: ...
-    @property
-    def actor(self) -> int | None: ...
-    @property
-    def winner(self) -> int | None: ...
-    @property
-    def points(self) -> Any: ...
+    number: int
+    outcome: str
+    actor: int | None
+    winner: int | None
+    points: list[int]
+
+    @classmethod
+    def of(cls, number: int, fields: Mapping[str, Any]) -> ScoredRow:
+        """From a deal's ``result_fields``."""
+        return cls(number, fields["outcome"], fields["actor"], fields["winner"], fields["points"])
 
 
-def seat_figures(position: int, result: GameResult, rows: Sequence[ScoredDeal], penalty: bool) -> dict[str, Any]:
+def seat_figures(position: int, result: GameResult, rows: Sequence[ScoredRow], penalty: bool) -> dict[str, Any]:
     """The figures of the seat at ``position`` in a game (``SEAT_FIGURES``), from its deals'
     stored results (``rows``, in order) and the game's result: what the history pages read."""
     sign = -1 if penalty else 1
@@ -490,14 +503,14 @@ def seat_figures(position: int, result: GameResult, rows: Sequence[ScoredDeal], 
     return figures
 
 
-def _store_seats(game: Game, result: GameResult, rows: list[Deal]) -> None:
+def _store_seats(game: Game, result: GameResult, rows: list[ScoredRow]) -> None:
     """Each seat's figures in this game, from the stored deals (what the history pages read)."""
     rules, _ = engine.rules_of(game)
     seats = game.seated()
     for seat in seats:
         for name, value in seat_figures(seat.position, result, rows, rules.penalty).items():
             setattr(seat, name, value)
-    Seat.objects.bulk_update(seats, list(SEAT_FIGURES))
+    update_rows(seats, SEAT_FIGURES)
 
 
 @transaction.atomic
@@ -516,14 +529,14 @@ def add_deal(
     _check_submission(submission)
     names = game.player_names()
     cards = engine.seat_deal(deal, names)
-    saved = list(game.deals.order_by("number"))
-    if number is not None and number <= len(saved):
-        there = saved[number - 1]
+    count = game.deals.count()
+    if number is not None and number <= count:
+        there = game.deals.get(number=number)
         if there.cards == cards:
             raise Duplicate(reverse("table:game", args=[game.pk]) + f"#deal-{there.number}")
         raise Conflict(
             f"deal {number} was entered on another phone{_when(last_change(game, there.pk))} — here is what it "
-            f"holds now. Your cards are kept below: save them as deal {len(saved) + 1} if they are another deal.",
+            f"holds now. Your cards are kept below: save them as deal {count + 1} if they are another deal.",
             deal=there,
             change=last_change(game, there.pk),
         )
@@ -535,8 +548,8 @@ def add_deal(
                 )
             ]
         )
-    played = _rescore(game, [d.cards for d in saved] + [cards], start=len(saved) + 1)
-    row = Deal.objects.create(game=game, number=len(saved) + 1, cards=cards)
+    played = _rescore(game, [cards], start=count + 1)
+    row = Deal.objects.create(game=game, number=count + 1, cards=cards)
     _log(game, ChangeAction.DEAL_ADDED, by=by, deal=row, number=row.number, after=cards)
     _store(game, played)
     _remember(submission, reverse("table:game", args=[game.pk]) + f"#deal-{row.number}")
@@ -579,9 +592,7 @@ def edit_deal(
     _check_submission(submission)
     row = _current(game, deal_id, version, "edit")
     cards = engine.seat_deal(deal, game.player_names())
-    all_cards = list(game.deals.order_by("number").values_list("cards", flat=True))
-    all_cards[row.number - 1] = cards
-    played = _rescore(game, all_cards, start=row.number)
+    played = _rescore(game, [cards, *_cards_after(game, row.number)], start=row.number)
     before = row.cards
     row.cards = cards
     row.version += 1
@@ -592,6 +603,11 @@ def edit_deal(
     _remember(submission, reverse("table:game", args=[game.pk]) + f"#deal-{row.number}")
     row.refresh_from_db()
     return row
+
+
+def _cards_after(game: Game, number: int) -> list[dict[str, Any]]:
+    """The stored cards of the deals after deal ``number``, in order."""
+    return list(game.deals.filter(number__gt=number).order_by("number").values_list("cards", flat=True))
 
 
 def _shift(game: Game, start: int, by: int) -> None:
@@ -615,8 +631,7 @@ def delete_deal(
 
 
 def _delete(game: Game, row: Deal, *, by: Actor, undoes: Change | None = None) -> Change:
-    cards = [d for d in game.deals.order_by("number") if d.pk != row.pk]
-    played = _rescore(game, [d.cards for d in cards], start=row.number)
+    played = _rescore(game, _cards_after(game, row.number), start=row.number)
     change = _log(game, ChangeAction.DEAL_DELETED, by=by, deal=row, number=row.number, before=row.cards, undoes=undoes)
     number = row.number
     row.delete()
@@ -628,9 +643,8 @@ def _delete(game: Game, row: Deal, *, by: Actor, undoes: Change | None = None) -
 def _restore(game: Game, deal_id: int | None, number: int, cards: Any, *, by: Actor, undoes: Change) -> Change:
     """Put a deleted deal back as deal ``number``, with its id (a new one when the history does not
     know it: games adopted from an earlier version)."""
-    saved = list(game.deals.order_by("number").values_list("cards", flat=True))
-    number = min(max(number, 1), len(saved) + 1)
-    played = _rescore(game, [*saved[: number - 1], cards, *saved[number - 1 :]], start=number)
+    number = min(max(number, 1), game.deals.count() + 1)
+    played = _rescore(game, [cards, *_cards_after(game, number - 1)], start=number)
     _shift(game, number, 1)
     row = Deal.objects.create(pk=deal_id, game=game, number=number, cards=cards)
     change = _log(game, ChangeAction.DEAL_RESTORED, by=by, deal=row, number=number, after=cards, undoes=undoes)
@@ -672,9 +686,9 @@ def undo(*, game: Game, change_id: int, by: Actor = None, submission: str | None
                 f"{_when(last_change(game, change.deal_id) if change.deal_id else None)}"
             )
         if change.action == ChangeAction.DEAL_EDITED:
-            all_cards = list(game.deals.order_by("number").values_list("cards", flat=True))
-            all_cards[row.number - 1] = change.before
-            played = _rescore(game, all_cards, start=row.number)
+            if not isinstance(change.before, dict):
+                raise Conflict("this change does not say what the deal held before: it cannot be undone")
+            played = _rescore(game, [change.before, *_cards_after(game, row.number)], start=row.number)
             row.cards = change.before
             row.version += 1
             row.updated = timezone.now()

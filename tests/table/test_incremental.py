@@ -4,6 +4,7 @@ scoring the whole game from scratch gives, on random games and random edits."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -108,6 +109,21 @@ def test_stored_results_are_always_those_of_scoring_from_scratch(table, kind, po
         fresh = Game.objects.get(pk=game.pk)
         whole = engine.score(engine.game_record(fresh))
         assert (fresh.state, fresh.winner_name() or None) == (whole.state, whole.winner)
+        assert seats(fresh) == seats_from_scratch(fresh, whole)
+
+
+def seats(game: Game) -> list[dict[str, Any]]:
+    return [{name: getattr(seat, name) for name in services.SEAT_FIGURES} for seat in game.seated()]
+
+
+def seats_from_scratch(game: Game, whole: Any) -> list[dict[str, Any]]:
+    """Each seat's figures computed from every stored deal at once."""
+    rows = [
+        services.ScoredRow(*values)
+        for values in game.deals.order_by("number").values_list("number", "outcome", "actor", "winner", "points")
+    ]
+    penalty = engine.rules_of(game)[0].penalty
+    return [services.seat_figures(seat.position, whole, rows, penalty) for seat in game.seated()]
 
 
 def test_adding_a_deal_plays_one_deal(table, plays):
@@ -120,3 +136,61 @@ def test_adding_a_deal_plays_one_deal(table, plays):
     third = Deal.objects.get(game=game, number=3)
     services.edit_deal(game=game, deal_id=third.pk, version=third.version, deal=OK_POOL[2])
     assert calls == [3, 4, 5, 6, 7]
+
+
+def test_a_game_stored_by_another_engine_is_scored_from_its_first_deal(table, plays):
+    """The standing stored before the deal cannot be trusted: the save plays every deal, reading
+    the cards of those before it, and stores what scoring from scratch gives."""
+    game = new_game(table, options={"target": 10000}, deals=OK_POOL[:2] * 3)
+    Game.objects.filter(pk=game.pk).update(scored_with="an older engine")
+    game.refresh_from_db()
+    plays.clear()
+    fourth = Deal.objects.get(game=game, number=4)
+    services.edit_deal(game=game, deal_id=fourth.pk, version=fourth.version, deal=OK_POOL[2])
+    assert plays == [1, 2, 3, 4, 5, 6]
+    assert stored(game) == from_scratch(game)
+    fresh = Game.objects.get(pk=game.pk)
+    assert fresh.scored_with == engine.RESULTS_VERSION
+    assert seats(fresh) == seats_from_scratch(fresh, engine.score(engine.game_record(fresh)))
+
+
+def test_a_save_reads_no_cards_before_the_deal_it_changes(table, monkeypatch):
+    """Adding, editing or deleting the last deal of a game of 30 runs as many statements as in a
+    game of 2, loads no deal but those it scores, and reads no deal's cards before it. (The seats'
+    figures still read each deal's outcome and points: a few numbers a deal.)"""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    loaded: list[int] = []
+    from_db = Deal.from_db.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[Deal], *args: Any, **kwargs: Any) -> Deal:
+        loaded.append(1)
+        return from_db(cls, *args, **kwargs)
+
+    monkeypatch.setattr(Deal, "from_db", classmethod(counted))
+
+    def save(deals: int) -> tuple[list[int], list[str]]:
+        game = new_game(table, options={"target": 10000}, deals=OK_POOL[:2] * (deals // 2))
+        counts, sql = [], []
+        for step in ("add", "edit", "delete"):
+            last = Deal.objects.filter(game=game).order_by("-number").first()
+            loaded.clear()
+            with CaptureQueriesContext(connection) as queries:
+                if step == "add":
+                    services.add_deal(game=game, deal=OK_POOL[1])
+                elif step == "edit":
+                    services.edit_deal(game=game, deal_id=last.pk, version=last.version, deal=OK_POOL[0])
+                else:
+                    services.delete_deal(game=game, deal_id=last.pk, version=last.version)
+            counts += [len(queries), len(loaded)]
+            sql += [q["sql"] for q in queries]
+        return counts, sql
+
+    small, _ = save(2)
+    big, sql = save(30)
+    assert small == big
+    assert max(big[1::2]) <= 3  # the deal it changes: checked, stored and read back
+    for statement in sql:
+        if statement.startswith("SELECT") and '"table_deal"."cards"' in statement.split(" FROM ")[0]:
+            assert re.search(r'WHERE .*"table_deal"."(number" >|number" =|id" =)', statement), statement
