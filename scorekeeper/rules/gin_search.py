@@ -25,7 +25,7 @@ card (``INDEX_OF_TEXT``: every spelling ``cards.parse_card`` accepts), falling b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -161,7 +161,6 @@ RUNS_IN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 LEFT_IN: tuple[tuple[int, ...], ...] = tuple(
     tuple((m & ~sum(RUNS[m])) << (13 * s) for m in range(8192)) for s in range(4)
 )
-_LEFT_S, _LEFT_H, _LEFT_D, _LEFT_C = LEFT_IN
 # Gain of discarding from a suit: T1[m] - T[m] (INF for an empty suit).
 D1: list[int] = [T1[m] - T[m] if m else INF for m in range(8192)]
 
@@ -261,6 +260,60 @@ def _sets_taken(xa: int, xb: int, xc: int, xd: int) -> tuple[int, ...]:
     return tuple(sets)
 
 
+def _arranged(mask: int, sets: tuple[int, ...], a: int, b: int, c: int, d: int) -> tuple[tuple[int, ...], int]:
+    """The melds (the sets, then each suit's runs from the lowest card up) and what they leave."""
+    melds = sets + RUNS_IN[0][a] + RUNS_IN[1][b] + RUNS_IN[2][c] + RUNS_IN[3][d]
+    return melds, LEFT_IN[0][a] | LEFT_IN[1][b] | LEFT_IN[2][c] | LEFT_IN[3][d]
+
+
+# A rank's four cards (one a suit) when multiplied by the rank's bit: ``mask & multi * _COLUMN``
+# is the hand's cards on the ranks of ``multi``.
+_COLUMN = 1 | 1 << 13 | 1 << 26 | 1 << 39
+
+# One choice of sets: the cards each suit keeps (13-bit masks: spades, hearts, diamonds, clubs)
+# and the sets it takes (52-bit masks, by rank).
+Choice = tuple[int, int, int, int, tuple[int, ...]]
+
+
+def _build_choices() -> dict[int, tuple[Choice, ...]]:
+    """Every choice of sets of a hand holding one or two ranks three or four times, in
+    ``_removals`` order (so the first best is the one ``_least_removal`` picks), by the hand's
+    cards on those ranks (``mask & multi * _COLUMN``). A hand holding three such ranks (rare) goes
+    through ``_least_removal``."""
+    held = [pattern for pattern in range(16) if pattern.bit_count() >= 3]  # bit s: suit s holds it
+
+    def column(rank: int, pattern: int) -> int:
+        return sum(1 << (13 * s + rank) for s in range(4) if pattern >> s & 1)
+
+    keys = [column(r, p) for r in range(13) for p in held]
+    keys += [column(r, p) | column(q, o) for r in range(13) for q in range(r + 1, 13) for p in held for o in held]
+    table = {}
+    for key in keys:
+        a, b, c, d, multi = _split(key)
+        table[key] = tuple(
+            (FULL ^ xa, FULL ^ xb, FULL ^ xc, FULL ^ xd, _sets_taken(xa, xb, xc, xd))
+            for xa, xb, xc, xd in _removals(a, b, c, d, multi)
+        )
+    return table
+
+
+_CHOICES = _build_choices()
+_RUNS_S, _RUNS_H, _RUNS_D, _RUNS_C = RUNS_IN
+
+
+def _least_with_sets(mask: int, a: int, b: int, c: int, d: int, multi: int) -> int:
+    """``best_deadwood`` of a hand holding some rank (``multi``) three or four times."""
+    choices = _CHOICES.get(mask & multi * _COLUMN)
+    if choices is None:
+        return _least_removal(a, b, c, d, multi)[0]
+    best = INF
+    for ka, kb, kc, kd, _ in choices:
+        value = T[a & ka] + T[b & kb] + T[c & kc] + T[d & kd]
+        if value < best:
+            best = value
+    return best
+
+
 def best_deadwood(mask: int) -> int:
     """The least deadwood points of a hand (any number of cards, no discard)."""
     a = mask & FULL
@@ -270,9 +323,27 @@ def best_deadwood(mask: int) -> int:
     multi = (a & b & (c | d)) | (c & d & (a | b))  # ranks held three or four times
     if not multi:
         return T[a] + T[b] + T[c] + T[d]
-    if not multi & (multi - 1):
-        return _one_rank_removal(a, b, c, d, multi)[0]
-    return _least_removal(a, b, c, d, multi)[0]
+    return _least_with_sets(mask, a, b, c, d, multi)
+
+
+def _discard_with_sets(
+    mask: int, a: int, b: int, c: int, d: int, multi: int
+) -> tuple[int, int, int, int, int, tuple[int, ...]]:
+    """(deadwood after the best discard, the suit masks the sets leave, the sets) of a hand
+    holding some rank (``multi``) three or four times."""
+    choices = _CHOICES.get(mask & multi * _COLUMN)
+    if choices is None:
+        value, xa, xb, xc, xd = _least_removal(a, b, c, d, multi, discard=True)
+        return value, a & ~xa, b & ~xb, c & ~xc, d & ~xd, _sets_taken(xa, xb, xc, xd)
+    best = INF
+    for choice in choices:
+        ka, kb, kc, kd, _ = choice
+        ca, cb, cc, cd = a & ka, b & kb, c & kc, d & kd
+        value = T[ca] + T[cb] + T[cc] + T[cd] + min(D1[ca], D1[cb], D1[cc], D1[cd])
+        if value < best:
+            best, chosen = value, choice
+    ka, kb, kc, kd, sets = chosen
+    return best, a & ka, b & kb, c & kc, d & kd, sets
 
 
 def best_deadwood_discard(mask: int) -> int:
@@ -284,7 +355,7 @@ def best_deadwood_discard(mask: int) -> int:
     multi = (a & b & (c | d)) | (c & d & (a | b))
     if not multi:
         return T[a] + T[b] + T[c] + T[d] + min(D1[a], D1[b], D1[c], D1[d])
-    return _least_removal(a, b, c, d, multi, discard=True)[0]
+    return _discard_with_sets(mask, a, b, c, d, multi)[0]
 
 
 def _sort_melds(melds: Iterable[int]) -> tuple[int, ...]:
@@ -304,34 +375,24 @@ def _rank_of_set(m: int) -> int:
     return low % 13
 
 
-def _arranged(mask: int, sets: tuple[int, ...], a: int, b: int, c: int, d: int) -> tuple[tuple[int, ...], int]:
-    """The melds (the sets, then each suit's runs from the lowest card up) and what they leave."""
-    melds = sets + RUNS_IN[0][a] + RUNS_IN[1][b] + RUNS_IN[2][c] + RUNS_IN[3][d]
-    return melds, LEFT_IN[0][a] | LEFT_IN[1][b] | LEFT_IN[2][c] | LEFT_IN[3][d]
-
-
-# One rank held by all four suits: which suits a choice takes the rank from, in
-# ``_set_choices`` order (no set; the sets of three leaving out clubs, diamonds, hearts, spades;
-# the set of four).
-_FOUR_WAYS = ((0, 0, 0, 0), (1, 1, 1, 0), (1, 1, 0, 1), (1, 0, 1, 1), (0, 1, 1, 1), (1, 1, 1, 1))
-
-
-def _one_rank_removal(a: int, b: int, c: int, d: int, bit: int) -> tuple[int, int, int, int, int]:
-    """``_least_removal`` when one rank only (``bit``) is held three or four times: the values of
-    no set, the sets of three and the set of four compared without building the choices."""
-    keep = FULL ^ bit
-    ta, tb, tc, td = T[a], T[b], T[c], T[d]
-    ua, ub, uc, ud = T[a & keep], T[b & keep], T[c & keep], T[d & keep]
-    none = ta + tb + tc + td
-    four = ua + ub + uc + ud
-    if a & b & c & d & bit:
-        values = (none, four - ud + td, four - uc + tc, four - ub + tb, four - ua + ta, four)
-        best = min(values)
-        fa, fb, fc, fd = _FOUR_WAYS[values.index(best)]
-        return best, bit * fa, bit * fb, bit * fc, bit * fd
-    if four < none:
-        return four, a & bit, b & bit, c & bit, d & bit
-    return none, 0, 0, 0, 0
+def _arrangement_with_sets(mask: int, a: int, b: int, c: int, d: int, multi: int) -> tuple[int, tuple[int, ...], int]:
+    """``best_arrangement`` of a hand holding some rank (``multi``) three or four times."""
+    choices = _CHOICES.get(mask & multi * _COLUMN)
+    if choices is None:
+        value, xa, xb, xc, xd = _least_removal(a, b, c, d, multi)
+        sets = _sets_taken(xa, xb, xc, xd)
+        a, b, c, d = a & ~xa, b & ~xb, c & ~xc, d & ~xd
+    else:
+        value = INF
+        for choice in choices:
+            ka, kb, kc, kd, _ = choice
+            least = T[a & ka] + T[b & kb] + T[c & kc] + T[d & kd]
+            if least < value:
+                value, chosen = least, choice
+        ka, kb, kc, kd, sets = chosen
+        a, b, c, d = a & ka, b & kb, c & kc, d & kd
+    melds = sets + _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
+    return value, melds, mask - sum(melds)
 
 
 def best_arrangement(mask: int) -> tuple[int, tuple[int, ...], int]:
@@ -344,19 +405,10 @@ def best_arrangement(mask: int) -> tuple[int, tuple[int, ...], int]:
     d = mask >> 39
     multi = (a & b & (c | d)) | (c & d & (a | b))
     if multi:
-        if multi & (multi - 1):
-            value, xa, xb, xc, xd = _least_removal(a, b, c, d, multi)
-            sets = _sets_taken(xa, xb, xc, xd)
-        else:
-            value, xa, xb, xc, xd = _one_rank_removal(a, b, c, d, multi)
-            taken = xa | xb << 13 | xc << 26 | xd << 39
-            sets = (taken,) if taken else ()
-        a, b, c, d = a & ~xa, b & ~xb, c & ~xc, d & ~xd
-        melds = sets + RUNS_IN[0][a] + RUNS_IN[1][b] + RUNS_IN[2][c] + RUNS_IN[3][d]
-    else:
-        value = T[a] + T[b] + T[c] + T[d]
-        melds = RUNS_IN[0][a] + RUNS_IN[1][b] + RUNS_IN[2][c] + RUNS_IN[3][d]
-    return value, melds, LEFT_IN[0][a] | LEFT_IN[1][b] | LEFT_IN[2][c] | LEFT_IN[3][d]
+        return _arrangement_with_sets(mask, a, b, c, d, multi)
+    melds = _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
+    # the melds are disjoint: their sum is the cards they take
+    return T[a] + T[b] + T[c] + T[d], melds, mask - sum(melds) if melds else mask
 
 
 def best_arrangement_discard(mask: int) -> tuple[int, tuple[int, ...], int, int]:
@@ -370,9 +422,7 @@ def best_arrangement_discard(mask: int) -> tuple[int, tuple[int, ...], int, int]
     multi = (a & b & (c | d)) | (c & d & (a | b))
     sets: tuple[int, ...] = ()
     if multi:
-        value, xa, xb, xc, xd = _least_removal(a, b, c, d, multi, discard=True)
-        sets = _sets_taken(xa, xb, xc, xd)
-        a, b, c, d = a & ~xa, b & ~xb, c & ~xc, d & ~xd
+        value, a, b, c, d, sets = _discard_with_sets(mask, a, b, c, d, multi)
     else:
         value = T[a] + T[b] + T[c] + T[d] + min(D1[a], D1[b], D1[c], D1[d])
     parts = [a, b, c, d]
@@ -842,11 +892,11 @@ def _mask_slowly(cards: Iterable[str]) -> int:
     return mask
 
 
-def mask_of_text(cards: Sequence[str]) -> int:
+def mask_of_text(cards: Sequence[str], _bit: dict[str, int] = _BIT_OF_TEXT) -> int:
     """The hand mask of cards given as text (``["QS", "10h", "T♥"]``): one table look-up a card.
     Raises CardError for a token that is not a card of the pack or a card named twice."""
     try:
-        mask = sum(map(_BIT_OF_TEXT.__getitem__, cards))
+        mask = sum([_bit[text] for text in cards])
     except (KeyError, TypeError):
         return _mask_slowly(cards)
     if mask.bit_count() != len(cards):  # a carry: some card was named twice
@@ -854,13 +904,26 @@ def mask_of_text(cards: Sequence[str]) -> int:
     return mask
 
 
-def least_deadwood_of_text(
-    cards: Sequence[str], _bit: Callable[[str], int] = _BIT_OF_TEXT.__getitem__, _t: list[int] = T
-) -> int:
+def least_deadwood_of_text(cards: Sequence[str], _bit: dict[str, int] = _BIT_OF_TEXT) -> int:
     """``best_deadwood`` of a hand given as text: ``mask_of_text`` and the search's common case
-    (no rank held three times) in one step, the rest through ``best_deadwood``."""
+    (no rank held three times) in one step, the rest through ``_least_with_sets``."""
     try:
-        mask = sum(map(_bit, cards))
+        if len(cards) == 10:  # the usual hand: its look-ups in line
+            c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
+            mask = (
+                _bit[c0]
+                + _bit[c1]
+                + _bit[c2]
+                + _bit[c3]
+                + _bit[c4]
+                + _bit[c5]
+                + _bit[c6]
+                + _bit[c7]
+                + _bit[c8]
+                + _bit[c9]
+            )
+        else:
+            mask = sum([_bit[text] for text in cards])
     except (KeyError, TypeError):
         return best_deadwood(_mask_slowly(cards))
     if mask.bit_count() != len(cards):
@@ -871,19 +934,32 @@ def least_deadwood_of_text(
     d = mask >> 39
     multi = (a & b & (c | d)) | (c & d & (a | b))
     if not multi:
-        return _t[a] + _t[b] + _t[c] + _t[d]
-    if multi & (multi - 1):
-        return _least_removal(a, b, c, d, multi)[0]
-    return _one_rank_removal(a, b, c, d, multi)[0]
+        return T[a] + T[b] + T[c] + T[d]
+    return _least_with_sets(mask, a, b, c, d, multi)
 
 
 def best_arrangement_of_text(
-    cards: Sequence[str], _bit: Callable[[str], int] = _BIT_OF_TEXT.__getitem__, _t: list[int] = T
+    cards: Sequence[str], _bit: dict[str, int] = _BIT_OF_TEXT
 ) -> tuple[int, tuple[int, ...], int]:
     """``best_arrangement`` of a hand given as text, the common case (no rank held three times)
     in one step."""
     try:
-        mask = sum(map(_bit, cards))
+        if len(cards) == 10:  # the usual hand: its look-ups in line
+            c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
+            mask = (
+                _bit[c0]
+                + _bit[c1]
+                + _bit[c2]
+                + _bit[c3]
+                + _bit[c4]
+                + _bit[c5]
+                + _bit[c6]
+                + _bit[c7]
+                + _bit[c8]
+                + _bit[c9]
+            )
+        else:
+            mask = sum([_bit[text] for text in cards])
     except (KeyError, TypeError):
         return best_arrangement(_mask_slowly(cards))
     if mask.bit_count() != len(cards):
@@ -892,11 +968,8 @@ def best_arrangement_of_text(
     b = mask >> 13 & 8191
     c = mask >> 26 & 8191
     d = mask >> 39
-    if (a & b & (c | d)) | (c & d & (a | b)):
-        return best_arrangement(mask)
-    spades, hearts, diamonds, clubs = RUNS_IN
-    return (
-        _t[a] + _t[b] + _t[c] + _t[d],
-        spades[a] + hearts[b] + diamonds[c] + clubs[d],
-        _LEFT_S[a] | _LEFT_H[b] | _LEFT_D[c] | _LEFT_C[d],
-    )
+    multi = (a & b & (c | d)) | (c & d & (a | b))
+    if multi:
+        return _arrangement_with_sets(mask, a, b, c, d, multi)
+    melds = _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
+    return T[a] + T[b] + T[c] + T[d], melds, mask - sum(melds) if melds else mask
