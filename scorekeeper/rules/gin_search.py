@@ -299,6 +299,10 @@ def _build_choices() -> dict[int, tuple[Choice, ...]]:
 
 _CHOICES = _build_choices()
 _RUNS_S, _RUNS_H, _RUNS_D, _RUNS_C = RUNS_IN
+# ``T[m]``, plus ``_RUN`` when the suit's best lays a run (``RUNS[m]`` is not empty): four suits
+# adding up to less than ``_RUN`` lay no run at all.
+_RUN = 1024
+_T_RUN: list[int] = [t + _RUN if runs else t for t, runs in zip(T, RUNS, strict=True)]
 
 
 def _least_with_sets(mask: int, a: int, b: int, c: int, d: int, multi: int) -> int:
@@ -892,84 +896,105 @@ def _mask_slowly(cards: Iterable[str]) -> int:
     return mask
 
 
-def mask_of_text(cards: Sequence[str], _bit: dict[str, int] = _BIT_OF_TEXT) -> int:
+# Each spelling's bit as a float, for adding a usual hand's cards in line (float additions are
+# cheaper than additions of 52-bit ints). Exact: the bits are powers of two below 2**52, and a sum
+# of distinct ones has at most 52 bits, which a double holds. A card named twice makes a carry
+# (or, past 2**53, a rounding) and neither ever adds a set bit: such a hand has fewer set bits than
+# cards, as with the int sum.
+_FLOAT_BIT_OF_TEXT: dict[str, float] = {text: float(bit) for text, bit in _BIT_OF_TEXT.items()}
+
+
+def mask_of_text(cards: Sequence[str], _f: dict[str, float] = _FLOAT_BIT_OF_TEXT) -> int:
     """The hand mask of cards given as text (``["QS", "10h", "T♥"]``): one table look-up a card.
     Raises CardError for a token that is not a card of the pack or a card named twice."""
+    n = len(cards)
     try:
-        mask = sum([_bit[text] for text in cards])
+        if n == 10:  # the usual hands (10 cards, or 11 before the discard): their look-ups in line
+            t0, t1, t2, t3, t4, t5, t6, t7, t8, t9 = cards
+            mask = int(_f[t0] + _f[t1] + _f[t2] + _f[t3] + _f[t4] + _f[t5] + _f[t6] + _f[t7] + _f[t8] + _f[t9])
+        elif n == 11:
+            t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10 = cards
+            ten = _f[t0] + _f[t1] + _f[t2] + _f[t3] + _f[t4] + _f[t5] + _f[t6] + _f[t7] + _f[t8] + _f[t9]
+            mask = int(ten + _f[t10])
+        else:
+            mask = sum([_BIT_OF_TEXT[text] for text in cards])
     except (KeyError, TypeError):
         return _mask_slowly(cards)
-    if mask.bit_count() != len(cards):  # a carry: some card was named twice
+    if mask.bit_count() != n:  # a carry: some card was named twice
         return _mask_slowly(cards)
     return mask
 
 
-def least_deadwood_of_text(cards: Sequence[str], _bit: dict[str, int] = _BIT_OF_TEXT) -> int:
-    """``best_deadwood`` of a hand given as text: ``mask_of_text`` and the search's common case
-    (no rank held three times) in one step, the rest through ``_least_with_sets``."""
+def least_deadwood_of_text(cards: Sequence[str], _f: dict[str, float] = _FLOAT_BIT_OF_TEXT) -> int:
+    """``best_deadwood`` of a hand given as text: ``mask_of_text`` and the search's common cases (no
+    rank held three times; one rank held three times) in one step, the rest through
+    ``_least_with_sets``."""
+    if len(cards) != 10:
+        return best_deadwood(mask_of_text(cards))
     try:
-        if len(cards) == 10:  # the usual hand: its look-ups in line
-            c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
-            mask = (
-                _bit[c0]
-                + _bit[c1]
-                + _bit[c2]
-                + _bit[c3]
-                + _bit[c4]
-                + _bit[c5]
-                + _bit[c6]
-                + _bit[c7]
-                + _bit[c8]
-                + _bit[c9]
-            )
-        else:
-            mask = sum([_bit[text] for text in cards])
+        t0, t1, t2, t3, t4, t5, t6, t7, t8, t9 = cards
+        mask = int(_f[t0] + _f[t1] + _f[t2] + _f[t3] + _f[t4] + _f[t5] + _f[t6] + _f[t7] + _f[t8] + _f[t9])
     except (KeyError, TypeError):
         return best_deadwood(_mask_slowly(cards))
-    if mask.bit_count() != len(cards):
+    if mask.bit_count() != 10:
         return best_deadwood(_mask_slowly(cards))
-    a = mask & 8191
-    b = mask >> 13 & 8191
-    c = mask >> 26 & 8191
-    d = mask >> 39
+    low = mask & 67108863  # spades and hearts
+    high = mask >> 26  # diamonds and clubs
+    a = low & 8191
+    b = low >> 13
+    c = high & 8191
+    d = high >> 13
     multi = (a & b & (c | d)) | (c & d & (a | b))
     if not multi:
         return T[a] + T[b] + T[c] + T[d]
-    return _least_with_sets(mask, a, b, c, d, multi)
+    if multi & (multi - 1) or a & b & c & d:
+        return _least_with_sets(mask, a, b, c, d, multi)
+    # one rank held three times: that set, or none
+    none = T[a] + T[b] + T[c] + T[d]
+    keep = 8191 ^ multi
+    taken = T[a & keep] + T[b & keep] + T[c & keep] + T[d & keep]
+    return taken if taken < none else none
 
 
 def best_arrangement_of_text(
-    cards: Sequence[str], _bit: dict[str, int] = _BIT_OF_TEXT
+    cards: Sequence[str], _f: dict[str, float] = _FLOAT_BIT_OF_TEXT
 ) -> tuple[int, tuple[int, ...], int]:
-    """``best_arrangement`` of a hand given as text, the common case (no rank held three times)
-    in one step."""
+    """``best_arrangement`` of a hand given as text, the common cases (no rank held three times;
+    one rank held three times) in one step."""
+    if len(cards) != 10:
+        return best_arrangement(mask_of_text(cards))
     try:
-        if len(cards) == 10:  # the usual hand: its look-ups in line
-            c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
-            mask = (
-                _bit[c0]
-                + _bit[c1]
-                + _bit[c2]
-                + _bit[c3]
-                + _bit[c4]
-                + _bit[c5]
-                + _bit[c6]
-                + _bit[c7]
-                + _bit[c8]
-                + _bit[c9]
-            )
-        else:
-            mask = sum([_bit[text] for text in cards])
+        t0, t1, t2, t3, t4, t5, t6, t7, t8, t9 = cards
+        mask = int(_f[t0] + _f[t1] + _f[t2] + _f[t3] + _f[t4] + _f[t5] + _f[t6] + _f[t7] + _f[t8] + _f[t9])
     except (KeyError, TypeError):
         return best_arrangement(_mask_slowly(cards))
-    if mask.bit_count() != len(cards):
+    if mask.bit_count() != 10:
         return best_arrangement(_mask_slowly(cards))
-    a = mask & 8191
-    b = mask >> 13 & 8191
-    c = mask >> 26 & 8191
-    d = mask >> 39
+    low = mask & 67108863
+    high = mask >> 26
+    a = low & 8191
+    b = low >> 13
+    c = high & 8191
+    d = high >> 13
     multi = (a & b & (c | d)) | (c & d & (a | b))
-    if multi:
+    if not multi:
+        value = _T_RUN[a] + _T_RUN[b] + _T_RUN[c] + _T_RUN[d]
+        if value < _RUN:  # no run either: all deadwood
+            return value, (), mask
+        melds = _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
+        return value % _RUN, melds, mask - sum(melds)
+    if multi & (multi - 1) or a & b & c & d:
         return _arrangement_with_sets(mask, a, b, c, d, multi)
+    # one rank held three times: that set (its cards are the hand's on that rank), or none
+    keep = 8191 ^ multi
+    none = T[a] + T[b] + T[c] + T[d]
+    value = T[a & keep] + T[b & keep] + T[c & keep] + T[d & keep]
+    if value < none:
+        a &= keep
+        b &= keep
+        c &= keep
+        d &= keep
+        melds = (mask & multi * _COLUMN,) + _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
+        return value, melds, mask - sum(melds)
     melds = _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
-    return T[a] + T[b] + T[c] + T[d], melds, mask - sum(melds) if melds else mask
+    return none, melds, mask - sum(melds) if melds else mask
