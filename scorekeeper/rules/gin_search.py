@@ -298,6 +298,8 @@ def _build_choices() -> dict[int, tuple[Choice, ...]]:
 
 
 _CHOICES = _build_choices()
+# A rank's four cards (52-bit), by the rank's bit.
+_RANK_CARDS: dict[int, int] = {1 << r: _COLUMN << r for r in range(13)}
 _RUNS_S, _RUNS_H, _RUNS_D, _RUNS_C = RUNS_IN
 # ``T[m]``, plus ``_RUN`` when the suit's best lays a run (``RUNS[m]`` is not empty): four suits
 # adding up to less than ``_RUN`` lay no run at all.
@@ -982,19 +984,26 @@ def best_arrangement_of_text(
         if value < _RUN:  # no run either: all deadwood
             return value, (), mask
         melds = _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
-        return value % _RUN, melds, mask - sum(melds)
+        # the melds are disjoint: the hand less their sum is the deadwood (mostly one run)
+        return value % _RUN, melds, mask - melds[0] if len(melds) == 1 else mask - sum(melds)
     if multi & (multi - 1) or a & b & c & d:
         return _arrangement_with_sets(mask, a, b, c, d, multi)
-    # one rank held three times: that set (its cards are the hand's on that rank), or none
+    # one rank held three times: that set (the hand's cards on that rank), or none
     keep = 8191 ^ multi
+    sa = a & keep
+    sb = b & keep
+    sc = c & keep
+    sd = d & keep
+    value = T[sa] + T[sb] + T[sc] + T[sd]
     none = T[a] + T[b] + T[c] + T[d]
-    value = T[a & keep] + T[b & keep] + T[c & keep] + T[d & keep]
     if value < none:
-        a &= keep
-        b &= keep
-        c &= keep
-        d &= keep
-        melds = (mask & multi * _COLUMN,) + _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
-        return value, melds, mask - sum(melds)
+        taken = mask & _RANK_CARDS[multi]
+        runs = _RUNS_S[sa] + _RUNS_H[sb] + _RUNS_D[sc] + _RUNS_C[sd]
+        if runs:
+            melds = (taken, *runs)
+            return value, melds, mask - sum(melds)
+        return value, (taken,), mask - taken
     melds = _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
-    return none, melds, mask - sum(melds) if melds else mask
+    if melds:
+        return none, melds, mask - melds[0] if len(melds) == 1 else mask - sum(melds)
+    return none, (), mask
