@@ -301,9 +301,11 @@ _CHOICES = _build_choices()
 # A rank's four cards (52-bit), by the rank's bit.
 _RANK_CARDS: dict[int, int] = {1 << r: _COLUMN << r for r in range(13)}
 _RUNS_S, _RUNS_H, _RUNS_D, _RUNS_C = RUNS_IN
-# ``T[m]``, plus ``_RUN`` when the suit's best lays a run (``RUNS[m]`` is not empty): four suits
-# adding up to less than ``_RUN`` lay no run at all.
-_RUN = 1024
+# ``T[m]``, plus ``_RUN`` when the suit's best lays a run (``RUNS[m]`` is not empty): the four suits
+# of a hand of at most 12 cards (deadwood below ``_RUN``) add up to less than ``_RUN`` when they lay
+# no run at all, and their sum less ``_RUN`` a suit laying one is their deadwood mod ``_RUN``. Every
+# entry stays a small int (at most 60 + 128), which Python keeps cached.
+_RUN = 128
 _T_RUN: list[int] = [t + _RUN if runs else t for t, runs in zip(T, RUNS, strict=True)]
 
 
@@ -998,12 +1000,11 @@ def best_arrangement_of_text(
     none = T[a] + T[b] + T[c] + T[d]
     if value < none:
         taken = mask & _RANK_CARDS[multi]
-        runs = _RUNS_S[sa] + _RUNS_H[sb] + _RUNS_D[sc] + _RUNS_C[sd]
-        if runs:
-            melds = (taken, *runs)
-            return value, melds, mask - sum(melds)
-        return value, (taken,), mask - taken
+        if _T_RUN[sa] + _T_RUN[sb] + _T_RUN[sc] + _T_RUN[sd] < _RUN:  # the set and no run
+            return value, (taken,), mask - taken
+        melds = (taken, *_RUNS_S[sa], *_RUNS_H[sb], *_RUNS_D[sc], *_RUNS_C[sd])
+        return value, melds, mask - sum(melds)
+    if _T_RUN[a] + _T_RUN[b] + _T_RUN[c] + _T_RUN[d] < _RUN:  # no set, no run
+        return none, (), mask
     melds = _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
-    if melds:
-        return none, melds, mask - melds[0] if len(melds) == 1 else mask - sum(melds)
-    return none, (), mask
+    return none, melds, mask - melds[0] if len(melds) == 1 else mask - sum(melds)
