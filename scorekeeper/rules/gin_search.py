@@ -356,14 +356,33 @@ def _discard_with_sets(
 
 def best_deadwood_discard(mask: int) -> int:
     """The least deadwood after the best discard (the hand holds one card more)."""
-    a = mask & FULL
-    b = mask >> 13 & FULL
-    c = mask >> 26 & FULL
-    d = mask >> 39
+    low = mask & 67108863  # spades and hearts
+    high = mask >> 26  # diamonds and clubs
+    a = low & 8191
+    b = low >> 13
+    c = high & 8191
+    d = high >> 13
     multi = (a & b & (c | d)) | (c & d & (a | b))
     if not multi:
-        return T[a] + T[b] + T[c] + T[d] + min(D1[a], D1[b], D1[c], D1[d])
-    return _discard_with_sets(mask, a, b, c, d, multi)[0]
+        # the best suit to discard from: the least of the four gains, compared in line
+        ga = D1[a]
+        gb = D1[b]
+        gc = D1[c]
+        gd = D1[d]
+        gain = ga if ga < gb else gb
+        other = gc if gc < gd else gd
+        return T[a] + T[b] + T[c] + T[d] + (gain if gain < other else other)
+    if multi & (multi - 1) or a & b & c & d:
+        return _discard_with_sets(mask, a, b, c, d, multi)[0]
+    # one rank held three times: that set, or none (the discard is never one of its cards)
+    keep = 8191 ^ multi
+    sa = a & keep
+    sb = b & keep
+    sc = c & keep
+    sd = d & keep
+    none = T[a] + T[b] + T[c] + T[d] + min(D1[a], D1[b], D1[c], D1[d])
+    value = T[sa] + T[sb] + T[sc] + T[sd] + min(D1[sa], D1[sb], D1[sc], D1[sd])
+    return value if value < none else none
 
 
 def _sort_melds(melds: Iterable[int]) -> tuple[int, ...]:
