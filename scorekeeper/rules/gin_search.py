@@ -270,9 +270,10 @@ def _arranged(mask: int, sets: tuple[int, ...], a: int, b: int, c: int, d: int) 
 # is the hand's cards on the ranks of ``multi``.
 _COLUMN = 1 | 1 << 13 | 1 << 26 | 1 << 39
 
-# One choice of sets: the cards each suit keeps (13-bit masks: spades, hearts, diamonds, clubs)
-# and the sets it takes (52-bit masks, by rank).
-Choice = tuple[int, int, int, int, tuple[int, ...]]
+# One choice of sets: the cards it takes from each suit (13-bit masks: spades, hearts, diamonds,
+# clubs; a suit less them is a subtraction, which Python does faster than ``&``), the sets (52-bit
+# masks, by rank) and all their cards (52-bit).
+Choice = tuple[int, int, int, int, tuple[int, ...], int]
 
 
 def _build_choices() -> dict[int, tuple[Choice, ...]]:
@@ -291,7 +292,7 @@ def _build_choices() -> dict[int, tuple[Choice, ...]]:
     for key in keys:
         a, b, c, d, multi = _split(key)
         table[key] = tuple(
-            (FULL ^ xa, FULL ^ xb, FULL ^ xc, FULL ^ xd, _sets_taken(xa, xb, xc, xd))
+            (xa, xb, xc, xd, _sets_taken(xa, xb, xc, xd), xa | xb << 13 | xc << 26 | xd << 39)
             for xa, xb, xc, xd in _removals(a, b, c, d, multi)
         )
     return table
@@ -301,10 +302,10 @@ _CHOICES = _build_choices()
 # A rank's four cards (52-bit), by the rank's bit.
 _RANK_CARDS: dict[int, int] = {1 << r: _COLUMN << r for r in range(13)}
 _RUNS_S, _RUNS_H, _RUNS_D, _RUNS_C = RUNS_IN
-# ``T[m]``, plus ``_RUN`` when the suit's best lays a run (``RUNS[m]`` is not empty): the four suits
-# of a hand of at most 12 cards (deadwood below ``_RUN``) add up to less than ``_RUN`` when they lay
-# no run at all, and their sum less ``_RUN`` a suit laying one is their deadwood mod ``_RUN``. Every
-# entry stays a small int (at most 60 + 128), which Python keeps cached.
+# ``T[m]``, plus ``_RUN`` when the suit's best lays a run (``RUNS[m]`` is not empty). Four suits adding
+# up to less than ``_RUN`` lay no run at all; for a hand of at most 12 cards (deadwood below
+# ``_RUN``) the converse holds too, and the sum mod ``_RUN`` is its deadwood. Every entry stays a
+# small int (at most 60 + 128), which Python keeps cached.
 _RUN = 128
 _T_RUN: list[int] = [t + _RUN if runs else t for t, runs in zip(T, RUNS, strict=True)]
 
@@ -315,8 +316,8 @@ def _least_with_sets(mask: int, a: int, b: int, c: int, d: int, multi: int) -> i
     if choices is None:
         return _least_removal(a, b, c, d, multi)[0]
     best = INF
-    for ka, kb, kc, kd, _ in choices:
-        value = T[a & ka] + T[b & kb] + T[c & kc] + T[d & kd]
+    for xa, xb, xc, xd, _, _ in choices:
+        value = T[a - xa] + T[b - xb] + T[c - xc] + T[d - xd]
         if value < best:
             best = value
     return best
@@ -345,13 +346,16 @@ def _discard_with_sets(
         return value, a & ~xa, b & ~xb, c & ~xc, d & ~xd, _sets_taken(xa, xb, xc, xd)
     best = INF
     for choice in choices:
-        ka, kb, kc, kd, _ = choice
-        ca, cb, cc, cd = a & ka, b & kb, c & kc, d & kd
+        xa, xb, xc, xd, _, _ = choice
+        ca = a - xa
+        cb = b - xb
+        cc = c - xc
+        cd = d - xd
         value = T[ca] + T[cb] + T[cc] + T[cd] + min(D1[ca], D1[cb], D1[cc], D1[cd])
         if value < best:
             best, chosen = value, choice
-    ka, kb, kc, kd, sets = chosen
-    return best, a & ka, b & kb, c & kc, d & kd, sets
+    xa, xb, xc, xd, sets, _ = chosen
+    return best, a - xa, b - xb, c - xc, d - xd, sets
 
 
 def best_deadwood_discard(mask: int) -> int:
@@ -412,12 +416,17 @@ def _arrangement_with_sets(mask: int, a: int, b: int, c: int, d: int, multi: int
     else:
         value = INF
         for choice in choices:
-            ka, kb, kc, kd, _ = choice
-            least = T[a & ka] + T[b & kb] + T[c & kc] + T[d & kd]
+            xa, xb, xc, xd, _, _ = choice
+            least = T[a - xa] + T[b - xb] + T[c - xc] + T[d - xd]
             if least < value:
                 value, chosen = least, choice
-        ka, kb, kc, kd, sets = chosen
-        a, b, c, d = a & ka, b & kb, c & kc, d & kd
+        xa, xb, xc, xd, sets, taken = chosen
+        a -= xa
+        b -= xb
+        c -= xc
+        d -= xd
+        if _T_RUN[a] + _T_RUN[b] + _T_RUN[c] + _T_RUN[d] < _RUN:  # no run
+            return value, sets, mask - taken
     melds = sets + _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
     return value, melds, mask - sum(melds)
 
