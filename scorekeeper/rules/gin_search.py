@@ -11,7 +11,9 @@ How it works (exact):
 * Sets are only possible on ranks held three or four times. Without such a rank (most hands)
   the answer is ``T[a] + T[b] + T[c] + T[d]``. Otherwise every choice per such rank (no set,
   each 3-subset, the 4-set) is tried and the remaining cards go through the table. A rank holds
-  at most one set in one pack, so this covers every arrangement.
+  at most one set in one pack, so this covers every arrangement. For one or two such ranks the
+  choices come ready-made from ``_CHOICES`` (built at import, by the hand's cards on those ranks,
+  in the order ``_least_removal`` tries them, so ties are broken alike).
 * Before the discard (one card more): ``T1[m]`` is the best of ``T[m - c]`` over the cards c of
   ``m``; the discard is never a card of a chosen set (discarding it is the same as choosing
   the smaller set or none), so the best is the best set choice plus the best suit to discard from.
@@ -20,7 +22,12 @@ Defender layoffs: see ``defender_best``; three or four players lay off in turn: 
 
 From card text: ``mask_of_text`` turns ``["QS", "10h", ...]`` into a mask with one table look-up a
 card (``INDEX_OF_TEXT``: every spelling ``cards.parse_card`` accepts), falling back to
-``parse_card`` (and its error messages) only for a token the table does not hold.
+``parse_card`` (and its error messages) only for a token the table does not hold. A usual hand
+(10 or 11 cards) is looked up in line and its bits added as floats (``_FLOAT_BIT_OF_TEXT``);
+``least_deadwood_of_text`` and ``best_arrangement_of_text`` answer its common cases (no rank held
+three times, or one) in the same step, where Python's cost is mostly the number of operations on
+ints that it does not specialise (``&``, ``|``, ``>>``): the tables are shaped to need few of them
+(``_T_RUN``, ``_RANK_CARDS``, the set choices' removal masks).
 """
 
 from __future__ import annotations
@@ -1030,7 +1037,7 @@ def best_arrangement_of_text(
         taken = mask & _RANK_CARDS[multi]
         if _T_RUN[sa] + _T_RUN[sb] + _T_RUN[sc] + _T_RUN[sd] < _RUN:  # the set and no run
             return value, (taken,), mask - taken
-        melds = (taken, *_RUNS_S[sa], *_RUNS_H[sb], *_RUNS_D[sc], *_RUNS_C[sd])
+        melds = (taken,) + _RUNS_S[sa] + _RUNS_H[sb] + _RUNS_D[sc] + _RUNS_C[sd]
         return value, melds, mask - sum(melds)
     if _T_RUN[a] + _T_RUN[b] + _T_RUN[c] + _T_RUN[d] < _RUN:  # no set, no run
         return none, (), mask
