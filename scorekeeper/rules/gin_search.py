@@ -11,7 +11,9 @@ How it works (exact):
 * Sets are only possible on ranks held three or four times. Without such a rank (most hands)
   the answer is ``T[a] + T[b] + T[c] + T[d]``. Otherwise every choice per such rank (no set,
   each 3-subset, the 4-set) is tried and the remaining cards go through the table. A rank holds
-  at most one set in one pack, so this covers every arrangement.
+  at most one set in one pack, so this covers every arrangement. For one or two such ranks the
+  choices come ready-made from ``_CHOICES`` (built at import, by the hand's cards on those ranks,
+  in the order ``_least_removal`` tries them, so ties are broken alike).
 * Before the discard (one card more): ``T1[m]`` is the best of ``T[m - c]`` over the cards c of
   ``m``; the discard is never a card of a chosen set (discarding it is the same as choosing
   the smaller set or none), so the best is the best set choice plus the best suit to discard from.
@@ -20,12 +22,17 @@ Defender layoffs: see ``defender_best``; three or four players lay off in turn: 
 
 From card text: ``mask_of_text`` turns ``["QS", "10h", ...]`` into a mask with one table look-up a
 card (``INDEX_OF_TEXT``: every spelling ``cards.parse_card`` accepts), falling back to
-``parse_card`` (and its error messages) only for a token the table does not hold.
+``parse_card`` (and its error messages) only for a token the table does not hold. A usual hand
+(10 or 11 cards) is looked up in line and its bits added as floats (``_FLOAT_BIT_OF_TEXT``);
+``least_deadwood_of_text`` and ``best_arrangement_of_text`` answer its common cases (no rank held
+three times, or one) in the same step, where Python's cost is mostly the number of operations on
+ints that it does not specialise (``&``, ``|``, ``>>``): the tables are shaped to need few of them
+(``_T_RUN``, ``_RANK_CARDS``, the set choices' removal masks).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -161,7 +168,6 @@ RUNS_IN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 LEFT_IN: tuple[tuple[int, ...], ...] = tuple(
     tuple((m & ~sum(RUNS[m])) << (13 * s) for m in range(8192)) for s in range(4)
 )
-_LEFT_S, _LEFT_H, _LEFT_D, _LEFT_C = LEFT_IN
 # Gain of discarding from a suit: T1[m] - T[m] (INF for an empty suit).
 D1: list[int] = [T1[m] - T[m] if m else INF for m in range(8192)]
 
@@ -261,6 +267,69 @@ def _sets_taken(xa: int, xb: int, xc: int, xd: int) -> tuple[int, ...]:
     return tuple(sets)
 
 
+def _arranged(mask: int, sets: tuple[int, ...], a: int, b: int, c: int, d: int) -> tuple[tuple[int, ...], int]:
+    """The melds (the sets, then each suit's runs from the lowest card up) and what they leave."""
+    melds = sets + RUNS_IN[0][a] + RUNS_IN[1][b] + RUNS_IN[2][c] + RUNS_IN[3][d]
+    return melds, LEFT_IN[0][a] | LEFT_IN[1][b] | LEFT_IN[2][c] | LEFT_IN[3][d]
+
+
+# A rank's four cards (one a suit) when multiplied by the rank's bit: ``mask & multi * _COLUMN``
+# is the hand's cards on the ranks of ``multi``.
+_COLUMN = 1 | 1 << 13 | 1 << 26 | 1 << 39
+
+# One choice of sets: the cards it takes from each suit (13-bit masks: spades, hearts, diamonds,
+# clubs; a suit less them is a subtraction, which Python does faster than ``&``), the sets (52-bit
+# masks, by rank) and all their cards (52-bit).
+Choice = tuple[int, int, int, int, tuple[int, ...], int]
+
+
+def _build_choices() -> dict[int, tuple[Choice, ...]]:
+    """Every choice of sets of a hand holding one or two ranks three or four times, in
+    ``_removals`` order (so the first best is the one ``_least_removal`` picks), by the hand's
+    cards on those ranks (``mask & multi * _COLUMN``). A hand holding three such ranks (rare) goes
+    through ``_least_removal``."""
+    held = [pattern for pattern in range(16) if pattern.bit_count() >= 3]  # bit s: suit s holds it
+
+    def column(rank: int, pattern: int) -> int:
+        return sum(1 << (13 * s + rank) for s in range(4) if pattern >> s & 1)
+
+    keys = [column(r, p) for r in range(13) for p in held]
+    keys += [column(r, p) | column(q, o) for r in range(13) for q in range(r + 1, 13) for p in held for o in held]
+    table = {}
+    for key in keys:
+        a, b, c, d, multi = _split(key)
+        table[key] = tuple(
+            (xa, xb, xc, xd, _sets_taken(xa, xb, xc, xd), xa | xb << 13 | xc << 26 | xd << 39)
+            for xa, xb, xc, xd in _removals(a, b, c, d, multi)
+        )
+    return table
+
+
+_CHOICES = _build_choices()
+# A rank's four cards (52-bit), by the rank's bit.
+_RANK_CARDS: dict[int, int] = {1 << r: _COLUMN << r for r in range(13)}
+_RUNS_S, _RUNS_H, _RUNS_D, _RUNS_C = RUNS_IN
+# ``T[m]``, plus ``_RUN`` when the suit's best lays a run (``RUNS[m]`` is not empty). Four suits adding
+# up to less than ``_RUN`` lay no run at all; for a hand of at most 12 cards (deadwood below
+# ``_RUN``) the converse holds too, and the sum mod ``_RUN`` is its deadwood. Every entry stays a
+# small int (at most 60 + 128), which Python keeps cached.
+_RUN = 128
+_T_RUN: list[int] = [t + _RUN if runs else t for t, runs in zip(T, RUNS, strict=True)]
+
+
+def _least_with_sets(mask: int, a: int, b: int, c: int, d: int, multi: int) -> int:
+    """``best_deadwood`` of a hand holding some rank (``multi``) three or four times."""
+    choices = _CHOICES.get(mask & multi * _COLUMN)
+    if choices is None:
+        return _least_removal(a, b, c, d, multi)[0]
+    best = INF
+    for xa, xb, xc, xd, _, _ in choices:
+        value = T[a - xa] + T[b - xb] + T[c - xc] + T[d - xd]
+        if value < best:
+            best = value
+    return best
+
+
 def best_deadwood(mask: int) -> int:
     """The least deadwood points of a hand (any number of cards, no discard)."""
     a = mask & FULL
@@ -270,21 +339,61 @@ def best_deadwood(mask: int) -> int:
     multi = (a & b & (c | d)) | (c & d & (a | b))  # ranks held three or four times
     if not multi:
         return T[a] + T[b] + T[c] + T[d]
-    if not multi & (multi - 1):
-        return _one_rank_removal(a, b, c, d, multi)[0]
-    return _least_removal(a, b, c, d, multi)[0]
+    return _least_with_sets(mask, a, b, c, d, multi)
+
+
+def _discard_with_sets(
+    mask: int, a: int, b: int, c: int, d: int, multi: int
+) -> tuple[int, int, int, int, int, tuple[int, ...]]:
+    """(deadwood after the best discard, the suit masks the sets leave, the sets) of a hand
+    holding some rank (``multi``) three or four times."""
+    choices = _CHOICES.get(mask & multi * _COLUMN)
+    if choices is None:
+        value, xa, xb, xc, xd = _least_removal(a, b, c, d, multi, discard=True)
+        return value, a & ~xa, b & ~xb, c & ~xc, d & ~xd, _sets_taken(xa, xb, xc, xd)
+    best = INF
+    for choice in choices:
+        xa, xb, xc, xd, _, _ = choice
+        ca = a - xa
+        cb = b - xb
+        cc = c - xc
+        cd = d - xd
+        value = T[ca] + T[cb] + T[cc] + T[cd] + min(D1[ca], D1[cb], D1[cc], D1[cd])
+        if value < best:
+            best, chosen = value, choice
+    xa, xb, xc, xd, sets, _ = chosen
+    return best, a - xa, b - xb, c - xc, d - xd, sets
 
 
 def best_deadwood_discard(mask: int) -> int:
     """The least deadwood after the best discard (the hand holds one card more)."""
-    a = mask & FULL
-    b = mask >> 13 & FULL
-    c = mask >> 26 & FULL
-    d = mask >> 39
+    low = mask & 67108863  # spades and hearts
+    high = mask >> 26  # diamonds and clubs
+    a = low & 8191
+    b = low >> 13
+    c = high & 8191
+    d = high >> 13
     multi = (a & b & (c | d)) | (c & d & (a | b))
     if not multi:
-        return T[a] + T[b] + T[c] + T[d] + min(D1[a], D1[b], D1[c], D1[d])
-    return _least_removal(a, b, c, d, multi, discard=True)[0]
+        # the best suit to discard from: the least of the four gains, compared in line
+        ga = D1[a]
+        gb = D1[b]
+        gc = D1[c]
+        gd = D1[d]
+        gain = ga if ga < gb else gb
+        other = gc if gc < gd else gd
+        return T[a] + T[b] + T[c] + T[d] + (gain if gain < other else other)
+    if multi & (multi - 1) or a & b & c & d:
+        return _discard_with_sets(mask, a, b, c, d, multi)[0]
+    # one rank held three times: that set, or none (the discard is never one of its cards)
+    keep = 8191 ^ multi
+    sa = a & keep
+    sb = b & keep
+    sc = c & keep
+    sd = d & keep
+    none = T[a] + T[b] + T[c] + T[d] + min(D1[a], D1[b], D1[c], D1[d])
+    value = T[sa] + T[sb] + T[sc] + T[sd] + min(D1[sa], D1[sb], D1[sc], D1[sd])
+    return value if value < none else none
 
 
 def _sort_melds(melds: Iterable[int]) -> tuple[int, ...]:
@@ -304,34 +413,29 @@ def _rank_of_set(m: int) -> int:
     return low % 13
 
 
-def _arranged(mask: int, sets: tuple[int, ...], a: int, b: int, c: int, d: int) -> tuple[tuple[int, ...], int]:
-    """The melds (the sets, then each suit's runs from the lowest card up) and what they leave."""
-    melds = sets + RUNS_IN[0][a] + RUNS_IN[1][b] + RUNS_IN[2][c] + RUNS_IN[3][d]
-    return melds, LEFT_IN[0][a] | LEFT_IN[1][b] | LEFT_IN[2][c] | LEFT_IN[3][d]
-
-
-# One rank held by all four suits: which suits a choice takes the rank from, in
-# ``_set_choices`` order (no set; the sets of three leaving out clubs, diamonds, hearts, spades;
-# the set of four).
-_FOUR_WAYS = ((0, 0, 0, 0), (1, 1, 1, 0), (1, 1, 0, 1), (1, 0, 1, 1), (0, 1, 1, 1), (1, 1, 1, 1))
-
-
-def _one_rank_removal(a: int, b: int, c: int, d: int, bit: int) -> tuple[int, int, int, int, int]:
-    """``_least_removal`` when one rank only (``bit``) is held three or four times: the values of
-    no set, the sets of three and the set of four compared without building the choices."""
-    keep = FULL ^ bit
-    ta, tb, tc, td = T[a], T[b], T[c], T[d]
-    ua, ub, uc, ud = T[a & keep], T[b & keep], T[c & keep], T[d & keep]
-    none = ta + tb + tc + td
-    four = ua + ub + uc + ud
-    if a & b & c & d & bit:
-        values = (none, four - ud + td, four - uc + tc, four - ub + tb, four - ua + ta, four)
-        best = min(values)
-        fa, fb, fc, fd = _FOUR_WAYS[values.index(best)]
-        return best, bit * fa, bit * fb, bit * fc, bit * fd
-    if four < none:
-        return four, a & bit, b & bit, c & bit, d & bit
-    return none, 0, 0, 0, 0
+def _arrangement_with_sets(mask: int, a: int, b: int, c: int, d: int, multi: int) -> tuple[int, tuple[int, ...], int]:
+    """``best_arrangement`` of a hand holding some rank (``multi``) three or four times."""
+    choices = _CHOICES.get(mask & multi * _COLUMN)
+    if choices is None:
+        value, xa, xb, xc, xd = _least_removal(a, b, c, d, multi)
+        sets = _sets_taken(xa, xb, xc, xd)
+        a, b, c, d = a & ~xa, b & ~xb, c & ~xc, d & ~xd
+    else:
+        value = INF
+        for choice in choices:
+            xa, xb, xc, xd, _, _ = choice
+            least = T[a - xa] + T[b - xb] + T[c - xc] + T[d - xd]
+            if least < value:
+                value, chosen = least, choice
+        xa, xb, xc, xd, sets, taken = chosen
+        a -= xa
+        b -= xb
+        c -= xc
+        d -= xd
+        if _T_RUN[a] + _T_RUN[b] + _T_RUN[c] + _T_RUN[d] < _RUN:  # no run
+            return value, sets, mask - taken
+    melds = sets + _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
+    return value, melds, mask - sum(melds)
 
 
 def best_arrangement(mask: int) -> tuple[int, tuple[int, ...], int]:
@@ -344,19 +448,10 @@ def best_arrangement(mask: int) -> tuple[int, tuple[int, ...], int]:
     d = mask >> 39
     multi = (a & b & (c | d)) | (c & d & (a | b))
     if multi:
-        if multi & (multi - 1):
-            value, xa, xb, xc, xd = _least_removal(a, b, c, d, multi)
-            sets = _sets_taken(xa, xb, xc, xd)
-        else:
-            value, xa, xb, xc, xd = _one_rank_removal(a, b, c, d, multi)
-            taken = xa | xb << 13 | xc << 26 | xd << 39
-            sets = (taken,) if taken else ()
-        a, b, c, d = a & ~xa, b & ~xb, c & ~xc, d & ~xd
-        melds = sets + RUNS_IN[0][a] + RUNS_IN[1][b] + RUNS_IN[2][c] + RUNS_IN[3][d]
-    else:
-        value = T[a] + T[b] + T[c] + T[d]
-        melds = RUNS_IN[0][a] + RUNS_IN[1][b] + RUNS_IN[2][c] + RUNS_IN[3][d]
-    return value, melds, LEFT_IN[0][a] | LEFT_IN[1][b] | LEFT_IN[2][c] | LEFT_IN[3][d]
+        return _arrangement_with_sets(mask, a, b, c, d, multi)
+    melds = _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
+    # the melds are disjoint: their sum is the cards they take
+    return T[a] + T[b] + T[c] + T[d], melds, mask - sum(melds) if melds else mask
 
 
 def best_arrangement_discard(mask: int) -> tuple[int, tuple[int, ...], int, int]:
@@ -370,9 +465,7 @@ def best_arrangement_discard(mask: int) -> tuple[int, tuple[int, ...], int, int]
     multi = (a & b & (c | d)) | (c & d & (a | b))
     sets: tuple[int, ...] = ()
     if multi:
-        value, xa, xb, xc, xd = _least_removal(a, b, c, d, multi, discard=True)
-        sets = _sets_taken(xa, xb, xc, xd)
-        a, b, c, d = a & ~xa, b & ~xb, c & ~xc, d & ~xd
+        value, a, b, c, d, sets = _discard_with_sets(mask, a, b, c, d, multi)
     else:
         value = T[a] + T[b] + T[c] + T[d] + min(D1[a], D1[b], D1[c], D1[d])
     parts = [a, b, c, d]
@@ -842,61 +935,111 @@ def _mask_slowly(cards: Iterable[str]) -> int:
     return mask
 
 
-def mask_of_text(cards: Sequence[str]) -> int:
+# Each spelling's bit as a float, for adding a usual hand's cards in line (float additions are
+# cheaper than additions of 52-bit ints). Exact: the bits are powers of two below 2**52, and a sum
+# of distinct ones has at most 52 bits, which a double holds. A card named twice makes a carry
+# (or, past 2**53, a rounding) and neither ever adds a set bit: such a hand has fewer set bits than
+# cards, as with the int sum.
+_FLOAT_BIT_OF_TEXT: dict[str, float] = {text: float(bit) for text, bit in _BIT_OF_TEXT.items()}
+
+
+def mask_of_text(cards: Sequence[str], _f: dict[str, float] = _FLOAT_BIT_OF_TEXT) -> int:
     """The hand mask of cards given as text (``["QS", "10h", "T♥"]``): one table look-up a card.
     Raises CardError for a token that is not a card of the pack or a card named twice."""
+    n = len(cards)
     try:
-        mask = sum(map(_BIT_OF_TEXT.__getitem__, cards))
+        if n == 10:  # the usual hands (10 cards, or 11 before the discard): their look-ups in line
+            t0, t1, t2, t3, t4, t5, t6, t7, t8, t9 = cards
+            mask = int(_f[t0] + _f[t1] + _f[t2] + _f[t3] + _f[t4] + _f[t5] + _f[t6] + _f[t7] + _f[t8] + _f[t9])
+        elif n == 11:
+            t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10 = cards
+            ten = _f[t0] + _f[t1] + _f[t2] + _f[t3] + _f[t4] + _f[t5] + _f[t6] + _f[t7] + _f[t8] + _f[t9]
+            mask = int(ten + _f[t10])
+        else:
+            mask = sum([_BIT_OF_TEXT[text] for text in cards])
     except (KeyError, TypeError):
         return _mask_slowly(cards)
-    if mask.bit_count() != len(cards):  # a carry: some card was named twice
+    if mask.bit_count() != n:  # a carry: some card was named twice
         return _mask_slowly(cards)
     return mask
 
 
-def least_deadwood_of_text(
-    cards: Sequence[str], _bit: Callable[[str], int] = _BIT_OF_TEXT.__getitem__, _t: list[int] = T
-) -> int:
-    """``best_deadwood`` of a hand given as text: ``mask_of_text`` and the search's common case
-    (no rank held three times) in one step, the rest through ``best_deadwood``."""
+def least_deadwood_of_text(cards: Sequence[str], _f: dict[str, float] = _FLOAT_BIT_OF_TEXT) -> int:
+    """``best_deadwood`` of a hand given as text: ``mask_of_text`` and the search's common cases (no
+    rank held three times; one rank held three times) in one step, the rest through
+    ``_least_with_sets``."""
+    if len(cards) != 10:
+        return best_deadwood(mask_of_text(cards))
     try:
-        mask = sum(map(_bit, cards))
+        t0, t1, t2, t3, t4, t5, t6, t7, t8, t9 = cards
+        mask = int(_f[t0] + _f[t1] + _f[t2] + _f[t3] + _f[t4] + _f[t5] + _f[t6] + _f[t7] + _f[t8] + _f[t9])
     except (KeyError, TypeError):
         return best_deadwood(_mask_slowly(cards))
-    if mask.bit_count() != len(cards):
+    if mask.bit_count() != 10:
         return best_deadwood(_mask_slowly(cards))
-    a = mask & 8191
-    b = mask >> 13 & 8191
-    c = mask >> 26 & 8191
-    d = mask >> 39
+    low = mask & 67108863  # spades and hearts
+    high = mask >> 26  # diamonds and clubs
+    a = low & 8191
+    b = low >> 13
+    c = high & 8191
+    d = high >> 13
     multi = (a & b & (c | d)) | (c & d & (a | b))
     if not multi:
-        return _t[a] + _t[b] + _t[c] + _t[d]
-    if multi & (multi - 1):
-        return _least_removal(a, b, c, d, multi)[0]
-    return _one_rank_removal(a, b, c, d, multi)[0]
+        return T[a] + T[b] + T[c] + T[d]
+    if multi & (multi - 1) or a & b & c & d:
+        return _least_with_sets(mask, a, b, c, d, multi)
+    # one rank held three times: that set, or none
+    none = T[a] + T[b] + T[c] + T[d]
+    keep = 8191 ^ multi
+    taken = T[a & keep] + T[b & keep] + T[c & keep] + T[d & keep]
+    return taken if taken < none else none
 
 
 def best_arrangement_of_text(
-    cards: Sequence[str], _bit: Callable[[str], int] = _BIT_OF_TEXT.__getitem__, _t: list[int] = T
+    cards: Sequence[str], _f: dict[str, float] = _FLOAT_BIT_OF_TEXT
 ) -> tuple[int, tuple[int, ...], int]:
-    """``best_arrangement`` of a hand given as text, the common case (no rank held three times)
-    in one step."""
+    """``best_arrangement`` of a hand given as text, the common cases (no rank held three times;
+    one rank held three times) in one step."""
+    if len(cards) != 10:
+        return best_arrangement(mask_of_text(cards))
     try:
-        mask = sum(map(_bit, cards))
+        t0, t1, t2, t3, t4, t5, t6, t7, t8, t9 = cards
+        mask = int(_f[t0] + _f[t1] + _f[t2] + _f[t3] + _f[t4] + _f[t5] + _f[t6] + _f[t7] + _f[t8] + _f[t9])
     except (KeyError, TypeError):
         return best_arrangement(_mask_slowly(cards))
-    if mask.bit_count() != len(cards):
+    if mask.bit_count() != 10:
         return best_arrangement(_mask_slowly(cards))
-    a = mask & 8191
-    b = mask >> 13 & 8191
-    c = mask >> 26 & 8191
-    d = mask >> 39
-    if (a & b & (c | d)) | (c & d & (a | b)):
-        return best_arrangement(mask)
-    spades, hearts, diamonds, clubs = RUNS_IN
-    return (
-        _t[a] + _t[b] + _t[c] + _t[d],
-        spades[a] + hearts[b] + diamonds[c] + clubs[d],
-        _LEFT_S[a] | _LEFT_H[b] | _LEFT_D[c] | _LEFT_C[d],
-    )
+    low = mask & 67108863
+    high = mask >> 26
+    a = low & 8191
+    b = low >> 13
+    c = high & 8191
+    d = high >> 13
+    multi = (a & b & (c | d)) | (c & d & (a | b))
+    if not multi:
+        value = _T_RUN[a] + _T_RUN[b] + _T_RUN[c] + _T_RUN[d]
+        if value < _RUN:  # no run either: all deadwood
+            return value, (), mask
+        melds = _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
+        # the melds are disjoint: the hand less their sum is the deadwood (mostly one run)
+        return value % _RUN, melds, mask - melds[0] if len(melds) == 1 else mask - sum(melds)
+    if multi & (multi - 1) or a & b & c & d:
+        return _arrangement_with_sets(mask, a, b, c, d, multi)
+    # one rank held three times: that set (the hand's cards on that rank), or none
+    keep = 8191 ^ multi
+    sa = a & keep
+    sb = b & keep
+    sc = c & keep
+    sd = d & keep
+    value = T[sa] + T[sb] + T[sc] + T[sd]
+    none = T[a] + T[b] + T[c] + T[d]
+    if value < none:
+        taken = mask & _RANK_CARDS[multi]
+        if _T_RUN[sa] + _T_RUN[sb] + _T_RUN[sc] + _T_RUN[sd] < _RUN:  # the set and no run
+            return value, (taken,), mask - taken
+        melds = (taken,) + _RUNS_S[sa] + _RUNS_H[sb] + _RUNS_D[sc] + _RUNS_C[sd]
+        return value, melds, mask - sum(melds)
+    if _T_RUN[a] + _T_RUN[b] + _T_RUN[c] + _T_RUN[d] < _RUN:  # no set, no run
+        return none, (), mask
+    melds = _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
+    return none, melds, mask - melds[0] if len(melds) == 1 else mask - sum(melds)
