@@ -174,7 +174,7 @@ def test_a_save_reads_no_cards_before_the_deal_it_changes(table, monkeypatch):
         game = new_game(table, options={"target": 10000}, deals=OK_POOL[:2] * (deals // 2))
         counts, sql = [], []
         for step in ("add", "edit", "delete"):
-            last = Deal.objects.filter(game=game).order_by("-number").first()
+            last = Deal.objects.filter(game=game).latest("number")
             loaded.clear()
             with CaptureQueriesContext(connection) as queries:
                 if step == "add":
