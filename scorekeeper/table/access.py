@@ -110,31 +110,36 @@ def site_url(request: HttpRequest, path: str = "/") -> str:
     return request.build_absolute_uri(path)
 
 
-def watching(request: HttpRequest, game_id: int) -> tuple[int, str]:
-    """A live page's cheap check, one indexed query: the game's version and this phone's role at
-    its table (a scorer before a follower). 404 when the phone is not at the game's table.
+def _at_table(request: HttpRequest, game_id: int, select: str, join: str = "") -> tuple[Any, ...]:
+    """The columns ``select`` names of the game (``g``) and this phone's device at its table
+    (``d``: one that scores, if the phone holds two; a revoked one does not count), in one indexed
+    query; 404 when there is no such game or the phone is not at its table (a stranger cannot even
+    learn that the id is taken).
 
-    Plain SQL: a watching phone asks every second, and building the ORM query would cost more
-    than running it."""
+    Plain SQL: a watching phone asks every second and every page of a game asks too, and building
+    the ORM's queries would cost more than running them."""
     ids = _ids(request)
     if not ids:
         raise Http404("No such game")
-    game, device = Game._meta.db_table, Device._meta.db_table
+    qn = connection.ops.quote_name
     sql = (
-        f"SELECT g.version, d.role FROM {game} g JOIN {device} d ON d.table_id = g.table_id"
+        f"SELECT {select} FROM {qn(Game._meta.db_table)} g"
+        f" JOIN {qn(Device._meta.db_table)} d ON d.table_id = g.table_id{join}"
         f" WHERE g.id = %s AND d.revoked IS NULL AND d.id IN ({', '.join(['%s'] * len(ids))})"
-        " ORDER BY d.role DESC LIMIT 1"
+        " ORDER BY d.role DESC, d.id DESC LIMIT 1"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [game_id, *ids])
-        row = cursor.fetchone()
+        row: tuple[Any, ...] | None = cursor.fetchone()
     if row is None:
         raise Http404("No such game")
-    return int(row[0]), str(row[1])
+    return row
 
 
-def _columns(model: type[Model]) -> list[Field[Any, Any]]:
-    return list(model._meta.concrete_fields)
+def watching(request: HttpRequest, game_id: int) -> tuple[int, str]:
+    """A live page's cheap check: the game's version and this phone's role at its table."""
+    version, role = _at_table(request, game_id, "g.version, d.role")
+    return int(version), str(role)
 
 
 def _instance[M: Model](model: type[M], fields: list[Field[Any, Any]], values: Sequence[Any]) -> M:
@@ -150,34 +155,17 @@ def _instance[M: Model](model: type[M], fields: list[Field[Any, Any]], values: S
 
 
 def game_and_device(request: HttpRequest, game_id: int) -> tuple[Game, Device]:
-    """The game, its table and this phone's device there (one that scores, if it holds two), in
-    one indexed query; 404 when there is no such game or the phone is not at its table (a
-    stranger cannot even learn that the id is taken). A revoked device does not count.
-
-    Plain SQL: every page of a game asks it, and building the ORM's queries (one for the game,
-    one for the phone's devices) cost more than running them."""
-    ids = _ids(request)
-    if not ids:
-        raise Http404("No such game")
-    parts = [(Game, "g"), (Device, "d"), (Table, "t")]
-    columns = [(model, _columns(model), alias) for model, alias in parts]
+    """The game, its table and this phone's device there, in one query (``_at_table``): what
+    every page of a game needs first."""
     qn = connection.ops.quote_name
-    select = ", ".join(f"{alias}.{qn(str(f.column))}" for _, fields, alias in columns for f in fields)
-    sql = (
-        f"SELECT {select} FROM {qn(Game._meta.db_table)} g"
-        f" JOIN {qn(Device._meta.db_table)} d ON d.table_id = g.table_id"
-        f" JOIN {qn(Table._meta.db_table)} t ON t.id = g.table_id"
-        f" WHERE g.id = %s AND d.revoked IS NULL AND d.id IN ({', '.join(['%s'] * len(ids))})"
-        " ORDER BY d.role DESC, d.id DESC LIMIT 1"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id, *ids])
-        row = cursor.fetchone()
-    if row is None:
-        raise Http404("No such game")
+    parts = [
+        (model, list(model._meta.concrete_fields), alias) for model, alias in [(Game, "g"), (Device, "d"), (Table, "t")]
+    ]
+    select = ", ".join(f"{alias}.{qn(str(f.column))}" for _, fields, alias in parts for f in fields)
+    row = _at_table(request, game_id, select, f" JOIN {qn(Table._meta.db_table)} t ON t.id = g.table_id")
     instances: list[Any] = []
     start = 0
-    for model, fields, _ in columns:
+    for model, fields, _ in parts:
         instances.append(_instance(model, fields, row[start : start + len(fields)]))
         start += len(fields)
     game, device, table = instances
