@@ -210,6 +210,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.table.access.client_ip"
+AXES_USERNAME_CALLABLE = "scorekeeper.table.access.login_username"
 
 LOGGING = {
     "version": 1,

@@ -366,3 +366,17 @@ def test_an_import_with_a_deal_that_is_no_object_is_a_clear_error(client, caplog
     assert r.status_code == 400 and "Deal 2" in text(r)
     assert not [x for x in caplog.records if x.name.startswith("scorekeeper")]  # the engine did not fail inside
     assert Game.objects.count() == 0
+
+
+@pytest.mark.parametrize("length", [151, 300, 5000])
+def test_an_overlong_admin_login_name_is_refused_not_a_server_error(length):
+    """The admin login form passes any length of user name to the check; the throttling counts the
+    failure under the name cut to 150 characters (its table holds 255: PostgreSQL refused more)."""
+    from axes.models import AccessAttempt
+
+    for _ in range(2):
+        response = Client().post("/admin/login/", {"username": "x" * length, "password": "wrong"})
+        assert response.status_code == 200
+        assert b"Please enter the correct username and password" in response.content
+    attempt = AccessAttempt.objects.get()
+    assert attempt.username == "x" * 150 and attempt.failures_since_start == 2

@@ -9,7 +9,7 @@ write (403). A revoked device stops working at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
 from typing import Any, Concatenate, ParamSpec
 
@@ -216,3 +216,15 @@ def client_ip(request: HttpRequest) -> str | None:
         if forwarded:
             return forwarded[-1]
     return request.META.get("REMOTE_ADDR")
+
+
+MAX_LOGIN_NAME = 150  # django.contrib.auth's user names
+
+
+def login_username(request: HttpRequest, credentials: Mapping[str, Any] | None = None) -> str | None:
+    """The name a failed admin login is counted under by the throttling (django-axes): as typed,
+    cut to the longest a user name can be. The login form lets any length through to the check,
+    and the throttling's table holds 255 characters: PostgreSQL refused a longer one (a 500)."""
+    source = credentials if credentials else getattr(request, "POST", {})
+    name = source.get("username")
+    return name[:MAX_LOGIN_NAME] if isinstance(name, str) else None
