@@ -68,6 +68,11 @@ def require(request: HttpRequest, table_id: int, role: str) -> Device:
     device = device_at(request, table_id)
     if device is None:
         raise Http404("No such game")
+    return _allowed(device, role)
+
+
+def _allowed(device: Device, role: str) -> Device:
+    """The device, when it may ``role``; else 403."""
     if role == Role.SCORE and device.role != Role.SCORE:
         raise PermissionDenied("This phone follows the game: ask the scorer to let it score.")
     return device
@@ -196,8 +201,7 @@ def game_view(
         @wraps(view)
         def inner(request: HtmxHttpRequest, game_id: int, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
             game, device = game_and_device(request, game_id)
-            if role == Role.SCORE and device.role != Role.SCORE:
-                raise PermissionDenied("This phone follows the game: ask the scorer to let it score.")
+            _allowed(device, role)
             if players:
                 with_players(game)
             return view(request, game, device, *args, **kwargs)
