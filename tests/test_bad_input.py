@@ -380,3 +380,13 @@ def test_an_overlong_admin_login_name_is_refused_not_a_server_error(length):
         assert b"Please enter the correct username and password" in response.content
     attempt = AccessAttempt.objects.get()
     assert attempt.username == "x" * 150 and attempt.failures_since_start == 2
+
+
+@pytest.mark.parametrize("number", ["0", "00"])
+def test_a_deal_form_opened_for_deal_0_saves_the_next_deal(client, ok_game, number):
+    """A tampered deal number (the form's hidden field) that names no deal is no conflict: the
+    cards are saved once, as the next deal."""
+    before = ok_game.deals.count()
+    response = client.post(f"/games/{ok_game.pk}/deals/new/", {**ok_post(OK_SMALL), "number": number})
+    assert response.status_code == 302
+    assert ok_game.deals.count() == before + 1

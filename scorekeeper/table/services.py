@@ -530,7 +530,7 @@ def add_deal(
     names = game.player_names()
     cards = engine.seat_deal(deal, names)
     count = game.deals.count()
-    if number is not None and number <= count:
+    if number is not None and 1 <= number <= count:
         there = game.deals.get(number=number)
         if there.cards == cards:
             raise Duplicate(reverse("table:game", args=[game.pk]) + f"#deal-{there.number}")
