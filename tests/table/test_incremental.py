@@ -44,6 +44,11 @@ ops = st.lists(
 )
 
 
+def scratch(game: Game) -> Any:
+    """The game's result from scoring its whole record from scratch."""
+    return engine.score(engine.game_record(game))
+
+
 def stored(game: Game) -> list[tuple[Any, ...]]:
     return list(game.deals.order_by("number").values_list("number", "outcome", "points", "totals", "standing"))
 
@@ -59,7 +64,7 @@ def from_scratch(game: Game) -> list[tuple[Any, ...]]:
         first_dealer=game.first_dealer,
         cards=list(game.deals.order_by("number").values_list("cards", flat=True)),
     )
-    whole = engine.score(engine.game_record(game))
+    whole = scratch(game)
     assert [d.totals for d in played.deals] == [d.totals for d in whole.deals]
     return [
         (d.number, d.outcome, [d.players[n].points for n in names], [d.totals[n] for n in names], s.to_json())
@@ -107,7 +112,7 @@ def test_stored_results_are_always_those_of_scoring_from_scratch(table, kind, po
         apply(game, op, index, which, pool)
         assert stored(game) == from_scratch(game)
         fresh = Game.objects.get(pk=game.pk)
-        whole = engine.score(engine.game_record(fresh))
+        whole = scratch(fresh)
         assert (fresh.state, fresh.winner_name() or None) == (whole.state, whole.winner)
         assert seats(fresh) == seats_from_scratch(fresh, whole)
 
@@ -151,7 +156,7 @@ def test_a_game_stored_by_another_engine_is_scored_from_its_first_deal(table, pl
     assert stored(game) == from_scratch(game)
     fresh = Game.objects.get(pk=game.pk)
     assert fresh.scored_with == engine.RESULTS_VERSION
-    assert seats(fresh) == seats_from_scratch(fresh, engine.score(engine.game_record(fresh)))
+    assert seats(fresh) == seats_from_scratch(fresh, scratch(fresh))
 
 
 def test_a_save_reads_no_cards_before_the_deal_it_changes(table, monkeypatch):

@@ -15,13 +15,9 @@ from scorekeeper.table import engine, present
 from scorekeeper.table.models import Deal, Game
 from tests.app_data import OK_SMALL, ok_record_deal
 from tests.conftest import NAMES, new_game
-from tests.table.test_incremental import GIN_POOL, OK_POOL, apply, long_game, ops
+from tests.table.test_incremental import GIN_POOL, OK_POOL, apply, long_game, ops, scratch
 
 pytestmark = pytest.mark.django_db
-
-
-def scratch(game: Game) -> Any:
-    return engine.score(engine.game_record(game))
 
 
 @pytest.mark.parametrize("kind, pool", [("oklahoma", OK_POOL), ("oklahoma-gin", GIN_POOL)])
