@@ -120,16 +120,7 @@ class Picking:
 def enter_oklahoma(p: Picking, deal: dict = OKLAHOMA_DEAL, before_save: Callable[[], None] | None = None) -> None:
     """Each player's melded cards and cards held in turn ("next" between them), who went out
     tapped at his cards, then Save."""
-    for i, (player, what, cards) in enumerate(deal["fields"]):
-        if i:
-            p.key("next field")
-        assert p.target() == f"{player}: {what}", (p.target(), player, what)
-        if player == deal["out"]:
-            p.tap(p.page.get_by_label(f"{player} went out"), f"{player} went out")
-        p.cards(cards)
-    if before_save is not None:
-        before_save()
-    p.save()
+    _enter_fields(p, deal, deal["out"], "went out", before_save)
 
 
 def enter_gin(p: Picking, deal: dict = GIN_DEAL, before_save: Callable[[], None] | None = None) -> None:
@@ -137,12 +128,18 @@ def enter_gin(p: Picking, deal: dict = GIN_DEAL, before_save: Callable[[], None]
     knocked tapped at his cards, then Save."""
     assert p.target() == "First upcard", p.target()
     p.card(deal["upcard"])
+    _enter_fields(p, deal, deal["knocker"], "knocked", before_save)
+
+
+def _enter_fields(p: Picking, deal: dict, actor: str, did: str, before_save: Callable[[], None] | None) -> None:
+    """The deal's fields in turn ("next" between them), the player who ``did`` (went out, knocked)
+    tapped at his cards, then Save."""
     for i, (player, what, cards) in enumerate(deal["fields"]):
         if i:
             p.key("next field")
         assert p.target() == f"{player}: {what}", (p.target(), player, what)
-        if player == deal["knocker"]:
-            p.tap(p.page.get_by_label(f"{player} knocked"), f"{player} knocked")
+        if player == actor:
+            p.tap(p.page.get_by_label(f"{player} {did}"), f"{player} {did}")
         p.cards(cards)
     if before_save is not None:
         before_save()
