@@ -1,9 +1,12 @@
 """Run by ``web_history`` in a process of its own: import a file of game records into a new SQLite
 database, as ``manage.py import_games`` does, and print what it took as JSON — the wall-clock and
-CPU time of the import, the engine's share of the CPU time, and the process's peak resident memory
-(``ru_maxrss``: Django and the migrations included), beside its resident memory before the import.
+CPU time of the import, and the process's peak resident memory (``ru_maxrss``: Django and the
+migrations included) beside its resident memory before the import. With WORKERS > 1 (the command
+line's default: one per core), worker processes score the records: their CPU time and the peak of
+the largest of them are printed too. With WORKERS 1 everything runs in this process, and the
+engine's share of the CPU time is measured.
 
-    python -m benchmarks.import_run FILE"""
+    python -m benchmarks.import_run FILE [WORKERS]   (default: the command line's)"""
 
 from __future__ import annotations
 
@@ -24,14 +27,15 @@ def _rss_mb() -> float:
     return 0.0
 
 
-def main(path: str) -> dict[str, Any]:
+def main(path: str, workers: int | None) -> dict[str, Any]:
     with webkit.temp_dir("scorekeeper-bench-import-") as tmp:
         webkit.use_temp_database(tmp / "import.sqlite3")
-        from scorekeeper.history.services import import_text
+        from scorekeeper.history.services import import_text, import_workers
         from scorekeeper.rules import games
         from scorekeeper.table import services
         from scorekeeper.table.models import Deal
 
+        workers = import_workers() if workers is None else workers
         table, _ = services.create_table(name="Imported", device_name="Scorer")
         engine_cpu = [0.0]
         play = games.play
@@ -47,21 +51,26 @@ def main(path: str) -> dict[str, Any]:
         before = _rss_mb()
         wall, cpu = time.perf_counter(), time.process_time()
         with open(path, "rb") as file:
-            report = import_text(table=table, text=file, by="command line")
+            report = import_text(table=table, text=file, by="command line", workers=workers)
         cpu = time.process_time() - cpu
         wall = time.perf_counter() - wall
         games.play = play
         assert report.ok, report.errors[:1]
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
         return {
+            "workers": workers,
             "games": len(report.games),
             "deals": Deal.objects.count(),
             "seconds": wall,
             "cpu": cpu,
-            "engine_cpu": engine_cpu[0],
+            "engine_cpu": engine_cpu[0] if workers <= 1 else None,  # the workers' is not seen here
+            "workers_cpu": children.ru_utime + children.ru_stime,
+            "worker_peak_mb": children.ru_maxrss / 1024,
             "rss_before_mb": before,
             "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         }
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(sys.argv[1])))
+    given = sys.argv[2] if len(sys.argv) > 2 else "default"
+    print(json.dumps(main(sys.argv[1], None if given == "default" else int(given))))

@@ -1,8 +1,9 @@
 """History benchmark: years of weekly games (games of 30 deals, a fifth of them Oklahoma Gin, Ann at
 every one), built through the app's own import into a temporary SQLite database, with debug off.
 
-- import of a file of 2,000 games of 30 deals, in a process of its own (``import_run``): time,
-  the engine's share of it, and the process's peak memory;
+- import of a file of 2,000 games of 30 deals, in a process of its own (``import_run``), as the
+  command line does it (worker processes, one per core, score the records) and all in one process
+  (the engine's share of the time measured): time and peak memory;
 - the player page (Ann) and the games list over 200, 1,000 and 5,000 games: medians, warm and cold
   (cold: every cache emptied and a new database connection), with their query counts;
 - renaming Ann, who sits at every game; the streamed export of every game.
@@ -27,18 +28,41 @@ SIZES = (200, 1000, 5000)
 IMPORT_GAMES = 2000
 
 
-def import_file() -> dict[str, Any]:
-    """The import of IMPORT_GAMES x DEALS, measured in a process of its own."""
+def import_file() -> list[dict[str, Any]]:
+    """The import of IMPORT_GAMES x DEALS, measured in a process of its own: as the command line
+    does it (its worker processes), then all in one process."""
     path = history_data.write_file(IMPORT_GAMES, DEALS)
+    results = []
     try:
-        out = subprocess.run(
-            [sys.executable, "-m", "benchmarks.import_run", str(path)], capture_output=True, text=True, check=True
-        )
-        result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-        result["file_mb"] = path.stat().st_size / 1024 / 1024
-        return result
+        for workers in ("default", "1"):
+            out = subprocess.run(
+                [sys.executable, "-m", "benchmarks.import_run", str(path), workers],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+            result["file_mb"] = path.stat().st_size / 1024 / 1024
+            results.append(result)
+        return results
     finally:
         path.unlink()
+
+
+def report_import(i: dict[str, Any]) -> str:
+    head = f"import of {i['games']:,} games x {DEALS} deals ({i['deals']:,} deals, a {i['file_mb']:.0f} MB file, in a"
+    if i["workers"] > 1:
+        return (
+            f"{head} process of its own, {i['workers']} worker processes scoring, as the command line does):"
+            f" {i['seconds']:.1f} s (cpu {i['cpu']:.1f} s here, {i['workers_cpu']:.1f} s in the workers); peak memory"
+            f" {i['peak_mb']:.0f} MB here ({i['rss_before_mb']:.0f} MB before the import), {i['worker_peak_mb']:.0f} MB"
+            " the largest worker"
+        )
+    return (
+        f"{head} process of its own, all in it): {i['seconds']:.1f} s (cpu {i['cpu']:.1f} s, of which the engine"
+        f" scoring the deals {i['engine_cpu']:.1f} s); peak memory {i['peak_mb']:.0f} MB ({i['rss_before_mb']:.0f} MB"
+        " before the import)"
+    )
 
 
 def measure(client: Any, table: Any) -> None:
@@ -82,13 +106,8 @@ def main() -> None:
     from django.test import Client
 
     print(f"machine: {webkit.load()}", flush=True)
-    i = import_file()
-    print(
-        f"import of {i['games']:,} games x {DEALS} deals ({i['deals']:,} deals, a {i['file_mb']:.0f} MB file, in a"
-        f" process of its own): {i['seconds']:.1f} s (cpu {i['cpu']:.1f} s, of which the engine scoring the deals"
-        f" {i['engine_cpu']:.1f} s); peak memory {i['peak_mb']:.0f} MB ({i['rss_before_mb']:.0f} MB before the import)",
-        flush=True,
-    )
+    for i in import_file():
+        print(report_import(i), flush=True)
     with webkit.temp_dir("scorekeeper-bench-history-") as tmp:
         webkit.use_temp_database(tmp / "history.sqlite3")
         from scorekeeper.history.services import import_records

@@ -3,7 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import itertools
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -102,32 +107,30 @@ class ImportReport:
 
 # Games written at a time by an import: enough for few statements, few enough for little memory.
 IMPORT_BATCH = 100
+# Records a worker of an import scores at a time (``workers`` > 1), and the chunks in flight: few
+# enough for little memory, enough to keep every worker busy.
+IMPORT_CHUNK = 8
+IMPORT_IN_FLIGHT = 4
 
 
-def import_records(*, table: Table, records: Iterable[Any], by: Actor = "import") -> ImportReport:
+def import_records(*, table: Table, records: Iterable[Any], by: Actor = "import", workers: int = 1) -> ImportReport:
     """Import game records (any iterable: a reader of a file yields them one at a time): each is
     scored by the engine, deal by deal, and written with its results, its seats' figures and its
     change history, a batch of games at a time, in one transaction. When any record is invalid (or
     the file breaks off) nothing at all is saved and the report lists every error of every record.
-    Memory holds a batch of games, whatever the number of records."""
+    Memory holds a batch of games, whatever the number of records. With ``workers`` > 1 (the
+    command line's import of a history), that many processes score the records while this one
+    reads the file and writes; the same games, in the same order, with the same errors."""
     report = ImportReport()
     with transaction.atomic():
         batch = _Batch(table, by)
         try:
-            for i, rec in enumerate(records, start=1):
-                try:
-                    played = _play(rec)
-                except RecordInvalid as exc:
-                    report.errors.append({"record": i, "errors": [e.as_dict() for e in exc.errors]})
+            for i, scored in enumerate(_scored(records, workers), start=1):
+                if isinstance(scored, list):
+                    report.errors.append({"record": i, "errors": scored})
                     batch.drop()  # nothing will be saved: only check the records left
-                    continue
-                names = player_name_errors(played.names)  # as the app keeps names: cleaned, any case
-                if names:
-                    report.errors.append({"record": i, "errors": [e.as_dict() for e in names]})
-                    batch.drop()
-                    continue
-                if not report.errors:
-                    batch.add(played)
+                elif not report.errors:
+                    batch.add(scored)
                     if len(batch) >= IMPORT_BATCH:
                         report.games += batch.write()
         except RecordInvalid as exc:  # the file itself: not JSON from some point on
@@ -140,14 +143,92 @@ def import_records(*, table: Table, records: Iterable[Any], by: Actor = "import"
     return report
 
 
-def _play(rec: Any) -> engine.PlayedRecord:
-    """A record scored deal by deal (what the import stores); when it is not valid, every error
-    of every deal (the engine's whole-record check)."""
+@dataclass(frozen=True)
+class _Scored:
+    """A record scored and laid out for writing (``_score``): the game's fields, its seats (the
+    player's name, then the columns after ``player``) and its deals (the columns after ``game``,
+    JSON already in the database's form)."""
+
+    game: dict[str, Any]
+    seats: list[tuple[Any, ...]]
+    deals: list[tuple[Any, ...]]
+
+
+def _score(rec: Any) -> _Scored | list[dict[str, Any]]:
+    """One record scored deal by deal and laid out for writing, or every error of it (the engine's
+    whole-record check, then the names as the app keeps them: cleaned, any case). Reads and writes
+    nothing: a worker process of an import runs it."""
     try:
-        return engine.play_record(rec)
-    except RecordInvalid:
-        engine.score(rec)  # raises with every error of the record
-        raise
+        played = engine.play_record(rec)
+    except RecordInvalid as first:
+        try:
+            engine.score(rec)  # raises with every error of the record
+        except RecordInvalid as exc:
+            return [e.as_dict() for e in exc.errors]
+        return [e.as_dict() for e in first.errors]
+    names = player_name_errors(played.names)
+    if names:
+        return [e.as_dict() for e in names]
+    result = played.played.result
+    json = connection.ops.adapt_json_value
+    deals, scored = [], []
+    for number, (cards, dr, standing) in enumerate(
+        zip(played.cards, played.played.deals, played.played.standings, strict=True), start=1
+    ):
+        fields = result_fields(dr, standing, played.names)
+        scored.append(ScoredRow.of(number, fields))
+        deals.append(
+            (
+                number,
+                json(cards, None),
+                *[json(fields[name], None) if name in _JSON_RESULTS else fields[name] for name in DEAL_RESULTS],
+            )
+        )
+    game = {
+        "kind": played.rules.game,
+        "profile": played.rules.profile,
+        "options": played.rules.options(),
+        "first_dealer": played.first_dealer,
+        "state": GameState.FINISHED if result.state == "finished" else GameState.IN_PROGRESS,
+        "winner": played.names.index(result.winner) if result.winner in played.names else None,
+    }
+    seats = [
+        (
+            clean_name(name),
+            i,
+            *_in_order(seat_figures(i, result, scored, played.rules.penalty), SEAT_FIGURES),
+        )
+        for i, name in enumerate(played.names)
+    ]
+    return _Scored(game, seats, deals)
+
+
+def import_workers() -> int:
+    """Worker processes for the command line's import: one per core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _scored(records: Iterable[Any], workers: int) -> Iterator[_Scored | list[dict[str, Any]]]:
+    """``_score`` of each record, in order: here, or in ``workers`` processes forked from this one
+    (a chunk of records at a time, a few chunks in flight) while this one reads on and writes."""
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from map(_score, records)
+        return
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        pending: deque[Future[list[_Scored | list[dict[str, Any]]]]] = deque()
+        for chunk in itertools.batched(records, IMPORT_CHUNK):
+            pending.append(pool.submit(_score_chunk, chunk))
+            if len(pending) >= workers * IMPORT_IN_FLIGHT:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
+
+
+def _score_chunk(records: Sequence[Any]) -> list[_Scored | list[dict[str, Any]]]:
+    return [_score(rec) for rec in records]
 
 
 class _Batch:
@@ -178,44 +259,10 @@ class _Batch:
             player = self.players[key] = Player.objects.create(table=self.table, name=name)
         return player
 
-    def add(self, rec: engine.PlayedRecord) -> None:
-        result = rec.played.result
-        self.games.append(
-            Game(
-                table=self.table,
-                kind=rec.rules.game,
-                profile=rec.rules.profile,
-                options=rec.rules.options(),
-                first_dealer=rec.first_dealer,
-                version=1,
-                state=GameState.FINISHED if result.state == "finished" else GameState.IN_PROGRESS,
-                winner=rec.names.index(result.winner) if result.winner in rec.names else None,
-                scored_with=engine.RESULTS_VERSION,
-            )
-        )
-        json = connection.ops.adapt_json_value
-        deals, scored = [], []
-        is_json = [name in _JSON_RESULTS for name in DEAL_RESULTS]
-        for number, (cards, dr, standing) in enumerate(
-            zip(rec.cards, rec.played.deals, rec.played.standings, strict=True), start=1
-        ):
-            fields = result_fields(dr, standing, rec.names)
-            scored.append(ScoredRow.of(number, fields))
-            values = [fields[name] for name in DEAL_RESULTS]
-            deals.append(
-                (number, json(cards, None), *[json(v, None) if j else v for v, j in zip(values, is_json, strict=True)])
-            )
-        self.deals.append(deals)
-        self.seats.append(
-            [
-                (
-                    self._player(clean_name(name)).pk,
-                    i,
-                    *_in_order(seat_figures(i, result, scored, rec.rules.penalty), SEAT_FIGURES),
-                )
-                for i, name in enumerate(rec.names)
-            ]
-        )
+    def add(self, scored: _Scored) -> None:
+        self.games.append(Game(table=self.table, version=1, scored_with=engine.RESULTS_VERSION, **scored.game))
+        self.deals.append(scored.deals)
+        self.seats.append([(self._player(name).pk, *rest) for name, *rest in scored.seats])
 
     def write(self) -> list[Game]:
         """Write the waiting games; return them."""
@@ -260,7 +307,9 @@ def _in_order(values: dict[str, Any], names: Sequence[str]) -> tuple[Any, ...]:
     return tuple(values[name] for name in names)
 
 
-def import_text(*, table: Table, text: str | bytes | IO[bytes] | IO[str], by: Actor = "import") -> ImportReport:
+def import_text(
+    *, table: Table, text: str | bytes | IO[bytes] | IO[str], by: Actor = "import", workers: int = 1
+) -> ImportReport:
     """Import the records of a file (its text, or the file open for reading: read a chunk at a
-    time, one record in memory at a time)."""
-    return import_records(table=table, records=iter_records(text), by=by)
+    time, a few records in memory at a time)."""
+    return import_records(table=table, records=iter_records(text), by=by, workers=workers)

@@ -146,6 +146,58 @@ def test_an_invalid_record_anywhere_saves_nothing_and_every_error_is_listed(tabl
     assert Player.objects.count() == 0
 
 
+def test_an_import_scored_by_worker_processes_stores_the_same(table, small_chunks, monkeypatch):
+    """The command line's import scores records in processes of its own: the same games, seats,
+    deals and changes, in the same order, as an import scored here (small chunks: many in flight)."""
+    monkeypatch.setattr(history_services, "IMPORT_CHUNK", 3)
+    records = history(table, seed=11)
+    here = stored(list(Game.objects.order_by("created", "id")))
+    other = Table.objects.create(name="Elsewhere")
+    report = history_services.import_records(table=other, records=iter(records), workers=2)
+    assert report.ok and len(report.games) == GAMES
+    assert stored(list(Game.objects.filter(table=other).order_by("created", "id"))) == here
+    assert [g.pk for g in report.games] == list(
+        Game.objects.filter(table=other).order_by("id").values_list("pk", flat=True)
+    )
+
+
+def test_worker_processes_list_the_same_errors(table, small_chunks, monkeypatch):
+    monkeypatch.setattr(history_services, "IMPORT_CHUNK", 2)
+    records = history(table, seed=12)
+    Game.objects.all().delete()
+    Player.objects.all().delete()
+    bad = json.loads(json.dumps(records))
+    bad[6]["players"] = ["Ann"]
+    bad[30]["deals"][4] = {"nonsense": True}
+    bad[31]["players"] = ["Ann", " ann"]  # one player twice, as the app keeps names
+    here = history_services.import_text(table=table, text=json.dumps(bad))
+    there = history_services.import_text(table=table, text=json.dumps(bad), workers=2)
+    assert not here.ok and there.errors == here.errors
+    assert [e["record"] for e in here.errors] == [7, 31, 32]
+    assert Game.objects.count() == 0 and Player.objects.count() == 0
+
+
+def test_the_import_command_scores_in_worker_processes(table, monkeypatch, tmp_path):
+    from django.core.management import call_command
+
+    seen = []
+    real = history_services.import_records
+
+    def spy(**kwargs):
+        seen.append(kwargs["workers"])
+        return real(**kwargs)
+
+    records = history(table, games=5, seed=13)
+    monkeypatch.setattr(history_services, "import_records", spy)
+    path = tmp_path / "games.json"
+    path.write_text(json.dumps(records))
+    out = io.StringIO()
+    call_command("import_games", str(path), "--workers", "2", stdout=out)
+    assert len(json.loads(out.getvalue())["imported"]) == 5 and seen == [2]
+    call_command("import_games", str(path), stdout=out)
+    assert seen[-1] == history_services.import_workers()
+
+
 def test_a_file_broken_after_many_records_saves_nothing(client, table, small_chunks):
     records = history(table, games=30, seed=8)
     Game.objects.all().delete()

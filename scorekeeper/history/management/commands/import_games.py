@@ -1,7 +1,8 @@
 """`python manage.py import_games FILE [--table ID]` (or `-` for standard input): import game records (one
 record or a list) into a table (default: a new table "Imported"). Every game is re-scored first; when any record
 is invalid nothing is saved, the errors are printed as JSON and the command exits 1. The file is read a chunk at a
-time and its records scored and written a batch at a time (one transaction): a history of any size."""
+time and its records scored and written a batch at a time (one transaction): a history of any size. Worker processes,
+one per core this process may use, score the records while this one writes (``--workers 1``: all in this one)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import IO, Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from scorekeeper.history.services import import_text
+from scorekeeper.history.services import import_text, import_workers
 from scorekeeper.table.models import Table
 
 
@@ -24,8 +25,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the file's path, or - for standard input")
         parser.add_argument("--table", type=int, default=None, help="the table to import into (default: a new one)")
+        parser.add_argument(
+            "--workers", type=int, default=None, help="processes scoring the records (default: one per core; 1: none)"
+        )
 
-    def handle(self, *args: Any, file: str, table: int | None, **options: Any) -> None:
+    def handle(self, *args: Any, file: str, table: int | None, workers: int | None, **options: Any) -> None:
         try:  # read a chunk at a time, one record in memory at a time: a file of any size
             data: IO[bytes] = sys.stdin.buffer if file == "-" else Path(file).open("rb")  # noqa: SIM115
         except OSError as exc:
@@ -38,7 +42,9 @@ class Command(BaseCommand):
                 if found is None:
                     raise CommandError(f"no table #{table}")
                 target = found
-            report = import_text(table=target, text=data, by="command line")
+            report = import_text(
+                table=target, text=data, by="command line", workers=import_workers() if workers is None else workers
+            )
             if not report.ok:
                 transaction.set_rollback(True)
         if not report.ok:
