@@ -9,6 +9,7 @@ import os
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -135,6 +136,9 @@ def import_records(*, table: Table, records: Iterable[Any], by: Actor = "import"
                         report.games += batch.write()
         except RecordInvalid as exc:  # the file itself: not JSON from some point on
             report.errors.append({"record": None, "errors": [e.as_dict() for e in exc.errors]})
+        except BrokenProcessPool:  # a worker process was killed (out of memory, say): nothing is saved
+            stopped = RecordError("a process scoring the records stopped; nothing was imported", rule="internal")
+            report.errors.append({"record": None, "errors": [stopped.as_dict()]})
         if report.errors:
             report.games = []
             transaction.set_rollback(True)

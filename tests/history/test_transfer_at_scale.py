@@ -177,6 +177,27 @@ def test_worker_processes_list_the_same_errors(table, small_chunks, monkeypatch)
     assert Game.objects.count() == 0 and Player.objects.count() == 0
 
 
+def test_a_worker_process_killed_saves_nothing(table, small_chunks, monkeypatch):
+    import os
+    import signal
+
+    records = history(table, games=12, seed=14)
+    Game.objects.all().delete()
+    Player.objects.all().delete()
+    real = history_services._score
+
+    def dies(rec):
+        if rec == records[9]:  # in a worker: a copy of the record
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(rec)
+
+    monkeypatch.setattr(history_services, "_score", dies)
+    report = history_services.import_records(table=table, records=records, workers=2)
+    assert not report.ok and not report.games
+    assert report.errors[0]["record"] is None and "stopped" in report.errors[0]["errors"][0]["message"]
+    assert Game.objects.count() == 0 and Deal.objects.count() == 0 and Player.objects.count() == 0
+
+
 def test_the_import_command_scores_in_worker_processes(table, monkeypatch, tmp_path):
     from django.core.management import call_command
 
