@@ -482,32 +482,6 @@ def best_arrangement_discard(mask: int) -> tuple[int, tuple[int, ...], int, int]
 # Every best arrangement (for scoring: the knocker's choice among equals, slower)
 
 
-def _suit_all_runs(m: int, free: int = 0) -> tuple[int, set[int]]:
-    """All ways to cover part of suit mask m with runs, as (cost, run-cover mask) with the
-    least cost; free cards score 0 as deadwood. Run covers are distinct cover masks."""
-    best = INF
-    covers: set[int] = set()
-
-    def rec(rest: int, cover: int, cost: int) -> None:
-        nonlocal best
-        if cost > best:
-            return
-        if not rest:
-            if cost < best:
-                best = cost
-                covers.clear()
-            covers.add(cover)
-            return
-        low = rest & -rest
-        i = low.bit_length() - 1
-        rec(rest ^ low, cover, cost + (0 if free & low else VALUES[i]))
-        for run in _runs_from(rest, low):
-            rec(rest ^ run, cover | run, cost)
-
-    rec(m, 0, 0)
-    return best, covers
-
-
 def _segments(cover: int) -> list[int]:
     """Split a run-cover suit mask into maximal runs of consecutive cards."""
     out = []
@@ -523,11 +497,51 @@ def _segments(cover: int) -> list[int]:
     return out
 
 
+def _least_covers(m: int) -> frozenset[int]:
+    """Every distinct run-cover mask of suit mask ``m`` reaching ``T[m]`` (the least deadwood when
+    only runs are formed): dynamic programming on the lowest card, as ``T`` is built (it is
+    deadwood, or it starts a run i..j), kept only where the option reaches the least."""
+    got = _LEAST_COVERS.get(m)
+    if got is not None:
+        return got
+    if not m:
+        return frozenset((0,))
+    low = m & -m
+    best = T[m]
+    covers: set[int] = set()
+    if T[m ^ low] + VALUES[low.bit_length() - 1] == best:
+        covers.update(_least_covers(m ^ low))
+    for run in _runs_from(m, low):
+        if T[m ^ run] == best:
+            covers.update(run | cover for cover in _least_covers(m ^ run))
+    got = _LEAST_COVERS[m] = frozenset(covers)
+    return got
+
+
+_LEAST_COVERS: dict[int, frozenset[int]] = {}
+# Per suit, by suit mask: each least-deadwood run cover (in ``sorted(covers)`` order) as its
+# maximal runs placed in the suit (52-bit masks, lowest first). Filled as suit masks come up (at
+# most 8192 a suit): a table of the suit alone, like ``T``.
+_COVER_RUNS: tuple[dict[int, tuple[tuple[int, ...], ...]], ...] = ({}, {}, {}, {})
+
+
+def _cover_runs(suit: int, m: int) -> tuple[tuple[int, ...], ...]:
+    shift = 13 * suit
+    got = tuple(tuple(seg << shift for seg in _segments(cover)) for cover in sorted(_least_covers(m)))
+    _COVER_RUNS[suit][m] = got
+    return got
+
+
 def all_best_arrangements(mask: int, discard: bool = False) -> list[Arrangement]:
     """Every least-deadwood arrangement: a list of (points, melds, deadwood mask, discard index or
     None). Arrangements differ in the cards each meld holds (runs are shown as maximal runs;
     a run of six is the same arrangement as two runs of three). With ``discard`` the hand holds
-    one card more and every discard reaching the least deadwood is listed."""
+    one card more and every discard reaching the least deadwood is listed.
+
+    Order: set choices as ``_set_choices`` lists them, then each suit's covers in ``sorted``
+    order (spades varying slowest). Melds come sets by rank, then runs by suit and rank, so they
+    need no sorting; two listed arrangements never hold the same melds (the sets tell the set
+    choice, each suit's runs its cover)."""
     if discard:
         target = best_deadwood_discard(mask)
         out: list[Arrangement] = []
@@ -537,30 +551,37 @@ def all_best_arrangements(mask: int, discard: bool = False) -> list[Arrangement]
                 for v, melds, dead, _ in all_best_arrangements(rest):
                     out.append((v, melds, dead, i))
         return out
-    target = best_deadwood(mask)
-    a, b, c, d, multi = _split(mask)
+    a = mask & FULL
+    b = mask >> 13 & FULL
+    c = mask >> 26 & FULL
+    d = mask >> 39
+    multi = (a & b & (c | d)) | (c & d & (a | b))
+    choices: Iterable[SetChoice]
+    if not multi:
+        target = T[a] + T[b] + T[c] + T[d]
+        choices = ((a, b, c, d, ()),)
+    else:
+        target = _least_with_sets(mask, a, b, c, d, multi)
+        ready = _CHOICES.get(mask & multi * _COLUMN)
+        if ready is None:
+            choices = _set_choices(a, b, c, d, multi)
+        else:
+            choices = [(a - xa, b - xb, c - xc, d - xd, sets) for xa, xb, xc, xd, sets, _ in ready]
     out = []
-    seen: set[tuple[int, ...]] = set()
-    for ca, cb, cc, cd, sets in _set_choices(a, b, c, d, multi):
-        parts = (ca, cb, cc, cd)
-        if sum(T[p] for p in parts) != target:
+    cs, ch, cd_, cc = _COVER_RUNS
+    for pa, pb, pc, pd, sets in choices:
+        if T[pa] + T[pb] + T[pc] + T[pd] != target:
             continue
-        per_suit = []
-        for s, p in enumerate(parts):
-            _, covers = _suit_all_runs(p)
-            per_suit.append([[seg << (13 * s) for seg in _segments(cv)] for cv in sorted(covers)])
-        for ra in per_suit[0]:
-            for rb in per_suit[1]:
-                for rc in per_suit[2]:
-                    for rd in per_suit[3]:
-                        melds = _sort_melds(sets + tuple(ra) + tuple(rb) + tuple(rc) + tuple(rd))
-                        if melds in seen:
-                            continue
-                        seen.add(melds)
-                        melded = 0
-                        for m in melds:
-                            melded |= m
-                        out.append((target, melds, mask & ~melded, None))
+        runs_a = cs.get(pa) or _cover_runs(0, pa)
+        runs_b = ch.get(pb) or _cover_runs(1, pb)
+        runs_c = cd_.get(pc) or _cover_runs(2, pc)
+        runs_d = cc.get(pd) or _cover_runs(3, pd)
+        for ra in runs_a:
+            for rb in runs_b:
+                for rc in runs_c:
+                    for rd in runs_d:
+                        melds = sets + ra + rb + rc + rd
+                        out.append((target, melds, mask - sum(melds), None))
     return out
 
 
