@@ -667,21 +667,24 @@ _FREE_CACHE: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
 
 
 def _knocker_targets(knocker_melds: Iterable[int]) -> tuple[int, list[tuple[int, int]]]:
-    """(set-layoff mask: the 4th card of each knocker 3-set, [(suit, run suit-mask)])."""
+    """(set-layoff mask: the 4th card of each knocker 3-set, [(suit, run suit-mask)]). A mask that
+    is no meld (``meld_kind`` None) is passed over."""
     set_free = 0
     runs = []
     for m in knocker_melds:
-        if meld_is_set(m):
-            if m.bit_count() == 3:
-                r = _rank_of_set(m)
-                for s in range(4):
-                    bit = 1 << (13 * s + r)
-                    if not m & bit:
-                        set_free |= bit
-        elif meld_is_run(m):
-            low = (m & -m).bit_length() - 1
-            s = low // 13
-            runs.append((s, m >> (13 * s) & FULL))
+        n = m.bit_count()
+        if n < 3:  # neither a set nor a run
+            continue
+        i = (m & -m).bit_length() - 1  # the lowest card: its suit is the lowest suit of the meld
+        s = i // 13
+        part = m >> (13 * s)
+        if part <= FULL:  # one suit: a run when its cards follow one another
+            if not (part + (part & -part)) & part:
+                runs.append((s, part))
+        elif n == 3:  # more suits: a set when every card has the lowest card's rank
+            column = _COLUMN << (i - 13 * s)
+            if not m & ~column:
+                set_free |= column - m
     return set_free, runs
 
 
@@ -724,50 +727,62 @@ def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True)
         # Nothing touches the knocker's melds: no layoff can start, his own best arrangement it is.
         points, melds, dead = best_arrangement(mask)
         return points, melds, 0, dead
-    a, b, c, d, multi = _split(mask)
-    fa, fb, fc, fd = (set_free & FULL, set_free >> 13 & FULL, set_free >> 26 & FULL, set_free >> 39)
-    if not chained:
-        for s, run in kruns:
-            adj = _adjacent(run)
-            if s == 0:
-                fa |= adj
-            elif s == 1:
-                fb |= adj
-            elif s == 2:
-                fc |= adj
-            else:
-                fd |= adj
-    frees = (fa, fb, fc, fd)
-    runs_by_suit: list[list[int]] = [[], [], [], []]
+    a = mask & FULL
+    b = mask >> 13 & FULL
+    c = mask >> 26 & FULL
+    d = mask >> 39
+    multi = (a & b & (c | d)) | (c & d & (a | b))
+    frees = [set_free & FULL, set_free >> 13 & FULL, set_free >> 26 & FULL, set_free >> 39]
+    runs_by_suit: tuple[list[int], ...] = ([], [], [], [])
     for s, run in kruns:
         runs_by_suit[s].append(run)
+        if not chained:
+            frees[s] |= _adjacent(run)
+    choices: Iterable[SetChoice]
+    if not multi:
+        choices = ((a, b, c, d, ()),)
+    else:
+        ready = _CHOICES.get(mask & multi * _COLUMN)
+        if ready is None:
+            choices = _set_choices(a, b, c, d, multi)
+        else:
+            choices = [(a - xa, b - xb, c - xc, d - xd, sets) for xa, xb, xc, xd, sets, _ in ready]
+    suits = tuple(zip((0, 13, 26, 39), frees, runs_by_suit if chained else ((), (), (), ()), RUNS_IN, strict=True))
     best: DefenderPlay | None = None
-    for ca, cb, cc, cd, sets in _set_choices(a, b, c, d, multi):
+    for ca, cb, cc, cd, sets in choices:
         total = 0
         layoff = 0
-        own = list(sets)
+        own = sets
         dead = 0
-        for s, p in enumerate((ca, cb, cc, cd)):
+        for p, (shift, free, suit_runs, runs_in) in zip((ca, cb, cc, cd), suits, strict=True):
             chain = 0
-            if chained:
-                for run in runs_by_suit[s]:
-                    chain |= _chain(p, run)
-                p &= ~chain
-            cost, runs = _suit_dp_free(p, frees[s])
-            total += cost
-            if best is not None and total > best[0]:
-                break
-            covered = 0
-            for r in runs:
-                covered |= r
-                own.append(r << (13 * s))
-            rest = p & ~covered
-            lay = chain | (rest & frees[s])
-            layoff |= lay << (13 * s)
-            dead |= (rest & ~frees[s]) << (13 * s)
+            for run in suit_runs:
+                chain |= _chain(p, run)
+            p &= ~chain
+            if free & p:
+                cost, runs = _suit_dp_free(p, free)
+                total += cost
+                if best is not None and total > best[0]:
+                    break
+                if runs:
+                    own += tuple([r << shift for r in runs])
+                    rest = p - sum(runs)  # the runs are disjoint cards of p
+                else:
+                    rest = p
+                lay = chain | (rest & free)
+                dead |= (rest & ~free) << shift
+            else:
+                total += T[p]
+                if best is not None and total > best[0]:
+                    break
+                own += runs_in[p]
+                lay = chain
+                dead |= (p - sum(RUNS[p])) << shift
+            if lay:
+                layoff |= lay << shift
         else:
             if best is None or total < best[0]:
-                best = (total, _sort_melds(own), layoff, dead)
+                best = (total, own, layoff, dead)
     assert best is not None  # the first set choice (no set at all) is always scored in full
     return best
 
