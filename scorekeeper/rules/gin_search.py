@@ -723,7 +723,10 @@ def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True)
     layoff-able cards score 0 but may still go into the defender's own runs.
     """
     set_free, kruns = _knocker_targets(knocker_melds)
-    if not mask & set_free and not any(mask >> (13 * s) & _adjacent(run) for s, run in kruns):
+    touch = set_free  # every card that can start a layoff
+    for s, run in kruns:
+        touch |= _adjacent(run) << (13 * s)
+    if not mask & touch:
         # Nothing touches the knocker's melds: no layoff can start, his own best arrangement it is.
         points, melds, dead = best_arrangement(mask)
         return points, melds, 0, dead
@@ -735,56 +738,73 @@ def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True)
     frees = [set_free & FULL, set_free >> 13 & FULL, set_free >> 26 & FULL, set_free >> 39]
     runs_by_suit: tuple[list[int], ...] = ([], [], [], [])
     for s, run in kruns:
-        runs_by_suit[s].append(run)
-        if not chained:
+        if chained:
+            runs_by_suit[s].append(run)
+        else:
             frees[s] |= _adjacent(run)
-    choices: Iterable[SetChoice]
     if not multi:
-        choices = ((a, b, c, d, ()),)
+        chosen: SetChoice = (a, b, c, d, ())
     else:
+        # The first set choice of least deadwood: its points alone, suit by suit (a suit's points
+        # depend on its cards left only, so each is worked out once).
         ready = _CHOICES.get(mask & multi * _COLUMN)
+        choices: Sequence[SetChoice]
         if ready is None:
             choices = _set_choices(a, b, c, d, multi)
         else:
             choices = [(a - xa, b - xb, c - xc, d - xd, sets) for xa, xb, xc, xd, sets, _ in ready]
-    suits = tuple(zip((0, 13, 26, 39), frees, runs_by_suit if chained else ((), (), (), ()), RUNS_IN, strict=True))
-    best: DefenderPlay | None = None
-    for ca, cb, cc, cd, sets in choices:
-        total = 0
-        layoff = 0
-        own = sets
-        dead = 0
-        for p, (shift, free, suit_runs, runs_in) in zip((ca, cb, cc, cd), suits, strict=True):
-            chain = 0
-            for run in suit_runs:
-                chain |= _chain(p, run)
-            p &= ~chain
-            if free & p:
-                cost, runs = _suit_dp_free(p, free)
+        suits: tuple[tuple[int, list[int], dict[int, int]], ...] = tuple(
+            zip(frees, runs_by_suit, ({}, {}, {}, {}), strict=True)
+        )
+        least = INF
+        chosen = choices[0]
+        for choice in choices:
+            total = 0
+            for p, (free, suit_runs, seen) in zip(choice[:4], suits, strict=True):
+                cost = seen.get(p)
+                if cost is None:
+                    cost = seen[p] = _suit_cost(p, free, suit_runs)
                 total += cost
-                if best is not None and total > best[0]:
-                    break
-                if runs:
-                    own += tuple([r << shift for r in runs])
-                    rest = p - sum(runs)  # the runs are disjoint cards of p
-                else:
-                    rest = p
-                lay = chain | (rest & free)
-                dead |= (rest & ~free) << shift
-            else:
-                total += T[p]
-                if best is not None and total > best[0]:
-                    break
-                own += runs_in[p]
-                lay = chain
-                dead |= (p - sum(RUNS[p])) << shift
-            if lay:
-                layoff |= lay << shift
+            if total < least:
+                least, chosen = total, choice
+    total = 0
+    layoff = 0
+    dead = 0
+    own = chosen[4]
+    for p, free, suit_runs, shift in zip(chosen[:4], frees, runs_by_suit, (0, 13, 26, 39), strict=True):
+        chain = 0
+        for run in suit_runs:
+            chain |= _chain(p, run)
+        p &= ~chain
+        if free & p:
+            cost, runs = _suit_dp_free(p, free)
+            rest = p - sum(runs)  # the runs are disjoint cards of p
+            if runs:
+                own += tuple([r << shift for r in runs])
+            lay = chain | (rest & free)
+            dead |= (rest & ~free) << shift
         else:
-            if best is None or total < best[0]:
-                best = (total, own, layoff, dead)
-    assert best is not None  # the first set choice (no set at all) is always scored in full
-    return best
+            cost = T[p]
+            own += RUNS_IN[shift // 13][p]
+            lay = chain
+            dead |= (p - sum(RUNS[p])) << shift
+        total += cost
+        if lay:
+            layoff |= lay << shift
+    return total, own, layoff, dead
+
+
+def _suit_cost(p: int, free: int, suit_runs: Sequence[int]) -> int:
+    """A defender's least deadwood in one suit (cards ``p``): the chains from the knocker's runs
+    in it laid off, the ``free`` cards scoring 0."""
+    if suit_runs:
+        chain = 0
+        for run in suit_runs:
+            chain |= _chain(p, run)
+        p &= ~chain
+    if free & p:
+        return _suit_dp_free(p, free)[0]
+    return T[p]
 
 
 def layoff_closure(deadwood_mask: int, knocker_melds: Iterable[int], chained: bool = True) -> int:
