@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 from typing import Any
 
 from . import gin_search as search
@@ -82,6 +83,7 @@ def _points(n: int) -> str:
 
 
 LABELS: tuple[str, ...] = tuple(card.label for card in CARD_BY_INDEX)  # printed cards by bit index
+_INDEX_OF_TEXT = search.INDEX_OF_TEXT.__getitem__  # a card's bit index from its text (KeyError: not a card)
 
 
 # Per suit, by 13-bit suit mask: the printed cards of that suit's part of a mask (filled as suit
@@ -93,6 +95,26 @@ def _suit_labels(suit: int, part: int) -> tuple[str, ...]:
     got = tuple(LABELS[13 * suit + i] for i in search.bits_of(part))
     _SUIT_LABELS[suit][part] = got
     return got
+
+
+def _meld_labels() -> dict[int, tuple[str, ...]]:
+    """The printed cards of every legal meld (every set, every run), by its mask."""
+    table = {}
+    for r in range(13):
+        column = [1 << (13 * suit + r) for suit in range(4)]
+        for size in (3, 4):
+            for cards in combinations(column, size):
+                mask = sum(cards)
+                table[mask] = tuple(LABELS[i] for i in search.bits_of(mask))
+    for suit in range(4):
+        for low in range(13):
+            for high in range(low + 2, 13):
+                mask = ((1 << (high + 1)) - (1 << low)) << (13 * suit)
+                table[mask] = tuple(LABELS[i] for i in search.bits_of(mask))
+    return table
+
+
+_MELD_LABELS: dict[int, tuple[str, ...]] = _meld_labels()
 
 
 def labels(mask: int, _by_suit: tuple[dict[int, tuple[str, ...]], ...] = _SUIT_LABELS) -> tuple[str, ...]:
@@ -225,7 +247,7 @@ def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report
         report.add(f"'{where}' must be a list of cards", "format", player=player, field=where)
         return None
     try:
-        indices = [search.INDEX_OF_TEXT[text] for text in raw]
+        indices = list(map(_INDEX_OF_TEXT, raw))
     except (KeyError, TypeError):
         pass
     else:
@@ -272,8 +294,11 @@ def _parse_cards_one_by_one(
     return out
 
 
+_BITS: tuple[int, ...] = tuple(1 << i for i in range(52))
+
+
 def _mask(indices: list[int]) -> int:
-    return sum(1 << i for i in indices)
+    return sum(map(_BITS.__getitem__, indices))
 
 
 def _check_deal_keys(raw: Mapping[Any, Any], report: _Report) -> None:
@@ -405,7 +430,7 @@ def _parse_hand(
 ) -> tuple[Hand, int] | None:
     """One player's hand and how many cards were entered; None when it has an error."""
     base = f"hands.{name}"
-    if not isinstance(entry, Mapping):
+    if type(entry) is not dict and not isinstance(entry, Mapping):
         report.add("a hand is an object with 'cards', or 'melds' and 'deadwood'", "format", player=name, field=base)
         return None
     for k in entry:
@@ -491,7 +516,7 @@ def _parse_hands(
         if not void:
             report.add("the deal has no 'hands'", "format", source="RECORD.md", field="hands")
         hands_raw = {}
-    if not isinstance(hands_raw, Mapping):
+    if type(hands_raw) is not dict and not isinstance(hands_raw, Mapping):
         report.add("'hands' must be an object with one entry per player", "format", field="hands")
         hands_raw = {}
     for name in hands_raw:
@@ -534,7 +559,7 @@ def _parse_deal(
     """The deal as entered, checked; None (with the errors added) when anything is wrong."""
     report = _Report(number, errors)
     start = len(errors)
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         report.add("a deal is an object with 'upcard', 'knocker' and 'hands'", "format")
         return None
     _check_deal_keys(raw, report)
@@ -944,7 +969,9 @@ def _player_deals(
     lines = settled.lines
     for p in players:
         side = sides[p]
-        meld_labels = side.meld_labels if side.meld_labels is not None else tuple([labels(m) for m in side.melds])
+        meld_labels = side.meld_labels
+        if meld_labels is None:
+            meld_labels = tuple([_MELD_LABELS.get(m) or labels(m) for m in side.melds])
         out[p] = make_player_deal(
             points[p],
             tuple(lines[p]),
