@@ -430,6 +430,12 @@ def _parse_hand(
 ) -> tuple[Hand, int] | None:
     """One player's hand and how many cards were entered; None when it has an error."""
     base = f"hands.{name}"
+    if type(entry) is dict and len(entry) == 1 and "cards" in entry:  # the usual entry: its cards alone
+        raw = entry["cards"]
+        cards = _parse_cards(raw, name, f"{base}.cards", seen, report)
+        if cards is None:
+            return None
+        return Hand(name, "cards", _mask(cards)), len(raw)  # a bad card still counts
     if type(entry) is not dict and not isinstance(entry, Mapping):
         report.add("a hand is an object with 'cards', or 'melds' and 'deadwood'", "format", player=name, field=base)
         return None

@@ -561,11 +561,12 @@ def all_best_arrangements(mask: int, discard: bool = False) -> list[Arrangement]
         target = T[a] + T[b] + T[c] + T[d]
         choices = ((a, b, c, d, ()),)
     else:
-        target = _least_with_sets(mask, a, b, c, d, multi)
         ready = _CHOICES.get(mask & multi * _COLUMN)
-        if ready is None:
+        if ready is None:  # three or more such ranks: the least over the same choices
             choices = _set_choices(a, b, c, d, multi)
+            target = min([T[pa] + T[pb] + T[pc] + T[pd] for pa, pb, pc, pd, _ in choices])
         else:
+            target = _least_with_sets(mask, a, b, c, d, multi)
             choices = [(a - xa, b - xb, c - xc, d - xd, sets) for xa, xb, xc, xd, sets, _ in ready]
     out = []
     cs, ch, cd_, cc = _COVER_RUNS
