@@ -736,7 +736,9 @@ def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True)
     c = mask >> 26 & FULL
     d = mask >> 39
     multi = (a & b & (c | d)) | (c & d & (a | b))
-    frees = [set_free & FULL, set_free >> 13 & FULL, set_free >> 26 & FULL, set_free >> 39]
+    frees = [0, 0, 0, 0]
+    if set_free:
+        frees = [set_free & FULL, set_free >> 13 & FULL, set_free >> 26 & FULL, set_free >> 39]
     runs_by_suit: tuple[list[int], ...] = ([], [], [], [])
     for s, run in kruns:
         if chained:
@@ -772,11 +774,12 @@ def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True)
     layoff = 0
     dead = 0
     own = chosen[4]
-    for p, free, suit_runs, shift in zip(chosen[:4], frees, runs_by_suit, (0, 13, 26, 39), strict=True):
+    for p, free, suit_runs, (shift, runs_in, left_in) in zip(chosen[:4], frees, runs_by_suit, _SUITS, strict=True):
         chain = 0
-        for run in suit_runs:
-            chain |= _chain(p, run)
-        p &= ~chain
+        if suit_runs:
+            for run in suit_runs:
+                chain |= _chain(p, run)
+            p &= ~chain
         if free & p:
             cost, runs = _suit_dp_free(p, free)
             rest = p - sum(runs)  # the runs are disjoint cards of p
@@ -786,13 +789,17 @@ def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True)
             dead |= (rest & ~free) << shift
         else:
             cost = T[p]
-            own += RUNS_IN[shift // 13][p]
+            own += runs_in[p]
             lay = chain
-            dead |= (p - sum(RUNS[p])) << shift
+            dead |= left_in[p]
         total += cost
         if lay:
             layoff |= lay << shift
     return total, own, layoff, dead
+
+
+# Per suit: its place in a 52-bit mask, its runs and the cards they leave (``RUNS_IN``, ``LEFT_IN``).
+_SUITS = tuple(zip((0, 13, 26, 39), RUNS_IN, LEFT_IN, strict=True))
 
 
 def _suit_cost(p: int, free: int, suit_runs: Sequence[int]) -> int:
