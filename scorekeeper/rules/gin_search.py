@@ -1060,7 +1060,7 @@ def least_deadwood_of_text(cards: Sequence[str], _f: dict[str, float] = _FLOAT_B
 
 
 def best_arrangement_of_text(
-    cards: Sequence[str], _f: dict[str, float] = _FLOAT_BIT_OF_TEXT
+    cards: Sequence[str], _f: dict[str, float] = _FLOAT_BIT_OF_TEXT, _t_run: list[int] = _T_RUN
 ) -> tuple[int, tuple[int, ...], int]:
     """``best_arrangement`` of a hand given as text, the common cases (no rank held three times;
     one rank held three times) in one step."""
@@ -1089,21 +1089,24 @@ def best_arrangement_of_text(
         return value % _RUN, melds, mask - melds[0] if len(melds) == 1 else mask - sum(melds)
     if multi & (multi - 1) or a & b & c & d:
         return _arrangement_with_sets(mask, a, b, c, d, multi)
-    # one rank held three times: that set (the hand's cards on that rank), or none
+    # one rank held three times: that set (the hand's cards on that rank), or none; each read once
+    # from ``_T_RUN`` (deadwood below 128, plus 128 for each suit laying a run)
     keep = 8191 ^ multi
     sa = a & keep
     sb = b & keep
     sc = c & keep
     sd = d & keep
-    value = T[sa] + T[sb] + T[sc] + T[sd]
-    none = T[a] + T[b] + T[c] + T[d]
+    with_set = _t_run[sa] + _t_run[sb] + _t_run[sc] + _t_run[sd]
+    without = _t_run[a] + _t_run[b] + _t_run[c] + _t_run[d]
+    value = with_set & 127
+    none = without & 127
     if value < none:
         taken = mask & _RANK_CARDS[multi]
-        if _T_RUN[sa] + _T_RUN[sb] + _T_RUN[sc] + _T_RUN[sd] < _RUN:  # the set and no run
+        if with_set < 128:  # the set and no run
             return value, (taken,), mask - taken
         melds = (taken,) + _RUNS_S[sa] + _RUNS_H[sb] + _RUNS_D[sc] + _RUNS_C[sd]
         return value, melds, mask - sum(melds)
-    if _T_RUN[a] + _T_RUN[b] + _T_RUN[c] + _T_RUN[d] < _RUN:  # no set, no run
+    if without < 128:  # no set, no run
         return none, (), mask
     melds = _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
     return none, melds, mask - melds[0] if len(melds) == 1 else mask - sum(melds)
