@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 from typing import Any
 
 from . import gin_search as search
@@ -27,7 +28,19 @@ from .cards import CARD_BY_INDEX, Card, CardError, Suit, knock_limit, parse_card
 from .errors import RecordError, RecordInvalid
 from .players import first_dealer_errors
 from .profiles import Citation, GinRules
-from .results import ColumnResult, ColumnStanding, DealResult, GameResult, Line, PlayerDeal, Standing
+from .results import (
+    ColumnResult,
+    ColumnStanding,
+    DealResult,
+    GameResult,
+    Line,
+    PlayerDeal,
+    Standing,
+    make_deal_result,
+    make_line,
+    make_player_deal,
+    make_standing,
+)
 
 GAME = "oklahoma-gin"
 DEAL_KEYS = ("upcard", "knocker", "hands")
@@ -70,11 +83,64 @@ def _points(n: int) -> str:
 
 
 LABELS: tuple[str, ...] = tuple(card.label for card in CARD_BY_INDEX)  # printed cards by bit index
+_INDEX_OF_TEXT = search.INDEX_OF_TEXT.__getitem__  # a card's bit index from its text (KeyError: not a card)
 
 
-def labels(mask: int) -> tuple[str, ...]:
+# Per suit, by 13-bit suit mask: the printed cards of that suit's part of a mask (filled as suit
+# masks come up, at most 8192 a suit).
+_SUIT_LABELS: tuple[dict[int, tuple[str, ...]], ...] = tuple({0: ()} for _ in range(4))
+
+
+def _suit_labels(suit: int, part: int) -> tuple[str, ...]:
+    got = tuple(LABELS[13 * suit + i] for i in search.bits_of(part))
+    _SUIT_LABELS[suit][part] = got
+    return got
+
+
+def _meld_labels() -> dict[int, tuple[str, ...]]:
+    """The printed cards of every legal meld (every set, every run), by its mask."""
+    table = {}
+    for r in range(13):
+        column = [1 << (13 * suit + r) for suit in range(4)]
+        for size in (3, 4):
+            for cards in combinations(column, size):
+                mask = sum(cards)
+                table[mask] = tuple(LABELS[i] for i in search.bits_of(mask))
+    for suit in range(4):
+        for low in range(13):
+            for high in range(low + 2, 13):
+                mask = ((1 << (high + 1)) - (1 << low)) << (13 * suit)
+                table[mask] = tuple(LABELS[i] for i in search.bits_of(mask))
+    return table
+
+
+_MELD_LABELS: dict[int, tuple[str, ...]] = _meld_labels()
+
+
+def labels(mask: int, _by_suit: tuple[dict[int, tuple[str, ...]], ...] = _SUIT_LABELS) -> tuple[str, ...]:
     """Printed cards of a mask, in suit-major rank order."""
-    return tuple(LABELS[i] for i in search.bits_of(mask))
+    if not mask:
+        return ()
+    spades, hearts, diamonds, clubs = _by_suit
+    low = mask & 67108863  # spades and hearts
+    high = mask >> 26  # diamonds and clubs
+    a = low & 8191
+    b = low >> 13
+    c = high & 8191
+    d = high >> 13
+    la = spades.get(a)
+    if la is None:
+        la = _suit_labels(0, a)
+    lb = hearts.get(b)
+    if lb is None:
+        lb = _suit_labels(1, b)
+    lc = diamonds.get(c)
+    if lc is None:
+        lc = _suit_labels(2, c)
+    ld = clubs.get(d)
+    if ld is None:
+        ld = _suit_labels(3, d)
+    return la + lb + lc + ld
 
 
 def hand_size(n_players: int) -> int:
@@ -181,7 +247,7 @@ def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report
         report.add(f"'{where}' must be a list of cards", "format", player=player, field=where)
         return None
     try:
-        indices = [search.INDEX_OF_TEXT[text] for text in raw]
+        indices = list(map(_INDEX_OF_TEXT, raw))
     except (KeyError, TypeError):
         pass
     else:
@@ -228,8 +294,11 @@ def _parse_cards_one_by_one(
     return out
 
 
+_BITS: tuple[int, ...] = tuple(1 << i for i in range(52))
+
+
 def _mask(indices: list[int]) -> int:
-    return sum(1 << i for i in indices)
+    return sum(map(_BITS.__getitem__, indices))
 
 
 def _check_deal_keys(raw: Mapping[Any, Any], report: _Report) -> None:
@@ -361,7 +430,13 @@ def _parse_hand(
 ) -> tuple[Hand, int] | None:
     """One player's hand and how many cards were entered; None when it has an error."""
     base = f"hands.{name}"
-    if not isinstance(entry, Mapping):
+    if type(entry) is dict and len(entry) == 1 and "cards" in entry:  # the usual entry: its cards alone
+        raw = entry["cards"]
+        cards = _parse_cards(raw, name, f"{base}.cards", seen, report)
+        if cards is None:
+            return None
+        return Hand(name, "cards", _mask(cards)), len(raw)  # a bad card still counts
+    if type(entry) is not dict and not isinstance(entry, Mapping):
         report.add("a hand is an object with 'cards', or 'melds' and 'deadwood'", "format", player=name, field=base)
         return None
     for k in entry:
@@ -447,7 +522,7 @@ def _parse_hands(
         if not void:
             report.add("the deal has no 'hands'", "format", source="RECORD.md", field="hands")
         hands_raw = {}
-    if not isinstance(hands_raw, Mapping):
+    if type(hands_raw) is not dict and not isinstance(hands_raw, Mapping):
         report.add("'hands' must be an object with one entry per player", "format", field="hands")
         hands_raw = {}
     for name in hands_raw:
@@ -490,7 +565,7 @@ def _parse_deal(
     """The deal as entered, checked; None (with the errors added) when anything is wrong."""
     report = _Report(number, errors)
     start = len(errors)
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         report.add("a deal is an object with 'upcard', 'knocker' and 'hands'", "format")
         return None
     _check_deal_keys(raw, report)
@@ -590,9 +665,11 @@ def _settle_gin(
     for d in defenders:
         deadwood = sides[d].points
         who = d if rules.penalty else knocker
-        lines[who].append(Line(f"{d}'s deadwood {deadwood} (no layoffs after gin)", deadwood, "gin", source))
         lines[who].append(
-            Line(label + ("" if not rules.penalty else " (penalty)"), bonus, label, cited.source, cited.basis)
+            make_line(f"{d}'s deadwood {deadwood} (no layoffs after gin)", deadwood, "gin", source, "source")
+        )
+        lines[who].append(
+            make_line(label + ("" if not rules.penalty else " (penalty)"), bonus, label, cited.source, cited.basis)
         )
 
 
@@ -605,7 +682,7 @@ def _settle_knock(
     for d in defenders:
         deadwood = sides[d].points
         who = d if rules.penalty else knocker
-        lines[who].append(Line(f"knock: {deadwood} − {knock}", deadwood - knock, "knock", source))
+        lines[who].append(make_line(f"knock: {deadwood} − {knock}", deadwood - knock, "knock", source, "source"))
 
 
 def _settle_undercut_penalty(
@@ -633,10 +710,10 @@ def _settle_undercut_penalty(
         if p == undercutter:
             continue
         deadwood = sides[p].points
-        lines[p].append(Line(f"undercut: {deadwood} − {best}", deadwood - best, "undercut", source))
+        lines[p].append(make_line(f"undercut: {deadwood} − {best}", deadwood - best, "undercut", source, "source"))
         if p == knocker:
             lines[p].append(
-                Line(
+                make_line(
                     "undercut penalty on the knocker", rules.undercut_bonus, "undercut bonus", cited.source, cited.basis
                 )
             )
@@ -665,12 +742,20 @@ def _settle_undercut(
         deadwood = sides[d].points
         if deadwood <= knock:
             lines[d].append(
-                Line(f"undercut: {knock} − {deadwood}", knock - deadwood, "undercut", outcome_source(rules, "undercut"))
+                make_line(
+                    f"undercut: {knock} − {deadwood}",
+                    knock - deadwood,
+                    "undercut",
+                    outcome_source(rules, "undercut"),
+                    "source",
+                )
             )
-            lines[d].append(Line("undercut bonus", rules.undercut_bonus, "undercut bonus", cited.source, cited.basis))
+            lines[d].append(
+                make_line("undercut bonus", rules.undercut_bonus, "undercut bonus", cited.source, cited.basis)
+            )
         else:
             label = f"knock: {deadwood} − {knock} ({d})" if len(defenders) > 1 else f"knock: {deadwood} − {knock}"
-            lines[knocker].append(Line(label, deadwood - knock, "knock", outcome_source(rules, "knock")))
+            lines[knocker].append(make_line(label, deadwood - knock, "knock", outcome_source(rules, "knock"), "source"))
     return winner
 
 
@@ -678,15 +763,20 @@ def _apply_multiplier(
     rules: GinRules, players: tuple[str, ...], multiplier: int, lines: dict[str, list[Line]]
 ) -> dict[str, int]:
     """The spade multiplier's line for every player who scored, and each player's points."""
-    cited = rules.cite("spade_multiplier")
     points: dict[str, int] = {}
     for p in players:
-        base = sum(x.points for x in lines[p])
+        own = lines[p]
+        if not own:
+            points[p] = 0
+            continue
+        base = sum([x.points for x in own])
         if multiplier > 1 and base:
-            lines[p].append(
+            cited = rules.cite("spade_multiplier")
+            own.append(
                 Line(f"spade upcard ×{multiplier}", base * (multiplier - 1), "spade upcard", cited.source, cited.basis)
             )
-        points[p] = sum(x.points for x in lines[p])
+            base = sum([x.points for x in own])
+        points[p] = base
     return points
 
 
@@ -753,13 +843,12 @@ def _knocker_candidates(
     """The knocker's arrangements to choose from (his spread, or every least-deadwood arrangement
     of his cards) and whether it is big gin; None when a big gin is not one."""
     hand = deal.hands[knocker]
-    big_gin_source = rules.cite("big_gin_bonus").source
     if hand.given == "spread":
         if hand.big_gin and hand.deadwood:
             report.add(
                 "big gin means every card melded: this spread has deadwood",
                 "big gin",
-                source=big_gin_source,
+                source=rules.cite("big_gin_bonus").source,
                 player=knocker,
                 cards=labels(hand.deadwood),
                 field=f"hands.{knocker}.deadwood",
@@ -773,7 +862,7 @@ def _knocker_candidates(
             report.add(
                 f"big gin means all {size + 1} cards melded: these cards leave at least {_points(points)} of deadwood",
                 "big gin",
-                source=big_gin_source,
+                source=rules.cite("big_gin_bonus").source,
                 player=knocker,
                 cards=labels(dead),
                 field=f"hands.{knocker}.cards",
@@ -882,17 +971,24 @@ def _player_deals(
     players: tuple[str, ...], sides: Mapping[str, _Arrangement], settled: _Settlement
 ) -> dict[str, PlayerDeal]:
     out = {}
+    points = settled.points
+    lines = settled.lines
     for p in players:
         side = sides[p]
-        meld_labels = side.meld_labels if side.meld_labels is not None else tuple(labels(m) for m in side.melds)
-        out[p] = PlayerDeal(
-            points=settled.points[p],
-            lines=tuple(settled.lines[p]),
-            melds=tuple(meld_labels),
-            deadwood=labels(side.deadwood),
-            layoffs=labels(side.layoffs),
-            deadwood_points=side.points,
-            discard=CARD_BY_INDEX[side.discard].label if side.discard is not None else None,
+        meld_labels = side.meld_labels
+        if meld_labels is None:
+            meld_labels = tuple([_MELD_LABELS.get(m) or labels(m) for m in side.melds])
+        out[p] = make_player_deal(
+            points[p],
+            tuple(lines[p]),
+            meld_labels,
+            (),
+            labels(side.deadwood),
+            labels(side.layoffs) if side.layoffs else (),
+            side.points,
+            LABELS[side.discard] if side.discard is not None else None,
+            0,
+            (),
         )
     return out
 
@@ -1040,30 +1136,30 @@ def play(
     dealer = _name(players, standing.dealer)
     next_dealer = dealer if scored.outcome == "void" else scored.winner
     winner, tie_notes = (entry.match_winner, []) if entry is not None else _game_end(rules, players, totals)
-    result = DealResult(
-        number=number,
-        outcome=scored.outcome,
-        multiplier=scored.multiplier,
-        players=scored.players,
-        totals_before=before,
-        totals=totals,
-        side=dict.fromkeys(players, 0),
-        dealer=dealer,
-        next_dealer=next_dealer,
-        notes=tuple(scored.notes + tie_notes),
-        actor=parsed.knocker,
-        winner=scored.winner,
-        columns=entry.entered if entry is not None else (),
+    result = make_deal_result(
+        number,
+        scored.outcome,
+        scored.multiplier,
+        scored.players,
+        before,
+        totals,
+        dict.fromkeys(players, 0),
+        dealer,
+        next_dealer,
+        tuple(scored.notes + tie_notes),
+        parsed.knocker,
+        scored.winner,
+        entry.entered if entry is not None else (),
     )
-    after = Standing(
-        deals=standing.deals + 1,
-        totals=tuple(totals[p] for p in players),
-        side=standing.side,
-        boxes=tuple(boxes),
-        dealer=_seat(players, next_dealer),
-        ended_on=number if winner is not None else None,
-        winner=_seat(players, winner),
-        columns=entry.columns if entry is not None else (),
+    after = make_standing(
+        standing.deals + 1,
+        tuple([totals[p] for p in players]),
+        standing.side,
+        tuple(boxes),
+        _seat(players, next_dealer),
+        number if winner is not None else None,
+        _seat(players, winner),
+        entry.columns if entry is not None else (),
     )
     return result, after
 

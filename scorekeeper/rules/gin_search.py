@@ -482,32 +482,6 @@ def best_arrangement_discard(mask: int) -> tuple[int, tuple[int, ...], int, int]
 # Every best arrangement (for scoring: the knocker's choice among equals, slower)
 
 
-def _suit_all_runs(m: int, free: int = 0) -> tuple[int, set[int]]:
-    """All ways to cover part of suit mask m with runs, as (cost, run-cover mask) with the
-    least cost; free cards score 0 as deadwood. Run covers are distinct cover masks."""
-    best = INF
-    covers: set[int] = set()
-
-    def rec(rest: int, cover: int, cost: int) -> None:
-        nonlocal best
-        if cost > best:
-            return
-        if not rest:
-            if cost < best:
-                best = cost
-                covers.clear()
-            covers.add(cover)
-            return
-        low = rest & -rest
-        i = low.bit_length() - 1
-        rec(rest ^ low, cover, cost + (0 if free & low else VALUES[i]))
-        for run in _runs_from(rest, low):
-            rec(rest ^ run, cover | run, cost)
-
-    rec(m, 0, 0)
-    return best, covers
-
-
 def _segments(cover: int) -> list[int]:
     """Split a run-cover suit mask into maximal runs of consecutive cards."""
     out = []
@@ -523,11 +497,51 @@ def _segments(cover: int) -> list[int]:
     return out
 
 
+def _least_covers(m: int) -> frozenset[int]:
+    """Every distinct run-cover mask of suit mask ``m`` reaching ``T[m]`` (the least deadwood when
+    only runs are formed): dynamic programming on the lowest card, as ``T`` is built (it is
+    deadwood, or it starts a run i..j), kept only where the option reaches the least."""
+    got = _LEAST_COVERS.get(m)
+    if got is not None:
+        return got
+    if not m:
+        return frozenset((0,))
+    low = m & -m
+    best = T[m]
+    covers: set[int] = set()
+    if T[m ^ low] + VALUES[low.bit_length() - 1] == best:
+        covers.update(_least_covers(m ^ low))
+    for run in _runs_from(m, low):
+        if T[m ^ run] == best:
+            covers.update(run | cover for cover in _least_covers(m ^ run))
+    got = _LEAST_COVERS[m] = frozenset(covers)
+    return got
+
+
+_LEAST_COVERS: dict[int, frozenset[int]] = {}
+# Per suit, by suit mask: each least-deadwood run cover (in ``sorted(covers)`` order) as its
+# maximal runs placed in the suit (52-bit masks, lowest first). Filled as suit masks come up (at
+# most 8192 a suit): a table of the suit alone, like ``T``.
+_COVER_RUNS: tuple[dict[int, tuple[tuple[int, ...], ...]], ...] = ({}, {}, {}, {})
+
+
+def _cover_runs(suit: int, m: int) -> tuple[tuple[int, ...], ...]:
+    shift = 13 * suit
+    got = tuple(tuple(seg << shift for seg in _segments(cover)) for cover in sorted(_least_covers(m)))
+    _COVER_RUNS[suit][m] = got
+    return got
+
+
 def all_best_arrangements(mask: int, discard: bool = False) -> list[Arrangement]:
     """Every least-deadwood arrangement: a list of (points, melds, deadwood mask, discard index or
     None). Arrangements differ in the cards each meld holds (runs are shown as maximal runs;
     a run of six is the same arrangement as two runs of three). With ``discard`` the hand holds
-    one card more and every discard reaching the least deadwood is listed."""
+    one card more and every discard reaching the least deadwood is listed.
+
+    Order: set choices as ``_set_choices`` lists them, then each suit's covers in ``sorted``
+    order (spades varying slowest). Melds come sets by rank, then runs by suit and rank, so they
+    need no sorting; two listed arrangements never hold the same melds (the sets tell the set
+    choice, each suit's runs its cover)."""
     if discard:
         target = best_deadwood_discard(mask)
         out: list[Arrangement] = []
@@ -537,30 +551,38 @@ def all_best_arrangements(mask: int, discard: bool = False) -> list[Arrangement]
                 for v, melds, dead, _ in all_best_arrangements(rest):
                     out.append((v, melds, dead, i))
         return out
-    target = best_deadwood(mask)
-    a, b, c, d, multi = _split(mask)
+    a = mask & FULL
+    b = mask >> 13 & FULL
+    c = mask >> 26 & FULL
+    d = mask >> 39
+    multi = (a & b & (c | d)) | (c & d & (a | b))
+    choices: Iterable[SetChoice]
+    if not multi:
+        target = T[a] + T[b] + T[c] + T[d]
+        choices = ((a, b, c, d, ()),)
+    else:
+        ready = _CHOICES.get(mask & multi * _COLUMN)
+        if ready is None:  # three or more such ranks: the least over the same choices
+            choices = _set_choices(a, b, c, d, multi)
+            target = min([T[pa] + T[pb] + T[pc] + T[pd] for pa, pb, pc, pd, _ in choices])
+        else:
+            target = _least_with_sets(mask, a, b, c, d, multi)
+            choices = [(a - xa, b - xb, c - xc, d - xd, sets) for xa, xb, xc, xd, sets, _ in ready]
     out = []
-    seen: set[tuple[int, ...]] = set()
-    for ca, cb, cc, cd, sets in _set_choices(a, b, c, d, multi):
-        parts = (ca, cb, cc, cd)
-        if sum(T[p] for p in parts) != target:
+    cs, ch, cd_, cc = _COVER_RUNS
+    for pa, pb, pc, pd, sets in choices:
+        if T[pa] + T[pb] + T[pc] + T[pd] != target:
             continue
-        per_suit = []
-        for s, p in enumerate(parts):
-            _, covers = _suit_all_runs(p)
-            per_suit.append([[seg << (13 * s) for seg in _segments(cv)] for cv in sorted(covers)])
-        for ra in per_suit[0]:
-            for rb in per_suit[1]:
-                for rc in per_suit[2]:
-                    for rd in per_suit[3]:
-                        melds = _sort_melds(sets + tuple(ra) + tuple(rb) + tuple(rc) + tuple(rd))
-                        if melds in seen:
-                            continue
-                        seen.add(melds)
-                        melded = 0
-                        for m in melds:
-                            melded |= m
-                        out.append((target, melds, mask & ~melded, None))
+        runs_a = cs.get(pa) or _cover_runs(0, pa)
+        runs_b = ch.get(pb) or _cover_runs(1, pb)
+        runs_c = cd_.get(pc) or _cover_runs(2, pc)
+        runs_d = cc.get(pd) or _cover_runs(3, pd)
+        for ra in runs_a:
+            for rb in runs_b:
+                for rc in runs_c:
+                    for rd in runs_d:
+                        melds = sets + ra + rb + rc + rd
+                        out.append((target, melds, mask - sum(melds), None))
     return out
 
 
@@ -646,21 +668,24 @@ _FREE_CACHE: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
 
 
 def _knocker_targets(knocker_melds: Iterable[int]) -> tuple[int, list[tuple[int, int]]]:
-    """(set-layoff mask: the 4th card of each knocker 3-set, [(suit, run suit-mask)])."""
+    """(set-layoff mask: the 4th card of each knocker 3-set, [(suit, run suit-mask)]). A mask that
+    is no meld (``meld_kind`` None) is passed over."""
     set_free = 0
     runs = []
     for m in knocker_melds:
-        if meld_is_set(m):
-            if m.bit_count() == 3:
-                r = _rank_of_set(m)
-                for s in range(4):
-                    bit = 1 << (13 * s + r)
-                    if not m & bit:
-                        set_free |= bit
-        elif meld_is_run(m):
-            low = (m & -m).bit_length() - 1
-            s = low // 13
-            runs.append((s, m >> (13 * s) & FULL))
+        n = m.bit_count()
+        if n < 3:  # neither a set nor a run
+            continue
+        i = (m & -m).bit_length() - 1  # the lowest card: its suit is the lowest suit of the meld
+        s = i // 13
+        part = m >> (13 * s)
+        if part <= FULL:  # one suit: a run when its cards follow one another
+            if not (part + (part & -part)) & part:
+                runs.append((s, part))
+        elif n == 3:  # more suits: a set when every card has the lowest card's rank
+            column = _COLUMN << (i - 13 * s)
+            if not m & ~column:
+                set_free |= column - m
     return set_free, runs
 
 
@@ -699,56 +724,95 @@ def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True)
     layoff-able cards score 0 but may still go into the defender's own runs.
     """
     set_free, kruns = _knocker_targets(knocker_melds)
-    if not mask & set_free and not any(mask >> (13 * s) & _adjacent(run) for s, run in kruns):
+    touch = set_free  # every card that can start a layoff
+    for s, run in kruns:
+        touch |= _adjacent(run) << (13 * s)
+    if not mask & touch:
         # Nothing touches the knocker's melds: no layoff can start, his own best arrangement it is.
         points, melds, dead = best_arrangement(mask)
         return points, melds, 0, dead
-    a, b, c, d, multi = _split(mask)
-    fa, fb, fc, fd = (set_free & FULL, set_free >> 13 & FULL, set_free >> 26 & FULL, set_free >> 39)
-    if not chained:
-        for s, run in kruns:
-            adj = _adjacent(run)
-            if s == 0:
-                fa |= adj
-            elif s == 1:
-                fb |= adj
-            elif s == 2:
-                fc |= adj
-            else:
-                fd |= adj
-    frees = (fa, fb, fc, fd)
-    runs_by_suit: list[list[int]] = [[], [], [], []]
+    a = mask & FULL
+    b = mask >> 13 & FULL
+    c = mask >> 26 & FULL
+    d = mask >> 39
+    multi = (a & b & (c | d)) | (c & d & (a | b))
+    frees = [0, 0, 0, 0]
+    if set_free:
+        frees = [set_free & FULL, set_free >> 13 & FULL, set_free >> 26 & FULL, set_free >> 39]
+    runs_by_suit: tuple[list[int], ...] = ([], [], [], [])
     for s, run in kruns:
-        runs_by_suit[s].append(run)
-    best: DefenderPlay | None = None
-    for ca, cb, cc, cd, sets in _set_choices(a, b, c, d, multi):
-        total = 0
-        layoff = 0
-        own = list(sets)
-        dead = 0
-        for s, p in enumerate((ca, cb, cc, cd)):
-            chain = 0
-            if chained:
-                for run in runs_by_suit[s]:
-                    chain |= _chain(p, run)
-                p &= ~chain
-            cost, runs = _suit_dp_free(p, frees[s])
-            total += cost
-            if best is not None and total > best[0]:
-                break
-            covered = 0
-            for r in runs:
-                covered |= r
-                own.append(r << (13 * s))
-            rest = p & ~covered
-            lay = chain | (rest & frees[s])
-            layoff |= lay << (13 * s)
-            dead |= (rest & ~frees[s]) << (13 * s)
+        if chained:
+            runs_by_suit[s].append(run)
         else:
-            if best is None or total < best[0]:
-                best = (total, _sort_melds(own), layoff, dead)
-    assert best is not None  # the first set choice (no set at all) is always scored in full
-    return best
+            frees[s] |= _adjacent(run)
+    if not multi:
+        chosen: SetChoice = (a, b, c, d, ())
+    else:
+        # The first set choice of least deadwood: its points alone, suit by suit (a suit's points
+        # depend on its cards left only, so each is worked out once).
+        ready = _CHOICES.get(mask & multi * _COLUMN)
+        choices: Sequence[SetChoice]
+        if ready is None:
+            choices = _set_choices(a, b, c, d, multi)
+        else:
+            choices = [(a - xa, b - xb, c - xc, d - xd, sets) for xa, xb, xc, xd, sets, _ in ready]
+        suits: tuple[tuple[int, list[int], dict[int, int]], ...] = tuple(
+            zip(frees, runs_by_suit, ({}, {}, {}, {}), strict=True)
+        )
+        least = INF
+        chosen = choices[0]
+        for choice in choices:
+            total = 0
+            for p, (free, suit_runs, seen) in zip(choice[:4], suits, strict=True):
+                cost = seen.get(p)
+                if cost is None:
+                    cost = seen[p] = _suit_cost(p, free, suit_runs)
+                total += cost
+            if total < least:
+                least, chosen = total, choice
+    total = 0
+    layoff = 0
+    dead = 0
+    own = chosen[4]
+    for p, free, suit_runs, (shift, runs_in, left_in) in zip(chosen[:4], frees, runs_by_suit, _SUITS, strict=True):
+        chain = 0
+        if suit_runs:
+            for run in suit_runs:
+                chain |= _chain(p, run)
+            p &= ~chain
+        if free & p:
+            cost, runs = _suit_dp_free(p, free)
+            rest = p - sum(runs)  # the runs are disjoint cards of p
+            if runs:
+                own += tuple([r << shift for r in runs])
+            lay = chain | (rest & free)
+            dead |= (rest & ~free) << shift
+        else:
+            cost = T[p]
+            own += runs_in[p]
+            lay = chain
+            dead |= left_in[p]
+        total += cost
+        if lay:
+            layoff |= lay << shift
+    return total, own, layoff, dead
+
+
+# Per suit: its place in a 52-bit mask, its runs and the cards they leave (``RUNS_IN``, ``LEFT_IN``).
+_SUITS = tuple(zip((0, 13, 26, 39), RUNS_IN, LEFT_IN, strict=True))
+
+
+def _suit_cost(p: int, free: int, suit_runs: Sequence[int]) -> int:
+    """A defender's least deadwood in one suit (cards ``p``): the chains from the knocker's runs
+    in it laid off, the ``free`` cards scoring 0."""
+    if suit_runs:
+        chain = 0
+        for run in suit_runs:
+            chain |= _chain(p, run)
+        p &= ~chain
+    if free & p:
+        return _suit_dp_free(p, free)[0]
+    return T[p]
 
 
 def layoff_closure(deadwood_mask: int, knocker_melds: Iterable[int], chained: bool = True) -> int:
@@ -996,7 +1060,7 @@ def least_deadwood_of_text(cards: Sequence[str], _f: dict[str, float] = _FLOAT_B
 
 
 def best_arrangement_of_text(
-    cards: Sequence[str], _f: dict[str, float] = _FLOAT_BIT_OF_TEXT
+    cards: Sequence[str], _f: dict[str, float] = _FLOAT_BIT_OF_TEXT, _t_run: list[int] = _T_RUN
 ) -> tuple[int, tuple[int, ...], int]:
     """``best_arrangement`` of a hand given as text, the common cases (no rank held three times;
     one rank held three times) in one step."""
@@ -1025,21 +1089,24 @@ def best_arrangement_of_text(
         return value % _RUN, melds, mask - melds[0] if len(melds) == 1 else mask - sum(melds)
     if multi & (multi - 1) or a & b & c & d:
         return _arrangement_with_sets(mask, a, b, c, d, multi)
-    # one rank held three times: that set (the hand's cards on that rank), or none
+    # one rank held three times: that set (the hand's cards on that rank), or none; each read once
+    # from ``_T_RUN`` (deadwood below 128, plus 128 for each suit laying a run)
     keep = 8191 ^ multi
     sa = a & keep
     sb = b & keep
     sc = c & keep
     sd = d & keep
-    value = T[sa] + T[sb] + T[sc] + T[sd]
-    none = T[a] + T[b] + T[c] + T[d]
+    with_set = _t_run[sa] + _t_run[sb] + _t_run[sc] + _t_run[sd]
+    without = _t_run[a] + _t_run[b] + _t_run[c] + _t_run[d]
+    value = with_set & 127
+    none = without & 127
     if value < none:
         taken = mask & _RANK_CARDS[multi]
-        if _T_RUN[sa] + _T_RUN[sb] + _T_RUN[sc] + _T_RUN[sd] < _RUN:  # the set and no run
+        if with_set < 128:  # the set and no run
             return value, (taken,), mask - taken
         melds = (taken,) + _RUNS_S[sa] + _RUNS_H[sb] + _RUNS_D[sc] + _RUNS_C[sd]
         return value, melds, mask - sum(melds)
-    if _T_RUN[a] + _T_RUN[b] + _T_RUN[c] + _T_RUN[d] < _RUN:  # no set, no run
+    if without < 128:  # no set, no run
         return none, (), mask
     melds = _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
     return none, melds, mask - melds[0] if len(melds) == 1 else mask - sum(melds)
