@@ -17,12 +17,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from operator import itemgetter
+from operator import eq, itemgetter
 
 from . import oklahoma_melds, oklahoma_split
 from .cards import CardError
 from .errors import RecordError, RecordInvalid
-from .oklahoma_melds import SRC_NOTATION, SRC_WILD, Entered, MeldCheck, check_meld, entered, known_card
+from .oklahoma_melds import _ENTERED, SRC_NOTATION, SRC_WILD, Entered, MeldCheck, check_meld, entered, known_card
 from .oklahoma_split import MeldedCheck, check_melded
 from .oklahoma_values import CardValue, card_value_held, card_value_melded, k8_held, pack_counts
 from .players import first_dealer_errors, player_count_errors, player_errors
@@ -132,6 +132,16 @@ def _check_deal(
     rules: OklahomaRules, players: tuple[str, ...], deal: object, number: int, errors: list[RecordError]
 ) -> _Deal | None:
     """Validate one deal; append every error; return the parsed deal when it is valid."""
+    valid = _valid_deal(rules, players, deal)
+    if valid is not None:
+        return valid
+    return _check_deal_fully(rules, players, deal, number, errors)
+
+
+def _check_deal_fully(
+    rules: OklahomaRules, players: tuple[str, ...], deal: object, number: int, errors: list[RecordError]
+) -> _Deal | None:
+    """Validate one deal, every check in turn; append every error; return the parsed deal when it is valid."""
     start = len(errors)
     report = _Report(number, errors)
     if not isinstance(deal, Mapping):
@@ -159,6 +169,79 @@ def _check_deal(
     first_turn = flags["first_turn"]
     concealed = flags["concealed"] or first_turn
     return _Deal(hands, out, first_turn, concealed, late_misdeal, flags["concealed"])
+
+
+_DEAL_KEYS = frozenset(DEAL_KEYS)
+_HELD_AND_MELDS = frozenset(("melds", "held"))
+
+
+def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) -> _Deal | None:
+    """The parsed deal of a deal as plain JSON gives it that passes every check, found without
+    collecting errors; None at the first doubt (anything wrong, or not of the plain JSON types):
+    the full check then says what is wrong. It accepts exactly what the full check accepts with no
+    error, and gives the same parsed deal."""
+    if type(deal) is not dict or "out" not in deal or not _DEAL_KEYS.issuperset(deal):
+        return None
+    out = deal["out"]
+    if out is not None and (type(out) is not str or out not in players):
+        return None
+    first_turn = deal.get("first_turn", False)
+    concealed = deal.get("concealed", False)
+    late_misdeal = deal.get("late_misdeal", False)
+    if type(first_turn) is not bool or type(concealed) is not bool or type(late_misdeal) is not bool:
+        return None
+    if out is None and (first_turn or concealed):
+        return None
+    hands_raw = deal.get("hands")
+    if type(hands_raw) is not dict or len(hands_raw) != len(players):
+        return None
+    for name in hands_raw:
+        if name not in players:
+            return None
+    joker = rules.joker
+    entered_cache = _ENTERED
+    labels: list[str] = []  # every card entered, for the pack's count
+    hands: dict[str, _Hand] = {}
+    for name in players:
+        raw = hands_raw.get(name)
+        if type(raw) is not dict or raw.keys() != _HELD_AND_MELDS:
+            return None
+        melds, cards = raw["melds"], raw["held"]
+        if type(melds) is not list or type(cards) is not list:
+            return None
+        if name == out:
+            if cards or not melds:
+                return None
+        elif not cards and not melds:  # every meld is checked below: an empty one is no meld
+            return None
+        checks: list[MeldCheck] = []
+        for meld in melds:
+            if type(meld) is not list:
+                return None
+            check = check_meld(meld, rules)
+            if not check.ok:
+                return None
+            checks.append(check)
+            labels += check.card_labels
+        held: list[Entered] = []
+        for raw_card in cards:
+            if type(raw_card) is not str:
+                return None
+            e = entered_cache.get(raw_card)
+            if type(e) is not Entered:
+                try:
+                    e = entered(raw_card)
+                except CardError:
+                    return None
+            if e.named_rank or (e.joker and not joker):
+                return None
+            held.append(e)
+            labels.append(e.card_label)
+        hands[name] = _Hand(checks, held)
+    labels.sort()
+    if labels.count("JK") > 1 or any(map(eq, labels, labels[2:])):  # one Joker; two of every other card
+        return None
+    return _Deal(hands, out, first_turn, concealed or first_turn, late_misdeal, concealed)
 
 
 def _check_deal_keys(deal: Mapping[object, object], report: _Report) -> None:
