@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import copy
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from scorekeeper.rules import oklahoma
-from scorekeeper.rules.errors import RecordError
+from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.profiles import resolve
 
 from . import oklahoma_random
@@ -171,3 +172,30 @@ def test_not_a_deal() -> None:
     deal: object
     for deal in (None, [], "deal", 3):
         assert agree(BOOK, PLAYERS, deal) is None
+
+
+def test_play_takes_the_quick_check_only_before_the_end_of_the_game() -> None:
+    players = ("Ann", "Ben")
+    deal = {
+        "out": "Ann",
+        "hands": {"Ann": {"melds": [["5S", "5H", "5D"]], "held": []}, "Ben": {"melds": [], "held": ["3S"]}},
+    }
+    standing = oklahoma.begin(BOOK, players)
+    result, after = oklahoma.play(BOOK, players, standing, deal, 1)
+    assert result.totals == {"Ann": 115, "Ben": -5}
+    ended = replace(after, ended_on=1, winner=0)
+    with pytest.raises(RecordInvalid) as info:
+        oklahoma.play(BOOK, players, ended, deal, 2)
+    assert [e.rule for e in info.value.errors] == ["end of the game"]
+
+
+@pytest.mark.parametrize("seats", [1, 3])
+def test_a_standing_of_another_number_of_players_is_refused_as_before(seats: int) -> None:
+    players = ("Ann", "Ben")
+    deal = {
+        "out": "Ann",
+        "hands": {"Ann": {"melds": [["5S", "5H", "5D"]], "held": []}, "Ben": {"melds": [], "held": ["3S"]}},
+    }
+    standing = replace(oklahoma.begin(BOOK, players), totals=(0,) * seats)
+    with pytest.raises(ValueError, match=r"zip\(\) argument 2 is (shorter|longer) than argument 1"):
+        oklahoma.play(BOOK, players, standing, deal, 1)
