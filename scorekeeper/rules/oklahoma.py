@@ -88,6 +88,8 @@ def clear_caches(parsed_cards: bool = True) -> None:
     """Forget every cached verdict (melds, melded lists) and, unless told not to, every parsed card."""
     oklahoma_melds.clear_caches(parsed_cards)
     oklahoma_split.clear_cache()
+    _HELD_LINES_OF.clear()
+    _HELD_LINES.clear()
 
 
 # --------------------------------------------------------------------------------------------
@@ -666,19 +668,21 @@ _side_points = attrgetter("side_points")
 def _player_deal(hand: _Hand, k8: CardValue, bonus: tuple[Line, ...] = (), side: tuple[Line, ...] = ()) -> PlayerDeal:
     """One player's score: the melds, the cards left in hand, the going-out bonus; the side column."""
     melds = hand.melds
-    held = hand.held
     lines: list[Line] = []
     for check in melds:
         lines += check.lines
+    held = tuple(map(_card_label, hand.held))
     if held:
-        lines += _held_lines(held, k8)
+        key = (held, k8)
+        held_lines = _HELD_LINES_OF.get(key)
+        lines += _held_lines(hand.held, key) if held_lines is None else held_lines
     if bonus:
         lines += bonus
     return make_player_deal(
         sum(map(_points, lines)),
         tuple(lines),
         tuple([check.labels for check in melds]),
-        tuple([e.card_label for e in held]),
+        held,
         (),
         (),
         None,
@@ -688,8 +692,14 @@ def _player_deal(hand: _Hand, k8: CardValue, bonus: tuple[Line, ...] = (), side:
     )
 
 
-def _held_lines(cards: list[Entered], k8: CardValue) -> list[Line]:
-    """The cards left in hand, grouped by the rule that prices them."""
+# The lines of the cards left in a hand, by the cards (as printed: the card says what it costs) and
+# the rules' K–8 value: lines are values, the same cards and rule give the same lines.
+_HELD_LINES_OF: dict[tuple[tuple[str, ...], CardValue], tuple[Line, ...]] = {}
+
+
+def _held_lines(cards: list[Entered], key: tuple[tuple[str, ...], CardValue]) -> tuple[Line, ...]:
+    """The cards left in hand, grouped by the rule that prices them (``key``: their labels, the K–8 value)."""
+    k8 = key[1]
     groups: dict[CardValue, list[str]] = {}
     for e in cards:
         value = e.held_value or k8
@@ -700,10 +710,13 @@ def _held_lines(cards: list[Entered], k8: CardValue) -> list[Line]:
             group.append(e.card_label)
     lines = []
     for value, shown in groups.items():
-        key = (tuple(shown), value)
-        line = _HELD_LINES.get(key)
-        lines.append(_held_line(key) if line is None else line)
-    return lines
+        line_key = (tuple(shown), value)
+        line = _HELD_LINES.get(line_key)
+        lines.append(_held_line(line_key) if line is None else line)
+    if len(_HELD_LINES_OF) >= 8192:
+        _HELD_LINES_OF.clear()
+    _HELD_LINES_OF[key] = result = tuple(lines)
+    return result
 
 
 _HELD_LINES: dict[tuple[tuple[str, ...], CardValue], Line] = {}
