@@ -190,7 +190,6 @@ _DEAL_KEYS = frozenset(DEAL_KEYS)
 _make_deal = positional_maker(_Deal)
 _points = attrgetter("points")
 _card_label = attrgetter("card_label")
-_HELD_AND_MELDS = frozenset(("melds", "held"))
 
 
 def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) -> _Deal | None:
@@ -223,11 +222,12 @@ def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) ->
     labels: list[str] = []  # every card entered, for the pack's count
     hands: dict[str, _Hand] = {}
     for name in players:
-        raw = hands_raw.get(name)
-        if type(raw) is not dict or raw.keys() != _HELD_AND_MELDS:
+        raw = hands_raw[name]  # every player has a hand: as many hands as players, each a player's
+        if type(raw) is not dict or len(raw) != 2:
             return None
-        melds, cards = raw["melds"], raw["held"]
-        if type(melds) is not list or type(cards) is not list:
+        melds = raw.get("melds")
+        cards = raw.get("held")
+        if type(melds) is not list or type(cards) is not list:  # so the two keys are 'melds' and 'held'
             return None
         if name == out:
             if cards or not melds:
@@ -898,10 +898,10 @@ def _play(
     by_seat = [scored[p] for p in players]
     totals = tuple(map(add, before, map(_points, by_seat)))
     side = tuple(map(add, standing.side, map(_side_points, by_seat)))
-    out_seat = players.index(deal.out) if deal.out is not None else None
-    next_dealer = out_seat if out_seat is not None else standing.dealer
+    out = deal.out
+    next_dealer = players.index(out) if out is not None else standing.dealer
     notes = _deal_notes(players, deal)
-    winner, tie = _winner(totals, rules.target)
+    winner, tie = (None, False) if max(totals) < rules.target else _winner(totals, rules.target)
     if tie:
         notes.append(f"an exact tie at the top on {max(totals):,}: the game goes on (ruling)")
     if winner is not None:
@@ -911,17 +911,17 @@ def _play(
         )
     result = make_deal_result(
         number,
-        "out" if deal.out is not None else "stock_out",
+        "out" if out is not None else "stock_out",
         1,  # no multiplier in Oklahoma
         scored,
         dict(zip(players, before, strict=False)),  # every one as long as the players: checked above
         dict(zip(players, totals, strict=False)),
         dict(zip(players, side, strict=False)),
-        _name(players, standing.dealer),
-        _name(players, next_dealer),
+        None if standing.dealer is None else players[standing.dealer],
+        None if next_dealer is None else players[next_dealer],
         tuple(notes),
-        deal.out,  # who went out
-        deal.out,  # who won the hand
+        out,  # who went out
+        out,  # who won the hand
         (),  # no Hollywood columns in Oklahoma
     )
     after = make_standing(

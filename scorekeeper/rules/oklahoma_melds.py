@@ -12,7 +12,7 @@ so checking a meld never parses, prints or hashes a card again; verdicts are val
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import combinations
 
 from .cards import ACE, QUEEN, SUITS, Card, CardError, Suit, Token, parse_token
@@ -330,7 +330,20 @@ def _check_meld(tokens: Sequence[object], rules: OklahomaRules) -> MeldCheck:
         return _rejected([_name_the_wilds(parts, readings)], _kind_of(readings), cards)
     best = min(readings, key=_canonical)
     laid = _laid_set(parts.cards, best.rank) if best.is_set else _laid_sequence(parts, best)
-    return replace(laid, note=_reading_note(parts, readings, best), card_labels=tuple(e.card_label for e in cards))
+    return _make_meld_check(  # the laid meld with the note of the reading taken, the cards as entered
+        laid.ok,
+        laid.kind,
+        laid.cards,
+        laid.points,
+        laid.lines,
+        laid.errors,
+        laid.rank,
+        laid.suit,
+        laid.meaning,
+        laid.labels,
+        _reading_note(parts, readings, best),
+        tuple([e.card_label for e in cards]),
+    )
 
 
 def _without_free_wilds(cards: list[Entered]) -> MeldCheck | None:
