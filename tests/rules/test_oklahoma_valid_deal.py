@@ -199,3 +199,22 @@ def test_a_standing_of_another_number_of_players_is_refused_as_before(seats: int
     standing = replace(oklahoma.begin(BOOK, players), totals=(0,) * seats)
     with pytest.raises(ValueError, match=r"zip\(\) argument 2 is (shorter|longer) than argument 1"):
         oklahoma.play(BOOK, players, standing, deal, 1)
+
+
+def test_the_same_cards_held_under_other_rules_are_priced_by_those_rules() -> None:
+    """The lines of held cards are kept by the cards and the rules' K–8 value: switching rules back
+    and forth (and a rules object equal to another) gives each its own lines."""
+    players = ("Ann", "Ben")
+    deal = {
+        "out": "Ann",
+        "hands": {"Ann": {"melds": [["5S", "5H", "5D"]], "held": []}, "Ben": {"melds": [], "held": ["KD", "9C", "3S"]}},
+    }
+    house = resolve("oklahoma", "book", {"k8_in_hand": -10})
+    for rules in (BOOK, LAWS, BOOK, house, resolve("oklahoma", "book"), LAWS):
+        ben = oklahoma.score_deal(rules, players, deal)["Ben"]
+        k8 = rules.k8_in_hand
+        assert [(line.label, line.points, line.source) for line in ben.lines] == [
+            (f"K♦ 9♣ in hand (2 × {k8})", 2 * k8, rules.cite("k8_in_hand").source),
+            ("3♠ in hand", -5, "S0; S1 law 12"),
+        ]
+        assert ben.points == 2 * k8 - 5
