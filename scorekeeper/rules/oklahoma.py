@@ -17,12 +17,24 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from operator import itemgetter
+from operator import add, attrgetter, eq, itemgetter
 
 from . import oklahoma_melds, oklahoma_split
 from .cards import CardError
 from .errors import RecordError, RecordInvalid
-from .oklahoma_melds import SRC_NOTATION, SRC_WILD, Entered, MeldCheck, check_meld, entered, known_card
+from .oklahoma_melds import (
+    _ENTERED,
+    _HELD,
+    _VERDICTS,
+    SRC_NOTATION,
+    SRC_WILD,
+    Entered,
+    MeldCheck,
+    check_meld,
+    entered,
+    known_card,
+    verdict_key,
+)
 from .oklahoma_split import MeldedCheck, check_melded
 from .oklahoma_values import CardValue, card_value_held, card_value_melded, k8_held, pack_counts
 from .players import first_dealer_errors, player_count_errors, player_errors
@@ -37,6 +49,7 @@ from .results import (
     make_line,
     make_player_deal,
     make_standing,
+    positional_maker,
 )
 
 __all__ = [
@@ -75,6 +88,8 @@ def clear_caches(parsed_cards: bool = True) -> None:
     """Forget every cached verdict (melds, melded lists) and, unless told not to, every parsed card."""
     oklahoma_melds.clear_caches(parsed_cards)
     oklahoma_split.clear_cache()
+    _HELD_LINES_OF.clear()
+    _HELD_LINES.clear()
 
 
 # --------------------------------------------------------------------------------------------
@@ -132,6 +147,16 @@ def _check_deal(
     rules: OklahomaRules, players: tuple[str, ...], deal: object, number: int, errors: list[RecordError]
 ) -> _Deal | None:
     """Validate one deal; append every error; return the parsed deal when it is valid."""
+    valid = _valid_deal(rules, players, deal)
+    if valid is not None:
+        return valid
+    return _check_deal_fully(rules, players, deal, number, errors)
+
+
+def _check_deal_fully(
+    rules: OklahomaRules, players: tuple[str, ...], deal: object, number: int, errors: list[RecordError]
+) -> _Deal | None:
+    """Validate one deal, every check in turn; append every error; return the parsed deal when it is valid."""
     start = len(errors)
     report = _Report(number, errors)
     if not isinstance(deal, Mapping):
@@ -159,6 +184,99 @@ def _check_deal(
     first_turn = flags["first_turn"]
     concealed = flags["concealed"] or first_turn
     return _Deal(hands, out, first_turn, concealed, late_misdeal, flags["concealed"])
+
+
+_DEAL_KEYS = frozenset(DEAL_KEYS)
+_make_deal = positional_maker(_Deal)
+_points = attrgetter("points")
+_card_label = attrgetter("card_label")
+
+
+def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) -> _Deal | None:
+    """The parsed deal of a deal as plain JSON gives it that passes every check, found without
+    collecting errors; None at the first doubt (anything wrong, or not of the plain JSON types):
+    the full check then says what is wrong. It accepts exactly what the full check accepts with no
+    error, and gives the same parsed deal."""
+    if type(deal) is not dict or "out" not in deal or not _DEAL_KEYS.issuperset(deal):
+        return None
+    out = deal["out"]
+    if out is not None and (type(out) is not str or out not in players):
+        return None
+    first_turn = deal.get("first_turn", False)
+    concealed = deal.get("concealed", False)
+    late_misdeal = deal.get("late_misdeal", False)
+    if type(first_turn) is not bool or type(concealed) is not bool or type(late_misdeal) is not bool:
+        return None
+    if out is None and (first_turn or concealed):
+        return None
+    hands_raw = deal.get("hands")
+    if type(hands_raw) is not dict or len(hands_raw) != len(players):
+        return None
+    for name in hands_raw:
+        if name not in players:
+            return None
+    joker = rules.joker
+    joker_key = verdict_key(rules)
+    verdicts = _VERDICTS
+    entered_cache = _ENTERED
+    labels: list[str] = []  # every card entered, for the pack's count
+    hands: dict[str, _Hand] = {}
+    for name in players:
+        raw = hands_raw[name]  # every player has a hand: as many hands as players, each a player's
+        if type(raw) is not dict or len(raw) != 2:
+            return None
+        melds = raw.get("melds")
+        cards = raw.get("held")
+        if type(melds) is not list or type(cards) is not list:  # so the two keys are 'melds' and 'held'
+            return None
+        if name == out:
+            if cards or not melds:
+                return None
+        elif not cards and not melds:  # every meld is checked below: an empty one is no meld
+            return None
+        checks: list[MeldCheck] = []
+        for meld in melds:
+            if type(meld) is not list:
+                return None
+            try:
+                check = verdicts.get((joker_key, *meld))
+            except TypeError:  # something unhashable in the meld
+                return None
+            if check is None:
+                check = check_meld(meld, rules)
+            if not check.ok:
+                return None
+            checks.append(check)
+            labels += check.card_labels
+        held: list[Entered] | None = None
+        if joker:  # every card seen before and naming nothing (a Joker held is fine)
+            try:
+                held = [_HELD[raw_card] for raw_card in cards]
+            except (KeyError, TypeError):
+                held = None
+        if held is not None:
+            labels += map(_card_label, held)
+            hands[name] = _Hand(checks, held)
+            continue
+        held = []
+        for raw_card in cards:
+            if type(raw_card) is not str:
+                return None
+            e = entered_cache.get(raw_card)
+            if type(e) is not Entered:
+                try:
+                    e = entered(raw_card)
+                except CardError:
+                    return None
+            if e.named_rank or (e.joker and not joker):
+                return None
+            held.append(e)
+            labels.append(e.card_label)
+        hands[name] = _Hand(checks, held)
+    labels.sort()
+    if labels.count("JK") > 1 or any(map(eq, labels, labels[2:])):  # one Joker; two of every other card
+        return None
+    return _make_deal(hands, out, first_turn, concealed or first_turn, late_misdeal, concealed)
 
 
 def _check_deal_keys(deal: Mapping[object, object], report: _Report) -> None:
@@ -494,32 +612,77 @@ def _check_out_hand(out: str, hand: _Hand, raw: object, report: _Report) -> None
 # Scoring a deal.
 
 
+_Bonus = tuple[tuple[Line, ...], tuple[Line, ...]]  # the going-out lines, the side column's lines
+
+
+class _Tables:
+    """What scoring a deal takes from the rules, worked out once for a rules object (rules are frozen
+    values): the K–8 value in hand, the going-out lines by (late misdeal, first turn, concealed)."""
+
+    __slots__ = ("bonus", "k8", "rules")
+
+    def __init__(self, rules: OklahomaRules) -> None:
+        self.rules = rules
+        self.k8 = k8_held(rules)
+        self.bonus: dict[tuple[bool, bool, bool], tuple[tuple[Line, ...], tuple[Line, ...]]] = {}
+
+    def bonus_lines(
+        self, late_misdeal: bool, first_turn: bool, concealed: bool
+    ) -> tuple[tuple[Line, ...], tuple[Line, ...]]:
+        key = (late_misdeal, first_turn, concealed)
+        lines = self.bonus.get(key)
+        if lines is None:
+            lines = self.bonus[key] = _bonus_lines(self.rules, late_misdeal, first_turn, concealed)
+        return lines
+
+
+_TABLES: list[_Tables] = []  # the tables of the rules played last (one game's, in an import)
+
+
+def _tables(rules: OklahomaRules) -> _Tables:
+    tables = _TABLES[0] if _TABLES else None
+    if tables is None or tables.rules is not rules:
+        tables = _Tables(rules)
+        _TABLES[:] = [tables]
+    return tables
+
+
 def _score_deal(rules: OklahomaRules, players: tuple[str, ...], deal: _Deal) -> dict[str, PlayerDeal]:
-    k8 = k8_held(rules)
+    tables = _tables(rules)
+    k8 = tables.k8
+    out = deal.out
+    hands = deal.hands
     result = {}
     for name in players:
-        if name == deal.out:
-            bonus, side = _bonus_lines(rules, deal.late_misdeal, deal.first_turn, deal.concealed)
-            result[name] = _player_deal(deal.hands[name], k8, bonus, side)
+        if name == out:
+            bonus, side = tables.bonus_lines(deal.late_misdeal, deal.first_turn, deal.concealed)
+            result[name] = _player_deal(hands[name], k8, bonus, side)
         else:
-            result[name] = _player_deal(deal.hands[name], k8)
+            result[name] = _player_deal(hands[name], k8)
     return result
+
+
+_side_points = attrgetter("side_points")
 
 
 def _player_deal(hand: _Hand, k8: CardValue, bonus: tuple[Line, ...] = (), side: tuple[Line, ...] = ()) -> PlayerDeal:
     """One player's score: the melds, the cards left in hand, the going-out bonus; the side column."""
-    lines = [line for check in hand.melds for line in check.lines]
-    if hand.held:
-        lines += _held_lines(hand.held, k8)
-    lines += bonus
-    points = 0
-    for line in lines:
-        points += line.points
+    melds = hand.melds
+    lines: list[Line] = []
+    for check in melds:
+        lines += check.lines
+    held = tuple(map(_card_label, hand.held))
+    if held:
+        key = (held, k8)
+        held_lines = _HELD_LINES_OF.get(key)
+        lines += _held_lines(hand.held, key) if held_lines is None else held_lines
+    if bonus:
+        lines += bonus
     return make_player_deal(
-        points,
+        sum(map(_points, lines)),
         tuple(lines),
-        tuple([check.labels for check in hand.melds]),
-        tuple([e.card_label for e in hand.held]),
+        tuple([check.labels for check in melds]),
+        held,
         (),
         (),
         None,
@@ -529,8 +692,14 @@ def _player_deal(hand: _Hand, k8: CardValue, bonus: tuple[Line, ...] = (), side:
     )
 
 
-def _held_lines(cards: list[Entered], k8: CardValue) -> list[Line]:
-    """The cards left in hand, grouped by the rule that prices them."""
+# The lines of the cards left in a hand, by the cards (as printed: the card says what it costs) and
+# the rules' K–8 value: lines are values, the same cards and rule give the same lines.
+_HELD_LINES_OF: dict[tuple[tuple[str, ...], CardValue], tuple[Line, ...]] = {}
+
+
+def _held_lines(cards: list[Entered], key: tuple[tuple[str, ...], CardValue]) -> tuple[Line, ...]:
+    """The cards left in hand, grouped by the rule that prices them (``key``: their labels, the K–8 value)."""
+    k8 = key[1]
     groups: dict[CardValue, list[str]] = {}
     for e in cards:
         value = e.held_value or k8
@@ -539,25 +708,31 @@ def _held_lines(cards: list[Entered], k8: CardValue) -> list[Line]:
             groups[value] = [e.card_label]
         else:
             group.append(e.card_label)
-    return [_held_line(tuple(shown), value) for value, shown in groups.items()]
+    lines = []
+    for value, shown in groups.items():
+        line_key = (tuple(shown), value)
+        line = _HELD_LINES.get(line_key)
+        lines.append(_held_line(line_key) if line is None else line)
+    if len(_HELD_LINES_OF) >= 8192:
+        _HELD_LINES_OF.clear()
+    _HELD_LINES_OF[key] = result = tuple(lines)
+    return result
 
 
 _HELD_LINES: dict[tuple[tuple[str, ...], CardValue], Line] = {}
 
 
-def _held_line(shown: tuple[str, ...], value: CardValue) -> Line:
+def _held_line(key: tuple[tuple[str, ...], CardValue]) -> Line:
     """One line of cards left in hand, priced by one rule (lines are values: the same cards and rule
     give the same line, kept for the next deal)."""
-    key = (shown, value)
-    line = _HELD_LINES.get(key)
-    if line is None:
-        k = len(shown)
-        unit = value.points
-        label = " ".join(shown) + (" in hand" if k == 1 else f" in hand ({k} × {unit})")
-        line = make_line(label, unit * k, value.rule, value.source, value.basis)
-        if len(_HELD_LINES) >= 8192:
-            _HELD_LINES.clear()
-        _HELD_LINES[key] = line
+    shown, value = key
+    k = len(shown)
+    unit = value.points
+    label = " ".join(shown) + (" in hand" if k == 1 else f" in hand ({k} × {unit})")
+    line = make_line(label, unit * k, value.rule, value.source, value.basis)
+    if len(_HELD_LINES) >= 8192:
+        _HELD_LINES.clear()
+    _HELD_LINES[key] = line
     return line
 
 
@@ -701,6 +876,10 @@ def play(
 ) -> tuple[DealResult, Standing]:
     """Check and score deal ``number`` onto ``standing``; raise RecordInvalid with every error of the deal."""
     players = tuple(players)
+    if standing.ended_on is None:
+        valid = _valid_deal(rules, players, deal)
+        if valid is not None:
+            return _play(rules, players, standing, valid, number)
     parsed, errors = _deal_errors(rules, players, standing, deal, number)
     if errors or parsed is None:
         raise RecordInvalid(errors)
@@ -711,12 +890,18 @@ def _play(
     rules: OklahomaRules, players: tuple[str, ...], standing: Standing, deal: _Deal, number: int
 ) -> tuple[DealResult, Standing]:
     scored = _score_deal(rules, players, deal)
-    totals = tuple(t + scored[p].points for t, p in zip(standing.totals, players, strict=True))
-    side = tuple(s + scored[p].side_points for s, p in zip(standing.side, players, strict=True))
-    out_seat = players.index(deal.out) if deal.out is not None else None
-    next_dealer = out_seat if out_seat is not None else standing.dealer
+    before = standing.totals
+    if len(before) != len(players) or len(standing.side) != len(players):  # not this game's standing
+        for seats in (before, standing.side):
+            for _ in zip(seats, players, strict=True):  # raises ValueError, as it always did
+                pass
+    by_seat = [scored[p] for p in players]
+    totals = tuple(map(add, before, map(_points, by_seat)))
+    side = tuple(map(add, standing.side, map(_side_points, by_seat)))
+    out = deal.out
+    next_dealer = players.index(out) if out is not None else standing.dealer
     notes = _deal_notes(players, deal)
-    winner, tie = _winner(totals, rules.target)
+    winner, tie = (None, False) if max(totals) < rules.target else _winner(totals, rules.target)
     if tie:
         notes.append(f"an exact tie at the top on {max(totals):,}: the game goes on (ruling)")
     if winner is not None:
@@ -726,17 +911,17 @@ def _play(
         )
     result = make_deal_result(
         number,
-        "out" if deal.out is not None else "stock_out",
+        "out" if out is not None else "stock_out",
         1,  # no multiplier in Oklahoma
         scored,
-        dict(zip(players, standing.totals, strict=True)),
-        dict(zip(players, totals, strict=True)),
-        dict(zip(players, side, strict=True)),
-        _name(players, standing.dealer),
-        _name(players, next_dealer),
+        dict(zip(players, before, strict=False)),  # every one as long as the players: checked above
+        dict(zip(players, totals, strict=False)),
+        dict(zip(players, side, strict=False)),
+        None if standing.dealer is None else players[standing.dealer],
+        None if next_dealer is None else players[next_dealer],
         tuple(notes),
-        deal.out,  # who went out
-        deal.out,  # who won the hand
+        out,  # who went out
+        out,  # who won the hand
         (),  # no Hollywood columns in Oklahoma
     )
     after = make_standing(
@@ -764,11 +949,14 @@ def _deal_notes(players: tuple[str, ...], deal: _Deal) -> list[str]:
             f"{deal.out} went out on the first turn: that is going out concealed, "
             "no meld can have been laid before it (RULES.md §1)"
         )
+    hands = deal.hands
     for name in players:
-        hand = deal.hands[name]
+        hand = hands[name]
         if hand.split_note:
             notes.append(f"{name}'s melded cards: {hand.split_note}")
-        notes += [f"{name}: {check.note}" for check in hand.melds if check.note]
+        for check in hand.melds:
+            if check.note:
+                notes.append(f"{name}: {check.note}")
     return notes
 
 

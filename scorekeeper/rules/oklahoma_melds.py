@@ -12,7 +12,7 @@ so checking a meld never parses, prints or hashes a card again; verdicts are val
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import combinations
 
 from .cards import ACE, QUEEN, SUITS, Card, CardError, Suit, Token, parse_token
@@ -99,6 +99,7 @@ class Entered:
 
 
 _ENTERED: dict[str, Entered | CardError] = {}
+_HELD: dict[str, Entered] = {}  # the texts of _ENTERED whose card names nothing: what a hand may hold
 _CACHE_LIMIT = 16384  # parsed cards and meld verdicts kept (an import of many games meets many melds)
 
 
@@ -118,7 +119,10 @@ def entered(raw: object) -> Entered:
             hit = exc
         if len(_ENTERED) >= _CACHE_LIMIT:
             _ENTERED.clear()
+            _HELD.clear()
         _ENTERED[raw] = hit
+        if type(hit) is Entered and not hit.named_rank:
+            _HELD[raw] = hit
     if isinstance(hit, Entered):
         return hit
     raise hit
@@ -220,13 +224,19 @@ def score_lines(scored: list[tuple[str, CardValue]]) -> tuple[int, tuple[Line, .
 _VERDICTS: dict[tuple[Hashable, ...], MeldCheck] = {}
 
 
+def verdict_key(rules: OklahomaRules) -> object:
+    """What of the rules a meld's verdict depends on, first in its key in ``_VERDICTS``: True when
+    the game has the Joker, else where the rule without it comes from (its error cites it)."""
+    return True if rules.joker else rules.cite("joker").source
+
+
 def check_meld(tokens: Sequence[str | Token | Card], rules: OklahomaRules) -> MeldCheck:
     """Check one meld as entered (any order) and score it as melded.
 
     Verdicts are values and depend on the tokens and the Joker knob only: they are cached.
     """
     try:
-        key = (True, *tokens) if rules.joker else (rules.cite("joker").source, *tokens)
+        key = (verdict_key(rules), *tokens)
         hit = _VERDICTS.get(key)
     except TypeError:  # something unhashable was entered: check it uncached
         return _check_meld(tokens, rules)
@@ -242,6 +252,7 @@ def clear_caches(parsed_cards: bool = True) -> None:
     """Forget every meld verdict and, unless told not to, every parsed card (for benchmarks and tests)."""
     if parsed_cards:
         _ENTERED.clear()
+        _HELD.clear()
     _VERDICTS.clear()
 
 
@@ -319,7 +330,20 @@ def _check_meld(tokens: Sequence[object], rules: OklahomaRules) -> MeldCheck:
         return _rejected([_name_the_wilds(parts, readings)], _kind_of(readings), cards)
     best = min(readings, key=_canonical)
     laid = _laid_set(parts.cards, best.rank) if best.is_set else _laid_sequence(parts, best)
-    return replace(laid, note=_reading_note(parts, readings, best), card_labels=tuple(e.card_label for e in cards))
+    return _make_meld_check(  # the laid meld with the note of the reading taken, the cards as entered
+        laid.ok,
+        laid.kind,
+        laid.cards,
+        laid.points,
+        laid.lines,
+        laid.errors,
+        laid.rank,
+        laid.suit,
+        laid.meaning,
+        laid.labels,
+        _reading_note(parts, readings, best),
+        tuple([e.card_label for e in cards]),
+    )
 
 
 def _without_free_wilds(cards: list[Entered]) -> MeldCheck | None:
