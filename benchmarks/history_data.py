@@ -3,7 +3,8 @@ through the app's own import (every game scored by the engine, every figure stor
 app stores it). Deals are random but legal and varied (seeded: every run builds the same history):
 Oklahoma deals from the property tests' generator, Oklahoma Gin deals with the knocker's hand
 within the knock limit. A pool of distinct deals per game is drawn from, so a game's deals differ
-from each other as a real game's do."""
+from each other as a real game's do; with ``distinct`` (the import's file) no deal is drawn twice in
+the whole history, as in a real one, so that no cache of the engine is helped by repeated deals."""
 
 from __future__ import annotations
 
@@ -72,35 +73,35 @@ class Deals:
     seat scores in them (a deal's points do not depend on the deals before it), by kind and table
     size; and games drawn from them that never reach the target (a game goes on to its last deal)."""
 
-    def __init__(self, seed: int = 12) -> None:
+    def __init__(self, seed: int = 12, distinct: bool = False) -> None:
         self.rng = random.Random(seed)
+        self.distinct = distinct  # a deal drawn leaves the pool, which new deals fill up again
         self.pools: dict[tuple[str, int], list[tuple[dict[str, Any], tuple[int, ...]]]] = {}
 
     def pool(self, kind: str, players: int) -> list[tuple[dict[str, Any], tuple[int, ...]]]:
-        key = (kind, players)
-        if key not in self.pools:
+        pool = self.pools.setdefault((kind, players), [])
+        if len(pool) < POOL_SIZE:
             seats = tuple(f"#{i}" for i in range(players))
             rules = rules_of(kind)
             start = games.begin(rules, seats, seats[0])
-            pool = []
-            for _ in range(POOL_SIZE):
+            while len(pool) < POOL_SIZE:
                 deal = oklahoma_random.deal(self.rng, seats) if kind == "oklahoma" else gin_deal(self.rng, list(seats))
                 scored, _ = games.play(rules, seats, start, deal, 1)
                 pool.append((_seated(deal), tuple(scored.players[s].points for s in seats)))
-            self.pools[key] = pool
-        return self.pools[key]
+        return pool
 
     def game(self, kind: str, names: list[str], deals: int) -> list[dict[str, Any]]:
         """``deals`` deals (RECORD.md form) in which no total comes near the target: each deal is
         drawn from the pool, its seats turned round so that it keeps the totals lowest."""
-        pool = self.pool(kind, len(names))
         limit = TARGET[kind] * 0.8
         totals = [0] * len(names)
         out = []
         for _ in range(deals):
-            best: tuple[float, dict[str, Any], list[int]] | None = None
+            pool = self.pool(kind, len(names))
+            best: tuple[float, dict[str, Any], list[int], int] | None = None
             for _attempt in range(8):
-                deal, points = self.rng.choice(pool)
+                drawn = self.rng.randrange(len(pool))
+                deal, points = pool[drawn]
                 turn = self.rng.randrange(len(names))
                 order = names[turn:] + names[:turn]  # seat s of the pooled deal is order[s]
                 after = list(totals)
@@ -108,12 +109,15 @@ class Deals:
                     after[names.index(order[s])] += p
                 score = max(after)
                 if best is None or score < best[0]:
-                    best = (score, _named(deal, order), after)
+                    best = (score, _named(deal, order), after, drawn)
                 if score < limit and self.rng.random() < 0.7:
                     break
             assert best is not None and best[0] < TARGET[kind], "the benchmark's game would end early"
             out.append(best[1])
             totals = best[2]
+            if self.distinct:  # never drawn again: the last deal of the pool takes its place
+                pool[best[3]] = pool[-1]
+                pool.pop()
         return out
 
 
@@ -149,10 +153,13 @@ def record(kind: str, names: list[str], deals: list[dict[str, Any]]) -> dict[str
     return rec
 
 
-def records(games: int, deals: int, *, gin_share: float = 0.2, seed: int = 12) -> Iterator[dict[str, Any]]:
+def records(
+    games: int, deals: int, *, gin_share: float = 0.2, seed: int = 12, distinct: bool = False
+) -> Iterator[dict[str, Any]]:
     """``games`` records of ``deals`` deals; Ann sits at every game (the player page's player).
-    Oklahoma games of three, Gin games of two; ``gin_share`` of them Gin."""
-    pools = Deals(seed)
+    Oklahoma games of three, Gin games of two; ``gin_share`` of them Gin. ``distinct``: no deal
+    twice in the whole history (slower to build: every deal is generated)."""
+    pools = Deals(seed, distinct)
     rng = random.Random(seed + 1)
     for _ in range(games):
         kind = "oklahoma-gin" if rng.random() < gin_share else "oklahoma"
