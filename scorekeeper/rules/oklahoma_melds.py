@@ -401,25 +401,53 @@ def _shortcut(cards: list[Entered]) -> MeldCheck | None:
 
 
 def _one_wild_in_a_gap(cards: list[Entered], wild: Entered) -> MeldCheck | None:
-    """A sequence whose one unnamed wild card fills the one gap between its other cards, none of
-    them an ace: its one reading (no set reading, no other place for the wild, no ace high or low,
-    the gap above 2: no note). None for anything else."""
+    """A sequence with one unnamed wild card and cards of more than one rank, when every reading
+    (``_sequence_readings``) puts the wild in the same place: it fills the one gap between the
+    other cards, and the first reading is taken (ace low where a 13-card run allows either end).
+    No set reading (more than one rank), so the note is only ``_two_not_itself``'s. None for
+    anything else: the search decides."""
     n = len(cards)
     suit = cards[0].place_suit if cards[0] is not wild else cards[1].place_suit
     by_place: dict[int, Entered] = {}
+    aces: list[Entered] = []
     for e in cards:
         if e is wild:
             continue
         place = e.place_rank
-        if e.place_suit != suit or place == ACE or place in by_place:
+        if e.place_suit != suit:
             return None
-        by_place[place] = e
-    order = sorted(by_place)
-    low = order[0]
-    if order[-1] - low + 1 != n:
-        return None  # the wild card at an end, or gaps it cannot fill: the search says
+        if place == ACE:
+            aces.append(e)
+        elif place in by_place:
+            return None
+        else:
+            by_place[place] = e
+    others = sorted(by_place)
+    if not aces:
+        options: list[tuple[int, ...]] = [()]
+    elif len(aces) == 1:
+        options = [(LOW_ACE,), (HIGH_ACE,)]
+    elif len(aces) == 2:
+        options = [(LOW_ACE, HIGH_ACE)]
+        if aces[0].wild and not aces[1].wild:  # a natural ace takes the low end, a wild one the high end
+            aces.reverse()
+    else:
+        return None
+    taken: tuple[tuple[int, ...], int, int] | None = None  # the first reading: aces, low end, gap
+    for option in options:
+        places = sorted([*others, *option])
+        for low in range(max(1, places[-1] - n + 1), min(places[0], 15 - n) + 1):
+            gap = next(p for p in range(low, low + n) if p not in places)
+            if taken is None:
+                taken = (option, low, gap)
+            elif gap != taken[2]:
+                return None  # readings that mean other cards: the search compares them
+    if taken is None:
+        return None
+    option, low, gap = taken  # where several, they differ in the end an ace takes only: the first
+    for place, ace in zip(option, aces, strict=True):
+        by_place[place] = ace
     labels = PLACE_LABEL[suit]
-    gap = next(p for p in range(low, low + n) if p not in by_place)
     tokens: list[Token] = []
     shown: list[str] = []
     values: list[CardValue] = []
@@ -436,6 +464,12 @@ def _one_wild_in_a_gap(cards: list[Entered], wild: Entered) -> MeldCheck | None:
             shown.append(e.shown)
             values.append(e.melded)  # type: ignore[arg-type]
             printed.append(e.label)
+    note = ""
+    if not wild.joker and wild.suit == suit and gap != 2 and HIGH_ACE in option:  # as _two_not_itself
+        note = (
+            f"{' '.join(labels_of(cards))}: the {wild.card_label} stands for {labels[gap]}, the only card it can be "
+            "here (as itself it would go round the corner, K-A-2)"
+        )
     points, lines = _lines(shown, values)
     return _make_meld_check(
         True,
@@ -448,7 +482,7 @@ def _one_wild_in_a_gap(cards: list[Entered], wild: Entered) -> MeldCheck | None:
         SUITS[suit],
         labels[low : low + n],
         tuple(printed),
-        "",
+        note,
         tuple([e.card_label for e in cards]),
     )
 
