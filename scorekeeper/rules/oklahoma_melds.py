@@ -78,6 +78,7 @@ class Entered:
         "place_suit",
         "shown",
         "melded",
+        "line",
     )
 
     def __init__(self, token: Token) -> None:
@@ -105,6 +106,11 @@ class Entered:
         if self.wild and self.named_rank:
             self.shown = f"{self.card_label} as {self.named_label}"
             self.melded = _named_wild_value(self.joker, self.named_rank, self.named_suit)
+        melded = self.melded
+        # Its score line alone ("7♥ melded"), as ``score_lines`` writes it (None for a free wild).
+        self.line: Line | None = None
+        if melded is not None:
+            self.line = make_line(self.shown + " melded", melded.points, melded.rule, melded.source, melded.basis)
 
 
 def _named_wild_value(joker: bool, rank: int, suit: int) -> CardValue:
@@ -214,6 +220,32 @@ def score_lines(scored: list[tuple[str, CardValue]]) -> tuple[int, tuple[Line, .
 
 
 _ONE_LINE: dict[tuple[str, CardValue], Line] = {}  # "7♥ melded": the line of one card, made once
+
+
+def _fixed_lines(ordered: list[Entered]) -> tuple[int, tuple[Line, ...]]:
+    """``score_lines`` of cards that each score and show as themselves or what they name."""
+    groups: dict[CardValue, list[Entered]] = {}
+    for e in ordered:
+        group = groups.get(e.melded)  # type: ignore[arg-type]
+        if group is None:
+            groups[e.melded] = [e]  # type: ignore[index]
+        else:
+            group.append(e)
+    lines = []
+    total = 0
+    for value, cards in groups.items():
+        n = len(cards)
+        if n == 1:
+            lines.append(cards[0].line)
+            total += value.points
+        else:
+            unit = value.points
+            texts = [e.shown for e in cards]
+            sep = ", " if " " in texts[0] else " "
+            label = f"{sep.join(texts)} melded ({n} × {unit})"
+            lines.append(make_line(label, unit * n, value.rule, value.source, value.basis))
+            total += unit * n
+    return total, tuple(lines)  # type: ignore[arg-type]
 
 
 def _lines(shown: list[str], values: list[CardValue]) -> tuple[int, tuple[Line, ...]]:
@@ -539,7 +571,7 @@ def _without_free_wilds(cards: list[Entered]) -> MeldCheck | None:
         else:
             ordered = sorted(cards, key=_by_suit)
             meaning = tuple([e.label for e in ordered])
-        points, lines = _lines([e.shown for e in ordered], [e.melded for e in ordered])  # type: ignore[misc]
+        points, lines = _fixed_lines(ordered)
         return _make_meld_check(
             True,
             "set",
@@ -588,7 +620,7 @@ def _without_free_wilds(cards: list[Entered]) -> MeldCheck | None:
         return None
     labels = PLACE_LABEL[suit]
     ordered = [by_place[p] for p in order]
-    points, lines = _lines([e.shown for e in ordered], [e.melded for e in ordered])  # type: ignore[misc]
+    points, lines = _fixed_lines(ordered)
     return _make_meld_check(
         True,
         "sequence",
