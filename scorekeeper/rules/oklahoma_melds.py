@@ -76,6 +76,9 @@ class Entered:
         "free",
         "place_rank",
         "place_suit",
+        "shown",
+        "melded",
+        "line",
     )
 
     def __init__(self, token: Token) -> None:
@@ -96,6 +99,30 @@ class Entered:
         self.free = self.wild and not self.named_rank  # a wild card that names nothing
         self.place_rank = self.named_rank or self.rank  # the rank it holds in a meld (a free wild: 0 or 2)
         self.place_suit = self.named_suit if self.wild else self.suit
+        # How it shows in a score line and what it scores melded, where that does not hang on a
+        # reading: a natural card as itself, a named wild as what it names (a free wild: None).
+        self.shown = self.label
+        self.melded: CardValue | None = self.value
+        if self.wild and self.named_rank:
+            self.shown = f"{self.card_label} as {self.named_label}"
+            self.melded = _named_wild_value(self.joker, self.named_rank, self.named_suit)
+        melded = self.melded
+        # Its score line alone ("7♥ melded"), as ``score_lines`` writes it (None for a free wild).
+        self.line: Line | None = None
+        if melded is not None:
+            self.line = make_line(self.shown + " melded", melded.points, melded.rule, melded.source, melded.basis)
+
+
+def _named_wild_value(joker: bool, rank: int, suit: int) -> CardValue:
+    """What a wild card named as a card of ``rank`` and ``suit`` scores, in a set or a sequence
+    (as ``wild_value_at`` at its place, and ``_laid_set`` for a set of its rank)."""
+    if joker:
+        return JOKER_MELDED
+    if rank == QUEEN and suit == SPADES:
+        return TWO_AS_QUEEN_OF_SPADES
+    if rank == 2:
+        return TWO_AS_TWO
+    return TWO_AS_RANK[rank]
 
 
 _ENTERED: dict[str, Entered | CardError] = {}
@@ -189,25 +216,66 @@ def _rejected(errors: list[RecordError], kind: str | None = None, cards: Sequenc
 
 def score_lines(scored: list[tuple[str, CardValue]]) -> tuple[int, tuple[Line, ...]]:
     """Group (shown as, value) pairs into cited lines, in order of first appearance."""
-    groups: dict[CardValue, list[str]] = {}
-    for shown_as, value in scored:
-        group = groups.get(value)
+    return _lines([shown for shown, _ in scored], [value for _, value in scored])
+
+
+_ONE_LINE: dict[tuple[str, CardValue], Line] = {}  # "7♥ melded": the line of one card, made once
+
+
+def _fixed_lines(ordered: list[Entered]) -> tuple[int, tuple[Line, ...]]:
+    """``score_lines`` of cards that each score and show as themselves or what they name."""
+    groups: dict[CardValue, list[Entered]] = {}
+    for e in ordered:
+        group = groups.get(e.melded)  # type: ignore[arg-type]
         if group is None:
-            groups[value] = [shown_as]
+            groups[e.melded] = [e]  # type: ignore[index]
         else:
-            group.append(shown_as)
+            group.append(e)
     lines = []
     total = 0
-    for value, shown in groups.items():
-        n = len(shown)
+    for value, cards in groups.items():
+        n = len(cards)
+        if n == 1:
+            lines.append(cards[0].line)
+            total += value.points
+        else:
+            unit = value.points
+            texts = [e.shown for e in cards]
+            sep = ", " if " " in texts[0] else " "
+            label = f"{sep.join(texts)} melded ({n} × {unit})"
+            lines.append(make_line(label, unit * n, value.rule, value.source, value.basis))
+            total += unit * n
+    return total, tuple(lines)  # type: ignore[arg-type]
+
+
+def _lines(shown: list[str], values: list[CardValue]) -> tuple[int, tuple[Line, ...]]:
+    """``score_lines`` of the cards shown as ``shown`` scoring ``values`` (two lists in step)."""
+    groups: dict[CardValue, list[str]] = {}
+    for text, value in zip(shown, values, strict=True):
+        group = groups.get(value)
+        if group is None:
+            groups[value] = [text]
+        else:
+            group.append(text)
+    lines = []
+    total = 0
+    for value, texts in groups.items():
+        n = len(texts)
         unit = value.points
         if n == 1:
-            label = shown[0] + " melded"
+            key = (texts[0], value)
+            line = _ONE_LINE.get(key)
+            if line is None:
+                if len(_ONE_LINE) >= _CACHE_LIMIT:
+                    _ONE_LINE.clear()
+                line = _ONE_LINE[key] = make_line(texts[0] + " melded", unit, value.rule, value.source, value.basis)
+            lines.append(line)
+            total += unit
         else:
-            sep = ", " if " " in shown[0] else " "
-            label = f"{sep.join(shown)} melded ({n} × {unit})"
-        lines.append(make_line(label, unit * n, value.rule, value.source, value.basis))
-        total += unit * n
+            sep = ", " if " " in texts[0] else " "
+            label = f"{sep.join(texts)} melded ({n} × {unit})"
+            lines.append(make_line(label, unit * n, value.rule, value.source, value.basis))
+            total += unit * n
     return total, tuple(lines)
 
 
@@ -254,6 +322,7 @@ def clear_caches(parsed_cards: bool = True) -> None:
         _ENTERED.clear()
         _HELD.clear()
     _VERDICTS.clear()
+    _ONE_LINE.clear()
 
 
 def _parse_meld(tokens: Sequence[object]) -> tuple[list[Entered], list[RecordError]]:
@@ -300,7 +369,8 @@ class _Parts:
         return {e.suit for e in self.naturals} | {e.named_suit for e in self.named}
 
 
-def _check_meld(tokens: Sequence[object], rules: OklahomaRules) -> MeldCheck:
+def _prechecked(tokens: Sequence[object], rules: OklahomaRules) -> list[Entered] | MeldCheck:
+    """The meld's cards parsed, or the verdict when they are not cards, too few or a Joker unplayed."""
     cards, errors = _parse_meld(tokens)
     if errors:
         return _rejected(errors)
@@ -315,10 +385,142 @@ def _check_meld(tokens: Sequence[object], rules: OklahomaRules) -> MeldCheck:
     if len(cards) < 3:
         message = f"a meld needs at least 3 cards, not {len(cards)}"
         return _rejected([_error(message, "meld", SRC_MELD, labels_of(cards))])
-    if not any(e.free for e in cards):
-        laid = _without_free_wilds(cards)
-        if laid is not None:
-            return laid
+    return cards
+
+
+def _check_meld(tokens: Sequence[object], rules: OklahomaRules) -> MeldCheck:
+    cards = _prechecked(tokens, rules)
+    if isinstance(cards, MeldCheck):
+        return cards
+    laid = _shortcut(cards)
+    return laid if laid is not None else _searched(cards)
+
+
+def _check_meld_searched(tokens: Sequence[object], rules: OklahomaRules) -> MeldCheck:
+    """``_check_meld`` with no shortcut: every meld through the search of its readings (for tests)."""
+    cards = _prechecked(tokens, rules)
+    return cards if isinstance(cards, MeldCheck) else _searched(cards)
+
+
+def _shortcut(cards: list[Entered]) -> MeldCheck | None:
+    """The verdict of a meld with one reading that is plain from its cards, laid out straight away
+    as the search of the readings would; None for anything else (the search then decides).
+
+    Those are a legal meld whose wild cards are all named (``_without_free_wilds``); a set of 3
+    or 4 with an unnamed wild whose natural cards are of one rank and two suits or more (no
+    sequence reading, one set reading, no note); and a sequence with one unnamed wild filling
+    its one gap (``_one_wild_in_a_gap``)."""
+    rank = -1
+    mixed = False
+    free: list[Entered] = []  # the unnamed wild cards
+    suits = 0  # a bit for each suit of the natural cards
+    for e in cards:
+        if e.free:
+            free.append(e)
+        else:
+            if e.place_rank != rank:
+                mixed = rank >= 0
+                rank = e.place_rank
+            if not e.wild:
+                suits |= 1 << e.suit
+    if not free:
+        return _without_free_wilds(cards)
+    if mixed:  # a sequence, if anything (a meld of wild cards only is for the search to refuse)
+        return _one_wild_in_a_gap(cards, free[0]) if len(free) == 1 and suits else None
+    if rank < 0 or len(cards) > 4 or suits & (suits - 1) == 0:
+        return None  # wilds only, too many for a set, or natural cards of one suit (a sequence too?)
+    return _laid_set(cards, rank)
+
+
+def _one_wild_in_a_gap(cards: list[Entered], wild: Entered) -> MeldCheck | None:
+    """A sequence with one unnamed wild card and cards of more than one rank, when every reading
+    (``_sequence_readings``) puts the wild in the same place: it fills the one gap between the
+    other cards, and the first reading is taken (ace low where a 13-card run allows either end).
+    No set reading (more than one rank), so the note is only ``_two_not_itself``'s. None for
+    anything else: the search decides."""
+    n = len(cards)
+    suit = cards[0].place_suit if cards[0] is not wild else cards[1].place_suit
+    by_place: dict[int, Entered] = {}
+    aces: list[Entered] = []
+    for e in cards:
+        if e is wild:
+            continue
+        place = e.place_rank
+        if e.place_suit != suit:
+            return None
+        if place == ACE:
+            aces.append(e)
+        elif place in by_place:
+            return None
+        else:
+            by_place[place] = e
+    others = sorted(by_place)
+    if not aces:
+        options: list[tuple[int, ...]] = [()]
+    elif len(aces) == 1:
+        options = [(LOW_ACE,), (HIGH_ACE,)]
+    elif len(aces) == 2:
+        options = [(LOW_ACE, HIGH_ACE)]
+        if aces[0].wild and not aces[1].wild:  # a natural ace takes the low end, a wild one the high end
+            aces.reverse()
+    else:
+        return None
+    taken: tuple[tuple[int, ...], int, int] | None = None  # the first reading: aces, low end, gap
+    for option in options:
+        places = sorted([*others, *option])
+        for low in range(max(1, places[-1] - n + 1), min(places[0], 15 - n) + 1):
+            gap = next(p for p in range(low, low + n) if p not in places)
+            if taken is None:
+                taken = (option, low, gap)
+            elif gap != taken[2]:
+                return None  # readings that mean other cards: the search compares them
+    if taken is None:
+        return None
+    option, low, gap = taken  # where several, they differ in the end an ace takes only: the first
+    for place, ace in zip(option, aces, strict=True):
+        by_place[place] = ace
+    labels = PLACE_LABEL[suit]
+    tokens: list[Token] = []
+    shown: list[str] = []
+    values: list[CardValue] = []
+    printed: list[str] = []
+    for place in range(low, low + n):
+        if place == gap:
+            tokens.append(Token(wild.token.card, PLACE_CARD[suit][gap]))
+            shown.append(f"{wild.card_label} as {labels[gap]}")
+            values.append(wild_value_at(wild, gap, suit))
+            printed.append(f"{wild.card_label}={labels[gap]}")
+        else:
+            e = by_place[place]
+            tokens.append(e.token)
+            shown.append(e.shown)
+            values.append(e.melded)  # type: ignore[arg-type]
+            printed.append(e.label)
+    note = ""
+    if not wild.joker and wild.suit == suit and gap != 2 and HIGH_ACE in option:  # as _two_not_itself
+        note = (
+            f"{' '.join(labels_of(cards))}: the {wild.card_label} stands for {labels[gap]}, the only card it can be "
+            "here (as itself it would go round the corner, K-A-2)"
+        )
+    points, lines = _lines(shown, values)
+    return _make_meld_check(
+        True,
+        "sequence",
+        tuple(tokens),
+        points,
+        lines,
+        (),
+        None,
+        SUITS[suit],
+        labels[low : low + n],
+        tuple(printed),
+        note,
+        tuple([e.card_label for e in cards]),
+    )
+
+
+def _searched(cards: list[Entered]) -> MeldCheck:
+    """The verdict from every legal reading of the meld: taken when they all score the same."""
     parts = _Parts.of(cards)
     if not parts.naturals and parts.free:
         message = "a meld of wild cards only must name what each card stands for (like 2C=7H)"
@@ -349,14 +551,41 @@ def _check_meld(tokens: Sequence[object], rules: OklahomaRules) -> MeldCheck:
 def _without_free_wilds(cards: list[Entered]) -> MeldCheck | None:
     """A meld whose wild cards are all named has one reading at most (a 13-card sequence's ace high
     or low stands for the same cards): lay it out straight away, as the search of the readings
-    would. None when it is not a legal meld: the search then says why."""
+    would. None when it is not a legal meld: the search then says why.
+
+    Each card scores and shows as itself or what it names (``Entered.melded``, ``.shown``)."""
     n = len(cards)
     rank = cards[0].place_rank
     for e in cards:
         if e.place_rank != rank:
             break
     else:
-        return _laid_set(cards, rank) if n <= 4 else None
+        if n > 4:
+            return None
+        # A set: the natural cards by suit, then the wild cards as entered.
+        naturals = [e for e in cards if not e.wild]
+        if len(naturals) < n:
+            naturals.sort(key=_by_suit)
+            ordered = naturals + [e for e in cards if e.wild]
+            meaning = tuple([e.named_label if e.wild else e.label for e in ordered])
+        else:
+            ordered = sorted(cards, key=_by_suit)
+            meaning = tuple([e.label for e in ordered])
+        points, lines = _fixed_lines(ordered)
+        return _make_meld_check(
+            True,
+            "set",
+            tuple([e.token for e in ordered]),
+            points,
+            lines,
+            (),
+            rank,
+            None,
+            meaning,
+            tuple([e.label for e in ordered]),
+            "",
+            tuple([e.card_label for e in cards]),
+        )
     suit = cards[0].place_suit
     aces: list[Entered] = []
     by_place: dict[int, Entered] = {}
@@ -370,43 +599,39 @@ def _without_free_wilds(cards: list[Entered]) -> MeldCheck | None:
             return None
         else:
             by_place[place] = e
-    places = sorted(by_place)
+    order = sorted(by_place)
     if not aces:
-        if places[-1] - places[0] + 1 != n:
+        if order[-1] - order[0] + 1 != n:
             return None
     elif len(aces) == 1:
-        if places[-1] == n:  # A-2-…: ace low, taken first where both ends fit (the same cards)
+        if order[-1] == n:  # A-2-…: ace low, taken first where both ends fit (the same cards)
+            order.insert(0, LOW_ACE)
             by_place[LOW_ACE] = aces[0]
-        elif places[0] == 15 - n:
+        elif order[0] == 15 - n:
+            order.append(HIGH_ACE)
             by_place[HIGH_ACE] = aces[0]
         else:
             return None
-    elif len(aces) == 2 and n == 14 and len(places) == 12:  # A-2-…-K-A: a natural ace low, a wild one high
+    elif len(aces) == 2 and n == 14 and len(order) == 12:  # A-2-…-K-A: a natural ace low, a wild one high
         low, high = sorted(aces, key=lambda e: e.wild)
         by_place[LOW_ACE], by_place[HIGH_ACE] = low, high
+        order = [LOW_ACE, *order, HIGH_ACE]
     else:
         return None
     labels = PLACE_LABEL[suit]
-    order = sorted(by_place)
-    scored = []
-    for place in order:
-        e = by_place[place]
-        if e.wild:
-            scored.append((f"{e.card_label} as {e.named_label}", wild_value_at(e, place, suit)))
-        else:
-            scored.append((e.label, _natural_value(e)))
-    points, lines = score_lines(scored)
+    ordered = [by_place[p] for p in order]
+    points, lines = _fixed_lines(ordered)
     return _make_meld_check(
         True,
         "sequence",
-        tuple([by_place[p].token for p in order]),
+        tuple([e.token for e in ordered]),
         points,
         lines,
         (),
         None,
         SUITS[suit],
         tuple([labels[p] for p in order]),
-        tuple([by_place[p].label for p in order]),
+        tuple([e.label for e in ordered]),
         "",
         tuple([e.card_label for e in cards]),
     )
