@@ -119,28 +119,13 @@ _MELD_LABELS: dict[int, tuple[str, ...]] = _meld_labels()
 
 def labels(mask: int, _by_suit: tuple[dict[int, tuple[str, ...]], ...] = _SUIT_LABELS) -> tuple[str, ...]:
     """Printed cards of a mask, in suit-major rank order."""
-    if not mask:
-        return ()
-    spades, hearts, diamonds, clubs = _by_suit
-    low = mask & 67108863  # spades and hearts
-    high = mask >> 26  # diamonds and clubs
-    a = low & 8191
-    b = low >> 13
-    c = high & 8191
-    d = high >> 13
-    la = spades.get(a)
-    if la is None:
-        la = _suit_labels(0, a)
-    lb = hearts.get(b)
-    if lb is None:
-        lb = _suit_labels(1, b)
-    lc = diamonds.get(c)
-    if lc is None:
-        lc = _suit_labels(2, c)
-    ld = clubs.get(d)
-    if ld is None:
-        ld = _suit_labels(3, d)
-    return la + lb + lc + ld
+    out: tuple[str, ...] = ()
+    for suit, printed in enumerate(_by_suit):
+        part = mask >> 13 * suit & 8191
+        if part:
+            got = printed.get(part)
+            out += got if got is not None else _suit_labels(suit, part)
+    return out
 
 
 def hand_size(n_players: int) -> int:
