@@ -197,6 +197,34 @@ class MeldCheck:
 _make_meld_check = positional_maker(MeldCheck)  # every field, in order: for the hot paths
 
 
+def _laid_out(
+    kind: str,
+    ordered: Sequence[Entered],
+    points: int,
+    lines: tuple[Line, ...],
+    rank: int | None,
+    suit: Suit | None,
+    meaning: tuple[str, ...],
+    entered: Sequence[Entered],
+) -> MeldCheck:
+    """A legal meld laid out as ``ordered`` (its tokens and printed cards in that order), no note;
+    ``entered``: its cards as the player entered them."""
+    return _make_meld_check(
+        True,
+        kind,
+        tuple([e.token for e in ordered]),
+        points,
+        lines,
+        (),
+        rank,
+        suit,
+        meaning,
+        tuple([e.label for e in ordered]),
+        "",
+        tuple([e.card_label for e in entered]),
+    )
+
+
 def _error(message: str, rule: str, source: str, cards: Sequence[str] = ()) -> RecordError:
     return RecordError(message, rule=rule, source=source, cards=tuple(cards))
 
@@ -572,20 +600,7 @@ def _without_free_wilds(cards: list[Entered]) -> MeldCheck | None:
             ordered = sorted(cards, key=_by_suit)
             meaning = tuple([e.label for e in ordered])
         points, lines = _fixed_lines(ordered)
-        return _make_meld_check(
-            True,
-            "set",
-            tuple([e.token for e in ordered]),
-            points,
-            lines,
-            (),
-            rank,
-            None,
-            meaning,
-            tuple([e.label for e in ordered]),
-            "",
-            tuple([e.card_label for e in cards]),
-        )
+        return _laid_out("set", ordered, points, lines, rank, None, meaning, cards)
     suit = cards[0].place_suit
     aces: list[Entered] = []
     by_place: dict[int, Entered] = {}
@@ -621,20 +636,7 @@ def _without_free_wilds(cards: list[Entered]) -> MeldCheck | None:
     labels = PLACE_LABEL[suit]
     ordered = [by_place[p] for p in order]
     points, lines = _fixed_lines(ordered)
-    return _make_meld_check(
-        True,
-        "sequence",
-        tuple([e.token for e in ordered]),
-        points,
-        lines,
-        (),
-        None,
-        SUITS[suit],
-        tuple([labels[p] for p in order]),
-        tuple([e.label for e in ordered]),
-        "",
-        tuple([e.card_label for e in cards]),
-    )
+    return _laid_out("sequence", ordered, points, lines, None, SUITS[suit], tuple([labels[p] for p in order]), cards)
 
 
 # --------------------------------------------------------------------------------------------
@@ -810,20 +812,7 @@ def _laid_set(cards: Sequence[Entered], rank: int) -> MeldCheck:
             meaning.append(a_rank(rank))
     ordered = naturals + wilds
     points, lines = score_lines(scored)
-    return _make_meld_check(
-        True,
-        "set",
-        tuple([e.token for e in ordered]),
-        points,
-        lines,
-        (),
-        rank,
-        None,
-        tuple(meaning),
-        tuple([e.label for e in ordered]),
-        "",
-        tuple([e.card_label for e in cards]),
-    )
+    return _laid_out("set", ordered, points, lines, rank, None, tuple(meaning), cards)
 
 
 def _by_suit(e: Entered) -> int:
