@@ -47,7 +47,8 @@ def main(path: str, workers: int | None) -> dict[str, Any]:
             finally:
                 engine_cpu[0] += time.process_time() - start
 
-        games.play = timed_play  # type: ignore[assignment]
+        if workers <= 1:  # the workers would inherit the timer, time for nothing, and add its cost to theirs
+            games.play = timed_play  # type: ignore[assignment]
         before = _rss_mb()
         wall, cpu = time.perf_counter(), time.process_time()
         with open(path, "rb") as file:
