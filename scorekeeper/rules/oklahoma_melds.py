@@ -468,20 +468,10 @@ def _one_wild_in_a_gap(cards: list[Entered], wild: Entered) -> MeldCheck | None:
     anything else: the search decides."""
     n = len(cards)
     suit = cards[0].place_suit if cards[0] is not wild else cards[1].place_suit
-    by_place: dict[int, Entered] = {}
-    aces: list[Entered] = []
-    for e in cards:
-        if e is wild:
-            continue
-        place = e.place_rank
-        if e.place_suit != suit:
-            return None
-        if place == ACE:
-            aces.append(e)
-        elif place in by_place:
-            return None
-        else:
-            by_place[place] = e
+    placed = _placed(cards, suit, wild)
+    if placed is None:
+        return None
+    by_place, aces = placed
     others = sorted(by_place)
     if not aces:
         options: list[tuple[int, ...]] = [()]
@@ -602,18 +592,10 @@ def _without_free_wilds(cards: list[Entered]) -> MeldCheck | None:
         points, lines = _fixed_lines(ordered)
         return _laid_out("set", ordered, points, lines, rank, None, meaning, cards)
     suit = cards[0].place_suit
-    aces: list[Entered] = []
-    by_place: dict[int, Entered] = {}
-    for e in cards:
-        if e.place_suit != suit:
-            return None
-        place = e.place_rank
-        if place == ACE:
-            aces.append(e)
-        elif place in by_place:
-            return None
-        else:
-            by_place[place] = e
+    placed = _placed(cards, suit)
+    if placed is None:
+        return None
+    by_place, aces = placed
     order = sorted(by_place)
     if not aces:
         if order[-1] - order[0] + 1 != n:
@@ -813,6 +795,28 @@ def _laid_set(cards: Sequence[Entered], rank: int) -> MeldCheck:
     ordered = naturals + wilds
     points, lines = score_lines(scored)
     return _laid_out("set", ordered, points, lines, rank, None, tuple(meaning), cards)
+
+
+def _placed(
+    cards: Sequence[Entered], suit: int, skip: Entered | None = None
+) -> tuple[dict[int, Entered], list[Entered]] | None:
+    """A sequence's cards (but ``skip``) by their place in ``suit``, and its aces apart (an ace may
+    go low or high); None when a card is of another suit or two take one place."""
+    by_place: dict[int, Entered] = {}
+    aces: list[Entered] = []
+    for e in cards:
+        if e is skip:
+            continue
+        if e.place_suit != suit:
+            return None
+        place = e.place_rank
+        if place == ACE:
+            aces.append(e)
+        elif place in by_place:
+            return None
+        else:
+            by_place[place] = e
+    return by_place, aces
 
 
 def _by_suit(e: Entered) -> int:
