@@ -267,12 +267,8 @@ def _fixed_lines(ordered: list[Entered]) -> tuple[int, tuple[Line, ...]]:
             lines.append(cards[0].line)
             total += value.points
         else:
-            unit = value.points
-            texts = [e.shown for e in cards]
-            sep = ", " if " " in texts[0] else " "
-            label = f"{sep.join(texts)} melded ({n} × {unit})"
-            lines.append(make_line(label, unit * n, value.rule, value.source, value.basis))
-            total += unit * n
+            lines.append(_group_line([e.shown for e in cards], value))
+            total += value.points * n
     return total, tuple(lines)  # type: ignore[arg-type]
 
 
@@ -300,11 +296,16 @@ def _lines(shown: list[str], values: list[CardValue]) -> tuple[int, tuple[Line, 
             lines.append(line)
             total += unit
         else:
-            sep = ", " if " " in texts[0] else " "
-            label = f"{sep.join(texts)} melded ({n} × {unit})"
-            lines.append(make_line(label, unit * n, value.rule, value.source, value.basis))
+            lines.append(_group_line(texts, value))
             total += unit * n
     return total, tuple(lines)
+
+
+def _group_line(texts: list[str], value: CardValue) -> Line:
+    """The one line of several cards that score the same: "Q♥ Q♦ melded (2 × 10)"."""
+    n, unit = len(texts), value.points
+    sep = ", " if " " in texts[0] else " "
+    return make_line(f"{sep.join(texts)} melded ({n} × {unit})", unit * n, value.rule, value.source, value.basis)
 
 
 # --------------------------------------------------------------------------------------------
