@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import multiprocessing
 import os
@@ -11,13 +12,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from django.db import connection, transaction
 from django.db.models import F, JSONField
 from django.utils import timezone
 
-from scorekeeper.history.transfer import iter_records
+from scorekeeper.history.transfer import NotExportLayout, iter_record_texts, iter_records, record_of_text
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.players import MAX_PLAYER_NAME
 from scorekeeper.table import engine
@@ -122,11 +123,17 @@ def import_records(*, table: Table, records: Iterable[Any], by: Actor = "import"
     Memory holds a batch of games, whatever the number of records. With ``workers`` > 1 (the
     command line's import of a history), that many processes score the records while this one
     reads the file and writes; the same games, in the same order, with the same errors."""
+    return _import(table, records, by, workers, texts=False)
+
+
+def _import(table: Table, records: Iterable[Any], by: Actor, workers: int, *, texts: bool) -> ImportReport:
+    """``import_records`` of records, or of their texts (``texts``: ``iter_record_texts``). Lets
+    NotExportLayout through, having saved nothing."""
     report = ImportReport()
     with transaction.atomic():
         batch = _Batch(table, by)
         try:
-            for i, scored in enumerate(_scored(records, workers), start=1):
+            for i, scored in enumerate(_scored(records, workers, texts), start=1):
                 if isinstance(scored, list):
                     report.errors.append({"record": i, "errors": scored})
                     batch.drop()  # nothing will be saved: only check the records left
@@ -158,7 +165,10 @@ class _Scored:
     deals: list[tuple[Any, ...]]
 
 
-def _score(rec: Any) -> _Scored | list[dict[str, Any]]:
+_Errors = list[dict[str, Any]]  # a record's errors, as RecordError.as_dict gives them
+
+
+def _score(rec: Any) -> _Scored | _Errors:
     """One record scored deal by deal and laid out for writing, or every error of it (the engine's
     whole-record check, then the names as the app keeps them: cleaned, any case). Reads and writes
     nothing: a worker process of an import runs it."""
@@ -215,24 +225,34 @@ def import_workers() -> int:
         return os.cpu_count() or 1
 
 
-def _scored(records: Iterable[Any], workers: int) -> Iterator[_Scored | list[dict[str, Any]]]:
-    """``_score`` of each record, in order: here, or in ``workers`` processes forked from this one
-    (a chunk of records at a time, a few chunks in flight) while this one reads on and writes."""
+def _score_text(text: bytes) -> _Scored | _Errors:
+    """``_score`` of a record's text (``iter_record_texts``): a worker process reads the JSON."""
+    return _score(record_of_text(text))
+
+
+def _scored(records: Iterable[Any], workers: int, texts: bool) -> Iterator[_Scored | _Errors]:
+    """``_score`` of each record (``_score_text`` of each text), in order: here, or in ``workers``
+    processes forked from this one (a chunk of records at a time, a few chunks in flight) while
+    this one reads on and writes."""
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        yield from map(_score, records)
+        yield from map(_score_text if texts else _score, records)
         return
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        pending: deque[Future[list[_Scored | list[dict[str, Any]]]]] = deque()
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+    try:
+        pending: deque[Future[list[_Scored | _Errors]]] = deque()
         for chunk in itertools.batched(records, IMPORT_CHUNK):
-            pending.append(pool.submit(_score_chunk, chunk))
+            pending.append(pool.submit(_score_chunk, texts, chunk))
             if len(pending) >= workers * IMPORT_IN_FLIGHT:
                 yield from pending.popleft().result()
         while pending:
             yield from pending.popleft().result()
+    finally:  # done, or stopped by an error: the chunks still waiting are not scored
+        pool.shutdown(cancel_futures=True)
 
 
-def _score_chunk(records: Sequence[Any]) -> list[_Scored | list[dict[str, Any]]]:
-    return [_score(rec) for rec in records]
+def _score_chunk(texts: bool, records: Sequence[Any]) -> list[_Scored | _Errors]:
+    score = _score_text if texts else _score  # in a worker: this module's, as forked
+    return [score(rec) for rec in records]
 
 
 class _Batch:
@@ -315,5 +335,16 @@ def import_text(
     *, table: Table, text: str | bytes | IO[bytes] | IO[str], by: Actor = "import", workers: int = 1
 ) -> ImportReport:
     """Import the records of a file (its text, or the file open for reading: read a chunk at a
-    time, a few records in memory at a time)."""
+    time, a few records in memory at a time). With ``workers`` > 1, a file laid out as an export
+    lays it out is taken apart record by record without reading its JSON, and the worker
+    processes read each record's text (cheaper than sending them the records read here); any
+    other file, or one found not valid there, is read again from its start as JSON
+    (``iter_records``): the same games, or the same errors, either way."""
+    source = io.BytesIO(text) if isinstance(text, bytes) else text
+    if workers > 1 and not isinstance(source, str) and source.seekable() and isinstance(source.read(0), bytes):
+        start = source.tell()
+        try:
+            return _import(table, iter_record_texts(cast(IO[bytes], source)), by, workers, texts=True)
+        except NotExportLayout:
+            source.seek(start)
     return import_records(table=table, records=iter_records(text), by=by, workers=workers)

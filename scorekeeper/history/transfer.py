@@ -269,5 +269,58 @@ class _Reader:
             raise self._fail("Extra data", self.pos)
 
 
+class NotExportLayout(Exception):
+    """The file is not laid out as an export writes it (or not valid there): ``iter_record_texts``
+    cannot take its records apart; ``iter_records`` reads it, and says what is wrong."""
+
+
+_EXPORT_START = re.compile(rb"[ \t\r\n]*\[\r?\n \{")  # an export's list: its first record on a line of its own
+_RECORD_END = b"\n },"  # and each record's end, another following
+RECORD_TEXT_MAX = 1 << 24  # bytes of a record's text at most (a game of thousands of deals)
+_BOM = codecs.BOM_UTF8
+_WHITESPACE_BYTES = _WHITESPACE.encode()
+_ESCAPE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def iter_record_texts(source: IO[bytes], chunk: int | None = None) -> Iterator[bytes]:
+    """The text of each record of a list laid out as an export lays it out (``iter_export_json``:
+    each record's closing brace alone on a line at one space, before the next record's comma),
+    without reading the JSON: a worker process reads it (``record_of_text``). Raises
+    NotExportLayout where the file does not start or end so; a record text that
+    ``record_of_text`` finds is not one record says the same. Where every text is a JSON value,
+    the file is the list of these records, as ``iter_records`` reads it: JSON text holds no line
+    break inside a string, so each break before a record's end lies between the list's values."""
+    size = chunk or CHUNK
+    buf = source.read(size).removeprefix(_BOM)
+    if not _EXPORT_START.match(buf):
+        raise NotExportLayout
+    start, eof = buf.index(b"[") + 1, False
+    while not eof:
+        data = source.read(size)
+        eof = not data
+        buf = buf[start:] + data
+        start = 0
+        while (end := buf.find(_RECORD_END, start)) >= 0:
+            yield buf[start : end + 3]
+            start = end + 4
+        if len(buf) - start > RECORD_TEXT_MAX:
+            raise NotExportLayout  # no record's end in sight: read as JSON, a record at a time
+    last = buf[start:].rstrip(_WHITESPACE_BYTES)
+    if last[-1:] != b"]" or not last[:-1].strip(_WHITESPACE_BYTES):
+        raise NotExportLayout  # not a list's end, or an empty value: iter_records says which
+    yield last[:-1]
+
+
+def record_of_text(text: bytes) -> Any:
+    """The record of one of ``iter_record_texts``; NotExportLayout when the text is not UTF-8 and
+    one JSON value, or holds what ``iter_records`` checks further (half a character, a huge number)."""
+    if _ESCAPE_BYTES.search(text):
+        raise NotExportLayout
+    try:
+        return json.loads(text.decode())
+    except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise NotExportLayout from None
+
+
 def _error(message: str) -> RecordInvalid:
     return RecordInvalid([RecordError(message, rule="format")])

@@ -5,6 +5,7 @@ tiny chunks and batches, so that a small history crosses every boundary."""
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -292,3 +293,100 @@ def test_the_reader_reads_what_json_reads(value, indent, cut, noise, chunk, as_b
         assert got[0] == "error" and "trailing comma" in got[1]  # the reader names the bracket after it
     else:
         assert got == expected
+
+
+# ----------------------------------------------------------- the quick split of an export's list
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    values=st.lists(st.dictionaries(st.text(max_size=4), json_values, max_size=4), max_size=5),
+    cut=st.one_of(st.none(), st.integers(0, 400)),
+    noise=st.sampled_from(["", ",", "]", "x", "{", '"', "1", "\n },", "\n },\n {", "\n ]", "\\ud800", "\ufeff", "\t"]),
+    chunk=st.sampled_from([1, 2, 7, 1000]),
+    bom=st.booleans(),
+)
+def test_the_quick_split_gives_what_the_reader_reads_or_hands_over(values, cut, noise, chunk, bom):
+    """Taken apart at its records' ends without reading the JSON, an export's list gives the
+    records the reader gives, or hands the file over to the reader; never other records, never a
+    broken file's records."""
+    text = json.dumps(values, indent=1, ensure_ascii=False)
+    if cut is not None:
+        cut = min(cut, len(text))
+        text = text[:cut] + noise + text[cut + 1 :]
+    data = (codecs.BOM_UTF8 if bom else b"") + text.encode("utf-8", "surrogatepass")
+    try:
+        got = [transfer.record_of_text(t) for t in transfer.iter_record_texts(io.BytesIO(data), chunk)]
+    except transfer.NotExportLayout:
+        return
+    assert outcome(lambda: list(transfer.iter_records(data))) == ("ok", got)
+    if cut is None and values:
+        assert got == values
+
+
+def test_an_export_is_imported_by_the_quick_split(table, small_chunks, monkeypatch):
+    """The command line's import of an export: taken apart record by record, each read and scored
+    in a worker process; the same games as an import of the records."""
+    monkeypatch.setattr(history_services, "IMPORT_CHUNK", 3)
+    records = history(table, seed=15)
+    here = stored(list(Game.objects.order_by("created", "id")))
+    text = json.dumps(transfer.export_records(Game.objects.all()), ensure_ascii=False, indent=1) + "\n"
+
+    def not_read(*args, **kwargs):
+        raise AssertionError("the file was read as JSON")
+
+    monkeypatch.setattr(history_services, "iter_records", not_read)
+    other = Table.objects.create(name="Elsewhere")
+    report = history_services.import_text(table=other, text=io.BytesIO(text.encode()), workers=2)
+    assert report.ok and len(report.games) == len(records)
+    assert stored(list(Game.objects.filter(table=other).order_by("created", "id"))) == here
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "cut off",
+        "a raw line break in a name",
+        "a record's end inside a record",
+        "half a character",
+        "not UTF-8",
+        "a trailing comma",
+        "text after the list",
+    ],
+)
+def test_a_file_the_quick_split_cannot_take_is_read_as_json(table, small_chunks, monkeypatch, damage):
+    """What the quick split cannot take apart, or finds broken, the reader reads from the start:
+    the same games, or the same errors, as reading it as JSON; nothing saved twice."""
+    monkeypatch.setattr(history_services, "IMPORT_CHUNK", 2)
+    records = history(table, games=9, seed=16)
+    Game.objects.all().delete()
+    Player.objects.all().delete()
+    text = json.dumps(records, ensure_ascii=False, indent=1)
+    first = json.dumps(records[0], ensure_ascii=False)
+    if damage == "cut off":
+        text = text[: len(text) * 2 // 3]
+    elif damage == "a raw line break in a name":
+        text = text.replace(f'"{records[4]["players"][0]}"', '"An\n },n"', 1)
+    elif damage == "a record's end inside a record":  # valid JSON: a nested object closes at one space
+        text = text.replace('"rules": {', '"rules": {"x": {"y": 1\n },\n "z": 2,', 1)
+    elif damage == "half a character":
+        text = text.replace(f'"{records[5]["players"][1]}"', '"\\ud800x"')
+    elif damage == "a trailing comma":
+        text = text[: text.rindex("]")] + ",\n]"
+    elif damage == "text after the list":
+        text += "\n" + first
+    data = text.encode()
+    if damage == "not UTF-8":
+        data = data.replace(records[6]["players"][0].encode(), b"\xff\xfe", 1)
+    assert data != json.dumps(records, ensure_ascii=False, indent=1).encode()
+    expected = history_services.import_records(table=table, records=iter(transfer.iter_records(data)))
+    if expected.ok:
+        here = stored(expected.games)
+        Game.objects.all().delete()
+        Player.objects.all().delete()
+    report = history_services.import_text(table=table, text=io.BytesIO(data), workers=2)
+    assert report.errors == expected.errors
+    if expected.ok:
+        assert stored(report.games) == here and Game.objects.count() == len(records)
+    else:
+        assert Game.objects.count() == 0 and Deal.objects.count() == 0 and Player.objects.count() == 0
