@@ -633,6 +633,65 @@ def _seat_order_after(players: tuple[str, ...], knocker: str) -> list[str]:
     return [players[(k + i) % len(players)] for i in range(1, len(players))]
 
 
+# The wording of each score line and note of a settlement, in one place for the steps below and
+# the usual deal's one step (``_usual_side``, ``_score_usual``).
+
+
+def _gin_deadwood_line(defender: str, deadwood: int, source: str) -> Line:
+    return make_line(f"{defender}'s deadwood {deadwood} (no layoffs after gin)", deadwood, "gin", source, "source")
+
+
+def _gin_bonus(rules: GinRules, big: bool) -> tuple[int, str, Citation]:
+    """The gin (or big gin) bonus, its label and its citation."""
+    if big:
+        return rules.big_gin_bonus, "big gin bonus", rules.cite("big_gin_bonus")
+    return rules.gin_bonus, "gin bonus", rules.cite("gin_bonus")
+
+
+def _gin_bonus_line(label: str, bonus: int, penalty: bool, cited: Citation) -> Line:
+    """The gin or big gin bonus (``label``: "gin bonus" or "big gin bonus")."""
+    return make_line(label + ("" if not penalty else " (penalty)"), bonus, label, cited.source, cited.basis)
+
+
+def _knock_line(deadwood: int, knock: int, source: str, defender: str | None = None) -> Line:
+    """A knock won: the defender's deadwood less the knocker's (``defender`` named when there are several)."""
+    label = f"knock: {deadwood} − {knock}"
+    if defender is not None:
+        label += f" ({defender})"
+    return make_line(label, deadwood - knock, "knock", source, "source")
+
+
+def _undercut_line(deadwood: int, least: int, source: str) -> Line:
+    """An undercut: ``deadwood`` less the ``least`` deadwood it is settled against."""
+    return make_line(f"undercut: {deadwood} − {least}", deadwood - least, "undercut", source, "source")
+
+
+def _undercut_penalty_line(bonus: int, cited: Citation) -> Line:
+    return make_line("undercut penalty on the knocker", bonus, "undercut bonus", cited.source, cited.basis)
+
+
+def _undercut_bonus_line(bonus: int, cited: Citation) -> Line:
+    return make_line("undercut bonus", bonus, "undercut bonus", cited.source, cited.basis)
+
+
+def _spade_line(base: int, multiplier: int, cited: Citation) -> Line:
+    """The spade upcard's multiplier on a player's ``base`` points: what it adds."""
+    return Line(f"spade upcard ×{multiplier}", base * (multiplier - 1), "spade upcard", cited.source, cited.basis)
+
+
+def _equal_arrangements_note(knocker: str, count: int, discards: bool) -> str:
+    return (
+        f"{knocker}'s cards allow {count} equally low arrangements"
+        + (" and discards" if discards else "")
+        + ": the one best for the knocker (least laid off against it) is scored (ruling)"
+    )
+
+
+def _discard_note(knocker: str, discard: int) -> str:
+    """The knocker's discard (a bit index) chosen from cards entered before it."""
+    return f"{knocker}'s discard: {CARD_BY_INDEX[discard].label}, the one leaving the least deadwood"
+
+
 def _settle_gin(
     rules: GinRules,
     knocker: str,
@@ -642,20 +701,13 @@ def _settle_gin(
     lines: dict[str, list[Line]],
 ) -> None:
     """Gin: the gin (or big gin) bonus and each defender's whole deadwood, no layoffs."""
-    if outcome == "big_gin":
-        bonus, label, cited = rules.big_gin_bonus, "big gin bonus", rules.cite("big_gin_bonus")
-    else:
-        bonus, label, cited = rules.gin_bonus, "gin bonus", rules.cite("gin_bonus")
+    bonus, label, cited = _gin_bonus(rules, outcome == "big_gin")
     source = outcome_source(rules, "gin")
     for d in defenders:
         deadwood = sides[d].points
         who = d if rules.penalty else knocker
-        lines[who].append(
-            make_line(f"{d}'s deadwood {deadwood} (no layoffs after gin)", deadwood, "gin", source, "source")
-        )
-        lines[who].append(
-            make_line(label + ("" if not rules.penalty else " (penalty)"), bonus, label, cited.source, cited.basis)
-        )
+        lines[who].append(_gin_deadwood_line(d, deadwood, source))
+        lines[who].append(_gin_bonus_line(label, bonus, rules.penalty, cited))
 
 
 def _settle_knock(
@@ -667,7 +719,7 @@ def _settle_knock(
     for d in defenders:
         deadwood = sides[d].points
         who = d if rules.penalty else knocker
-        lines[who].append(make_line(f"knock: {deadwood} − {knock}", deadwood - knock, "knock", source, "source"))
+        lines[who].append(_knock_line(deadwood, knock, source))
 
 
 def _settle_undercut_penalty(
@@ -695,13 +747,9 @@ def _settle_undercut_penalty(
         if p == undercutter:
             continue
         deadwood = sides[p].points
-        lines[p].append(make_line(f"undercut: {deadwood} − {best}", deadwood - best, "undercut", source, "source"))
+        lines[p].append(_undercut_line(deadwood, best, source))
         if p == knocker:
-            lines[p].append(
-                make_line(
-                    "undercut penalty on the knocker", rules.undercut_bonus, "undercut bonus", cited.source, cited.basis
-                )
-            )
+            lines[p].append(_undercut_penalty_line(rules.undercut_bonus, cited))
     return undercutter
 
 
@@ -726,21 +774,11 @@ def _settle_undercut(
     for d in defenders:
         deadwood = sides[d].points
         if deadwood <= knock:
-            lines[d].append(
-                make_line(
-                    f"undercut: {knock} − {deadwood}",
-                    knock - deadwood,
-                    "undercut",
-                    outcome_source(rules, "undercut"),
-                    "source",
-                )
-            )
-            lines[d].append(
-                make_line("undercut bonus", rules.undercut_bonus, "undercut bonus", cited.source, cited.basis)
-            )
+            lines[d].append(_undercut_line(knock, deadwood, outcome_source(rules, "undercut")))
+            lines[d].append(_undercut_bonus_line(rules.undercut_bonus, cited))
         else:
-            label = f"knock: {deadwood} − {knock} ({d})" if len(defenders) > 1 else f"knock: {deadwood} − {knock}"
-            lines[knocker].append(make_line(label, deadwood - knock, "knock", outcome_source(rules, "knock"), "source"))
+            named = d if len(defenders) > 1 else None
+            lines[knocker].append(_knock_line(deadwood, knock, outcome_source(rules, "knock"), named))
     return winner
 
 
@@ -756,10 +794,7 @@ def _apply_multiplier(
             continue
         base = sum([x.points for x in own])
         if multiplier > 1 and base:
-            cited = rules.cite("spade_multiplier")
-            own.append(
-                Line(f"spade upcard ×{multiplier}", base * (multiplier - 1), "spade upcard", cited.source, cited.basis)
-            )
+            own.append(_spade_line(base, multiplier, rules.cite("spade_multiplier")))
             base = sum([x.points for x in own])
         points[p] = base
     return points
@@ -911,6 +946,15 @@ def _best_for_knocker(
     return best[1], best[2], best[3]
 
 
+def _layoffs_note(chained: bool, cited: Citation) -> str:
+    """How the layoffs were made (a knock, not gin)."""
+    return (
+        "layoffs onto the knocker's melds, a layoff may extend a run an earlier one extended"
+        if chained
+        else "layoffs only onto the knocker's melds as laid down, no chaining (ruling: also for a player's own layoffs)"
+    ) + f" — {cited.source}"
+
+
 def _arrangement_notes(
     rules: GinRules,
     players: tuple[str, ...],
@@ -923,25 +967,13 @@ def _arrangement_notes(
     """What the engine chose for the knocker, and how the layoffs were made."""
     notes: list[str] = []
     if deal.hands[knocker].given == "cards" and len(candidates) > 1:
-        notes.append(
-            f"{knocker}'s cards allow {len(candidates)} equally low arrangements"
-            + (" and discards" if chosen.discard is not None else "")
-            + ": the one best for the knocker (least laid off against it) is scored (ruling)"
-        )
+        notes.append(_equal_arrangements_note(knocker, len(candidates), chosen.discard is not None))
     if chosen.discard is not None:
-        notes.append(f"{knocker}'s discard: {CARD_BY_INDEX[chosen.discard].label}, the one leaving the least deadwood")
+        notes.append(_discard_note(knocker, chosen.discard))
     if not gin:
         chained = rules.layoffs == "chained"
         cited = rules.cite("layoffs")
-        notes.append(
-            (
-                "layoffs onto the knocker's melds, a layoff may extend a run an earlier one extended"
-                if chained
-                else "layoffs only onto the knocker's melds as laid down, no chaining (ruling: "
-                "also for a player's own layoffs)"
-            )
-            + f" — {cited.source}"
-        )
+        notes.append(_layoffs_note(chained, cited))
         if chained and len(players) > 2:
             notes.append(
                 "the defenders lay off in seat order after the knocker (S4), each for his least deadwood; a "
@@ -1017,6 +1049,250 @@ def _score_deal(
 
 
 # ---------------------------------------------------------------------------------------------
+# The usual deal in one step: two players, each hand entered as its cards alone, a knock or gin
+# within the limit. ``_score_usual`` gives what ``_parse_deal`` and ``_score_deal`` give for it,
+# without their layers; at anything else (an error to report, a spread, big gin, three or four
+# players, Hollywood, a game already ended) it gives None and the deal takes the steps above.
+
+
+@dataclass(slots=True)
+class _UsualRules:
+    """What the usual deal reads from the rules, worked out once for rules of the same values
+    (``GinRules`` is frozen and compared by value: equal rules read alike, their citations too)."""
+
+    rules: GinRules  # the first of these values seen
+    chained: bool
+    penalty: bool
+    spade_multiplier: int
+    knock_source: str
+    undercut_source: str
+    gin_source: str
+    gin_bonus: int
+    gin_label: str  # "gin bonus" (``_gin_bonus_line`` adds " (penalty)")
+    gin_cited: Citation
+    undercut_bonus: int
+    undercut_cited: Citation
+    spade_cited: Citation
+    layoffs_note: str
+    # by the upcard's bit index: its knock limit, the multiplier and the notes they set
+    upcards: dict[int, tuple[int, int, tuple[str, ...]]]
+
+
+# By the rules object's id, with the object itself (held, so its id is not reused while kept; a
+# game's deals share one object); and by the rules' values (a new game with the same rules).
+_USUAL_BY_ID: dict[int, tuple[GinRules, _UsualRules]] = {}
+_USUAL_BY_VALUE: dict[GinRules, _UsualRules] = {}
+
+
+def _usual_rules(rules: GinRules) -> _UsualRules:
+    got = _USUAL_BY_ID.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1]
+    try:
+        usual = _USUAL_BY_VALUE.get(rules)
+    except TypeError:  # a value that cannot be hashed: these rules are read for themselves
+        usual = _usual_rules_of(rules)
+    if usual is None:
+        usual = _usual_rules_of(rules)
+        if len(_USUAL_BY_VALUE) >= 64:
+            _USUAL_BY_VALUE.clear()
+        _USUAL_BY_VALUE[rules] = usual
+    if len(_USUAL_BY_ID) >= 64:
+        _USUAL_BY_ID.clear()
+    _USUAL_BY_ID[id(rules)] = (rules, usual)
+    return usual
+
+
+def _usual_rules_of(rules: GinRules) -> _UsualRules:
+    gin_bonus, gin_label, gin_cited = _gin_bonus(rules, False)
+    return _UsualRules(
+        rules,
+        rules.layoffs == "chained",
+        rules.penalty,
+        rules.spade_multiplier,
+        outcome_source(rules, "knock"),
+        outcome_source(rules, "undercut"),
+        outcome_source(rules, "gin"),
+        gin_bonus,
+        gin_label,
+        gin_cited,
+        rules.undercut_bonus,
+        rules.cite("undercut_bonus"),
+        rules.cite("spade_multiplier"),
+        _layoffs_note(rules.layoffs == "chained", rules.cite("layoffs")),
+        {},
+    )
+
+
+def _usual_upcard(usual: _UsualRules, index: int) -> tuple[int, int, tuple[str, ...]]:
+    rules = usual.rules
+    upcard = CARD_BY_INDEX[index]
+    limit = knock_limit(upcard)
+    multiplier = rules.spade_multiplier if upcard.suit is Suit.SPADES else 1
+    got = usual.upcards[index] = (limit, multiplier, tuple(_upcard_notes(rules, upcard, limit, multiplier)))
+    return got
+
+
+_BIT_OF_TEXT: dict[str, int] = {text: 1 << i for text, i in search.INDEX_OF_TEXT.items()}
+_KEYS = frozenset(DEAL_KEYS)
+
+
+def _usual_mask(raw: Any, _bit: dict[str, int] = _BIT_OF_TEXT) -> int:
+    """The mask of a hand entered as ``{"cards": [...]}`` whose every card is in the spelling
+    table, none named twice (a card named twice makes a carry: fewer bits than cards); 0 for
+    anything else."""
+    if type(raw) is not dict or len(raw) != 1:
+        return 0
+    cards = raw.get("cards")
+    if type(cards) is not list:
+        return 0
+    try:
+        mask = sum([_bit[text] for text in cards])
+    except (KeyError, TypeError):
+        return 0
+    return mask if mask.bit_count() == len(cards) else 0
+
+
+def _usual_side(
+    usual: _UsualRules,
+    knocker: str,
+    defender: str,
+    kp: int,
+    dp: int,
+    multiplier: int,
+) -> tuple[str, str, list[Line], list[Line], int, int]:
+    """The settlement of the usual deal (``_settle`` for two players): the outcome, the hand's
+    winner, the knocker's and the defender's lines and points."""
+    klines: list[Line] = []
+    dlines: list[Line] = []
+    winner = knocker
+    if kp == 0:
+        outcome = "gin"
+        own = dlines if usual.penalty else klines
+        own.append(_gin_deadwood_line(defender, dp, usual.gin_source))
+        own.append(_gin_bonus_line(usual.gin_label, usual.gin_bonus, usual.penalty, usual.gin_cited))
+    elif dp > kp:
+        outcome = "knock"
+        own = dlines if usual.penalty else klines
+        own.append(_knock_line(dp, kp, usual.knock_source))
+    else:
+        outcome = "undercut"
+        winner = defender
+        line = _undercut_line(kp, dp, usual.undercut_source)
+        if usual.penalty:
+            klines.append(line)
+            klines.append(_undercut_penalty_line(usual.undercut_bonus, usual.undercut_cited))
+        else:
+            dlines.append(line)
+            dlines.append(_undercut_bonus_line(usual.undercut_bonus, usual.undercut_cited))
+    return (
+        outcome,
+        winner,
+        klines,
+        dlines,
+        _multiplied(usual, klines, multiplier),
+        _multiplied(usual, dlines, multiplier),
+    )
+
+
+def _multiplied(usual: _UsualRules, own: list[Line], multiplier: int) -> int:
+    """``_apply_multiplier`` for one player: the spade multiplier's line, and his points."""
+    if not own:
+        return 0
+    base = sum([x.points for x in own])
+    if multiplier > 1 and base:
+        own.append(_spade_line(base, multiplier, usual.spade_cited))
+        base = sum([x.points for x in own])
+    return base
+
+
+def _score_usual(
+    rules: GinRules, players: tuple[str, ...], standing: Standing, raw: Any
+) -> tuple[_ScoredDeal, str] | None:
+    """``_score_deal(_parse_deal(...))`` of the usual deal between two players, and the knocker;
+    None for any other deal (nothing is reported)."""
+    if type(raw) is not dict or len(raw) != 3 or not _KEYS.issuperset(raw) or standing.ended_on is not None:
+        return None
+    first, second = players
+    knocker = raw["knocker"]
+    if type(knocker) is not str or first == second:
+        return None
+    if knocker == first:
+        defender, knocker_first = second, True
+    elif knocker == second:
+        defender, knocker_first = first, False
+    else:
+        return None
+    text = raw["upcard"]
+    up = search.INDEX_OF_TEXT.get(text) if type(text) is str else None
+    hands = raw["hands"]
+    if up is None or type(hands) is not dict or len(hands) != 2:
+        return None
+    kmask = _usual_mask(hands.get(knocker))
+    dmask = _usual_mask(hands.get(defender))
+    if not kmask or dmask.bit_count() != 10 or kmask & dmask:
+        return None
+    n = kmask.bit_count()
+    if n != 10 and n != 11:
+        return None
+    usual = _usual_rules(rules)
+    limit, multiplier, upcard_notes = usual.upcards.get(up) or _usual_upcard(usual, up)
+    candidates = search.all_best_arrangements(kmask, discard=n == 11)
+    kp = candidates[0][0]
+    if kp > limit:
+        return None
+    chained = usual.chained
+    best: tuple[int, Any, Any, Any] | None = None
+    for candidate in candidates:
+        if kp:
+            dplay = search.defender_best(dmask, candidate[1], chained)
+        else:
+            points, melds, dead = search.best_arrangement(dmask)
+            dplay = (points, melds, 0, dead)
+        settled = _usual_side(usual, knocker, defender, kp, dplay[0], multiplier)
+        net = settled[5] - settled[4] if usual.penalty else settled[4] - settled[5]
+        if best is None or net > best[0]:
+            best = (net, candidate, dplay, settled)
+    assert best is not None
+    _, (_, kmelds, kdead, discard), (dp, dmelds, dlaid, ddead), settled = best
+    outcome, winner, klines, dlines, kpoints, dpoints = settled
+    notes = list(upcard_notes)
+    if len(candidates) > 1:
+        notes.append(_equal_arrangements_note(knocker, len(candidates), discard is not None))
+    if discard is not None:
+        notes.append(_discard_note(knocker, discard))
+    if kp:
+        notes.append(usual.layoffs_note)
+    get = _MELD_LABELS.get
+    kdeal = make_player_deal(
+        kpoints,
+        tuple(klines),
+        tuple([get(m) or labels(m) for m in kmelds]),
+        (),
+        labels(kdead),
+        (),
+        kp,
+        LABELS[discard] if discard is not None else None,
+        0,
+        (),
+    )
+    ddeal = make_player_deal(
+        dpoints,
+        tuple(dlines),
+        tuple([get(m) or labels(m) for m in dmelds]),
+        (),
+        labels(ddead),
+        labels(dlaid) if dlaid else (),
+        dp,
+        None,
+        0,
+        (),
+    )
+    deals = {knocker: kdeal, defender: ddeal} if knocker_first else {defender: ddeal, knocker: kdeal}
+    return _ScoredDeal(outcome, deals, winner, notes, multiplier), knocker
+
+
+# ---------------------------------------------------------------------------------------------
 # Step 3: the game, one deal at a time
 
 
@@ -1084,12 +1360,11 @@ def _game_end(rules: GinRules, players: tuple[str, ...], totals: Mapping[str, in
     return None, [f"{' and '.join(leaders)} tie for the win: the game goes on (ruling)"]
 
 
-def play(
-    rules: GinRules, players: Sequence[str], standing: Standing, deal: Any, number: int
-) -> tuple[DealResult, Standing]:
-    """Check and score deal ``number`` from ``standing``: its result and where the game stands
-    after it. Raises RecordInvalid with every error of the deal (a deal after the game ended is one)."""
-    players = tuple(players)
+def _score_checked(
+    rules: GinRules, players: tuple[str, ...], standing: Standing, deal: Any, number: int
+) -> tuple[_ScoredDeal, str | None]:
+    """The deal checked and scored in steps (``_parse_deal``, ``_score_deal``), and its knocker;
+    raises RecordInvalid with every error of the deal."""
     errors: list[RecordError] = []
     parsed = _parse_deal(rules, players, deal, number, errors)
     if parsed is None:
@@ -1110,6 +1385,21 @@ def play(
     scored = _score_deal(rules, players, parsed, errors)
     if scored is None:
         raise RecordInvalid(errors)
+    return scored, parsed.knocker
+
+
+def play(
+    rules: GinRules, players: Sequence[str], standing: Standing, deal: Any, number: int
+) -> tuple[DealResult, Standing]:
+    """Check and score deal ``number`` from ``standing``: its result and where the game stands
+    after it. Raises RecordInvalid with every error of the deal (a deal after the game ended is one)."""
+    players = tuple(players)
+    knocker: str | None
+    usual = _score_usual(rules, players, standing, deal) if len(players) == 2 and not rules.hollywood else None
+    if usual is not None:
+        scored, knocker = usual
+    else:
+        scored, knocker = _score_checked(rules, players, standing, deal, number)
     entry = _enter_in_columns(rules, players, standing, scored, number) if rules.hollywood else None
     if entry is not None:
         scored = entry.scored
@@ -1132,7 +1422,7 @@ def play(
         dealer,
         next_dealer,
         tuple(scored.notes + tie_notes),
-        parsed.knocker,
+        knocker,
         scored.winner,
         entry.entered if entry is not None else (),
     )

@@ -756,18 +756,16 @@ def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True)
             choices = _set_choices(a, b, c, d, multi)
         else:
             choices = [(a - xa, b - xb, c - xc, d - xd, sets) for xa, xb, xc, xd, sets, _ in ready]
-        suits: tuple[tuple[int, list[int], dict[int, int]], ...] = tuple(
-            zip(frees, runs_by_suit, ({}, {}, {}, {}), strict=True)
+        # each suit's points by its cards left: ``T`` for a suit with no layoff to make, else
+        # worked out once per suit mask
+        ta, tb, tc, td = (
+            _SuitCosts(free, suit_runs) if free or suit_runs else T
+            for free, suit_runs in zip(frees, runs_by_suit, strict=True)
         )
         least = INF
         chosen = choices[0]
         for choice in choices:
-            total = 0
-            for p, (free, suit_runs, seen) in zip(choice[:4], suits, strict=True):
-                cost = seen.get(p)
-                if cost is None:
-                    cost = seen[p] = _suit_cost(p, free, suit_runs)
-                total += cost
+            total = ta[choice[0]] + tb[choice[1]] + tc[choice[2]] + td[choice[3]]
             if total < least:
                 least, chosen = total, choice
     total = 0
@@ -796,6 +794,21 @@ def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True)
         if lay:
             layoff |= lay << shift
     return total, own, layoff, dead
+
+
+class _SuitCosts(dict[int, int]):
+    """A defender's least deadwood in one suit (``_suit_cost``), by the suit mask of his cards left,
+    each worked out when first asked for."""
+
+    __slots__ = ("free", "runs")
+
+    def __init__(self, free: int, runs: Sequence[int]) -> None:
+        self.free = free
+        self.runs = runs
+
+    def __missing__(self, p: int) -> int:
+        cost = self[p] = _suit_cost(p, self.free, self.runs)
+        return cost
 
 
 # Per suit: its place in a 52-bit mask, its runs and the cards they leave (``RUNS_IN``, ``LEFT_IN``).
