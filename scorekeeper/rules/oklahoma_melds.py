@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from operator import attrgetter
 
 from .cards import ACE, QUEEN, SUITS, Card, CardError, Suit, Token, parse_token
 from .errors import RecordError
@@ -123,6 +124,21 @@ def _named_wild_value(joker: bool, rank: int, suit: int) -> CardValue:
     if rank == 2:
         return TWO_AS_TWO
     return TWO_AS_RANK[rank]
+
+
+class _AtPlace:
+    """An unnamed wild card where a reading puts it, as ``_fixed_lines`` and ``_laid_out`` read an
+    ``Entered``: its token and printed card, how it shows in a score line and what it scores there."""
+
+    __slots__ = ("token", "label", "card_label", "shown", "melded", "line")
+
+    def __init__(self, token: Token, label: str, shown: str, melded: CardValue) -> None:
+        self.token = token
+        self.label = label
+        self.card_label = token.card.label
+        self.shown = shown
+        self.melded = melded
+        self.line = make_line(shown + " melded", melded.points, melded.rule, melded.source, melded.basis)
 
 
 _ENTERED: dict[str, Entered | CardError] = {}
@@ -250,9 +266,10 @@ def score_lines(scored: list[tuple[str, CardValue]]) -> tuple[int, tuple[Line, .
 _ONE_LINE: dict[tuple[str, CardValue], Line] = {}  # "7♥ melded": the line of one card, made once
 
 
-def _fixed_lines(ordered: list[Entered]) -> tuple[int, tuple[Line, ...]]:
-    """``score_lines`` of cards that each score and show as themselves or what they name."""
-    groups: dict[CardValue, list[Entered]] = {}
+def _fixed_lines(ordered: Sequence[Entered | _AtPlace]) -> tuple[int, tuple[Line, ...]]:
+    """``score_lines`` of cards that each score and show as themselves or what they name (or, for
+    an unnamed wild, as its ``_AtPlace`` says)."""
+    groups: dict[CardValue, list[Entered | _AtPlace]] = {}
     for e in ordered:
         group = groups.get(e.melded)  # type: ignore[arg-type]
         if group is None:
@@ -301,11 +318,21 @@ def _lines(shown: list[str], values: list[CardValue]) -> tuple[int, tuple[Line, 
     return total, tuple(lines)
 
 
+_GROUP_LINE: dict[tuple[object, ...], Line] = {}  # "Q♥ Q♦ melded (2 × 10)": made once
+
+
 def _group_line(texts: list[str], value: CardValue) -> Line:
     """The one line of several cards that score the same: "Q♥ Q♦ melded (2 × 10)"."""
-    n, unit = len(texts), value.points
-    sep = ", " if " " in texts[0] else " "
-    return make_line(f"{sep.join(texts)} melded ({n} × {unit})", unit * n, value.rule, value.source, value.basis)
+    key = (value, *texts)
+    line = _GROUP_LINE.get(key)
+    if line is None:
+        n, unit = len(texts), value.points
+        sep = ", " if " " in texts[0] else " "
+        text = f"{sep.join(texts)} melded ({n} × {unit})"
+        if len(_GROUP_LINE) >= _CACHE_LIMIT:
+            _GROUP_LINE.clear()
+        line = _GROUP_LINE[key] = make_line(text, unit * n, value.rule, value.source, value.basis)
+    return line
 
 
 # --------------------------------------------------------------------------------------------
@@ -352,6 +379,7 @@ def clear_caches(parsed_cards: bool = True) -> None:
         _HELD.clear()
     _VERDICTS.clear()
     _ONE_LINE.clear()
+    _GROUP_LINE.clear()
 
 
 def _parse_meld(tokens: Sequence[object]) -> tuple[list[Entered], list[RecordError]]:
@@ -458,7 +486,7 @@ def _shortcut(cards: list[Entered]) -> MeldCheck | None:
         return _one_wild_in_a_gap(cards, free[0]) if len(free) == 1 and suits else None
     if rank < 0 or len(cards) > 4 or suits & (suits - 1) == 0:
         return None  # wilds only, too many for a set, or natural cards of one suit (a sequence too?)
-    return _laid_set(cards, rank)
+    return _free_wilds_in_a_set(cards, rank)
 
 
 def _one_wild_in_a_gap(cards: list[Entered], wild: Entered) -> MeldCheck | None:
@@ -469,73 +497,100 @@ def _one_wild_in_a_gap(cards: list[Entered], wild: Entered) -> MeldCheck | None:
     anything else: the search decides."""
     n = len(cards)
     suit = cards[0].place_suit if cards[0] is not wild else cards[1].place_suit
-    placed = _placed(cards, suit, wild)
-    if placed is None:
+    row: list[Entered | _AtPlace | None] = [None] * 15  # the other cards by place, aces apart
+    aces: list[Entered] = []
+    low, high, total = 15, 0, 0  # the lowest, highest and sum of their places
+    for e in cards:
+        if e is wild:
+            continue
+        if e.place_suit != suit:
+            return None
+        place = e.place_rank
+        if place == ACE:
+            aces.append(e)
+        elif row[place] is not None:
+            return None
+        else:
+            row[place] = e
+            total += place
+            if place < low:
+                low = place
+            if place > high:
+                high = place
+    if not high:
         return None
-    by_place, aces = placed
-    others = sorted(by_place)
     if not aces:
-        options: list[tuple[int, ...]] = [()]
+        options: tuple[tuple[int, ...], ...] = ((),)
     elif len(aces) == 1:
-        options = [(LOW_ACE,), (HIGH_ACE,)]
+        options = ((LOW_ACE,), (HIGH_ACE,))
     elif len(aces) == 2:
-        options = [(LOW_ACE, HIGH_ACE)]
+        options = ((LOW_ACE, HIGH_ACE),)
         if aces[0].wild and not aces[1].wild:  # a natural ace takes the low end, a wild one the high end
             aces.reverse()
     else:
         return None
+    # Each reading lays the n cards from a low end: the n - 1 other places (all distinct) lie in
+    # it, so the gap is the one place of the n whose sum they lack.
+    span = n * (n - 1) // 2
     taken: tuple[tuple[int, ...], int, int] | None = None  # the first reading: aces, low end, gap
     for option in options:
-        places = sorted([*others, *option])
-        for low in range(max(1, places[-1] - n + 1), min(places[0], 15 - n) + 1):
-            gap = next(p for p in range(low, low + n) if p not in places)
+        first = LOW_ACE if LOW_ACE in option else low
+        last = HIGH_ACE if HIGH_ACE in option else high
+        held = total + sum(option)
+        for start in range(max(1, last - n + 1), min(first, 15 - n) + 1):
+            gap = start * n + span - held
             if taken is None:
-                taken = (option, low, gap)
+                taken = (option, start, gap)
             elif gap != taken[2]:
                 return None  # readings that mean other cards: the search compares them
     if taken is None:
         return None
-    option, low, gap = taken  # where several, they differ in the end an ace takes only: the first
+    option, start, gap = taken  # where several, they differ in the end an ace takes only: the first
     for place, ace in zip(option, aces, strict=True):
-        by_place[place] = ace
-    labels = PLACE_LABEL[suit]
-    tokens: list[Token] = []
-    shown: list[str] = []
-    values: list[CardValue] = []
-    printed: list[str] = []
-    for place in range(low, low + n):
-        if place == gap:
-            tokens.append(Token(wild.token.card, PLACE_CARD[suit][gap]))
-            shown.append(f"{wild.card_label} as {labels[gap]}")
-            values.append(wild_value_at(wild, gap, suit))
-            printed.append(f"{wild.card_label}={labels[gap]}")
-        else:
-            e = by_place[place]
-            tokens.append(e.token)
-            shown.append(e.shown)
-            values.append(e.melded)  # type: ignore[arg-type]
-            printed.append(e.label)
+        row[place] = ace
+    row[gap] = _WILD_AT[wild.card_code][suit][gap]
+    laid: list[Entered | _AtPlace] = row[start : start + n]  # type: ignore[assignment]
+    points, lines = _fixed_lines(laid)
     note = ""
     if not wild.joker and wild.suit == suit and gap != 2 and HIGH_ACE in option:  # as _two_not_itself
         note = (
-            f"{' '.join(labels_of(cards))}: the {wild.card_label} stands for {labels[gap]}, the only card it can be "
-            "here (as itself it would go round the corner, K-A-2)"
+            f"{' '.join(labels_of(cards))}: the {wild.card_label} stands for {PLACE_LABEL[suit][gap]}, the only "
+            "card it can be here (as itself it would go round the corner, K-A-2)"
         )
-    points, lines = _lines(shown, values)
     return _make_meld_check(
         True,
         "sequence",
-        tuple(tokens),
+        tuple([e.token for e in laid]),
         points,
         lines,
         (),
         None,
         SUITS[suit],
-        labels[low : low + n],
-        tuple(printed),
+        PLACE_LABEL[suit][start : start + n],
+        tuple([e.label for e in laid]),
         note,
         tuple([e.card_label for e in cards]),
     )
+
+
+def _free_wilds_in_a_set(cards: list[Entered], rank: int) -> MeldCheck:
+    """``_laid_set`` of a set of ``rank`` with unnamed wild cards: each such wild scores and shows
+    as ``_WILD_IN_SET`` says (a named one as itself, ``Entered.shown`` and ``.melded``)."""
+    naturals = [e for e in cards if not e.wild]
+    naturals.sort(key=_by_suit)
+    wilds = [e for e in cards if e.wild]
+    word = _A_RANK[rank]
+    scored: list[Entered | _AtPlace] = [*naturals]
+    meaning = [e.label for e in naturals]
+    for e in wilds:
+        if e.named_rank:
+            scored.append(e)
+            meaning.append(e.named_label)
+        else:
+            scored.append(_WILD_IN_SET[e.card_code][rank - 1])
+            meaning.append(word)
+    points, lines = _fixed_lines(scored)
+    return _laid_out("set", naturals + wilds, points, lines, rank, None, tuple(meaning), cards)
 
 
 def _searched(cards: list[Entered]) -> MeldCheck:
@@ -592,34 +647,46 @@ def _without_free_wilds(cards: list[Entered]) -> MeldCheck | None:
             meaning = tuple([e.label for e in ordered])
         points, lines = _fixed_lines(ordered)
         return _laid_out("set", ordered, points, lines, rank, None, meaning, cards)
+    # A sequence: each card at its place in one suit (``row``), its aces apart (low or high end).
     suit = cards[0].place_suit
-    placed = _placed(cards, suit)
-    if placed is None:
-        return None
-    by_place, aces = placed
-    order = sorted(by_place)
-    if not aces:
-        if order[-1] - order[0] + 1 != n:
+    row: list[Entered | None] = [None] * 15
+    aces: list[Entered] = []
+    low, high = 15, 0  # the lowest and highest place of a card other than an ace
+    for e in cards:
+        if e.place_suit != suit:
             return None
-    elif len(aces) == 1:
-        if order[-1] == n:  # A-2-…: ace low, taken first where both ends fit (the same cards)
-            order.insert(0, LOW_ACE)
-            by_place[LOW_ACE] = aces[0]
-        elif order[0] == 15 - n:
-            order.append(HIGH_ACE)
-            by_place[HIGH_ACE] = aces[0]
+        place = e.place_rank
+        if place == ACE:
+            aces.append(e)
+        elif row[place] is not None:
+            return None
         else:
+            row[place] = e
+            if place < low:
+                low = place
+            if place > high:
+                high = place
+    if high - low + 1 != n - len(aces):  # a gap between the places (all distinct), or no place
+        return None
+    ordered = row[low : high + 1]  # type: ignore[assignment]
+    if not aces:
+        pass
+    elif len(aces) == 1:
+        if high == n:  # A-2-…: ace low, taken first where both ends fit (the same cards)
+            ordered.insert(0, aces[0])
+            low = LOW_ACE
+        elif low != 15 - n:  # not …-Q-K-A either
             return None
-    elif len(aces) == 2 and n == 14 and len(order) == 12:  # A-2-…-K-A: a natural ace low, a wild one high
-        low, high = sorted(aces, key=lambda e: e.wild)
-        by_place[LOW_ACE], by_place[HIGH_ACE] = low, high
-        order = [LOW_ACE, *order, HIGH_ACE]
+        else:
+            ordered.append(aces[0])
+    elif len(aces) == 2 and n == 14:  # A-2-…-K-A: a natural ace low, a wild one high
+        ace_low, ace_high = sorted(aces, key=_by_wild)
+        ordered = [ace_low, *ordered, ace_high]
+        low = LOW_ACE
     else:
         return None
-    labels = PLACE_LABEL[suit]
-    ordered = [by_place[p] for p in order]
     points, lines = _fixed_lines(ordered)
-    return _laid_out("sequence", ordered, points, lines, None, SUITS[suit], tuple([labels[p] for p in order]), cards)
+    return _laid_out("sequence", ordered, points, lines, None, SUITS[suit], PLACE_LABEL[suit][low : low + n], cards)
 
 
 # --------------------------------------------------------------------------------------------
@@ -798,30 +865,8 @@ def _laid_set(cards: Sequence[Entered], rank: int) -> MeldCheck:
     return _laid_out("set", ordered, points, lines, rank, None, tuple(meaning), cards)
 
 
-def _placed(
-    cards: Sequence[Entered], suit: int, skip: Entered | None = None
-) -> tuple[dict[int, Entered], list[Entered]] | None:
-    """A sequence's cards (but ``skip``) by their place in ``suit``, and its aces apart (an ace may
-    go low or high); None when a card is of another suit or two take one place."""
-    by_place: dict[int, Entered] = {}
-    aces: list[Entered] = []
-    for e in cards:
-        if e is skip:
-            continue
-        if e.place_suit != suit:
-            return None
-        place = e.place_rank
-        if place == ACE:
-            aces.append(e)
-        elif place in by_place:
-            return None
-        else:
-            by_place[place] = e
-    return by_place, aces
-
-
-def _by_suit(e: Entered) -> int:
-    return e.suit
+_by_suit = attrgetter("suit")
+_by_wild = attrgetter("wild")
 
 
 def _natural_value(e: Entered) -> CardValue:
@@ -890,11 +935,49 @@ def wild_value_at(e: Entered, place: int, suit: int) -> CardValue:
     """What a wild card scores standing at a sequence place of ``suit``."""
     if e.joker:
         return JOKER_MELDED
+    return wild_value_at_place(place, suit)
+
+
+def wild_value_at_place(place: int, suit: int) -> CardValue:
+    """What a 2 scores standing at a sequence place of ``suit``."""
     if place == QUEEN and suit == SPADES:
         return TWO_AS_QUEEN_OF_SPADES
     if place == 2:
         return TWO_AS_TWO
     return TWO_AS_RANK[ACE if place == HIGH_ACE else place]
+
+
+_WILD_CARDS = (Card(0), *(Card(2, suit) for suit in SUITS))  # the Joker and the four 2s
+
+
+def _wild_at(card: Card, suit: int, place: int) -> _AtPlace:
+    named = PLACE_CARD[suit][place]
+    value = JOKER_MELDED if card.is_joker else wild_value_at_place(place, suit)
+    return _AtPlace(Token(card, named), f"{card.label}={named.label}", f"{card.label} as {named.label}", value)
+
+
+# An unnamed wild card standing at a sequence place: by its code ('2C', 'JK'), suit index and place.
+_WILD_AT: dict[str, tuple[tuple[_AtPlace | None, ...], ...]] = {
+    card.code: tuple(
+        tuple(_wild_at(card, suit.index, place) if place else None for place in range(15)) for suit in SUITS
+    )
+    for card in _WILD_CARDS
+}
+_A_RANK: tuple[str, ...] = tuple(a_rank(rank) if rank else "" for rank in range(14))  # "a 7", by rank
+# An unnamed wild card in a set, by its code and the set's rank less one: "2♣ as a 7" (a Joker
+# scores 100, a 2 the rank's value).
+_WILD_IN_SET: dict[str, tuple[_AtPlace, ...]] = {
+    card.code: tuple(
+        _AtPlace(
+            Token(card),
+            card.label,
+            f"{card.label} as {_A_RANK[rank]}",
+            JOKER_MELDED if card.is_joker else TWO_AS_TWO if rank == 2 else TWO_AS_RANK[rank],
+        )
+        for rank in range(1, 14)
+    )
+    for card in _WILD_CARDS
+}
 
 
 # --------------------------------------------------------------------------------------------
