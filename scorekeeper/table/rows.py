@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import connection
-from django.db.models import Model
+from django.db.models import Model, Value
 
 
 def _column(field: Any) -> str:
@@ -27,6 +27,44 @@ def insert_rows(model: type[Model], fields: Sequence[str], rows: list[tuple[Any,
     sql = f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({columns}) VALUES ({placeholders})"
     with connection.cursor() as cursor:
         cursor.executemany(sql, rows)
+
+
+def _placeholder(field: Any) -> str:
+    """A value for ``field`` given as a parameter in a SELECT's list: PostgreSQL is told its type
+    (a parameter there is otherwise text, and a NULL cannot be told apart)."""
+    return f"CAST(%s AS {field.db_type(connection)})" if connection.vendor == "postgresql" else "%s"
+
+
+def insert_rows_from(
+    model: type[Model],
+    fields: Sequence[str],
+    source: type[Model],
+    columns: Sequence[str | Value],
+    key: str,
+    among: Sequence[Any],
+) -> None:
+    """Insert a row of ``model`` for each row of ``source`` whose field ``key`` is among ``among``
+    (ids, say), in the order of their ids, in one statement that the database carries out row by
+    row (no row goes through Python): ``fields`` take
+    ``columns``, each a field of ``source`` by its name or a ``Value`` (the same for every row,
+    already in the database's own form)."""
+    if not among:
+        return
+    meta, other = model._meta, source._meta
+    names = ", ".join(_column(meta.get_field(name)) for name in fields)
+    picked = ", ".join(
+        _placeholder(meta.get_field(name)) if isinstance(c, Value) else _column(other.get_field(c))
+        for name, c in zip(fields, columns, strict=True)
+    )
+    params = [c.value for c in columns if isinstance(c, Value)]
+    where = f"{_column(other.get_field(key))} IN ({', '.join(['%s'] * len(among))})"
+    sql = (
+        f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({names})"
+        f" SELECT {picked} FROM {connection.ops.quote_name(other.db_table)} WHERE {where}"
+        f" ORDER BY {_column(other.pk)}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, *among])
 
 
 def update_rows(objs: Sequence[Model], fields: Sequence[str]) -> None:

@@ -116,6 +116,23 @@ def test_streamed_export_and_chunked_import_round_trip(client, table, small_chun
     assert set(Change.objects.values_list("by_name", flat=True)) == {"Scorer's phone"}
 
 
+@pytest.mark.parametrize("by", ["device", "command line"])
+def test_each_imported_deal_has_its_change_in_order(table, scorer, small_chunks, by):
+    """An import writes each deal's change ("added", by whom, when, with the deal's cards), in the
+    order of the games and their deals, as a save of each deal in turn would have."""
+    records = [random_record(random.Random(seed)) for seed in range(9)]
+    report = history_services.import_records(table=table, records=records, by=scorer if by == "device" else by)
+    assert report.ok
+    deals = list(Deal.objects.order_by("game_id", "number").values_list("pk", "game_id", "number", "cards"))
+    changes = list(Change.objects.order_by("pk").values_list("deal_id", "game_id", "number", "after"))
+    assert changes == deals and len(deals) == sum(len(r["deals"]) for r in records)
+    created = dict(Game.objects.values_list("pk", "created"))
+    for change in Change.objects.all():
+        assert change.action == "added" and change.before is None and change.undoes is None
+        assert change.at == created[change.game_id]
+        assert (change.by, change.by_name) == ((scorer, scorer.name) if by == "device" else (None, "command line"))
+
+
 def test_the_export_command_streams_the_same_text(table, small_chunks, tmp_path):
     from django.core.management import call_command
 
