@@ -3,16 +3,19 @@ database, as ``manage.py import_games`` does, and print what it took as JSON —
 CPU time of the import, and the process's peak resident memory (``ru_maxrss``: Django and the
 migrations included) beside its resident memory before the import. With WORKERS > 1 (the command
 line's default: one per core), worker processes score the records: their CPU time and the peak of
-the largest of them are printed too. With WORKERS 1 everything runs in this process, and the
-engine's share of the CPU time is measured.
+the largest of them are printed too. Either way, the import's memory as a whole: the largest sum of
+the proportional set sizes of this process and its workers, sampled (shared pages counted once).
+With WORKERS 1 everything runs in this process, and the engine's share of the CPU time is measured.
 
     python -m benchmarks.import_run FILE [WORKERS]   (default: the command line's)"""
 
 from __future__ import annotations
 
 import json
+import os
 import resource
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -25,6 +28,48 @@ def _rss_mb() -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def _pss_kb(pid: int) -> int:
+    """A process's proportional set size: its private memory, and its share of the pages it shares
+    with others (a forked worker shares most of its parent's)."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:  # gone, or no smaps_rollup (not Linux)
+        pass
+    return 0
+
+
+def _tree(pid: int) -> list[int]:
+    """The process and all its descendants."""
+    out = [pid]
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for child in children:
+            out += _tree(int(child))
+    return out
+
+
+class _MemorySampler(threading.Thread):
+    """The largest sum of the proportional set sizes of this process and its workers, sampled
+    every 20 ms while the import runs: the memory the import as a whole takes, shared pages
+    counted once."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.peak_kb = 0
+        self.cpu = 0.0  # its own CPU time
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while not self.done.wait(0.02):
+            self.peak_kb = max(self.peak_kb, sum(_pss_kb(pid) for pid in _tree(os.getpid())))
+        self.cpu = time.thread_time()
 
 
 def main(path: str, workers: int | None) -> dict[str, Any]:
@@ -50,11 +95,16 @@ def main(path: str, workers: int | None) -> dict[str, Any]:
         if workers <= 1:  # the workers would inherit the timer, time for nothing, and add its cost to theirs
             games.play = timed_play  # type: ignore[assignment]
         before = _rss_mb()
+        sampler = _MemorySampler()
+        sampler.start()
         wall, cpu = time.perf_counter(), time.process_time()
         with open(path, "rb") as file:
             report = import_text(table=table, text=file, by="command line", workers=workers)
         cpu = time.process_time() - cpu
         wall = time.perf_counter() - wall
+        sampler.done.set()
+        sampler.join()
+        cpu -= sampler.cpu  # the sampling's own, not the import's
         games.play = play
         assert report.ok, report.errors[:1]
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -69,6 +119,7 @@ def main(path: str, workers: int | None) -> dict[str, Any]:
             "worker_peak_mb": children.ru_maxrss / 1024,
             "rss_before_mb": before,
             "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "peak_pss_mb": sampler.peak_kb / 1024,
         }
 
 

@@ -60,12 +60,12 @@ def report_import(i: dict[str, Any]) -> str:
             f"{head} process of its own, {i['workers']} worker processes scoring, as the command line does):"
             f" {i['seconds']:.1f} s (cpu {i['cpu']:.1f} s here, {i['workers_cpu']:.1f} s in the workers); peak memory"
             f" {i['peak_mb']:.0f} MB here ({i['rss_before_mb']:.0f} MB before the import), {i['worker_peak_mb']:.0f} MB"
-            " the largest worker"
+            f" the largest worker, {i['peak_pss_mb']:.0f} MB all together (proportional set sizes, sampled)"
         )
     return (
         f"{head} process of its own, all in it): {i['seconds']:.1f} s (cpu {i['cpu']:.1f} s, of which the engine"
         f" scoring the deals {i['engine_cpu']:.1f} s); peak memory {i['peak_mb']:.0f} MB ({i['rss_before_mb']:.0f} MB"
-        " before the import)"
+        f" before the import; {i['peak_pss_mb']:.0f} MB proportional set size, sampled)"
     )
 
 
