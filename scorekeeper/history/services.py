@@ -36,7 +36,7 @@ from scorekeeper.table.models import (
     clean_name,
     name_key,
 )
-from scorekeeper.table.rows import insert_rows, insert_rows_from
+from scorekeeper.table.rows import insert_rows, insert_rows_from, json_value
 from scorekeeper.table.services import (
     DEAL_RESULTS,
     SEAT_FIGURES,
@@ -185,7 +185,6 @@ def _score(rec: Any) -> _Scored | _Errors:
     if names:
         return [e.as_dict() for e in names]
     result = played.played.result
-    json = connection.ops.adapt_json_value
     deals, scored = [], []
     for number, (cards, dr, standing) in enumerate(
         zip(played.cards, played.played.deals, played.played.standings, strict=True), start=1
@@ -195,8 +194,8 @@ def _score(rec: Any) -> _Scored | _Errors:
         deals.append(
             (
                 number,
-                json(cards, None),
-                *[json(fields[name], None) if name in _JSON_RESULTS else fields[name] for name in DEAL_RESULTS],
+                json_value(cards),
+                *[json_value(fields[name]) if name in _JSON_RESULTS else fields[name] for name in DEAL_RESULTS],
             )
         )
     game = {
