@@ -36,7 +36,7 @@ from scorekeeper.table.models import (
     clean_name,
     name_key,
 )
-from scorekeeper.table.rows import insert_rows, insert_rows_from, json_value
+from scorekeeper.table.rows import insert_rows, insert_rows_from, insert_rows_returning_ids, json_value
 from scorekeeper.table.services import (
     DEAL_RESULTS,
     SEAT_FIGURES,
@@ -296,11 +296,17 @@ class _Batch:
         if not self.games:
             return []
         now = timezone.now()
-        for game in self.games:
-            game.created = game.updated = now
-        games = Game.objects.bulk_create(self.games)
-        ids = [g.pk for g in games]
         at = connection.ops.adapt_datetimefield_value(now)
+        games = self.games
+        ids = insert_rows_returning_ids(
+            Game,
+            ("table", "created", "updated", *_GAME_FIELDS),
+            [(self.table.pk, at, at, *[_game_value(g, name) for name in _GAME_FIELDS]) for g in games],
+        )
+        for game, pk in zip(games, ids, strict=True):
+            game.pk = pk
+            game.created = game.updated = now
+            game._state.adding, game._state.db = False, connection.alias
         insert_rows(
             Seat,
             ("game", "player", "position", *SEAT_FIGURES),
@@ -330,6 +336,15 @@ class _Batch:
         )
         self.drop()
         return games
+
+
+# A game's own columns as an import writes them (a Game, then what _Batch.write adds)
+_GAME_FIELDS = ("kind", "profile", "options", "first_dealer", "state", "winner", "version", "scored_with")
+
+
+def _game_value(game: Game, name: str) -> Any:
+    value = getattr(game, name)
+    return json_value(value) if name == "options" else value
 
 
 _JSON_RESULTS = frozenset(name for name in DEAL_RESULTS if isinstance(Deal._meta.get_field(name), JSONField))
