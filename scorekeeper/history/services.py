@@ -36,7 +36,7 @@ from scorekeeper.table.models import (
     clean_name,
     name_key,
 )
-from scorekeeper.table.rows import insert_rows, insert_rows_from, insert_rows_returning_ids, json_value
+from scorekeeper.table.rows import insert_rows, insert_rows_from, insert_rows_returning_ids, json_values
 from scorekeeper.table.services import (
     DEAL_RESULTS,
     SEAT_FIGURES,
@@ -185,6 +185,7 @@ def _score(rec: Any) -> _Scored | _Errors:
     if names:
         return [e.as_dict() for e in names]
     result = played.played.result
+    json = json_values()
     deals, scored = [], []
     for number, (cards, dr, standing) in enumerate(
         zip(played.cards, played.played.deals, played.played.standings, strict=True), start=1
@@ -194,8 +195,8 @@ def _score(rec: Any) -> _Scored | _Errors:
         deals.append(
             (
                 number,
-                json_value(cards),
-                *[json_value(fields[name]) if name in _JSON_RESULTS else fields[name] for name in DEAL_RESULTS],
+                json(cards),
+                *[json(fields[name]) if name in _JSON_RESULTS else fields[name] for name in DEAL_RESULTS],
             )
         )
     game = {
@@ -344,7 +345,7 @@ _GAME_FIELDS = ("kind", "profile", "options", "first_dealer", "state", "winner",
 
 def _game_value(game: Game, name: str) -> Any:
     value = getattr(game, name)
-    return json_value(value) if name == "options" else value
+    return json_values()(value) if name == "options" else value
 
 
 _JSON_RESULTS = frozenset(name for name in DEAL_RESULTS if isinstance(Deal._meta.get_field(name), JSONField))

@@ -10,7 +10,7 @@ from django.db import connection
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.table.rows import json_value
+from scorekeeper.table.rows import json_values
 
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False), st.text()
@@ -23,7 +23,7 @@ values = st.recursive(
 @settings(max_examples=300, deadline=None)
 @given(value=values)
 def test_json_values_are_what_the_backend_stores(value):
-    got = json_value(value)
+    got = json_values()(value)
     if connection.vendor == "sqlite":
         assert got == json.dumps(value)
     else:
@@ -33,4 +33,4 @@ def test_json_values_are_what_the_backend_stores(value):
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="PostgreSQL's adapter encodes when the row is written")
 def test_a_value_json_cannot_hold_is_refused_as_json_dumps_refuses_it():
     with pytest.raises(TypeError, match="not JSON serializable"):
-        json_value({"when": object()})
+        json_values()({"when": object()})
