@@ -1041,17 +1041,28 @@ def mask_of_text(cards: Sequence[str], _f: dict[str, float] = _FLOAT_BIT_OF_TEXT
     return mask
 
 
-def least_deadwood_of_text(cards: Sequence[str], _f: dict[str, float] = _FLOAT_BIT_OF_TEXT) -> int:
+# ``T`` and ``_T_RUN`` of a suit less one rank, by that rank's bit (a list per rank, read at the
+# bits 1, 2, 4 .. 4096 only): the deadwood with a rank's set taken, one look-up a suit.
+_T_LESS: list[list[int]] = [[]] * 4097
+_T_RUN_LESS: list[list[int]] = [[]] * 4097
+for _r in range(13):
+    _keep = FULL ^ 1 << _r
+    _T_LESS[1 << _r] = [T[m & _keep] for m in range(8192)]
+    _T_RUN_LESS[1 << _r] = [_T_RUN[m & _keep] for m in range(8192)]
+
+
+def least_deadwood_of_text(
+    cards: Sequence[str], _f: dict[str, float] = _FLOAT_BIT_OF_TEXT, _t: list[int] = T, _less: list[list[int]] = _T_LESS
+) -> int:
     """``best_deadwood`` of a hand given as text: ``mask_of_text`` and the search's common cases (no
     rank held three times; one rank held three times) in one step, the rest through
-    ``_least_with_sets``."""
-    if len(cards) != 10:
-        return best_deadwood(mask_of_text(cards))
+    ``_least_with_sets``. A hand of other than ten cards fails the unpacking (ValueError) and goes
+    through ``mask_of_text``, as does one with a token the table does not hold."""
     try:
         t0, t1, t2, t3, t4, t5, t6, t7, t8, t9 = cards
         mask = int(_f[t0] + _f[t1] + _f[t2] + _f[t3] + _f[t4] + _f[t5] + _f[t6] + _f[t7] + _f[t8] + _f[t9])
-    except (KeyError, TypeError):
-        return best_deadwood(_mask_slowly(cards))
+    except (KeyError, TypeError, ValueError):
+        return best_deadwood(mask_of_text(cards))
     if mask.bit_count() != 10:
         return best_deadwood(_mask_slowly(cards))
     low = mask & 67108863  # spades and hearts
@@ -1060,30 +1071,36 @@ def least_deadwood_of_text(cards: Sequence[str], _f: dict[str, float] = _FLOAT_B
     b = low >> 13
     c = high & 8191
     d = high >> 13
-    multi = (a & b & (c | d)) | (c & d & (a | b))
-    if not multi:
-        return T[a] + T[b] + T[c] + T[d]
-    if multi & (multi - 1) or a & b & c & d:
+    # a rank held three times is held by spades and hearts, or by diamonds and clubs (or both),
+    # and by one more suit: each pair tested only where it shares a rank (most hands: neither)
+    x = a & b
+    y = c & d
+    if (not x or not x & (c | d)) and (not y or not y & (a | b)):
+        return _t[a] + _t[b] + _t[c] + _t[d]
+    multi = (x & (c | d)) | (y & (a | b))
+    if multi & (multi - 1) or x & y:  # two such ranks, or a rank held four times
         return _least_with_sets(mask, a, b, c, d, multi)
     # one rank held three times: that set, or none
-    none = T[a] + T[b] + T[c] + T[d]
-    keep = 8191 ^ multi
-    taken = T[a & keep] + T[b & keep] + T[c & keep] + T[d & keep]
+    less = _less[multi]
+    taken = less[a] + less[b] + less[c] + less[d]
+    none = _t[a] + _t[b] + _t[c] + _t[d]
     return taken if taken < none else none
 
 
 def best_arrangement_of_text(
-    cards: Sequence[str], _f: dict[str, float] = _FLOAT_BIT_OF_TEXT, _t_run: list[int] = _T_RUN
+    cards: Sequence[str],
+    _f: dict[str, float] = _FLOAT_BIT_OF_TEXT,
+    _t_run: list[int] = _T_RUN,
+    _less: list[list[int]] = _T_RUN_LESS,
 ) -> tuple[int, tuple[int, ...], int]:
     """``best_arrangement`` of a hand given as text, the common cases (no rank held three times;
-    one rank held three times) in one step."""
-    if len(cards) != 10:
-        return best_arrangement(mask_of_text(cards))
+    one rank held three times) in one step (other sizes and odd tokens as in
+    ``least_deadwood_of_text``)."""
     try:
         t0, t1, t2, t3, t4, t5, t6, t7, t8, t9 = cards
         mask = int(_f[t0] + _f[t1] + _f[t2] + _f[t3] + _f[t4] + _f[t5] + _f[t6] + _f[t7] + _f[t8] + _f[t9])
-    except (KeyError, TypeError):
-        return best_arrangement(_mask_slowly(cards))
+    except (KeyError, TypeError, ValueError):
+        return best_arrangement(mask_of_text(cards))
     if mask.bit_count() != 10:
         return best_arrangement(_mask_slowly(cards))
     low = mask & 67108863
@@ -1092,24 +1109,22 @@ def best_arrangement_of_text(
     b = low >> 13
     c = high & 8191
     d = high >> 13
-    multi = (a & b & (c | d)) | (c & d & (a | b))
-    if not multi:
-        value = _T_RUN[a] + _T_RUN[b] + _T_RUN[c] + _T_RUN[d]
+    x = a & b  # as in least_deadwood_of_text
+    y = c & d
+    if (not x or not x & (c | d)) and (not y or not y & (a | b)):
+        value = _t_run[a] + _t_run[b] + _t_run[c] + _t_run[d]
         if value < _RUN:  # no run either: all deadwood
             return value, (), mask
         melds = _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
         # the melds are disjoint: the hand less their sum is the deadwood (mostly one run)
-        return value % _RUN, melds, mask - melds[0] if len(melds) == 1 else mask - sum(melds)
-    if multi & (multi - 1) or a & b & c & d:
+        return value & 127, melds, mask - melds[0] if len(melds) == 1 else mask - sum(melds)
+    multi = (x & (c | d)) | (y & (a | b))
+    if multi & (multi - 1) or x & y:
         return _arrangement_with_sets(mask, a, b, c, d, multi)
     # one rank held three times: that set (the hand's cards on that rank), or none; each read once
     # from ``_T_RUN`` (deadwood below 128, plus 128 for each suit laying a run)
-    keep = 8191 ^ multi
-    sa = a & keep
-    sb = b & keep
-    sc = c & keep
-    sd = d & keep
-    with_set = _t_run[sa] + _t_run[sb] + _t_run[sc] + _t_run[sd]
+    less = _less[multi]
+    with_set = less[a] + less[b] + less[c] + less[d]
     without = _t_run[a] + _t_run[b] + _t_run[c] + _t_run[d]
     value = with_set & 127
     none = without & 127
@@ -1117,7 +1132,8 @@ def best_arrangement_of_text(
         taken = mask & _RANK_CARDS[multi]
         if with_set < 128:  # the set and no run
             return value, (taken,), mask - taken
-        melds = (taken,) + _RUNS_S[sa] + _RUNS_H[sb] + _RUNS_D[sc] + _RUNS_C[sd]
+        keep = 8191 ^ multi
+        melds = (taken,) + _RUNS_S[a & keep] + _RUNS_H[b & keep] + _RUNS_D[c & keep] + _RUNS_C[d & keep]
         return value, melds, mask - sum(melds)
     if without < 128:  # no set, no run
         return none, (), mask
