@@ -30,6 +30,7 @@ from .oklahoma_melds import (
     SRC_WILD,
     Entered,
     MeldCheck,
+    _unseen,
     check_meld,
     entered,
     known_card,
@@ -239,11 +240,12 @@ def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) ->
             if type(meld) is not list:
                 return None
             try:
-                check = verdicts.get((joker_key, *meld))
+                key = (joker_key, *meld)
+                check = verdicts.get(key)
             except TypeError:  # something unhashable in the meld
                 return None
             if check is None:
-                check = check_meld(meld, rules)
+                check = _unseen(key, meld, rules)
             if not check.ok:
                 return None
             checks.append(check)

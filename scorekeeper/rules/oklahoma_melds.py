@@ -364,12 +364,74 @@ def check_meld(tokens: Sequence[str | Token | Card], rules: OklahomaRules) -> Me
         hit = _VERDICTS.get(key)
     except TypeError:  # something unhashable was entered: check it uncached
         return _check_meld(tokens, rules)
-    if hit is None:
-        hit = _check_meld(tokens, rules)
-        if len(_VERDICTS) >= _CACHE_LIMIT:
-            _VERDICTS.clear()
-        _VERDICTS[key] = hit
-    return hit
+    return _unseen(key, tokens, rules) if hit is None else hit
+
+
+# Legal verdicts with no note by the meld's cards in any order (``_unseen``): the key's first item
+# (``verdict_key``), then the texts of the cards sorted.
+_SAME_CARDS: dict[tuple[Hashable, ...], MeldCheck] = {}
+
+
+def _unseen(key: tuple[Hashable, ...], tokens: Sequence[object], rules: OklahomaRules) -> MeldCheck:
+    """``check_meld`` of a meld not in ``_VERDICTS`` (``key``: its key there), kept there.
+
+    A legal meld with no note is read the same whatever the order of its natural cards, and
+    wherever its wild cards stand among them (a set lays out its natural cards by suit, then its
+    wild cards as entered; a sequence lays out its cards by place; the same card entered twice is
+    the same card): so when its wild cards are one text or none, the same texts in any order have
+    the same verdict but for ``card_labels``, the cards as entered. They take it from
+    ``_SAME_CARDS``, with their own ``card_labels``."""
+    try:
+        same: tuple[Hashable, ...] | None = (key[0], *sorted(tokens))  # type: ignore[type-var]
+    except TypeError:  # not all text (cards, tokens), or something not to sort
+        same = None
+    hit = _SAME_CARDS.get(same) if same is not None else None
+    verdict = None
+    if hit is not None:  # every text a card seen in that meld (the parsed cards kept, unless cleared)
+        found = [_ENTERED.get(raw) for raw in tokens]  # type: ignore[call-overload]
+        if all(type(e) is Entered for e in found):
+            card_labels = tuple([e.card_label for e in found])
+            if card_labels == hit.card_labels:
+                verdict = hit
+            else:
+                verdict = _make_meld_check(
+                    True,
+                    hit.kind,
+                    hit.cards,
+                    hit.points,
+                    hit.lines,
+                    (),
+                    hit.rank,
+                    hit.suit,
+                    hit.meaning,
+                    hit.labels,
+                    "",
+                    card_labels,
+                )
+    if verdict is None:
+        verdict = _check_meld(tokens, rules)
+        if same is not None and verdict.ok and not verdict.note and _order_free(tokens):
+            if len(_SAME_CARDS) >= _CACHE_LIMIT:
+                _SAME_CARDS.clear()
+            _SAME_CARDS[same] = verdict
+    if len(_VERDICTS) >= _CACHE_LIMIT:
+        _VERDICTS.clear()
+    _VERDICTS[key] = verdict
+    return verdict
+
+
+def _order_free(tokens: Sequence[object]) -> bool:
+    """Every token the text of a card parsed before, and the wild cards' texts one or none."""
+    wild: object = None
+    for raw in tokens:
+        e = _ENTERED.get(raw) if type(raw) is str else None
+        if type(e) is not Entered:
+            return False
+        if e.wild:
+            if wild is not None and raw != wild:
+                return False
+            wild = raw
+    return True
 
 
 def clear_caches(parsed_cards: bool = True) -> None:
@@ -378,6 +440,7 @@ def clear_caches(parsed_cards: bool = True) -> None:
         _ENTERED.clear()
         _HELD.clear()
     _VERDICTS.clear()
+    _SAME_CARDS.clear()
     _ONE_LINE.clear()
     _GROUP_LINE.clear()
 
