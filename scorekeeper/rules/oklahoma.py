@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from operator import add, attrgetter, eq, itemgetter
+from operator import attrgetter, eq, itemgetter
 
 from . import oklahoma_melds, oklahoma_split
 from .cards import CardError
@@ -189,7 +189,6 @@ def _check_deal_fully(
 
 _DEAL_KEYS = frozenset(DEAL_KEYS)
 _make_deal = positional_maker(_Deal)
-_points = attrgetter("points")
 _card_label = attrgetter("card_label")
 
 
@@ -664,24 +663,25 @@ def _score_deal(rules: OklahomaRules, players: tuple[str, ...], deal: _Deal) -> 
     return result
 
 
-_side_points = attrgetter("side_points")
-
-
 def _player_deal(hand: _Hand, k8: CardValue, bonus: tuple[Line, ...] = (), side: tuple[Line, ...] = ()) -> PlayerDeal:
     """One player's score: the melds, the cards left in hand, the going-out bonus; the side column."""
     melds = hand.melds
     lines: list[Line] = []
     for check in melds:
         lines += check.lines
-    held = tuple(map(_card_label, hand.held))
+    cards = hand.held
+    held = tuple([e.card_label for e in cards])
     if held:
         key = (held, k8)
         held_lines = _HELD_LINES_OF.get(key)
-        lines += _held_lines(hand.held, key) if held_lines is None else held_lines
+        lines += _held_lines(cards, key) if held_lines is None else held_lines
     if bonus:
         lines += bonus
+    points = 0
+    for line in lines:
+        points += line.points
     return make_player_deal(
-        sum(map(_points, lines)),
+        points,
         tuple(lines),
         tuple([check.labels for check in melds]),
         held,
@@ -897,9 +897,21 @@ def _play(
         for seats in (before, standing.side):
             for _ in zip(seats, players, strict=True):  # raises ValueError, as it always did
                 pass
-    by_seat = [scored[p] for p in players]
-    totals = tuple(map(add, before, map(_points, by_seat)))
-    side = tuple(map(add, standing.side, map(_side_points, by_seat)))
+    side_before = standing.side
+    totals_before: dict[str, int] = {}  # by name, as the result gives them
+    totals_after: dict[str, int] = {}
+    side_after: dict[str, int] = {}
+    by_seat: list[int] = []
+    side_by_seat: list[int] = []
+    for seat, name in enumerate(players):  # every seat: as many totals as players, checked above
+        player = scored[name]
+        totals_before[name] = total = before[seat]
+        totals_after[name] = total = total + player.points
+        by_seat.append(total)
+        side_after[name] = total = side_before[seat] + player.side_points
+        side_by_seat.append(total)
+    totals = tuple(by_seat)
+    side = tuple(side_by_seat)
     out = deal.out
     next_dealer = players.index(out) if out is not None else standing.dealer
     notes = _deal_notes(players, deal)
@@ -916,9 +928,9 @@ def _play(
         "out" if out is not None else "stock_out",
         1,  # no multiplier in Oklahoma
         scored,
-        dict(zip(players, before, strict=False)),  # every one as long as the players: checked above
-        dict(zip(players, totals, strict=False)),
-        dict(zip(players, side, strict=False)),
+        totals_before,
+        totals_after,
+        side_after,
         None if standing.dealer is None else players[standing.dealer],
         None if next_dealer is None else players[next_dealer],
         tuple(notes),

@@ -387,10 +387,12 @@ def _unseen(key: tuple[Hashable, ...], tokens: Sequence[object], rules: Oklahoma
         same = None
     hit = _SAME_CARDS.get(same) if same is not None else None
     verdict = None
-    if hit is not None:  # every text a card seen in that meld (the parsed cards kept, unless cleared)
-        found = [_ENTERED.get(raw) for raw in tokens]  # type: ignore[call-overload]
-        if all(type(e) is Entered for e in found):
-            card_labels = tuple([e.card_label for e in found])
+    if hit is not None:  # every text a card of that meld: parsed, unless the parsed cards were cleared
+        try:
+            card_labels = tuple([e.card_label for e in map(_ENTERED.__getitem__, tokens)])  # type: ignore[union-attr, arg-type]
+        except KeyError:
+            pass
+        else:
             if card_labels == hit.card_labels:
                 verdict = hit
             else:
