@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from operator import attrgetter, eq, itemgetter
+from operator import eq, itemgetter
 
 from . import oklahoma_melds, oklahoma_split
 from .cards import CardError
@@ -189,7 +189,6 @@ def _check_deal_fully(
 
 _DEAL_KEYS = frozenset(DEAL_KEYS)
 _make_deal = positional_maker(_Deal)
-_card_label = attrgetter("card_label")
 
 
 def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) -> _Deal | None:
@@ -256,7 +255,7 @@ def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) ->
             except (KeyError, TypeError):
                 held = None
         if held is not None:
-            labels += map(_card_label, held)
+            labels += [e.card_label for e in held]
             hands[name] = _Hand(checks, held)
             continue
         held = []
