@@ -142,6 +142,7 @@ class _AtPlace:
 
 
 _ENTERED: dict[str, Entered | CardError] = {}
+_CARDS: dict[str, Entered] = {}  # the texts of _ENTERED that are cards
 _HELD: dict[str, Entered] = {}  # the texts of _ENTERED whose card names nothing: what a hand may hold
 _CACHE_LIMIT = 16384  # parsed cards and meld verdicts kept (an import of many games meets many melds)
 
@@ -162,10 +163,13 @@ def entered(raw: object) -> Entered:
             hit = exc
         if len(_ENTERED) >= _CACHE_LIMIT:
             _ENTERED.clear()
+            _CARDS.clear()
             _HELD.clear()
         _ENTERED[raw] = hit
-        if type(hit) is Entered and not hit.named_rank:
-            _HELD[raw] = hit
+        if type(hit) is Entered:
+            _CARDS[raw] = hit
+            if not hit.named_rank:
+                _HELD[raw] = hit
     if isinstance(hit, Entered):
         return hit
     raise hit
@@ -389,7 +393,7 @@ def _unseen(key: tuple[Hashable, ...], tokens: Sequence[object], rules: Oklahoma
     verdict = None
     if hit is not None:  # every text a card of that meld: parsed, unless the parsed cards were cleared
         try:
-            card_labels = tuple([e.card_label for e in map(_ENTERED.__getitem__, tokens)])  # type: ignore[union-attr, arg-type]
+            card_labels = tuple([e.card_label for e in map(_CARDS.__getitem__, tokens)])  # type: ignore[arg-type]
         except KeyError:
             pass
         else:
@@ -440,6 +444,7 @@ def clear_caches(parsed_cards: bool = True) -> None:
     """Forget every meld verdict and, unless told not to, every parsed card (for benchmarks and tests)."""
     if parsed_cards:
         _ENTERED.clear()
+        _CARDS.clear()
         _HELD.clear()
     _VERDICTS.clear()
     _SAME_CARDS.clear()
@@ -448,6 +453,10 @@ def clear_caches(parsed_cards: bool = True) -> None:
 
 
 def _parse_meld(tokens: Sequence[object]) -> tuple[list[Entered], list[RecordError]]:
+    try:  # every token the text of a card seen before
+        return list(map(_CARDS.__getitem__, tokens)), []  # type: ignore[arg-type]
+    except (KeyError, TypeError):  # not seen, not a card, not text: one by one
+        pass
     cards: list[Entered] = []
     errors: list[RecordError] = []
     for raw in tokens:
