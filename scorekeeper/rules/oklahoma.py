@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from operator import eq, itemgetter
+from operator import itemgetter
 
 from . import oklahoma_melds, oklahoma_split
 from .cards import CardError
@@ -35,6 +35,7 @@ from .oklahoma_melds import (
     entered,
     known_card,
     verdict_key,
+    within_the_pack,
 )
 from .oklahoma_split import MeldedCheck, check_melded
 from .oklahoma_values import CardValue, card_value_held, card_value_melded, k8_held, pack_counts
@@ -218,7 +219,7 @@ def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) ->
     joker_key = verdict_key(rules)
     verdicts = _VERDICTS
     entered_cache = _ENTERED
-    labels: list[str] = []  # every card entered, for the pack's count
+    pack = count = 0  # the weight and number of every card entered, for the pack's limits
     hands: dict[str, _Hand] = {}
     for name in players:
         raw = hands_raw[name]  # every player has a hand: as many hands as players, each a player's
@@ -239,15 +240,15 @@ def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) ->
                 return None
             try:
                 key = (joker_key, *meld)
-                check = verdicts.get(key)
+                found = verdicts.get(key)
             except TypeError:  # something unhashable in the meld
                 return None
-            if check is None:
-                check = _unseen(key, meld, rules)
+            check, weight = _unseen(key, meld, rules) if found is None else found
             if not check.ok:
                 return None
             checks.append(check)
-            labels += check.card_labels
+            pack += weight
+            count += len(check.card_labels)
         held: list[Entered] | None = None
         if joker:  # every card seen before and naming nothing (a Joker held is fine)
             try:
@@ -255,7 +256,8 @@ def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) ->
             except (KeyError, TypeError):
                 held = None
         if held is not None:
-            labels += [e.card_label for e in held]
+            pack += sum([e.weight for e in held])
+            count += len(held)
             hands[name] = _Hand(checks, held)
             continue
         held = []
@@ -271,10 +273,10 @@ def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) ->
             if e.named_rank or (e.joker and not joker):
                 return None
             held.append(e)
-            labels.append(e.card_label)
+            pack += e.weight
+        count += len(held)
         hands[name] = _Hand(checks, held)
-    labels.sort()
-    if labels.count("JK") > 1 or any(map(eq, labels, labels[2:])):  # one Joker; two of every other card
+    if not within_the_pack(pack, count):  # one Joker; two of every other card
         return None
     return _make_deal(hands, out, first_turn, concealed or first_turn, late_misdeal, concealed)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from operator import attrgetter
 
-from .cards import ACE, QUEEN, SUITS, Card, CardError, Suit, Token, parse_token
+from .cards import ACE, JOKER, PACK_52, QUEEN, SUITS, Card, CardError, Suit, Token, parse_token
 from .errors import RecordError
 from .oklahoma_values import (
     JOKER_MELDED,
@@ -54,6 +54,26 @@ PLACE_CODE: tuple[tuple[str, ...], ...] = tuple(tuple(card.code for card in row)
 
 
 # --------------------------------------------------------------------------------------------
+# The pack's limits counted at once (S0; S1 law 1): each card's count is a field of 9 bits in one
+# int, the sum of its cards' weights (``PACK_WEIGHT``, by the card as printed). Adding 253 to a
+# field (254 to the Joker's) carries into its top bit exactly when its count passes two (one for
+# the Joker); with no more cards than the pack holds (105), no field's sum passes 511, so no carry
+# reaches the next field.
+
+_PACK_LABELS = tuple(card.label for card in (*PACK_52, JOKER))
+PACK_WEIGHT: dict[str, int] = {label: 1 << (9 * i) for i, label in enumerate(_PACK_LABELS)}
+_PAST_THE_LIMIT = sum((254 if label == "JK" else 253) << (9 * i) for i, label in enumerate(_PACK_LABELS))
+_TOP_BITS = sum(256 << (9 * i) for i in range(len(_PACK_LABELS)))
+PACK_SIZE = 2 * len(PACK_52) + 1
+
+
+def within_the_pack(weight: int, count: int) -> bool:
+    """Do ``count`` cards whose weights sum to ``weight`` keep to the pack: two of each card at
+    most, one Joker, no more cards than the pack holds?"""
+    return count <= PACK_SIZE and not (weight + _PAST_THE_LIMIT) & _TOP_BITS
+
+
+# --------------------------------------------------------------------------------------------
 # Entered cards, parsed once per distinct token text.
 
 
@@ -80,6 +100,7 @@ class Entered:
         "shown",
         "melded",
         "line",
+        "weight",
     )
 
     def __init__(self, token: Token) -> None:
@@ -88,6 +109,7 @@ class Entered:
         self.label = token.label  # '2♣=7♥'
         self.card_label = card.label  # '2♣'
         self.card_code = card.code  # '2C'
+        self.weight = PACK_WEIGHT[self.card_label]  # its count in the pack's limits
         self.rank = card.rank  # 0 for the Joker
         self.suit = card.suit.index if card.suit is not None else -1
         self.wild = card.is_wild
@@ -349,7 +371,9 @@ def _group_line(texts: list[str], value: CardValue) -> Line:
 # sequence's suit in its own place; ace low; lowest first; the Joker at the highest open place),
 # and the verdict's ``note`` says which was taken.
 
-_VERDICTS: dict[tuple[Hashable, ...], MeldCheck] = {}
+# Each verdict with the weight of its cards in the pack's limits (``within_the_pack``; 0 for a meld
+# refused).
+_VERDICTS: dict[tuple[Hashable, ...], tuple[MeldCheck, int]] = {}
 
 
 def verdict_key(rules: OklahomaRules) -> object:
@@ -368,7 +392,7 @@ def check_meld(tokens: Sequence[str | Token | Card], rules: OklahomaRules) -> Me
         hit = _VERDICTS.get(key)
     except TypeError:  # something unhashable was entered: check it uncached
         return _check_meld(tokens, rules)
-    return _unseen(key, tokens, rules) if hit is None else hit
+    return _unseen(key, tokens, rules)[0] if hit is None else hit[0]
 
 
 # Legal verdicts with no note by the meld's cards in any order (``_unseen``): the key's first item
@@ -376,8 +400,9 @@ def check_meld(tokens: Sequence[str | Token | Card], rules: OklahomaRules) -> Me
 _SAME_CARDS: dict[tuple[Hashable, ...], MeldCheck] = {}
 
 
-def _unseen(key: tuple[Hashable, ...], tokens: Sequence[object], rules: OklahomaRules) -> MeldCheck:
-    """``check_meld`` of a meld not in ``_VERDICTS`` (``key``: its key there), kept there.
+def _unseen(key: tuple[Hashable, ...], tokens: Sequence[object], rules: OklahomaRules) -> tuple[MeldCheck, int]:
+    """``check_meld`` of a meld not in ``_VERDICTS`` (``key``: its key there), kept there with the
+    weight of its cards.
 
     A legal meld with no note is read the same whatever the order of its natural cards, and
     wherever its wild cards stand among them (a set lays out its natural cards by suit, then its
@@ -422,8 +447,9 @@ def _unseen(key: tuple[Hashable, ...], tokens: Sequence[object], rules: Oklahoma
             _SAME_CARDS[same] = verdict
     if len(_VERDICTS) >= _CACHE_LIMIT:
         _VERDICTS.clear()
-    _VERDICTS[key] = verdict
-    return verdict
+    weight = sum(map(PACK_WEIGHT.__getitem__, verdict.card_labels)) if verdict.ok else 0
+    _VERDICTS[key] = kept = (verdict, weight)
+    return kept
 
 
 def _order_free(tokens: Sequence[object]) -> bool:
