@@ -395,9 +395,9 @@ def check_meld(tokens: Sequence[str | Token | Card], rules: OklahomaRules) -> Me
     return _unseen(key, tokens, rules)[0] if hit is None else hit[0]
 
 
-# Legal verdicts with no note by the meld's cards in any order (``_unseen``): the key's first item
-# (``verdict_key``), then the texts of the cards sorted.
-_SAME_CARDS: dict[tuple[Hashable, ...], MeldCheck] = {}
+# Legal verdicts with no note, and their weights, by the meld's cards in any order (``_unseen``):
+# the key's first item (``verdict_key``), then the texts of the cards sorted.
+_SAME_CARDS: dict[tuple[Hashable, ...], tuple[MeldCheck, int]] = {}
 
 
 def _unseen(key: tuple[Hashable, ...], tokens: Sequence[object], rules: OklahomaRules) -> tuple[MeldCheck, int]:
@@ -414,18 +414,19 @@ def _unseen(key: tuple[Hashable, ...], tokens: Sequence[object], rules: Oklahoma
         same: tuple[Hashable, ...] | None = (key[0], *sorted(tokens))  # type: ignore[type-var]
     except TypeError:  # not all text (cards, tokens), or something not to sort
         same = None
-    hit = _SAME_CARDS.get(same) if same is not None else None
-    verdict = None
-    if hit is not None:  # every text a card of that meld: parsed, unless the parsed cards were cleared
+    found = _SAME_CARDS.get(same) if same is not None else None
+    kept = None
+    if found is not None:  # every text a card of that meld: parsed, unless the parsed cards were cleared
         try:
             card_labels = tuple([e.card_label for e in map(_CARDS.__getitem__, tokens)])  # type: ignore[arg-type]
         except KeyError:
             pass
         else:
+            hit, weight = found
             if card_labels == hit.card_labels:
-                verdict = hit
+                kept = found
             else:
-                verdict = _make_meld_check(
+                copy = _make_meld_check(
                     True,
                     hit.kind,
                     hit.cards,
@@ -439,16 +440,17 @@ def _unseen(key: tuple[Hashable, ...], tokens: Sequence[object], rules: Oklahoma
                     "",
                     card_labels,
                 )
-    if verdict is None:
+                kept = (copy, weight)
+    if kept is None:
         verdict = _check_meld(tokens, rules)
+        kept = (verdict, sum(map(PACK_WEIGHT.__getitem__, verdict.card_labels)) if verdict.ok else 0)
         if same is not None and verdict.ok and not verdict.note and _order_free(tokens):
             if len(_SAME_CARDS) >= _CACHE_LIMIT:
                 _SAME_CARDS.clear()
-            _SAME_CARDS[same] = verdict
+            _SAME_CARDS[same] = kept
     if len(_VERDICTS) >= _CACHE_LIMIT:
         _VERDICTS.clear()
-    weight = sum(map(PACK_WEIGHT.__getitem__, verdict.card_labels)) if verdict.ok else 0
-    _VERDICTS[key] = kept = (verdict, weight)
+    _VERDICTS[key] = kept
     return kept
 
 
