@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from operator import add, attrgetter, eq, itemgetter
+from operator import itemgetter
 
 from . import oklahoma_melds, oklahoma_split
 from .cards import CardError
@@ -30,10 +30,12 @@ from .oklahoma_melds import (
     SRC_WILD,
     Entered,
     MeldCheck,
+    _unseen,
     check_meld,
     entered,
     known_card,
     verdict_key,
+    within_the_pack,
 )
 from .oklahoma_split import MeldedCheck, check_melded
 from .oklahoma_values import CardValue, card_value_held, card_value_melded, k8_held, pack_counts
@@ -188,8 +190,6 @@ def _check_deal_fully(
 
 _DEAL_KEYS = frozenset(DEAL_KEYS)
 _make_deal = positional_maker(_Deal)
-_points = attrgetter("points")
-_card_label = attrgetter("card_label")
 
 
 def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) -> _Deal | None:
@@ -219,7 +219,7 @@ def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) ->
     joker_key = verdict_key(rules)
     verdicts = _VERDICTS
     entered_cache = _ENTERED
-    labels: list[str] = []  # every card entered, for the pack's count
+    pack = count = 0  # the weight and number of every card entered, for the pack's limits
     hands: dict[str, _Hand] = {}
     for name in players:
         raw = hands_raw[name]  # every player has a hand: as many hands as players, each a player's
@@ -239,15 +239,16 @@ def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) ->
             if type(meld) is not list:
                 return None
             try:
-                check = verdicts.get((joker_key, *meld))
+                key = (joker_key, *meld)
+                found = verdicts.get(key)
             except TypeError:  # something unhashable in the meld
                 return None
-            if check is None:
-                check = check_meld(meld, rules)
+            check, weight = _unseen(key, meld, rules) if found is None else found
             if not check.ok:
                 return None
             checks.append(check)
-            labels += check.card_labels
+            pack += weight
+            count += len(check.card_labels)
         held: list[Entered] | None = None
         if joker:  # every card seen before and naming nothing (a Joker held is fine)
             try:
@@ -255,7 +256,8 @@ def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) ->
             except (KeyError, TypeError):
                 held = None
         if held is not None:
-            labels += map(_card_label, held)
+            pack += sum([e.weight for e in held])
+            count += len(held)
             hands[name] = _Hand(checks, held)
             continue
         held = []
@@ -271,10 +273,10 @@ def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) ->
             if e.named_rank or (e.joker and not joker):
                 return None
             held.append(e)
-            labels.append(e.card_label)
+            pack += e.weight
+        count += len(held)
         hands[name] = _Hand(checks, held)
-    labels.sort()
-    if labels.count("JK") > 1 or any(map(eq, labels, labels[2:])):  # one Joker; two of every other card
+    if not within_the_pack(pack, count):  # one Joker; two of every other card
         return None
     return _make_deal(hands, out, first_turn, concealed or first_turn, late_misdeal, concealed)
 
@@ -662,24 +664,25 @@ def _score_deal(rules: OklahomaRules, players: tuple[str, ...], deal: _Deal) -> 
     return result
 
 
-_side_points = attrgetter("side_points")
-
-
 def _player_deal(hand: _Hand, k8: CardValue, bonus: tuple[Line, ...] = (), side: tuple[Line, ...] = ()) -> PlayerDeal:
     """One player's score: the melds, the cards left in hand, the going-out bonus; the side column."""
     melds = hand.melds
     lines: list[Line] = []
     for check in melds:
         lines += check.lines
-    held = tuple(map(_card_label, hand.held))
+    cards = hand.held
+    held = tuple([e.card_label for e in cards])
     if held:
         key = (held, k8)
         held_lines = _HELD_LINES_OF.get(key)
-        lines += _held_lines(hand.held, key) if held_lines is None else held_lines
+        lines += _held_lines(cards, key) if held_lines is None else held_lines
     if bonus:
         lines += bonus
+    points = 0
+    for line in lines:
+        points += line.points
     return make_player_deal(
-        sum(map(_points, lines)),
+        points,
         tuple(lines),
         tuple([check.labels for check in melds]),
         held,
@@ -895,9 +898,21 @@ def _play(
         for seats in (before, standing.side):
             for _ in zip(seats, players, strict=True):  # raises ValueError, as it always did
                 pass
-    by_seat = [scored[p] for p in players]
-    totals = tuple(map(add, before, map(_points, by_seat)))
-    side = tuple(map(add, standing.side, map(_side_points, by_seat)))
+    side_before = standing.side
+    totals_before: dict[str, int] = {}  # by name, as the result gives them
+    totals_after: dict[str, int] = {}
+    side_after: dict[str, int] = {}
+    by_seat: list[int] = []
+    side_by_seat: list[int] = []
+    for seat, name in enumerate(players):  # every seat: as many totals as players, checked above
+        player = scored[name]
+        totals_before[name] = total = before[seat]
+        totals_after[name] = total = total + player.points
+        by_seat.append(total)
+        side_after[name] = total = side_before[seat] + player.side_points
+        side_by_seat.append(total)
+    totals = tuple(by_seat)
+    side = tuple(side_by_seat)
     out = deal.out
     next_dealer = players.index(out) if out is not None else standing.dealer
     notes = _deal_notes(players, deal)
@@ -914,9 +929,9 @@ def _play(
         "out" if out is not None else "stock_out",
         1,  # no multiplier in Oklahoma
         scored,
-        dict(zip(players, before, strict=False)),  # every one as long as the players: checked above
-        dict(zip(players, totals, strict=False)),
-        dict(zip(players, side, strict=False)),
+        totals_before,
+        totals_after,
+        side_after,
         None if standing.dealer is None else players[standing.dealer],
         None if next_dealer is None else players[next_dealer],
         tuple(notes),

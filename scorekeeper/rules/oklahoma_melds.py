@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from operator import attrgetter
 
-from .cards import ACE, QUEEN, SUITS, Card, CardError, Suit, Token, parse_token
+from .cards import ACE, JOKER, PACK_52, QUEEN, SUITS, Card, CardError, Suit, Token, parse_token
 from .errors import RecordError
 from .oklahoma_values import (
     JOKER_MELDED,
@@ -54,6 +54,26 @@ PLACE_CODE: tuple[tuple[str, ...], ...] = tuple(tuple(card.code for card in row)
 
 
 # --------------------------------------------------------------------------------------------
+# The pack's limits counted at once (S0; S1 law 1): each card's count is a field of 9 bits in one
+# int, the sum of its cards' weights (``PACK_WEIGHT``, by the card as printed). Adding 253 to a
+# field (254 to the Joker's) carries into its top bit exactly when its count passes two (one for
+# the Joker); with no more cards than the pack holds (105), no field's sum passes 511, so no carry
+# reaches the next field.
+
+_PACK_LABELS = tuple(card.label for card in (*PACK_52, JOKER))
+PACK_WEIGHT: dict[str, int] = {label: 1 << (9 * i) for i, label in enumerate(_PACK_LABELS)}
+_PAST_THE_LIMIT = sum((254 if label == "JK" else 253) << (9 * i) for i, label in enumerate(_PACK_LABELS))
+_TOP_BITS = sum(256 << (9 * i) for i in range(len(_PACK_LABELS)))
+PACK_SIZE = 2 * len(PACK_52) + 1
+
+
+def within_the_pack(weight: int, count: int) -> bool:
+    """Do ``count`` cards whose weights sum to ``weight`` keep to the pack: two of each card at
+    most, one Joker, no more cards than the pack holds?"""
+    return count <= PACK_SIZE and not (weight + _PAST_THE_LIMIT) & _TOP_BITS
+
+
+# --------------------------------------------------------------------------------------------
 # Entered cards, parsed once per distinct token text.
 
 
@@ -80,6 +100,7 @@ class Entered:
         "shown",
         "melded",
         "line",
+        "weight",
     )
 
     def __init__(self, token: Token) -> None:
@@ -88,6 +109,7 @@ class Entered:
         self.label = token.label  # '2♣=7♥'
         self.card_label = card.label  # '2♣'
         self.card_code = card.code  # '2C'
+        self.weight = PACK_WEIGHT[self.card_label]  # its count in the pack's limits
         self.rank = card.rank  # 0 for the Joker
         self.suit = card.suit.index if card.suit is not None else -1
         self.wild = card.is_wild
@@ -142,6 +164,7 @@ class _AtPlace:
 
 
 _ENTERED: dict[str, Entered | CardError] = {}
+_CARDS: dict[str, Entered] = {}  # the texts of _ENTERED that are cards
 _HELD: dict[str, Entered] = {}  # the texts of _ENTERED whose card names nothing: what a hand may hold
 _CACHE_LIMIT = 16384  # parsed cards and meld verdicts kept (an import of many games meets many melds)
 
@@ -162,10 +185,13 @@ def entered(raw: object) -> Entered:
             hit = exc
         if len(_ENTERED) >= _CACHE_LIMIT:
             _ENTERED.clear()
+            _CARDS.clear()
             _HELD.clear()
         _ENTERED[raw] = hit
-        if type(hit) is Entered and not hit.named_rank:
-            _HELD[raw] = hit
+        if type(hit) is Entered:
+            _CARDS[raw] = hit
+            if not hit.named_rank:
+                _HELD[raw] = hit
     if isinstance(hit, Entered):
         return hit
     raise hit
@@ -345,7 +371,9 @@ def _group_line(texts: list[str], value: CardValue) -> Line:
 # sequence's suit in its own place; ace low; lowest first; the Joker at the highest open place),
 # and the verdict's ``note`` says which was taken.
 
-_VERDICTS: dict[tuple[Hashable, ...], MeldCheck] = {}
+# Each verdict with the weight of its cards in the pack's limits (``within_the_pack``; 0 for a meld
+# refused).
+_VERDICTS: dict[tuple[Hashable, ...], tuple[MeldCheck, int]] = {}
 
 
 def verdict_key(rules: OklahomaRules) -> object:
@@ -364,25 +392,99 @@ def check_meld(tokens: Sequence[str | Token | Card], rules: OklahomaRules) -> Me
         hit = _VERDICTS.get(key)
     except TypeError:  # something unhashable was entered: check it uncached
         return _check_meld(tokens, rules)
-    if hit is None:
-        hit = _check_meld(tokens, rules)
-        if len(_VERDICTS) >= _CACHE_LIMIT:
-            _VERDICTS.clear()
-        _VERDICTS[key] = hit
-    return hit
+    return _unseen(key, tokens, rules)[0] if hit is None else hit[0]
+
+
+# Legal verdicts with no note, and their weights, by the meld's cards in any order (``_unseen``):
+# the key's first item (``verdict_key``), then the texts of the cards sorted.
+_SAME_CARDS: dict[tuple[Hashable, ...], tuple[MeldCheck, int]] = {}
+
+
+def _unseen(key: tuple[Hashable, ...], tokens: Sequence[object], rules: OklahomaRules) -> tuple[MeldCheck, int]:
+    """``check_meld`` of a meld not in ``_VERDICTS`` (``key``: its key there), kept there with the
+    weight of its cards.
+
+    A legal meld with no note is read the same whatever the order of its natural cards, and
+    wherever its wild cards stand among them (a set lays out its natural cards by suit, then its
+    wild cards as entered; a sequence lays out its cards by place; the same card entered twice is
+    the same card): so when its wild cards are one text or none, the same texts in any order have
+    the same verdict but for ``card_labels``, the cards as entered. They take it from
+    ``_SAME_CARDS``, with their own ``card_labels``."""
+    try:
+        same: tuple[Hashable, ...] | None = (key[0], *sorted(tokens))  # type: ignore[type-var]
+    except TypeError:  # not all text (cards, tokens), or something not to sort
+        same = None
+    found = _SAME_CARDS.get(same) if same is not None else None
+    kept = None
+    if found is not None:  # every text a card of that meld: parsed, unless the parsed cards were cleared
+        try:
+            card_labels = tuple([e.card_label for e in map(_CARDS.__getitem__, tokens)])  # type: ignore[arg-type]
+        except KeyError:
+            pass
+        else:
+            hit, weight = found
+            if card_labels == hit.card_labels:
+                kept = found
+            else:
+                copy = _make_meld_check(
+                    True,
+                    hit.kind,
+                    hit.cards,
+                    hit.points,
+                    hit.lines,
+                    (),
+                    hit.rank,
+                    hit.suit,
+                    hit.meaning,
+                    hit.labels,
+                    "",
+                    card_labels,
+                )
+                kept = (copy, weight)
+    if kept is None:
+        verdict = _check_meld(tokens, rules)
+        kept = (verdict, sum(map(PACK_WEIGHT.__getitem__, verdict.card_labels)) if verdict.ok else 0)
+        if same is not None and verdict.ok and not verdict.note and _order_free(tokens):
+            if len(_SAME_CARDS) >= _CACHE_LIMIT:
+                _SAME_CARDS.clear()
+            _SAME_CARDS[same] = kept
+    if len(_VERDICTS) >= _CACHE_LIMIT:
+        _VERDICTS.clear()
+    _VERDICTS[key] = kept
+    return kept
+
+
+def _order_free(tokens: Sequence[object]) -> bool:
+    """Every token the text of a card parsed before, and the wild cards' texts one or none."""
+    wild: object = None
+    for raw in tokens:
+        e = _ENTERED.get(raw) if type(raw) is str else None
+        if type(e) is not Entered:
+            return False
+        if e.wild:
+            if wild is not None and raw != wild:
+                return False
+            wild = raw
+    return True
 
 
 def clear_caches(parsed_cards: bool = True) -> None:
     """Forget every meld verdict and, unless told not to, every parsed card (for benchmarks and tests)."""
     if parsed_cards:
         _ENTERED.clear()
+        _CARDS.clear()
         _HELD.clear()
     _VERDICTS.clear()
+    _SAME_CARDS.clear()
     _ONE_LINE.clear()
     _GROUP_LINE.clear()
 
 
 def _parse_meld(tokens: Sequence[object]) -> tuple[list[Entered], list[RecordError]]:
+    try:  # every token the text of a card seen before
+        return list(map(_CARDS.__getitem__, tokens)), []  # type: ignore[arg-type]
+    except (KeyError, TypeError):  # not seen, not a card, not text: one by one
+        pass
     cards: list[Entered] = []
     errors: list[RecordError] = []
     for raw in tokens:

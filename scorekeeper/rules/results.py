@@ -169,15 +169,21 @@ class Standing:
 
 
 def positional_maker[T](cls: type[T]) -> Callable[..., T]:
-    """A positional constructor for a frozen slots dataclass, for the engine's hot loops: it sets
-    each field through its slot, where the generated ``__init__`` goes through ``object.__setattr__``
-    (about twice as slow). Every field must be given, in order; nothing is checked or defaulted."""
-    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
-    scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    for name in names:
-        scope[f"set_{name}"] = getattr(cls, name).__set__
-    body = "".join(f"    set_{name}(obj, {name})\n" for name in names)
-    exec(f"def make({', '.join(names)}):\n    obj = new(cls)\n{body}    return obj\n", scope)
+    """A positional constructor for a frozen slots dataclass, for the engine's hot loops. Every
+    field must be given, in order; nothing is checked or defaulted.
+
+    The generated ``__init__`` of a frozen dataclass sets each field through ``object.__setattr__``,
+    and a slot's own setter called by name is not much quicker: so the object is made as an
+    instance of a plain class with the very same slots, its fields set as ordinary attributes,
+    then given ``cls`` as its class (allowed because the two lay out their slots alike: Python
+    checks it) - an instance of ``cls`` like any other, about three times quicker to make."""
+    names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    if cls.__bases__ != (object,) or getattr(cls, "__slots__", None) != names:
+        raise TypeError(f"{cls.__name__}: a dataclass of its own slots only, one for each field, in order")
+    twin = type(f"_{cls.__name__}Fields", (), {"__slots__": names})
+    scope: dict[str, Any] = {"twin": twin, "cls": cls}
+    body = "".join(f"    obj.{name} = {name}\n" for name in names)
+    exec(f"def make({', '.join(names)}):\n    obj = twin()\n{body}    obj.__class__ = cls\n    return obj\n", scope)
     made: Callable[..., T] = scope["make"]
     return made
 
