@@ -599,28 +599,10 @@ def _one_wild_in_a_gap(cards: list[Entered], wild: Entered) -> MeldCheck | None:
     anything else: the search decides."""
     n = len(cards)
     suit = cards[0].place_suit if cards[0] is not wild else cards[1].place_suit
-    row: list[Entered | _AtPlace | None] = [None] * 15  # the other cards by place, aces apart
-    aces: list[Entered] = []
-    low, high, total = 15, 0, 0  # the lowest, highest and sum of their places
-    for e in cards:
-        if e is wild:
-            continue
-        if e.place_suit != suit:
-            return None
-        place = e.place_rank
-        if place == ACE:
-            aces.append(e)
-        elif row[place] is not None:
-            return None
-        else:
-            row[place] = e
-            total += place
-            if place < low:
-                low = place
-            if place > high:
-                high = place
-    if not high:
+    placed = _placed(cards, suit, wild)
+    if placed is None or not placed[3]:
         return None
+    row, aces, low, high, total = placed  # the other cards by place
     if not aces:
         options: tuple[tuple[int, ...], ...] = ((),)
     elif len(aces) == 1:
@@ -751,23 +733,10 @@ def _without_free_wilds(cards: list[Entered]) -> MeldCheck | None:
         return _laid_out("set", ordered, points, lines, rank, None, meaning, cards)
     # A sequence: each card at its place in one suit (``row``), its aces apart (low or high end).
     suit = cards[0].place_suit
-    row: list[Entered | None] = [None] * 15
-    aces: list[Entered] = []
-    low, high = 15, 0  # the lowest and highest place of a card other than an ace
-    for e in cards:
-        if e.place_suit != suit:
-            return None
-        place = e.place_rank
-        if place == ACE:
-            aces.append(e)
-        elif row[place] is not None:
-            return None
-        else:
-            row[place] = e
-            if place < low:
-                low = place
-            if place > high:
-                high = place
+    placed = _placed(cards, suit)
+    if placed is None:
+        return None
+    row, aces, low, high, _ = placed
     if high - low + 1 != n - len(aces):  # a gap between the places (all distinct), or no place
         return None
     ordered = row[low : high + 1]  # type: ignore[assignment]
@@ -965,6 +934,35 @@ def _laid_set(cards: Sequence[Entered], rank: int) -> MeldCheck:
     ordered = naturals + wilds
     points, lines = score_lines(scored)
     return _laid_out("set", ordered, points, lines, rank, None, tuple(meaning), cards)
+
+
+def _placed(
+    cards: Sequence[Entered], suit: int, skip: Entered | None = None
+) -> tuple[list[Entered | _AtPlace | None], list[Entered], int, int, int] | None:
+    """A sequence's cards (but ``skip``) at their places in ``suit`` (a row of 15, by place), its aces
+    apart (an ace may go low or high), and the lowest, highest and sum of the places taken (15, 0
+    and 0 when none is); None when a card is of another suit or two take one place."""
+    row: list[Entered | _AtPlace | None] = [None] * 15
+    aces: list[Entered] = []
+    low, high, total = 15, 0, 0
+    for e in cards:
+        if e is skip:
+            continue
+        if e.place_suit != suit:
+            return None
+        place = e.place_rank
+        if place == ACE:
+            aces.append(e)
+        elif row[place] is not None:
+            return None
+        else:
+            row[place] = e
+            total += place
+            if place < low:
+                low = place
+            if place > high:
+                high = place
+    return row, aces, low, high, total
 
 
 _by_suit = attrgetter("suit")
