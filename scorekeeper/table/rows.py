@@ -1,7 +1,9 @@
 """Many rows written in one statement executed for each row (``executemany``), for the writes that
 store results: an import inserts tens of thousands of rows, and every save updates the rows of the
 deals it scored and of the game's seats. The ORM's ``bulk_update`` builds a CASE expression per
-field and row, which costs more than the writes themselves."""
+field and row, which costs more than the writes themselves. Also for the import: rows inserted in
+one statement that gives back their ids, rows made by the database from other rows (a deal's
+change from the deal), and JSON values in the database's own form, made quickly."""
 
 from __future__ import annotations
 
@@ -98,9 +100,8 @@ def insert_rows_from(
 ) -> None:
     """Insert a row of ``model`` for each row of ``source`` whose field ``key`` is among ``among``
     (ids, say), in the order of their ids, in one statement that the database carries out row by
-    row (no row goes through Python): ``fields`` take
-    ``columns``, each a field of ``source`` by its name or a ``Value`` (the same for every row,
-    already in the database's own form)."""
+    row (no row goes through Python): ``fields`` take ``columns``, each a field of ``source`` by
+    its name or a ``Value`` (the same for every row, already in the database's own form)."""
     if not among:
         return
     meta, other = model._meta, source._meta
