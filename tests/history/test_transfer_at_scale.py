@@ -21,6 +21,7 @@ from scorekeeper.history import services as history_services
 from scorekeeper.history import transfer
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.record import parse_json
+from scorekeeper.table import services as table_services
 from scorekeeper.table.models import Change, Deal, Game, Player, Seat, Table
 from scorekeeper.table.services import SEAT_FIGURES
 from tests.conftest import body
@@ -131,6 +132,12 @@ def test_each_imported_deal_has_its_change_in_order(table, scorer, small_chunks,
         assert change.action == "added" and change.before is None and change.undoes is None
         assert change.at == created[change.game_id]
         assert (change.by, change.by_name) == ((scorer, scorer.name) if by == "device" else (None, "command line"))
+    game = Game.objects.order_by("pk").last()
+    assert game is not None
+    last = game.changes.order_by("pk").last()
+    assert last is not None
+    table_services.undo(game=game, change_id=last.pk, by=scorer)  # an imported deal can be undone like a saved one
+    assert list(game.deals.values_list("number", flat=True)) == list(range(1, len(records[-1]["deals"])))
 
 
 def test_the_export_command_streams_the_same_text(table, small_chunks, tmp_path):
