@@ -1,6 +1,6 @@
 """Run by ``web_history`` in a process of its own: import a file of game records into a new SQLite
 database, as ``manage.py import_games`` does, and print what it took as JSON — the wall-clock and
-CPU time of the import, and the process's peak resident memory (``ru_maxrss``: Django and the
+CPU time of the import, and the process's peak resident memory (``VmHWM``: Django and the
 migrations included) beside its resident memory before the import. With WORKERS > 1 (the command
 line's default: one per core), worker processes score the records: their CPU time and the peak of
 the largest of them are printed too. Either way, the import's memory as a whole: the largest sum of
@@ -23,9 +23,11 @@ from typing import Any
 from benchmarks import webkit
 
 
-def _rss_mb() -> float:
+def _status_mb(key: str) -> float:
+    """A figure of /proc/self/status in MB: ``VmRSS`` (resident now), ``VmHWM`` (the peak of this
+    program: unlike ``ru_maxrss``, not the peak of the process that forked it before the exec)."""
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(f"{key}:"):
             return int(line.split()[1]) / 1024
     return 0.0
 
@@ -94,7 +96,7 @@ def main(path: str, workers: int | None) -> dict[str, Any]:
 
         if workers <= 1:  # the workers would inherit the timer, time for nothing, and add its cost to theirs
             games.play = timed_play  # type: ignore[assignment]
-        before = _rss_mb()
+        before = _status_mb("VmRSS")
         sampler = _MemorySampler()
         sampler.start()
         wall, cpu = time.perf_counter(), time.process_time()
@@ -118,7 +120,7 @@ def main(path: str, workers: int | None) -> dict[str, Any]:
             "workers_cpu": children.ru_utime + children.ru_stime,
             "worker_peak_mb": children.ru_maxrss / 1024,
             "rss_before_mb": before,
-            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "peak_mb": _status_mb("VmHWM"),
             "peak_pss_mb": sampler.peak_kb / 1024,
         }
 
