@@ -9,7 +9,7 @@ import itertools
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -299,10 +299,11 @@ class _Batch:
         now = timezone.now()
         at = connection.ops.adapt_datetimefield_value(now)
         games = self.games
+        json = json_values()
         ids = insert_rows_returning_ids(
             Game,
             ("table", "created", "updated", *_GAME_FIELDS),
-            [(self.table.pk, at, at, *[_game_value(g, name) for name in _GAME_FIELDS]) for g in games],
+            [(self.table.pk, at, at, *_game_row(g, json)) for g in games],
         )
         for game, pk in zip(games, ids, strict=True):
             game.pk = pk
@@ -343,9 +344,9 @@ class _Batch:
 _GAME_FIELDS = ("kind", "profile", "options", "first_dealer", "state", "winner", "version", "scored_with")
 
 
-def _game_value(game: Game, name: str) -> Any:
-    value = getattr(game, name)
-    return json_values()(value) if name == "options" else value
+def _game_row(game: Game, json: Callable[[Any], Any]) -> tuple[Any, ...]:
+    """The ``_GAME_FIELDS`` of a game in the database's own form (``json``: ``json_values()``)."""
+    return tuple(json(game.options) if name == "options" else getattr(game, name) for name in _GAME_FIELDS)
 
 
 _JSON_RESULTS = frozenset(name for name in DEAL_RESULTS if isinstance(Deal._meta.get_field(name), JSONField))
