@@ -3,11 +3,16 @@ database, as ``manage.py import_games`` does, and print what it took as JSON —
 CPU time of the import, and the process's peak resident memory (``VmHWM``: Django and the
 migrations included) beside its resident memory before the import. With WORKERS > 1 (the command
 line's default: one per core), worker processes score the records: their CPU time and the peak of
-the largest of them are printed too. Either way, the import's memory as a whole: the largest sum of
-the proportional set sizes of this process and its workers, sampled (shared pages counted once).
-With WORKERS 1 everything runs in this process, and the engine's share of the CPU time is measured.
+the largest of them are printed too. With WORKERS 1 everything runs in this process, and the
+engine's share of the CPU time is measured.
 
-    python -m benchmarks.import_run FILE [WORKERS]   (default: the command line's)"""
+With ``--memory``, the import's memory as a whole is measured too: the largest sum of the
+proportional set sizes of this process and its workers, sampled (shared pages counted once). The
+sampling is not free (reading a process's page tables every 20 ms: about a second of CPU over an
+import of 2,000 games, on the cores the import runs on), so a run that samples is not one to time:
+time another.
+
+    python -m benchmarks.import_run FILE [WORKERS] [--memory]   (WORKERS default: the command line's)"""
 
 from __future__ import annotations
 
@@ -74,7 +79,7 @@ class _MemorySampler(threading.Thread):
         self.cpu = time.thread_time()
 
 
-def main(path: str, workers: int | None) -> dict[str, Any]:
+def main(path: str, workers: int | None, memory: bool = False) -> dict[str, Any]:
     with webkit.temp_dir("scorekeeper-bench-import-") as tmp:
         webkit.use_temp_database(tmp / "import.sqlite3")
         from scorekeeper.history.services import import_text, import_workers
@@ -98,15 +103,17 @@ def main(path: str, workers: int | None) -> dict[str, Any]:
             games.play = timed_play  # type: ignore[assignment]
         before = _status_mb("VmRSS")
         sampler = _MemorySampler()
-        sampler.start()
+        if memory:
+            sampler.start()
         wall, cpu = time.perf_counter(), time.process_time()
         with open(path, "rb") as file:
             report = import_text(table=table, text=file, by="command line", workers=workers)
         cpu = time.process_time() - cpu
         wall = time.perf_counter() - wall
-        sampler.done.set()
-        sampler.join()
-        cpu -= sampler.cpu  # the sampling's own, not the import's
+        if memory:
+            sampler.done.set()
+            sampler.join()
+            cpu -= sampler.cpu  # the sampling's own, not the import's
         games.play = play
         assert report.ok, report.errors[:1]
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -121,10 +128,11 @@ def main(path: str, workers: int | None) -> dict[str, Any]:
             "worker_peak_mb": children.ru_maxrss / 1024,
             "rss_before_mb": before,
             "peak_mb": _status_mb("VmHWM"),
-            "peak_pss_mb": sampler.peak_kb / 1024,
+            "peak_pss_mb": sampler.peak_kb / 1024 if memory else None,
         }
 
 
 if __name__ == "__main__":
-    given = sys.argv[2] if len(sys.argv) > 2 else "default"
-    print(json.dumps(main(sys.argv[1], None if given == "default" else int(given))))
+    args = [a for a in sys.argv[1:] if a != "--memory"]
+    given = args[1] if len(args) > 1 else "default"
+    print(json.dumps(main(args[0], None if given == "default" else int(given), "--memory" in sys.argv[1:])))

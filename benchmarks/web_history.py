@@ -3,8 +3,9 @@ every one), built through the app's own import into a temporary SQLite database,
 
 - import of a file of 2,000 games of 30 deals, no deal twice (as in a real history: no cache of the
   engine is helped by repeated deals), in a process of its own (``import_run``), as the
-  command line does it (worker processes, one per core, score the records) and all in one process
-  (the engine's share of the time measured): time and peak memory;
+  command line does it (worker processes, one per core, score the records: the median of 3 runs, and
+  a run of its own for the memory as a whole) and all in one process (the engine's share of the
+  time measured): time and peak memory;
 - the player page (Ann) and the games list over 200, 1,000 and 5,000 games: medians, warm and cold
   (cold: every cache emptied and a new database connection), with their query counts;
 - renaming Ann, who sits at every game; the streamed export of every game.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import statistics
 import subprocess
 import sys
 import time
@@ -27,45 +29,63 @@ from benchmarks import history_data, webkit
 DEALS = 30
 SIZES = (200, 1000, 5000)
 IMPORT_GAMES = 2000
+IMPORT_RUNS = 3  # timed imports, as the command line does it: their median
 
 
-def import_file() -> list[dict[str, Any]]:
-    """The import of IMPORT_GAMES x DEALS, measured in a process of its own: as the command line
-    does it (its worker processes), then all in one process."""
+def _import_run(path: Any, *args: str) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, "-m", "benchmarks.import_run", str(path), *args], capture_output=True, text=True, check=True
+    )
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    result["file_mb"] = path.stat().st_size / 1024 / 1024
+    return result
+
+
+def import_file() -> list[str]:
+    """The import of IMPORT_GAMES x DEALS, each run in a process of its own: as the command line
+    does it (its worker processes), timed IMPORT_RUNS times (the median) and once more for its
+    memory as a whole (sampling it costs CPU: that run is not timed); then all in one process."""
     path = history_data.write_file(IMPORT_GAMES, DEALS, distinct=True)  # as a real history: no deal twice
-    results = []
     try:
-        for workers in ("default", "1"):
-            out = subprocess.run(
-                [sys.executable, "-m", "benchmarks.import_run", str(path), workers],
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-            result["file_mb"] = path.stat().st_size / 1024 / 1024
-            results.append(result)
-        return results
+        timed = [_import_run(path) for _ in range(IMPORT_RUNS)]
+        sampled = _import_run(path, "default", "--memory")
+        alone = _import_run(path, "1")
+        return [report_import(timed, sampled), report_alone(alone)]
     finally:
         path.unlink()
 
 
-def report_import(i: dict[str, Any]) -> str:
-    head = (
+def _head(i: dict[str, Any]) -> str:
+    return (
         f"import of {i['games']:,} games x {DEALS} deals ({i['deals']:,} deals, none twice,"
         f" a {i['file_mb']:.0f} MB file, in a"
     )
-    if i["workers"] > 1:
-        return (
-            f"{head} process of its own, {i['workers']} worker processes scoring, as the command line does):"
-            f" {i['seconds']:.1f} s (cpu {i['cpu']:.1f} s here, {i['workers_cpu']:.1f} s in the workers); peak memory"
-            f" {i['peak_mb']:.0f} MB here ({i['rss_before_mb']:.0f} MB before the import), {i['worker_peak_mb']:.0f} MB"
-            f" the largest worker, {i['peak_pss_mb']:.0f} MB all together (proportional set sizes, sampled)"
-        )
+
+
+def report_import(timed: list[dict[str, Any]], sampled: dict[str, Any]) -> str:
+    """The median of the timed runs (each run's time beside it), then the memory: each process's
+    peak in the timed runs, and all together in the sampled run."""
+
+    def median(key: str) -> float:
+        return statistics.median(i[key] for i in timed)
+
+    i = timed[0]
+    runs = ", ".join(f"{r['seconds']:.1f}" for r in timed)
     return (
-        f"{head} process of its own, all in it): {i['seconds']:.1f} s (cpu {i['cpu']:.1f} s, of which the engine"
+        f"{_head(i)} process of its own, {i['workers']} worker processes scoring, as the command line does):"
+        f" median {median('seconds'):.1f} s of {len(timed)} runs ({runs} s; cpu {median('cpu'):.1f} s here,"
+        f" {median('workers_cpu'):.1f} s in the workers); peak memory {max(r['peak_mb'] for r in timed):.0f} MB here"
+        f" ({i['rss_before_mb']:.0f} MB before the import), {max(r['worker_peak_mb'] for r in timed):.0f} MB the"
+        f" largest worker; {sampled['peak_pss_mb']:.0f} MB all together (proportional set sizes, sampled in"
+        f" another run, of {sampled['seconds']:.1f} s)"
+    )
+
+
+def report_alone(i: dict[str, Any]) -> str:
+    return (
+        f"{_head(i)} process of its own, all in it): {i['seconds']:.1f} s (cpu {i['cpu']:.1f} s, of which the engine"
         f" scoring the deals {i['engine_cpu']:.1f} s); peak memory {i['peak_mb']:.0f} MB ({i['rss_before_mb']:.0f} MB"
-        f" before the import; {i['peak_pss_mb']:.0f} MB proportional set size, sampled)"
+        f" before the import)"
     )
 
 
@@ -110,8 +130,8 @@ def main() -> None:
     from django.test import Client
 
     print(f"machine: {webkit.load()}", flush=True)
-    for i in import_file():
-        print(report_import(i), flush=True)
+    for line in import_file():
+        print(line, flush=True)
     with webkit.temp_dir("scorekeeper-bench-history-") as tmp:
         webkit.use_temp_database(tmp / "history.sqlite3")
         from scorekeeper.history.services import import_records
