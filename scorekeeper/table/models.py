@@ -175,7 +175,8 @@ class Game(models.Model):
 class Seat(models.Model):
     """A player's place at a game, with his figures in it (kept up to date by the writes)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # No index of its own on game: the unique (game, position) serves every look-up by game.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()
     total = models.IntegerField(default=0, help_text="Running total after the last deal.")
@@ -206,7 +207,8 @@ class Seat(models.Model):
 class Deal(models.Model):
     """One deal: the cards as entered (seat form) and the engine's result, stored by the writes."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals")
+    # No index of its own on game: the unique (game, number) serves every look-up by game.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals", db_index=False)
     number = models.PositiveIntegerField(help_text="1-based, in the order played.")
     cards = models.JSONField(help_text="The RECORD.md deal, with seat numbers in place of names.")
     version = models.PositiveIntegerField(default=1, help_text="Bumped by every edit.")
@@ -240,7 +242,8 @@ class ChangeQuerySet(models.QuerySet["Change"]):
 class Change(models.Model):
     """Every change to a game, with when, by whom, and what it was before and after. Append-only."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
+    # No index of its own on game: the index on (game, deal_id) serves every look-up by game.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes", db_index=False)
     deal_id = models.BigIntegerField(null=True, blank=True, help_text="The deal's stable identity (Deal.id).")
     number = models.PositiveIntegerField(null=True, blank=True, help_text="The deal's number at the time.")
     action = models.CharField(max_length=10, choices=ChangeAction.choices)

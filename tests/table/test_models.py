@@ -76,3 +76,19 @@ def test_the_change_history_is_append_only(at_table):
     with pytest.raises(TypeError):
         Change.objects.filter(game=game).delete()
     assert Change.objects.get().after == {}
+
+
+@pytest.mark.parametrize("model", [Deal, Seat, Change])
+def test_a_games_rows_are_found_by_an_index_that_also_holds_more(model):
+    """A deal, seat or change is looked up by its game through a unique or composite index that
+    starts with the game: none has an index on the game alone to keep up at every write (an import
+    writes tens of thousands of such rows)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        indexes = connection.introspection.get_constraints(cursor, model._meta.db_table)
+    by_game = [c for c in indexes.values() if c["index"] or c["unique"] if (c["columns"] or [None])[0] == "game_id"]
+    assert by_game and all(len(c["columns"]) > 1 for c in by_game), by_game
+    if connection.vendor == "sqlite":  # and it is the one used (PostgreSQL picks by the table's size)
+        plan = str(model.objects.filter(game_id=1).explain())
+        assert "USING" in plan and "INDEX" in plan, plan
