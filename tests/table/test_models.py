@@ -87,7 +87,7 @@ def test_a_games_rows_are_found_by_an_index_that_also_holds_more(model):
 
     with connection.cursor() as cursor:
         indexes = connection.introspection.get_constraints(cursor, model._meta.db_table)
-    by_game = [c for c in indexes.values() if c["index"] or c["unique"] if (c["columns"] or [None])[0] == "game_id"]
+    by_game = [c for c in indexes.values() if (c["index"] or c["unique"]) and c["columns"][:1] == ["game_id"]]
     assert by_game and all(len(c["columns"]) > 1 for c in by_game), by_game
     if connection.vendor == "sqlite":  # and it is the one used (PostgreSQL picks by the table's size)
         plan = str(model.objects.filter(game_id=1).explain())
