@@ -9,7 +9,7 @@ import itertools
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -100,12 +100,18 @@ def merge_players(*, source: Player, into: Player) -> Player:
 
 @dataclass
 class ImportReport:
-    games: list[Game] = field(default_factory=list)
+    game_ids: list[int] = field(default_factory=list)  # the games imported, in the records' order
     errors: list[dict[str, Any]] = field(default_factory=list)  # {"record": i, "errors": [RecordError dicts]}
 
     @property
     def ok(self) -> bool:
         return not self.errors
+
+    @property
+    def games(self) -> list[Game]:
+        """The games imported, read from the database (in the records' order)."""
+        by_id = Game.objects.in_bulk(self.game_ids)
+        return [by_id[pk] for pk in self.game_ids]
 
 
 # Games written at a time by an import: enough for few statements, few enough for little memory.
@@ -141,27 +147,27 @@ def _import(table: Table, records: Iterable[Any], by: Actor, workers: int, *, te
                 elif not report.errors:
                     batch.add(scored)
                     if len(batch) >= IMPORT_BATCH:
-                        report.games += batch.write()
+                        report.game_ids += batch.write()
         except RecordInvalid as exc:  # the file itself: not JSON from some point on
             report.errors.append({"record": None, "errors": [e.as_dict() for e in exc.errors]})
         except BrokenProcessPool:  # a worker process was killed (out of memory, say): nothing is saved
             stopped = RecordError("a process scoring the records stopped; nothing was imported", rule="internal")
             report.errors.append({"record": None, "errors": [stopped.as_dict()]})
         if report.errors:
-            report.games = []
+            report.game_ids = []
             transaction.set_rollback(True)
         else:
-            report.games += batch.write()
+            report.game_ids += batch.write()
     return report
 
 
 @dataclass(frozen=True)
 class _Scored:
-    """A record scored and laid out for writing (``_score``): the game's fields, its seats (the
-    player's name, then the columns after ``player``) and its deals (the columns after ``game``,
-    JSON already in the database's form)."""
+    """A record scored and laid out for writing (``_score``): the game's columns (``_GAME_FIELDS``),
+    its seats (the player's name, then the columns after ``player``) and its deals (the columns
+    after ``game``), JSON already in the database's form."""
 
-    game: dict[str, Any]
+    game: tuple[Any, ...]
     seats: list[tuple[Any, ...]]
     deals: list[tuple[Any, ...]]
 
@@ -199,14 +205,16 @@ def _score(rec: Any) -> _Scored | _Errors:
                 *[json(fields[name]) if name in _JSON_RESULTS else fields[name] for name in DEAL_RESULTS],
             )
         )
-    game = {
-        "kind": played.rules.game,
-        "profile": played.rules.profile,
-        "options": played.rules.options(),
-        "first_dealer": played.first_dealer,
-        "state": GameState.FINISHED if result.state == "finished" else GameState.IN_PROGRESS,
-        "winner": played.names.index(result.winner) if result.winner in played.names else None,
-    }
+    game = (  # _GAME_FIELDS
+        played.rules.game,
+        played.rules.profile,
+        json(played.rules.options()),
+        played.first_dealer,
+        GameState.FINISHED.value if result.state == "finished" else GameState.IN_PROGRESS.value,
+        played.names.index(result.winner) if result.winner in played.names else None,
+        1,
+        engine.RESULTS_VERSION,
+    )
     seats = [
         (
             clean_name(name),
@@ -269,7 +277,7 @@ class _Batch:
         self.device_id = by.pk if isinstance(by, Device) else None
         self.by_name = by.name if isinstance(by, Device) else by or ""
         self.players = {p.key: p for p in Player.objects.filter(table=table)}
-        self.games: list[Game] = []
+        self.games: list[tuple[Any, ...]] = []  # by game: its _GAME_FIELDS
         self.seats: list[list[tuple[Any, ...]]] = []  # by game: the columns after game_id
         self.deals: list[list[tuple[Any, ...]]] = []  # by game: the columns after game_id
 
@@ -288,27 +296,19 @@ class _Batch:
         return player
 
     def add(self, scored: _Scored) -> None:
-        self.games.append(Game(table=self.table, version=1, scored_with=engine.RESULTS_VERSION, **scored.game))
+        self.games.append(scored.game)
         self.deals.append(scored.deals)
         self.seats.append([(self._player(name).pk, *rest) for name, *rest in scored.seats])
 
-    def write(self) -> list[Game]:
-        """Write the waiting games; return them."""
+    def write(self) -> list[int]:
+        """Write the waiting games; return their ids."""
         if not self.games:
             return []
-        now = timezone.now()
-        at = connection.ops.adapt_datetimefield_value(now)
-        games = self.games
-        json = json_values()
+        at = connection.ops.adapt_datetimefield_value(timezone.now())
+        table = self.table.pk
         ids = insert_rows_returning_ids(
-            Game,
-            ("table", "created", "updated", *_GAME_FIELDS),
-            [(self.table.pk, at, at, *_game_row(g, json)) for g in games],
+            Game, ("table", "created", "updated", *_GAME_FIELDS), [(table, at, at, *game) for game in self.games]
         )
-        for game, pk in zip(games, ids, strict=True):
-            game.pk = pk
-            game.created = game.updated = now
-            game._state.adding, game._state.db = False, connection.alias
         insert_rows(
             Seat,
             ("game", "player", "position", *SEAT_FIGURES),
@@ -337,16 +337,11 @@ class _Batch:
             ids,
         )
         self.drop()
-        return games
+        return ids
 
 
-# A game's own columns as an import writes them (a Game, then what _Batch.write adds)
+# A game's own columns as an import writes them (``_score``), after those ``_Batch.write`` adds
 _GAME_FIELDS = ("kind", "profile", "options", "first_dealer", "state", "winner", "version", "scored_with")
-
-
-def _game_row(game: Game, json: Callable[[Any], Any]) -> tuple[Any, ...]:
-    """The ``_GAME_FIELDS`` of a game in the database's own form (``json``: ``json_values()``)."""
-    return tuple(json(game.options) if name == "options" else getattr(game, name) for name in _GAME_FIELDS)
 
 
 _JSON_RESULTS = frozenset(name for name in DEAL_RESULTS if isinstance(Deal._meta.get_field(name), JSONField))

@@ -269,10 +269,10 @@ def import_games(request: HtmxHttpRequest) -> HttpResponse:
         if form.is_valid():
             report = services.import_text(table=scorer.table, text=form.payload(), by=scorer)
             if report.ok:
-                n = len(report.games)
+                n = len(report.game_ids)
                 messages.success(request, f"Imported {n} game{'s' if n != 1 else ''}.")
                 if n == 1:
-                    return HttpResponseRedirect(reverse("history:review", args=[report.games[0].pk]))
+                    return HttpResponseRedirect(reverse("history:review", args=[report.game_ids[0]]))
                 return HttpResponseRedirect(reverse("history:games"))
         status = 400
     return render(request, "history/import.html", {"report": report, "form": form}, status=status)

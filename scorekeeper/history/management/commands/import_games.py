@@ -50,4 +50,4 @@ class Command(BaseCommand):
         if not report.ok:
             self.stdout.write(json.dumps({"errors": report.errors}, ensure_ascii=False, indent=2))
             sys.exit(1)
-        self.stdout.write(json.dumps({"imported": [g.pk for g in report.games], "table": target.pk}))
+        self.stdout.write(json.dumps({"imported": report.game_ids, "table": target.pk}))
