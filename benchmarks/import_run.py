@@ -119,7 +119,7 @@ def main(path: str, workers: int | None, memory: bool = False) -> dict[str, Any]
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         return {
             "workers": workers,
-            "games": len(report.games),
+            "games": len(report.game_ids),
             "deals": Deal.objects.count(),
             "seconds": wall,
             "cpu": cpu,
