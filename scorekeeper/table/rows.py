@@ -8,7 +8,8 @@ change from the deal), and JSON values in the database's own form, made quickly.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import partial
 from json import encoder as json_encoder
 from typing import Any
@@ -117,8 +118,24 @@ def insert_rows_from(
         f" SELECT {picked} FROM {connection.ops.quote_name(other.db_table)} WHERE {where}"
         f" ORDER BY {_column(other.pk)}"
     )
-    with connection.cursor() as cursor:
+    with connection.cursor() as cursor, _checked_already(cursor):
         cursor.execute(sql, [*params, *among])
+
+
+@contextmanager
+def _checked_already(cursor: Any) -> Iterator[None]:
+    """Rows made by the database from rows it holds are not checked again: on SQLite, its CHECK
+    constraints are off meanwhile (each JSON column's is a JSON parse of the whole text; an import
+    copies tens of megabytes of deals' cards into their changes this way). PostgreSQL checks a
+    JSON value once, as it stores it: nothing to skip."""
+    if connection.vendor != "sqlite":
+        yield
+        return
+    cursor.execute("PRAGMA ignore_check_constraints = ON")
+    try:
+        yield
+    finally:
+        cursor.execute("PRAGMA ignore_check_constraints = OFF")
 
 
 def update_rows(objs: Sequence[Model], fields: Sequence[str]) -> None:
