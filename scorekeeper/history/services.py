@@ -192,19 +192,17 @@ def _score(rec: Any) -> _Scored | _Errors:
         return [e.as_dict() for e in names]
     result = played.played.result
     json = json_values()
+    players, seat_of = played.names, engine.seats_of(played.names)
     deals, scored = [], []
     for number, (cards, dr, standing) in enumerate(
         zip(played.cards, played.played.deals, played.played.standings, strict=True), start=1
     ):
-        fields = result_fields(dr, standing, played.names)
+        fields = result_fields(dr, standing, players, seat_of)
         scored.append(ScoredRow.of(number, fields))
-        deals.append(
-            (
-                number,
-                json(cards),
-                *[json(fields[name]) if name in _JSON_RESULTS else fields[name] for name in DEAL_RESULTS],
-            )
-        )
+        row = [number, json(cards)]
+        for name, in_json in _DEAL_RESULTS_JSON:
+            row.append(json(fields[name]) if in_json else fields[name])
+        deals.append(tuple(row))
     game = (  # _GAME_FIELDS
         played.rules.game,
         played.rules.profile,
@@ -344,7 +342,8 @@ class _Batch:
 _GAME_FIELDS = ("kind", "profile", "options", "first_dealer", "state", "winner", "version", "scored_with")
 
 
-_JSON_RESULTS = frozenset(name for name in DEAL_RESULTS if isinstance(Deal._meta.get_field(name), JSONField))
+# Each of DEAL_RESULTS, and whether it is a JSON column
+_DEAL_RESULTS_JSON = tuple((name, isinstance(Deal._meta.get_field(name), JSONField)) for name in DEAL_RESULTS)
 
 
 def _in_order(values: dict[str, Any], names: Sequence[str]) -> tuple[Any, ...]:

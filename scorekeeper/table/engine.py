@@ -37,20 +37,25 @@ RESULTS_VERSION = "2026.11.2"
 # ------------------------------------------------------------------------------------ deals
 
 
-def seat_deal(deal: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def seat_deal(deal: Mapping[str, Any], names: Sequence[str], seats: Mapping[str, int] | None = None) -> dict[str, Any]:
     """A RECORD.md deal (player names) in seat form: names become seat numbers, ``hands`` a list
     in seat order. Keys naming someone who is not a player are kept as they are, so the engine
-    still reports them."""
-    seat = {name: i for i, name in enumerate(names)}
+    still reports them. ``seats``: each name's seat (``seats_of(names)``), for many deals of a game."""
+    seat = seats_of(names) if seats is None else seats
     out: dict[str, Any] = {}
     for key, value in deal.items():
         if key in PLAYER_KEYS and isinstance(value, str) and value in seat:
             out[key] = seat[value]
-        elif key == "hands" and isinstance(value, Mapping) and set(value) <= set(names):
+        elif key == "hands" and isinstance(value, Mapping) and value.keys() <= seat.keys():
             out[key] = [value.get(name) for name in names]
         else:
             out[key] = value
     return out
+
+
+def seats_of(names: Sequence[str]) -> dict[str, int]:
+    """Each player's seat, by name."""
+    return {name: i for i, name in enumerate(names)}
 
 
 def record_deal(cards: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
@@ -345,7 +350,7 @@ def play_record(rec: Any) -> PlayedRecord:
             rules=rules,
             names=players,
             first_dealer=players.index(first) if first in players else None,
-            cards=[seat_deal(deal, players) for deal in deals],
+            cards=[seat_deal(deal, players, seats) for seats in [seats_of(players)] for deal in deals],
             played=played,
         )
 

@@ -407,9 +407,12 @@ SEAT_FIGURES = (
 DEAL_RESULTS = ("outcome", "dealer", "actor", "winner", "multiplier", "points", "totals", "standing")
 
 
-def result_fields(deal: DealResult, standing: Standing, names: Sequence[str]) -> dict[str, Any]:
-    """The engine's result of one deal as a ``Deal`` stores it (``DEAL_RESULTS``), by seat."""
-    seat = {name: i for i, name in enumerate(names)}
+def result_fields(
+    deal: DealResult, standing: Standing, names: Sequence[str], seats: Mapping[str, int] | None = None
+) -> dict[str, Any]:
+    """The engine's result of one deal as a ``Deal`` stores it (``DEAL_RESULTS``), by seat
+    (``seats``: ``engine.seats_of(names)``, for many deals of a game)."""
+    seat = engine.seats_of(names) if seats is None else seats
     return {
         "outcome": deal.outcome,
         "dealer": seat.get(deal.dealer) if deal.dealer else None,
@@ -428,7 +431,7 @@ def _store(game: Game, played: engine.Played) -> None:
     ``played.start`` on; of the deals before, only what the seats' figures are made of."""
     result = played.result
     names = list(result.players)  # in seat order, as the record named them
-    seat = {name: i for i, name in enumerate(names)}
+    seat = engine.seats_of(names)
     changed = list(game.deals.filter(number__gte=played.start).order_by("number").only("pk", "number"))
     rows = [
         ScoredRow(*values)
@@ -437,7 +440,7 @@ def _store(game: Game, played: engine.Played) -> None:
         .values_list("number", "outcome", "actor", "winner", "points")
     ]
     for row, dr, standing in zip(changed, played.deals, played.standings, strict=True):
-        fields = result_fields(dr, standing, names)
+        fields = result_fields(dr, standing, names, seat)
         for name, value in fields.items():
             setattr(row, name, value)
         rows.append(ScoredRow.of(row.number, fields))
