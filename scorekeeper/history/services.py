@@ -203,16 +203,16 @@ def _score(rec: Any) -> _Scored | _Errors:
         for name, in_json in _DEAL_RESULTS_JSON:
             row.append(json(fields[name]) if in_json else fields[name])
         deals.append(tuple(row))
-    game = (  # _GAME_FIELDS
-        played.rules.game,
-        played.rules.profile,
-        json(played.rules.options()),
-        played.first_dealer,
-        GameState.FINISHED.value if result.state == "finished" else GameState.IN_PROGRESS.value,
-        played.names.index(result.winner) if result.winner in played.names else None,
-        1,
-        engine.RESULTS_VERSION,
-    )
+    game = {
+        "kind": played.rules.game,
+        "profile": played.rules.profile,
+        "options": json(played.rules.options()),
+        "first_dealer": played.first_dealer,
+        "state": GameState.FINISHED.value if result.state == "finished" else GameState.IN_PROGRESS.value,
+        "winner": played.names.index(result.winner) if result.winner in played.names else None,
+        "version": 1,
+        "scored_with": engine.RESULTS_VERSION,
+    }
     seats = [
         (
             clean_name(name),
@@ -221,7 +221,7 @@ def _score(rec: Any) -> _Scored | _Errors:
         )
         for i, name in enumerate(played.names)
     ]
-    return _Scored(game, seats, deals)
+    return _Scored(_in_order(game, _GAME_FIELDS), seats, deals)
 
 
 def import_workers() -> int:
