@@ -192,12 +192,12 @@ def _score(rec: Any) -> _Scored | _Errors:
         return [e.as_dict() for e in names]
     result = played.played.result
     json = json_values()
-    players, seat_of = played.names, engine.seats_of(played.names)
+    seat_of = engine.seats_of(played.names)
     deals, scored = [], []
     for number, (cards, dr, standing) in enumerate(
         zip(played.cards, played.played.deals, played.played.standings, strict=True), start=1
     ):
-        fields = result_fields(dr, standing, players, seat_of)
+        fields = result_fields(dr, standing, played.names, seat_of)
         scored.append(ScoredRow.of(number, fields))
         row = [number, json(cards)]
         for name, in_json in _DEAL_RESULTS_JSON:
@@ -209,7 +209,7 @@ def _score(rec: Any) -> _Scored | _Errors:
         "options": json(played.rules.options()),
         "first_dealer": played.first_dealer,
         "state": GameState.FINISHED.value if result.state == "finished" else GameState.IN_PROGRESS.value,
-        "winner": played.names.index(result.winner) if result.winner in played.names else None,
+        "winner": seat_of.get(result.winner) if result.winner else None,
         "version": 1,
         "scored_with": engine.RESULTS_VERSION,
     }

@@ -346,11 +346,12 @@ def play_record(rec: Any) -> PlayedRecord:
             scored.append(result)
             standings.append(standing)
         played = Played(1, tuple(scored), tuple(standings), games.conclude(rules, players, standing, scored))
+        seats = seats_of(players)
         return PlayedRecord(
             rules=rules,
             names=players,
             first_dealer=players.index(first) if first in players else None,
-            cards=[seat_deal(deal, players, seats) for seats in [seats_of(players)] for deal in deals],
+            cards=[seat_deal(deal, players, seats) for deal in deals],
             played=played,
         )
 
