@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .messages import Msg
+
 
 @dataclass(frozen=True, slots=True)
 class RecordError:
-    message: str
+    message: Msg | str  # a message (its English text is str(message)); plain text until every maker gives one
     rule: str = ""
     source: str = ""
     deal: int | None = None
@@ -20,7 +22,7 @@ class RecordError:
             "deal": self.deal,
             "player": self.player,
             "cards": list(self.cards),
-            "message": self.message,
+            "message": str(self.message),
             "rule": self.rule,
             "source": self.source,
         }
@@ -35,7 +37,7 @@ class RecordError:
         cards = " ".join(self.cards)
         text = f"{head}: " if head else ""
         text += f"{cards} — " if cards else ""
-        text += self.message
+        text += str(self.message)
         if self.source:
             text += f" ({self.source})"
         return text

@@ -6,6 +6,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from .messages import Msg
+
 
 @dataclass(frozen=True, slots=True)
 class Line:
@@ -15,7 +17,7 @@ class Line:
     project's reading where the sources are silent or disagree, "option" for a house option.
     """
 
-    label: str
+    label: Msg | str  # a message (its English text is str(label)); plain text until every maker gives one
     points: int
     rule: str
     source: str
@@ -23,7 +25,7 @@ class Line:
 
     def as_dict(self) -> dict:
         return {
-            "label": self.label,
+            "label": str(self.label),
             "points": self.points,
             "rule": self.rule,
             "source": self.source,
@@ -58,7 +60,7 @@ class DealResult:
     side: Mapping[str, int]
     dealer: str | None
     next_dealer: str | None
-    notes: tuple[str, ...] = ()  # e.g. "knock limit 7 (upcard 7♠)"
+    notes: tuple[Msg | str, ...] = ()  # e.g. "knock limit 7 (upcard 7♠)"
     actor: str | None = None  # who went out (Oklahoma) or knocked (Gin)
     winner: str | None = None  # who won the hand: out, knocker, or the undercutter
     columns: tuple[int, ...] = ()  # Gin, Hollywood: the columns (1, 2, 3) the hand was entered in
@@ -91,7 +93,7 @@ class GameResult:
     final: Mapping[str, int] | None = None
     final_lines: Mapping[str, tuple[Line, ...]] | None = None
     target: int = 0
-    notes: tuple[str, ...] = field(default_factory=tuple)
+    notes: tuple[Msg | str, ...] = field(default_factory=tuple)
     columns: tuple[ColumnResult, ...] = ()  # Gin, Hollywood: the three columns
 
 

@@ -1,0 +1,163 @@
+"""Messages as data: what the engine says to a player, as a message id and its parameters.
+
+The id of a message is its English text, a ``str.format`` template (``"undercut: {deadwood} − {least}"``),
+which is also gettext's ``msgid``: the English text is the id formatted with the parameters, and
+another language is the same id looked up in that language's catalog, then formatted. A parameter is
+text shown as it is (a card, a player's name), a number, or a message of its own (``a_rank(12)`` is
+"a queen"), which is translated too. Plurals go through ``ngettext``: ``nmsg("{n} card", "{n} cards", n)``.
+
+The engine stays free of Django: it renders English through stdlib ``gettext.NullTranslations`` (the
+ids as they are); the web side passes a translator of its own (``django.utils.translation``) to
+``Msg.render``. ``str(message)`` is its English text, so a message reads as before wherever the
+engine's words were strings.
+
+Extraction: ``msg``, ``nmsg`` and ``N_`` mark ids for ``xgettext`` (keywords ``msg``, ``nmsg:1,2`` and
+``N_``); their ids are always string literals (a test checks it), never f-strings.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from .cards import ACE, RANK_WORDS
+
+
+class Translator(Protocol):
+    """What rendering needs of a language: stdlib ``gettext`` translations and Django's both have it."""
+
+    def gettext(self, message: str, /) -> str: ...
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int, /) -> str: ...
+
+
+ENGLISH: Translator = gettext.NullTranslations()
+
+type Param = str | int | Msg
+
+
+@dataclass(frozen=True, slots=True)
+class Msg:
+    """One message: its id (the English template), its parameters, and for a plural the plural id and
+    the count that chooses between them."""
+
+    id: str
+    args: tuple[tuple[str, Param], ...] = ()
+    plural: str = ""
+    n: int = 0
+
+    def render(self, translator: Translator = ENGLISH) -> str:
+        template = (
+            translator.ngettext(self.id, self.plural, self.n) if self.plural else translator.gettext(self.id)
+        )
+        if not self.args:
+            return template
+        return template.format_map(
+            {name: value.render(translator) if isinstance(value, Msg) else value for name, value in self.args}
+        )
+
+    @property
+    def params(self) -> Mapping[str, Param]:
+        return dict(self.args)
+
+    def as_json(self) -> dict:
+        """The id and parameters as plain JSON (nested messages as objects of their own)."""
+        out: dict = {"id": self.id}
+        if self.plural:
+            out["plural"] = self.plural
+            out["n"] = self.n
+        if self.args:
+            out["args"] = {name: value.as_json() if isinstance(value, Msg) else value for name, value in self.args}
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> Msg:
+        args = tuple(
+            (name, cls.from_json(value) if isinstance(value, Mapping) else value)
+            for name, value in (data.get("args") or {}).items()
+        )
+        return cls(id=data["id"], args=args, plural=data.get("plural", ""), n=int(data.get("n", 0)))
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def N_(text: str) -> str:  # noqa: N802 - gettext's own name for a marker
+    """Marks a message id for extraction where it is kept as a plain string (a rule's name)."""
+    return text
+
+
+def msg(id: str, /, **args: Param) -> Msg:
+    """A message: ``msg("undercut: {deadwood} − {least}", deadwood=12, least=7)``."""
+    return Msg(id=id, args=tuple(args.items()))
+
+
+def nmsg(singular: str, plural: str, n: int, /, **args: Param) -> Msg:
+    """A message with a count: ``nmsg("{n} card", "{n} cards", 3)``; ``n`` is a parameter too."""
+    return Msg(id=singular, args=(("n", n), *args.items()), plural=plural, n=n)
+
+
+def text(value: Param) -> str:
+    """English text of a parameter: a message rendered, anything else as ``str`` gives it."""
+    return str(value)
+
+
+# Words the messages share: ranks with their articles, ranks in the plural, lists.
+
+_A_RANK: dict[int, Msg] = {
+    ACE: msg("an ace"),
+    11: msg("a jack"),
+    12: msg("a queen"),
+    13: msg("a king"),
+    8: msg("an {rank}", rank=8),
+    **{r: msg("a {rank}", rank=r) for r in (2, 3, 4, 5, 6, 7, 9, 10)},
+}
+_RANKS: dict[int, Msg] = {
+    ACE: msg("aces"),
+    11: msg("jacks"),
+    12: msg("queens"),
+    13: msg("kings"),
+    **{r: msg("{rank}s", rank=r) for r in range(2, 11)},
+}
+_RANK: dict[int, Msg] = {
+    ACE: msg("ace"),
+    11: msg("jack"),
+    12: msg("queen"),
+    13: msg("king"),
+    **{r: msg("{rank}", rank=r) for r in range(2, 11)},
+}
+assert set(_A_RANK) == set(_RANKS) == set(_RANK) == set(RANK_WORDS)
+
+
+def a_rank(rank: int) -> Msg:
+    """One card of a rank, with its article: ``an ace``, ``a king``, ``an 8``, ``a 7``."""
+    return _A_RANK[rank]
+
+
+def ranks(rank: int) -> Msg:
+    """Cards of a rank: ``aces``, ``kings``, ``10s``, ``7s``."""
+    return _RANKS[rank]
+
+
+def rank_word(rank: int) -> Msg:
+    """A rank's name: ``ace``, ``king``, ``10``."""
+    return _RANK[rank]
+
+
+def either(options: Iterable[Param], word: str = "or") -> Msg:
+    """``a``, ``a or b``, ``a, b or c`` (``word`` "and": ``a, b and c``)."""
+    items = list(options)
+    if len(items) <= 1:
+        if not items:
+            return msg("{item}", item="")
+        return items[0] if isinstance(items[0], Msg) else msg("{item}", item=items[0])
+    head: Param = items[0]
+    for item in items[1:-1]:
+        head = msg("{first}, {next}", first=head, next=item)
+    if word == "and":
+        return msg("{first} and {last}", first=head, last=items[-1])
+    if word != "or":
+        raise ValueError(f"either: 'or' or 'and', not {word!r}")
+    return msg("{first} or {last}", first=head, last=items[-1])
