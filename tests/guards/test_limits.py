@@ -1,0 +1,54 @@
+"""Per-client limits: a client over a limit gets the 429 page and Retry-After; others go on."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse
+from django.test import RequestFactory, override_settings
+
+from scorekeeper import limits
+
+LOCAL = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "limits": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "limits-test"},
+}
+SMALL = limits.Limit(name="tests", what="tests", count=3, seconds=600)
+
+
+@limits.limited(SMALL)
+def _view(request: HttpRequest) -> HttpResponse:
+    return HttpResponse("done")
+
+
+@pytest.fixture(autouse=True)
+def _local_cache():
+    with override_settings(CACHES=LOCAL):
+        caches[limits.CACHE].clear()
+        yield
+
+
+def _post(address: str) -> HttpResponse:
+    return _view(RequestFactory().post("/x", REMOTE_ADDR=address))
+
+
+def test_posts_over_the_limit_get_429_with_when_to_try_again():
+    assert [_post("10.0.0.1").status_code for _ in range(3)] == [200, 200, 200]
+    refused = _post("10.0.0.1")
+    assert refused.status_code == 429
+    assert 0 < int(refused["Retry-After"]) <= 600
+    assert b"Too many tests from this address" in refused.content
+    assert b"try again in" in refused.content
+
+
+def test_another_address_is_not_limited_and_gets_are_never():
+    for _ in range(5):
+        _post("10.0.0.1")
+    assert _post("10.0.0.2").status_code == 200
+    assert _view(RequestFactory().get("/x", REMOTE_ADDR="10.0.0.1")).status_code == 200
+
+
+def test_a_new_window_starts_afresh():
+    request = RequestFactory().post("/x", REMOTE_ADDR="10.0.0.3")
+    assert [limits.over(SMALL, request, now=1000.0) for _ in range(4)][-1] > 0
+    assert limits.over(SMALL, request, now=1000.0 + 600) == 0
