@@ -12,6 +12,11 @@
    While picking, the card fields take inputmode="none": tapping one never raises the phone's
    keyboard. "⌨" gives the keyboard (and folds the keys away) for those who prefer to type.
    The field being filled, with its live check, is kept in view above the picker.
+
+   By keyboard: the picker follows its target field in the page (it is shown fixed at the bottom, but
+   Tab goes from the field straight into it), inside the page's main landmark. The grid of keys is
+   one Tab stop; the arrow keys, Home and End move inside it, and a key that is used up keeps the
+   focus (it says so, and does nothing). The grid names the field its cards go to.
    No inline code or style (CSP). */
 (function () {
   "use strict";
@@ -105,6 +110,7 @@
       const details = box.closest("details");
       if (details && !details.open) details.open = true;
     }
+    place();
     refresh();
   }
 
@@ -167,7 +173,10 @@
     const b = el("button", cls || "", text);
     b.type = "button";
     if (label) b.setAttribute("aria-label", label);
-    b.addEventListener("click", fn);
+    b.addEventListener("click", (e) => {
+      if (b.getAttribute("aria-disabled") === "true") { e.preventDefault(); return; }
+      fn(e);
+    });
     parent.appendChild(b);
     return b;
   }
@@ -216,6 +225,66 @@
     });
   });
   box.appendChild(grid);
+  where.id = "picker-target";
+  grid.setAttribute("role", "group");
+  grid.setAttribute("aria-label", "Cards");
+  grid.setAttribute("aria-describedby", where.id);
+
+  // ------------------------------------------------------------------ the grid by keyboard
+  const COLUMNS = 7;
+  function cells() { return Array.from(grid.children); }
+  function focusable(b) { return b && b.tagName === "BUTTON" && !b.hidden; }
+  let current = null; // the grid's one Tab stop
+  function makeCurrent(b) {
+    if (!focusable(b)) return;
+    if (current && current !== b) current.tabIndex = -1;
+    current = b;
+    b.tabIndex = 0;
+  }
+  function moveBy(from, delta) {
+    const all = cells();
+    let i = all.indexOf(from);
+    for (let n = 0; n < all.length; n++) {
+      i += delta;
+      if (i < 0 || i >= all.length) return null;
+      if (focusable(all[i])) return all[i];
+    }
+    return null;
+  }
+  grid.addEventListener("keydown", (e) => {
+    const from = e.target.closest("button");
+    if (!from || from.parentNode !== grid) return;
+    const all = cells();
+    const i = all.indexOf(from);
+    const rowStart = i - (i % COLUMNS);
+    let to = null;
+    if (e.key === "ArrowRight") to = moveBy(from, 1);
+    else if (e.key === "ArrowLeft") to = moveBy(from, -1);
+    else if (e.key === "ArrowDown") to = moveBy(from, COLUMNS);
+    else if (e.key === "ArrowUp") to = moveBy(from, -COLUMNS);
+    else if (e.key === "Home") to = all.slice(rowStart, rowStart + COLUMNS).find(focusable);
+    else if (e.key === "End") to = all.slice(rowStart, rowStart + COLUMNS).reverse().find(focusable);
+    else return;
+    e.preventDefault();
+    if (to) { makeCurrent(to); to.focus(); }
+  });
+  grid.addEventListener("focusin", (e) => { if (e.target.parentNode === grid) makeCurrent(e.target); });
+  cells().forEach((b) => { if (b.tagName === "BUTTON") b.tabIndex = -1; });
+  makeCurrent(cells().find(focusable));
+
+  /* The picker sits right after its target field in the page (after the fold that holds it): Tab
+     goes from the field into the picker, and from the picker on to the next field. */
+  function place() {
+    const anchor = target ? boxOf(target) : null;
+    const after = anchor ? anchor.closest("details") || anchor : null;
+    const focused = box.contains(document.activeElement) ? document.activeElement : null;
+    if (after) {
+      if (after.nextElementSibling !== box) after.after(box);
+    } else if (box.parentNode !== form) {
+      form.appendChild(box);
+    }
+    if (focused && document.activeElement !== focused) focused.focus({ preventScroll: true });
+  }
 
   function labelOf(input) {
     const label = form.querySelector(`label[for="${input.id}"]`);
@@ -235,7 +304,10 @@
         badge.textContent = String(Math.max(left, 0));
       }
       // naming a wild card: any natural card may be named, whether or not it is still unused
-      b.disabled = naming >= 0 ? code === "JK" : left <= 0;
+      // a used-up key stays focusable (aria-disabled): the keyboard's focus is never dropped
+      const off = naming >= 0 ? code === "JK" : left <= 0;
+      if (off) b.setAttribute("aria-disabled", "true");
+      else b.removeAttribute("aria-disabled");
       b.setAttribute("aria-label", shown + (counted ? `, ${Math.max(left, 0)} left` : left > 0 ? "" : ", used"));
     });
     eq.hidden = naming < 0 && lastWild() < 0; // shown while there is a wild card to name
@@ -334,7 +406,7 @@
 
   // ------------------------------------------------------------------ start
   document.documentElement.classList.add("with-picker");
-  document.body.appendChild(box);
+  form.appendChild(box); // inside the page's main landmark; place() moves it beside its target
   // After a failed save the first field in error has the focus (autofocus): it is the target.
   const active = document.activeElement;
   const invalid = allFields().find((input) => input.getAttribute("aria-invalid") === "true");
