@@ -4,9 +4,13 @@ hashed ones."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_safe
@@ -36,3 +40,41 @@ def manifest(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(json.dumps(body, indent=1), content_type="application/manifest+json")
     response["Cache-Control"] = "public, max-age=3600"
     return response
+
+
+# The offline app: a service worker for the whole site (it must be served from the site's root to
+# cover it) and the page it shows when it has kept nothing for an address.
+SHELL_FILES = (
+    "app.css",
+    "app.js",
+    "picker.js",
+    "drafts.js",
+    "live.js",
+    "django_htmx/htmx-2.min.js",
+    "icons/icon.svg",
+    "icons/icon-192.png",
+)
+
+
+@require_safe
+def service_worker(request: HttpRequest) -> HttpResponse:
+    shell = [static(name) for name in SHELL_FILES] + [reverse("table:offline")]
+    version = hashlib.sha256("\n".join(shell).encode()).hexdigest()[:12]
+    body = render_to_string(
+        "offline/sw.js",
+        {
+            "shell": json.dumps(shell),
+            "version": version,
+            "offline_url": reverse("table:offline"),
+            "static_prefix": settings.STATIC_URL,
+        },
+    )
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@require_safe
+def offline(request: HttpRequest) -> HttpResponse:
+    return render(request, "offline/offline.html")

@@ -1,0 +1,92 @@
+/* The service worker (served at /sw.js by scorekeeper.table.webapp so that it covers the whole
+   site): the app opens without a connection.
+
+   - The app's shell (stylesheet, scripts, icons, the offline page) is kept at install.
+   - Pages are asked of the server first; each page that answers 200 is kept, the newest copy of
+     each (the game pages, the rule book, the checker, the lists). Without a connection the kept
+     copy is shown, marked at the top as a saved copy with its time; a page never kept gives the
+     offline page.
+   - Static files: the kept copy at once, refreshed in the background.
+   - Nothing else is touched: the live page's polls, every POST and the admin go to the server as
+     they are (drafts.js keeps the cards of a deal that could not be sent).
+   Its text changes whenever a static file's address does (hashed names), which updates it. */
+"use strict";
+
+const SHELL = "shell-{{ version }}";
+const PAGES = "pages-v1";
+const SHELL_URLS = {{ shell|safe }};
+const OFFLINE_URL = "{{ offline_url }}";
+const NOT_KEPT = /^\/(admin|join|sw\.js)/;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(SHELL_URLS)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith("shell-") && k !== SHELL).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim())
+  );
+});
+
+function savedCopy(response, savedAt) {
+  return response.text().then((html) => {
+    const time = new Date(savedAt).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+    const note =
+      '<p class="stale saved-copy" role="status">Saved copy from ' + time +
+      " — no connection. What you see may be out of date.</p>";
+    const marked = html.replace(/(<main[^>]*>)/, "$1" + note);
+    const headers = new Headers(response.headers);
+    headers.delete("Content-Length");
+    return new Response(marked, { status: 200, headers: headers });
+  });
+}
+
+async function page(request) {
+  const cache = await caches.open(PAGES);
+  try {
+    const response = await fetch(request);
+    if (response.status === 200 && (response.headers.get("Content-Type") || "").startsWith("text/html")) {
+      const headers = new Headers(response.headers);
+      headers.set("X-Saved-At", String(Date.now()));
+      const body = await response.clone().arrayBuffer();
+      await cache.put(request.url, new Response(body, { status: 200, headers: headers }));
+    }
+    return response;
+  } catch (offline) {
+    const kept = await cache.match(request.url);
+    if (kept) return savedCopy(kept, Number(kept.headers.get("X-Saved-At")) || Date.now());
+    const fallback = await caches.match(OFFLINE_URL);
+    return fallback || Response.error();
+  }
+}
+
+async function staticFile(request, event) {
+  const cache = await caches.open(SHELL);
+  const kept = await cache.match(request);
+  const fresh = fetch(request)
+    .then((response) => {
+      if (response.ok) cache.put(request, response.clone());
+      return response;
+    })
+    .catch(() => kept || Response.error());
+  if (kept) {
+    event.waitUntil(fresh.then(() => undefined));
+    return kept;
+  }
+  return fresh;
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin || NOT_KEPT.test(url.pathname)) return;
+  if (request.mode === "navigate") {
+    event.respondWith(page(request));
+  } else if (url.pathname.startsWith("{{ static_prefix }}")) {
+    event.respondWith(staticFile(request, event));
+  }
+});
