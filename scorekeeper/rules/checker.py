@@ -419,6 +419,8 @@ def _meld(q: Question, rules: profiles.OklahomaRules, v: Verdict) -> None:
         v.error("enter the cards of the meld, e.g. QS QH 2C=QD", rule="melds", source="S0, S1 law 7")
         return
     _meld_result(check_meld(tokens, rules), v)
+    if v.ok:
+        _within_the_pack(tokens, rules, v)
 
 
 def _meld_result(result: MeldCheck, v: Verdict) -> None:
@@ -436,6 +438,19 @@ def _meld_result(result: MeldCheck, v: Verdict) -> None:
     if result.note:
         v.details.append(result.note)
     v.lines = [line.as_dict() for line in result.lines]
+
+
+def _within_the_pack(tokens: list[str], rules: profiles.OklahomaRules, v: Verdict) -> None:
+    """A legal meld is also within the pack: two of each natural card, eight 2s, one Joker (or none
+    without it). The engine checks a hand's cards against the pack as the deal form does
+    (``oklahoma.score_hand``), so the meld goes through it as a hand of this one meld."""
+    try:
+        score_hand(rules, [tokens], [])
+    except RecordInvalid as exc:
+        for e in exc.errors:
+            v.error(e.message, e.rule, e.source, e.cards)
+        v.headline = "Not a legal meld: the pack does not hold these cards."
+        v.melds, v.details, v.lines = [], [], []
 
 
 # ------------------------------------------------------------------------------------------ deal
