@@ -59,6 +59,7 @@ class CheckerForm(forms.Form):
         kind = kind or ("knock" if game == profiles.GIN else "meld")
         # A rule set of the other game (e.g. after switching the question) falls back to the default.
         profile = profile if profile_game == game else checker.DEFAULT_PROFILE[game]
+        self.options = self._options(data, game)
         self.chosen = {
             "kind": kind,
             "game": game,
@@ -69,6 +70,15 @@ class CheckerForm(forms.Form):
             "other": self._text(data, "other", MAX_TEXT),
             "deal": self._text(data, "deal", MAX_DEAL),
         }
+
+    def _options(self, data: Any, game: str) -> dict[str, Any]:
+        """The game's house options in the request, named as the knobs (``?joker=false``), read as the
+        rule book page reads them; a value the field refuses is said and left out."""
+        form = BookOptionsForm(data if hasattr(data, "get") else None, game=game)
+        options = form.options()
+        for name, errors in form.errors.items():
+            self.problems += [f"{form.fields[name].label}: {e}" for e in errors] if name in form.fields else []
+        return options
 
     def asked(self) -> bool:
         return any(self.chosen[k].strip() for k in ("cards", "upcard", "spread", "other", "deal"))
@@ -84,6 +94,7 @@ class CheckerForm(forms.Form):
             spread=c["spread"],
             other=c["other"],
             deal=c["deal"],
+            options=self.options,
         )
 
 

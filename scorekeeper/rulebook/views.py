@@ -69,6 +69,7 @@ def _book_context(book: rulebook.Book, link: links.BookLink, **more: Any) -> dic
         "game_name": profiles.GAME_NAMES[book.game],
         "profile": profiles.PROFILES[book.game][book.profile],
         "siblings": list(profiles.PROFILES[book.game].values()),
+        "checker_url": links.checker_for(book.rules),
         **more,
     }
 
@@ -135,5 +136,9 @@ def check(request: HtmxHttpRequest) -> HttpResponse:
         "kinds": checker.KINDS,
         "example": checker.example_deal(question.game),
         "book_link": _checker_book(question),
+        "options": [
+            (name, links.option_text(value), profiles.knob(question.game, name).label, rulebook.show_value(value))
+            for name, value in sorted(question.options.items())
+        ],
     }
     return render_page(request, "rulebook/checker.html", context, partial="verdict")

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,7 +51,8 @@ MAX_DEAL = 20000
 @dataclass(frozen=True, slots=True)
 class Question:
     """One question to the checker, as the web form cleaned it: what is asked (``kind``), under
-    which rules (``game``, ``profile``) and the text of each field (cards as typed)."""
+    which rules (``game``, ``profile`` and the table's house ``options``, knob names to values) and
+    the text of each field (cards as typed)."""
 
     kind: str = "knock"
     game: str = profiles.GIN
@@ -60,6 +62,7 @@ class Question:
     spread: str = ""
     other: str = ""
     deal: str = ""
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def asked(self) -> bool:
@@ -68,8 +71,14 @@ class Question:
 
     @property
     def rules(self) -> profiles.Rules:
-        """The rules of the question's profile; RecordInvalid if the profile is not one of the game's."""
-        return profiles.resolve(self.game, self.profile)
+        """The rules of the question's profile and options; RecordInvalid if the profile is not one of the
+        game's, or an option is not one of its knobs or values."""
+        return profiles.resolve(self.game, self.profile, self.options)
+
+    @property
+    def record_rules(self) -> dict[str, Any]:
+        """The ``rules`` of a record scored under the question's rules (RECORD.md)."""
+        return {"profile": self.profile, "options": dict(self.options)} if self.options else {"profile": self.profile}
 
 
 @dataclass
@@ -480,7 +489,7 @@ def _deal(q: Question, rules: profiles.Rules, v: Verdict) -> None:
         rec = {
             "format": record.FORMAT,
             "game": q.game,
-            "rules": {"profile": q.profile},
+            "rules": q.record_rules,
             "players": list(hands),
             "deals": [data],
         }
@@ -550,7 +559,7 @@ def _gin_hand(q: Question, rules: profiles.GinRules, v: Verdict) -> None:
     rec = {
         "format": record.FORMAT,
         "game": profiles.GIN,
-        "rules": {"profile": q.profile},
+        "rules": q.record_rules,
         "players": ["Knocker", "Defender"],
         "deals": [
             {

@@ -281,6 +281,7 @@ def test_question_is_a_plain_frozen_value():
         "spread",
         "other",
         "deal",
+        "options",
     ]
     with pytest.raises(dataclasses.FrozenInstanceError):
         q.cards = "x"  # type: ignore[misc]

@@ -320,6 +320,40 @@ def test_the_rescore_pages_other_side_links_to_the_other_rules_book(client, tabl
     assert_every_cite_links_to_a_paragraph(client, text)
 
 
+@pytest.mark.parametrize(
+    "kind, profile, options, url",
+    [
+        ("oklahoma", "laws", {"joker": False}, "/check/?kind=meld&amp;profile=laws&amp;joker=false"),
+        ("oklahoma", "book", {}, "/check/?kind=meld&amp;profile=book"),
+        (
+            "oklahoma-gin",
+            "classic",
+            {"target": 250, "shutout": True},
+            "/check/?kind=knock&amp;profile=classic&amp;shutout=true&amp;target=250",
+        ),
+    ],
+)
+def test_a_games_book_opens_the_checker_on_its_first_question_under_its_rules(
+    client, table, kind, profile, options, url
+):
+    """The checker opens on the meld question (Gin: the knock question) with the game's profile and house
+    options preselected: a meld with the Joker is refused at a table that plays without it."""
+    players = NAMES if kind == "oklahoma" else ["Ann", "Ben"]
+    game = new_game(table, kind=kind, profile=profile, players=players, options=options)
+    text = page(client, f"/games/{game.pk}/rules/")
+    assert f'<a class="button" href="{url}">Check a ruling under these rules</a>' in text
+    checker_page = page(client, html.unescape(url) + "&cards=JK+QS+KS")
+    assert f'<option value="{profile}" selected>' in checker_page
+    for name, value in options.items():
+        shown = "true" if value is True else "false" if value is False else str(value)
+        assert f'<input type="hidden" name="{name}" value="{shown}">' in checker_page
+    if options.get("joker") is False:
+        assert (
+            "played without the Joker" in checker_page
+            and "House options: Play with the Joker <strong>no</strong>" in checker_page
+        )
+
+
 def test_a_follower_reads_the_games_rule_book(client, table, follower):
     game = new_game(table, kind="oklahoma", profile="laws", players=NAMES)
     as_phone(client, follower)
