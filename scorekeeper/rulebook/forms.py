@@ -119,7 +119,8 @@ class BookOptionsForm(forms.Form):
         names = set()
         for e in errors:
             name = (e.field or "").removeprefix("rules.options.")
-            text = e.message + (f" ({e.source})" if e.source and e.source not in e.message else "")
+            message = str(e.message)
+            text = message + (f" ({e.source})" if e.source and e.source not in message else "")
             if name in self.fields:
                 self.add_error(name, text)
                 names.add(name)

@@ -186,7 +186,7 @@ def check_examples(text: str, game: str, rules: profiles.Rules) -> int:
             result = record.score_record(rec)
         except RecordInvalid as exc:
             for e in exc.errors:
-                assert html.escape(e.message).replace("&#x27;", "'") in body.replace("&#x27;", "'"), example_id
+                assert html.escape(str(e.message)).replace("&#x27;", "'") in body.replace("&#x27;", "'"), example_id
             checked += 1
             continue
         deal = result.deals[-1]

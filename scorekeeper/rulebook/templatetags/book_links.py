@@ -61,5 +61,5 @@ def refused_options(game: Any, form: Any, prefix: str = "o_") -> list[tuple[str,
     out = []
     for e in gin.setup_errors(rules, game.player_names()):
         if e.field and e.field.startswith("rules.options."):
-            out.append((prefix + e.field.removeprefix("rules.options."), e.message))
+            out.append((prefix + e.field.removeprefix("rules.options."), str(e.message)))
     return out
