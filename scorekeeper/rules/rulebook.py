@@ -27,7 +27,7 @@ from typing import Any, Final
 from . import games, gin, oklahoma, oklahoma_melds, oklahoma_values, profiles, record
 from .cards import parse_card, split_cards
 from .errors import RecordError, RecordInvalid
-from .messages import ENGLISH, Msg, Translator, msg
+from .messages import ENGLISH, N_, Msg, Translator, msg, nmsg
 from .profiles import GIN, OKLAHOMA, GinRules, OklahomaRules, Rules
 from .results import GameResult, Line
 
@@ -47,13 +47,17 @@ class Cite:
     basis: str = "source"
 
     @property
-    def label(self) -> str:
+    def said(self) -> Msg:
         """The citation as a reader sees it: "S0; S1 law 7", "ruling", "ruling, from S0", "house option"."""
         if self.basis == "option":
-            return "house option"
+            return msg("house option")
         if self.basis == "ruling":
-            return "ruling" if self.source in ("", "ruling") else f"ruling, {self.source}"
-        return self.source
+            return msg("ruling") if self.source in ("", "ruling") else msg("ruling, {source}", source=self.source)
+        return msg("{source}", source=self.source)
+
+    @property
+    def label(self) -> str:
+        return str(self.said)
 
 
 RULING: Final = Cite("ruling", "ruling")
@@ -122,8 +126,8 @@ class DealExample:
     of a ``result`` (an example of what the rules forbid)."""
 
     id: str
-    title: str
-    text: str
+    title: Msg
+    text: Msg
     record: Mapping[str, Any]
     result: GameResult | None
     errors: tuple[RecordError, ...] = ()
@@ -150,7 +154,7 @@ class MeldExample:
     cards: tuple[str, ...]  # printed as scored
     points: int | None = None  # Oklahoma
     lines: tuple[Line, ...] = ()
-    problem: str = ""
+    problem: Msg | str = ""
 
     kind: str = field(default="meld", init=False)
 
@@ -209,7 +213,7 @@ class Glance:
 class Book:
     game: str
     profile: str
-    title: str  # "Oklahoma Gin: Standard"
+    title: Msg | str  # "Oklahoma Gin: Standard"
     description: str
     rules: Rules
     sections: tuple[Section, ...]
@@ -233,7 +237,14 @@ class Book:
         """Every ruling the book states: (the anchor to read it at, what it says). The knobs whose
         value is a ruling, then the paragraphs that state one."""
         out = [
-            (f"knob-{g.name}", f"{g.label}: {g.value}" + (f" — {g.note}" if g.note else ""))
+            (
+                f"knob-{g.name}",
+                str(
+                    msg("{knob}: {value} — {note}", knob=g.label, value=g.value, note=g.note)
+                    if g.note
+                    else msg("{knob}: {value}", knob=g.label, value=g.value)
+                ),
+            )
             for g in self.glance
             if g.cite.basis == "ruling"
         ]
@@ -261,7 +272,7 @@ SOURCES: Final = "sources"
 def show_value(value: Any) -> str:
     """A value as players read it: yes/no, 1,000, −20 (a true minus), text as it is."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return N_("yes") if value else N_("no")
     if isinstance(value, int):
         return f"{value:,}".replace("-", "−")
     return str(value)
@@ -294,10 +305,6 @@ class _Pen:
         return Paragraph(replace(message, args=message.args + shown), tuple(values.items()), cite, id)
 
 
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
-
-
 # -------------------------------------------------------------------------------------------
 # Worked examples: small records scored by the engine
 
@@ -316,7 +323,7 @@ def _record(rules: Rules, players: Sequence[str], deals: Sequence[Mapping[str, A
 
 
 def _scored(
-    rules: Rules, example_id: str, title: str, text: str, players: Sequence[str], deals: Sequence[Mapping[str, Any]]
+    rules: Rules, example_id: str, title: Msg, text: Msg, players: Sequence[str], deals: Sequence[Mapping[str, Any]]
 ) -> DealExample:
     rec = _record(rules, players, deals)
     try:
@@ -356,8 +363,18 @@ def _meld_example_oklahoma(rules: OklahomaRules, example_id: str, text: str) -> 
         check.labels,
         check.points if check.ok else None,
         check.lines,
-        "; ".join(e.message for e in check.errors),
+        _joined([e.message for e in check.errors]),
     )
+
+
+def _joined(messages: Sequence[Msg | str]) -> Msg:
+    """Messages one after the other: ``a; b; c``."""
+    if not messages:
+        return msg("{item}", item="")
+    out = messages[0] if isinstance(messages[0], Msg) else msg("{item}", item=messages[0])
+    for m in messages[1:]:
+        out = msg("{first}; {next}", first=out, next=m)
+    return out
 
 
 def _meld_example_gin(example_id: str, text: str) -> MeldExample:
@@ -372,17 +389,17 @@ def _meld_example_gin(example_id: str, text: str) -> MeldExample:
 # Oklahoma
 
 OK_SECTIONS: Final = (
-    ("players", "Players and cards"),
-    ("deal", "The deal"),
-    ("turn", "A turn"),
-    ("melds", "Legal melds"),
-    ("wild-cards", "Wild cards and naming them"),
-    ("card-values", "What the cards score"),
-    ("going-out", "Going out"),
-    ("concealed", "Going out concealed"),
-    ("late-misdeal", "A misdeal found late"),
-    ("stock-out", "When the stock runs out"),
-    ("end", "The end of the game"),
+    ("players", N_("Players and cards")),
+    ("deal", N_("The deal")),
+    ("turn", N_("A turn")),
+    ("melds", N_("Legal melds")),
+    ("wild-cards", N_("Wild cards and naming them")),
+    ("card-values", N_("What the cards score")),
+    ("going-out", N_("Going out")),
+    ("concealed", N_("Going out concealed")),
+    ("late-misdeal", N_("A misdeal found late")),
+    ("stock-out", N_("When the stock runs out")),
+    ("end", N_("The end of the game")),
 )
 
 
@@ -706,8 +723,8 @@ def _ok_going_out(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[
         _scored(
             rules,
             "ex-first-turn",
-            "Going out on the first turn",
-            "Ann melds everything on her very first turn.",
+            msg("Going out on the first turn"),
+            msg("Ann melds everything on her very first turn."),
             (ANN, BEN),
             [first],
         )
@@ -757,8 +774,8 @@ def _ok_concealed(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[
         _scored(
             rules,
             "ex-concealed",
-            "Going out concealed",
-            "Ann had melded nothing before the turn she went out.",
+            msg("Going out concealed"),
+            msg("Ann had melded nothing before the turn she went out."),
             (ANN, BEN),
             [deal],
         )
@@ -804,8 +821,8 @@ def _ok_misdeal(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Ex
             _scored(
                 rules,
                 "ex-misdeal",
-                "A misdeal found late",
-                "Ann goes out, but a wrong number of cards was found after the first play.",
+                msg("A misdeal found late"),
+                msg("Ann goes out, but a wrong number of cards was found after the first play."),
                 (ANN, BEN),
                 [{**_ok_deal_1(rules), LATE_MISDEAL: True}],
             )
@@ -836,7 +853,7 @@ def _ok_stock_out(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[
         },
     }
     examples: list[Example] = [
-        _scored(rules, "ex-stock-out", "The stock runs out", "Nobody went out.", (ANN, BEN), [deal])
+        _scored(rules, "ex-stock-out", msg("The stock runs out"), msg("Nobody went out."), (ANN, BEN), [deal])
     ]
     return paras, examples
 
@@ -881,9 +898,16 @@ def _ok_end(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Exampl
     concealed = bool(rules.concealed_bonus)
     first = [_ok_big_deal(rules, concealed=True)] if concealed else []
     deals = _until_the_end(rules, (ANN, BEN), first, _ok_big_deal(rules))
-    text = f"Ann goes out with big melds, deal after deal, until she reaches {show_value(rules.target)}"
-    text += " (her first out is concealed)." if concealed else "."
-    example = _scored(rules, "ex-end", f"A whole game in {_plural(len(deals), 'deal')}", text, (ANN, BEN), deals)
+    target = show_value(rules.target)
+    if concealed:
+        text = msg(
+            "Ann goes out with big melds, deal after deal, until she reaches {target} (her first out is concealed).",
+            target=target,
+        )
+    else:
+        text = msg("Ann goes out with big melds, deal after deal, until she reaches {target}.", target=target)
+    title = nmsg("A whole game in {n} deal", "A whole game in {n} deals", len(deals))
+    example = _scored(rules, "ex-end", title, text, (ANN, BEN), deals)
     return paras, [replace(example, show="final")]
 
 
@@ -899,8 +923,8 @@ def _oklahoma_sections(rules: OklahomaRules) -> list[Section]:
     deal_1 = _scored(
         rules,
         "ex-deal",
-        "A deal scored",
-        "Ann goes out; Ben is caught with cards in his hand.",
+        msg("A deal scored"),
+        msg("Ann goes out; Ben is caught with cards in his hand."),
         (ANN, BEN),
         [_ok_deal_1(rules)],
     )
@@ -924,24 +948,24 @@ def _oklahoma_sections(rules: OklahomaRules) -> list[Section]:
 # Oklahoma Gin
 
 GIN_SECTIONS: Final = (
-    ("players", "Players and cards"),
-    ("deal", "The deal"),
-    ("turn", "A turn"),
-    ("melds", "Legal melds"),
-    ("knock-limit", "The knock limit"),
-    ("knocking", "Going out: knocking"),
-    ("layoffs", "Layoffs"),
-    ("knock", "A knock won"),
-    ("undercut", "Undercut"),
-    ("gin", "Gin"),
-    ("big-gin", "Big gin"),
-    ("spades", "A spade upcard"),
-    ("void", "The stock down to two cards"),
-    ("end", "The end of the game"),
-    ("boxes", "Boxes"),
-    ("shutout", "Shutout"),
-    ("scoring", "Points to the winner, or penalty points"),
-    ("hollywood", "Hollywood: three games at once"),
+    ("players", N_("Players and cards")),
+    ("deal", N_("The deal")),
+    ("turn", N_("A turn")),
+    ("melds", N_("Legal melds")),
+    ("knock-limit", N_("The knock limit")),
+    ("knocking", N_("Going out: knocking")),
+    ("layoffs", N_("Layoffs")),
+    ("knock", N_("A knock won")),
+    ("undercut", N_("Undercut")),
+    ("gin", N_("Gin")),
+    ("big-gin", N_("Big gin")),
+    ("spades", N_("A spade upcard")),
+    ("void", N_("The stock down to two cards")),
+    ("end", N_("The end of the game")),
+    ("boxes", N_("Boxes")),
+    ("shutout", N_("Shutout")),
+    ("scoring", N_("Points to the winner, or penalty points")),
+    ("hollywood", N_("Hollywood: three games at once")),
 )
 
 # Cards for the Gin examples (no card twice in a deal; the upcards are in nobody's hand).
@@ -1099,8 +1123,8 @@ def _gin_limit(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]
         _scored(
             rules,
             "ex-over-the-limit",
-            "Over the limit",
-            "The upcard is the 3♥; Ann tries to knock with the 7♠ left over.",
+            msg("Over the limit"),
+            msg("The upcard is the 3♥; Ann tries to knock with the 7♠ left over."),
             (ANN, BEN),
             [
                 {
@@ -1113,8 +1137,8 @@ def _gin_limit(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]
         _scored(
             rules,
             "ex-ace-upcard",
-            "An ace upcard",
-            "The upcard is the A♦; Ann tries to knock with the A♠ left over.",
+            msg("An ace upcard"),
+            msg("The upcard is the A♦; Ann tries to knock with the A♠ left over."),
             (ANN, BEN),
             [{**_gin_knock(), "upcard": "AD"}],
         ),
@@ -1193,8 +1217,8 @@ def _gin_layoffs(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
         _scored(
             rules,
             "ex-layoff",
-            "Laying off",
-            "Ann knocks with the run 4♥ 5♥ 6♥; Ben holds the 7♥ and the 8♥.",
+            msg("Laying off"),
+            msg("Ann knocks with the run 4♥ 5♥ 6♥; Ben holds the 7♥ and the 8♥."),
             (ANN, BEN),
             [deal],
         )
@@ -1236,7 +1260,7 @@ def _gin_knock_won(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exam
                 )
             )
     examples: list[Example] = [
-        _scored(rules, "ex-knock", "A knock", "Ann knocks with the A♠ left over.", (ANN, BEN), [_gin_knock()])
+        _scored(rules, "ex-knock", msg("A knock"), msg("Ann knocks with the A♠ left over."), (ANN, BEN), [_gin_knock()])
     ]
     if rules.penalty and rules.max_players > 2:
         cleo = ["5H", "4D", "2S", "KD", "QC", "JH", "10C"]
@@ -1253,8 +1277,8 @@ def _gin_knock_won(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exam
             _scored(
                 rules,
                 "ex-knock-three",
-                "A knock with three players",
-                "Ann knocks; Ben and Cleo each take their own penalty points.",
+                msg("A knock with three players"),
+                msg("Ann knocks; Ben and Cleo each take their own penalty points."),
                 (ANN, BEN, CLEO),
                 [deal],
             )
@@ -1305,8 +1329,8 @@ def _gin_undercut_section(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], li
         _scored(
             rules,
             "ex-undercut",
-            "An undercut",
-            "Ann knocks with the 8♠ left over (8 points); Ben has only the A♥ left.",
+            msg("An undercut"),
+            msg("Ann knocks with the 8♠ left over (8 points); Ben has only the A♥ left."),
             (ANN, BEN),
             [_gin_undercut()],
         )
@@ -1336,7 +1360,9 @@ def _gin_gin_section(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Ex
             cite=cite,
             id="gin-bonus",
         )
-    examples: list[Example] = [_scored(rules, "ex-gin", "Gin", "Ann melds all ten cards.", (ANN, BEN), [_gin_gin()])]
+    examples: list[Example] = [
+        _scored(rules, "ex-gin", msg("Gin"), msg("Ann melds all ten cards."), (ANN, BEN), [_gin_gin()])
+    ]
     return [text], examples
 
 
@@ -1370,7 +1396,7 @@ def _gin_big_gin(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
             BEN: {"cards": GIN_BEN},
         },
     }
-    return paras, [_scored(rules, "ex-big-gin", "Big gin", "Ann melds all eleven cards.", (ANN, BEN), [deal])]
+    return paras, [_scored(rules, "ex-big-gin", msg("Big gin"), msg("Ann melds all eleven cards."), (ANN, BEN), [deal])]
 
 
 def _gin_spades(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
@@ -1405,8 +1431,8 @@ def _gin_spades(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example
         _scored(
             rules,
             "ex-spade",
-            "A spade upcard",
-            "The same knock as above, but the first upcard is the 8♠.",
+            msg("A spade upcard"),
+            msg("The same knock as above, but the first upcard is the 8♠."),
             (ANN, BEN),
             [_gin_knock(SPADE_UPCARD)],
         )
@@ -1430,8 +1456,8 @@ def _gin_void(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]
             _scored(
                 rules,
                 "ex-void",
-                "A void hand",
-                "Nobody knocked.",
+                msg("A void hand"),
+                msg("Nobody knocked."),
                 (ANN, BEN),
                 [{"upcard": UPCARD, "knocker": None, "hands": {}}],
             )
@@ -1531,10 +1557,12 @@ def _gin_end(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
         )
     )
     deals = _until_the_end(rules, (ANN, BEN), [_gin_knock(knocker=BEN)], _gin_gin())
-    text = "Ben wins the first hand with a knock; then Ann goes gin, hand after hand, until the " + (
-        "match ends." if rules.hollywood else "game ends."
-    )
-    example = _scored(rules, "ex-end", f"A whole game in {_plural(len(deals), 'hand')}", text, (ANN, BEN), deals)
+    if rules.hollywood:
+        text = msg("Ben wins the first hand with a knock; then Ann goes gin, hand after hand, until the match ends.")
+    else:
+        text = msg("Ben wins the first hand with a knock; then Ann goes gin, hand after hand, until the game ends.")
+    title = nmsg("A whole game in {n} hand", "A whole game in {n} hands", len(deals))
+    example = _scored(rules, "ex-end", title, text, (ANN, BEN), deals)
     return paras, [replace(example, show="final")]
 
 
@@ -1600,7 +1628,12 @@ def _gin_shutout(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
     ]
     deals = _until_the_end(rules, (ANN, BEN), [], _gin_gin())
     example = _scored(
-        rules, "ex-shutout", "A shutout", "Ann goes gin, hand after hand; Ben never scores.", (ANN, BEN), deals
+        rules,
+        "ex-shutout",
+        msg("A shutout"),
+        msg("Ann goes gin, hand after hand; Ben never scores."),
+        (ANN, BEN),
+        deals,
     )
     return paras, [replace(example, show="final")]
 
@@ -1686,8 +1719,8 @@ def _gin_hollywood(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exam
     example = _scored(
         rules,
         "ex-hollywood",
-        "Four hands in three columns",
-        "Ann wins the first, second and fourth hands; Ben the third.",
+        msg("Four hands in three columns"),
+        msg("Ann wins the first, second and fourth hands; Ben the third."),
         (ANN, BEN),
         deals,
     )
@@ -1731,33 +1764,33 @@ _TEXT_DISPUTES: Mapping[str, tuple[tuple[str, str, tuple[tuple[str, str], ...], 
     OKLAHOMA: (
         (
             "dispute-reaching",
-            "Reaching the target",
-            (("S0", "the game ends on the deal on which a player “passes” 1,000"),),
-            "reaching the target exactly is enough",
-            "a score of exactly the target has reached it; S1 gives no target at all",
+            N_("Reaching the target"),
+            (("S0", N_("the game ends on the deal on which a player “passes” 1,000")),),
+            N_("reaching the target exactly is enough"),
+            N_("a score of exactly the target has reached it; S1 gives no target at all"),
         ),
         (
             "dispute-readings",
-            "Melds that read more than one way",
+            N_("Melds that read more than one way"),
             (
-                ("S0", "a wild card in a sequence is announced when melded"),
-                ("S1 law 9", "the player who melds the Joker announces the card it represents"),
+                ("S0", N_("a wild card in a sequence is announced when melded")),
+                ("S1 law 9", N_("the player who melds the Joker announces the card it represents")),
             ),
-            "name the wild cards only where the readings score differently",
-            "a unique reading, or readings that score the same, need no name; the score sheet says which was taken",
+            N_("name the wild cards only where the readings score differently"),
+            N_("a unique reading, or readings that score the same, need no name; the score sheet says which was taken"),
         ),
     ),
     GIN: (
         (
             "dispute-ace-upcard",
-            "An ace upcard",
+            N_("An ace upcard"),
             (
-                ("S2", "“Ace = 1 (gin only hand)”"),
-                ("S4", "a starting ace sets the knock value to “Gin only”"),
-                ("BO", "gin only"),
+                ("S2", N_("“Ace = 1 (gin only hand)”")),
+                ("S4", N_("a starting ace sets the knock value to “Gin only”")),
+                ("BO", N_("gin only")),
             ),
-            "gin only: nobody may knock with any deadwood",
-            "S2's own variation says an ace upcard “strictly requires gin”",
+            N_("gin only: nobody may knock with any deadwood"),
+            N_("S2's own variation says an ace upcard “strictly requires gin”"),
         ),
     ),
 }
@@ -1820,8 +1853,8 @@ def _glance(rules: Rules) -> tuple[Glance, ...]:
 
 _CODE = re.compile(r"\b(S[0-4]|PG|BO|GC|AR|HW)\b")
 _MORE_SOURCES: Mapping[str, str] = {
-    "RULES.md": "this project's rules: what the score keeper must know",
-    "RECORD.md": "this project's game record: how a deal is written down",
+    "RULES.md": N_("this project's rules: what the score keeper must know"),
+    "RECORD.md": N_("this project's game record: how a deal is written down"),
 }
 
 
@@ -1864,7 +1897,7 @@ def build(rules: Rules) -> Book:
     return Book(
         game=rules.game,
         profile=rules.profile,
-        title=f"{profiles.GAME_NAMES[rules.game]}: {prof.title}",
+        title=msg("{game}: {profile}", game=profiles.GAME_NAME_MESSAGES[rules.game], profile=prof.title),
         description=prof.description,
         rules=rules,
         sections=tuple(sections),
