@@ -38,19 +38,8 @@ class CheckerForm(forms.Form):
         return str(value or "").replace("\x00", "")[:limit]
 
     def _resolve(self, data: Any) -> None:
-        kind = self._text(data, "kind", 20)
-        game = self._text(data, "game", 20)
-        profile = self._text(data, "profile", 20)
-        if kind and kind not in checker.KIND_GAME:
-            self.problems.append(f"unknown question '{kind}'")
-            kind = ""
-        if game and game not in profiles.PROFILES:
-            self.problems.append(f"unknown game '{game}'")
-            game = ""
+        kind, game, profile = self._known(data)
         profile_game = next((g for g in profiles.GAMES if profile in profiles.PROFILES[g]), "")
-        if profile and not profile_game:
-            self.problems.append(f"unknown rule set '{profile}'")
-            profile = ""
         if kind and checker.KIND_GAME[kind]:
             game = checker.KIND_GAME[kind]
         elif profile_game:
@@ -70,6 +59,22 @@ class CheckerForm(forms.Form):
             "other": self._text(data, "other", MAX_TEXT),
             "deal": self._text(data, "deal", MAX_DEAL),
         }
+
+    def _known(self, data: Any) -> tuple[str, str, str]:
+        """The kind, game and rule set asked for, each "" when not given or not known (which is said)."""
+        kind = self._text(data, "kind", 20)
+        game = self._text(data, "game", 20)
+        profile = self._text(data, "profile", 20)
+        if kind and kind not in checker.KIND_GAME:
+            self.problems.append(f"unknown question '{kind}'")
+            kind = ""
+        if game and game not in profiles.PROFILES:
+            self.problems.append(f"unknown game '{game}'")
+            game = ""
+        if profile and not any(profile in profiles.PROFILES[g] for g in profiles.GAMES):
+            self.problems.append(f"unknown rule set '{profile}'")
+            profile = ""
+        return kind, game, profile
 
     def _options(self, data: Any, game: str) -> dict[str, Any]:
         """The game's house options in the request, named as the knobs (``?joker=false``), read as the

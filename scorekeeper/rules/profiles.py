@@ -84,6 +84,9 @@ class Knob:
 
     def check(self, value: Any) -> Msg | None:
         """None when ``value`` is allowed, else what is wrong with it."""
+        return self._type_problem(value) or self._range_problem(value)
+
+    def _type_problem(self, value: Any) -> Msg | None:
         name, shown = self.name, _show(value)
         if self.type is bool:
             if not isinstance(value, bool):
@@ -93,6 +96,10 @@ class Knob:
                 return msg("'{name}' takes a whole number, not {value}", name=name, value=shown)
         elif not isinstance(value, self.type):
             return msg("'{name}' takes {type}, not {value}", name=name, type=self.type_name, value=shown)
+        return None
+
+    def _range_problem(self, value: Any) -> Msg | None:
+        name, shown = self.name, _show(value)
         if self.allowed is not None and value not in self.allowed:
             return msg(
                 "'{name}' must be one of {allowed}, not {value}", name=name, allowed=self.allowed_text(), value=shown

@@ -406,10 +406,7 @@ OK_SECTIONS: Final = (
 def _ok_players(w: _Pen, rules: OklahomaRules) -> list[Paragraph]:
     joker = rules.joker
     return [
-        w.p(
-            msg("From 2 to {max_players} players. Three is best (S0)."),
-            max_players=w.knob("max_players"),
-        ),
+        w.p(msg("From 2 to {max_players} players. Three is best (S0)."), max_players=w.knob("max_players")),
         w.p(
             msg("Two packs of 52 cards shuffled together{joker}."),
             joker=w.knob(
@@ -421,10 +418,7 @@ def _ok_players(w: _Pen, rules: OklahomaRules) -> list[Paragraph]:
 
 def _ok_deal(w: _Pen) -> list[Paragraph]:
     return [
-        w.p(
-            msg("Everyone draws a card: the lowest deals first (the Joker counts low)."),
-            cite="S0; S1 law 2",
-        ),
+        w.p(msg("Everyone draws a card: the lowest deals first (the Joker counts low)."), cite="S0; S1 law 2"),
         w.p(
             msg(
                 "The dealer gives everyone {value}, one at a time, and turns the next card face up: it starts "
@@ -432,19 +426,13 @@ def _ok_deal(w: _Pen) -> list[Paragraph]:
             ),
             value=w.fixed(msg("13 cards"), "S0; S1 law 3"),
         ),
-        w.p(
-            msg("The winner of a hand deals the next one."),
-            cite="S0; S1 law 5",
-        ),
+        w.p(msg("The winner of a hand deals the next one."), cite="S0; S1 law 5"),
     ]
 
 
 def _ok_turn(w: _Pen) -> list[Paragraph]:
     return [
-        w.p(
-            msg("Play goes clockwise, starting left of the dealer."),
-            cite="S1 law 6",
-        ),
+        w.p(msg("Play goes clockwise, starting left of the dealer."), cite="S1 law 6"),
         w.p(
             msg(
                 "First turn: the player left of the dealer may take the turned-up card, but only to meld it at "
@@ -466,14 +454,8 @@ def _ok_turn(w: _Pen) -> list[Paragraph]:
             ),
             cite="S0",
         ),
-        w.p(
-            msg("You may add to your own melds on your turn, never to another player's."),
-            cite="S0",
-        ),
-        w.p(
-            msg("You may not discard the Q♠ unless it is your last card."),
-            cite="S0",
-        ),
+        w.p(msg("You may add to your own melds on your turn, never to another player's."), cite="S0"),
+        w.p(msg("You may not discard the Q♠ unless it is your last card."), cite="S0"),
     ]
 
 
@@ -612,10 +594,7 @@ def _ok_values(w: _Pen, rules: OklahomaRules) -> list[Paragraph]:
             id="value-joker",
         )
         if rules.joker
-        else w.p(
-            msg("Joker: not in the pack at this table."),
-            id="value-joker",
-        ),
+        else w.p(msg("Joker: not in the pack at this table."), id="value-joker"),
         w.p(
             msg("Q♠: {queen_of_spades_melded} melded. Left in hand it costs {w}."),
             queen_of_spades_melded=gain(v.QUEEN_OF_SPADES_MELDED),
@@ -690,11 +669,7 @@ def _ok_going_out(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[
             ),
             cite=oklahoma.SRC_OUT,
         ),
-        w.p(
-            msg("Going out scores {out_bonus} on top of your cards."),
-            out_bonus=w.knob("out_bonus"),
-            id="out-bonus",
-        ),
+        w.p(msg("Going out scores {out_bonus} on top of your cards."), out_bonus=w.knob("out_bonus"), id="out-bonus"),
         w.p(
             msg(
                 "Once someone goes out, nobody else may meld. The others score their melds and lose the cards in "
@@ -754,10 +729,7 @@ def _ok_concealed(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[
             )
         ]
     paras.append(
-        w.p(
-            msg("Going out on your first turn is always concealed: nobody can have melded before it."),
-            cite=RULES_MD,
-        )
+        w.p(msg("Going out on your first turn is always concealed: nobody can have melded before it."), cite=RULES_MD)
     )
     paras.append(
         w.p(
@@ -810,10 +782,7 @@ def _ok_misdeal(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Ex
             cite="S1 law 4",
             id="misdeal-no-bonus",
         ),
-        w.p(
-            msg("Ruling: if nobody goes out, there is no bonus to withhold."),
-            cite=RULING,
-        ),
+        w.p(msg("Ruling: if nobody goes out, there is no bonus to withhold."), cite=RULING),
     ]
     examples: list[Example] = []
     if _misdeal_supported():
@@ -840,10 +809,7 @@ def _ok_stock_out(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[
             cite="S0",
             id="stock-out-no-bonus",
         ),
-        w.p(
-            msg("Ruling: the same dealer deals again."),
-            cite=RULING,
-        ),
+        w.p(msg("Ruling: the same dealer deals again."), cite=RULING),
     ]
     deal = {
         "out": None,
@@ -860,10 +826,7 @@ def _ok_stock_out(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[
 
 def _ok_end(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Example]]:
     paras = [
-        w.p(
-            msg("Each deal's points go onto your running total."),
-            cite="S0",
-        ),
+        w.p(msg("Each deal's points go onto your running total."), cite="S0"),
         w.p(
             msg(
                 "The game ends with the deal on which someone reaches {target}. If several do, the highest total wins."
@@ -879,11 +842,7 @@ def _ok_end(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Exampl
             cite=RULING,
             id="tie",
         ),
-        w.p(
-            msg("The winner gets {game_bonus} for the game."),
-            game_bonus=w.knob("game_bonus"),
-            id="game-bonus",
-        ),
+        w.p(msg("The winner gets {game_bonus} for the game."), game_bonus=w.knob("game_bonus"), id="game-bonus"),
         w.p(
             msg(
                 "Final tally: the running total, plus the concealed bonuses kept in the side column, plus the "
@@ -1010,15 +969,9 @@ def _gin_undercut() -> dict[str, Any]:
 
 def _gin_players(w: _Pen, rules: GinRules) -> list[Paragraph]:
     paras = [
-        w.p(
-            msg("One pack of 52 cards, no Joker."),
-            cite="S2, Setup; S4",
-        ),
+        w.p(msg("One pack of 52 cards, no Joker."), cite="S2, Setup; S4"),
         (
-            w.p(
-                msg("{max_players}, 10 cards each."),
-                max_players=w.knob("max_players", msg("Two players")),
-            )
+            w.p(msg("{max_players}, 10 cards each."), max_players=w.knob("max_players", msg("Two players")))
             if rules.max_players == 2
             else w.p(
                 msg("From 2 to {max_players} players: 10 cards each for two, 7 each for three or four."),
@@ -1026,11 +979,7 @@ def _gin_players(w: _Pen, rules: GinRules) -> list[Paragraph]:
                 cite="S4",
             )
         ),
-        w.p(
-            msg("Card points: ace 1, 2 to 10 their face value, J Q K 10."),
-            cite="S2, S4",
-            id="card-points",
-        ),
+        w.p(msg("Card points: ace 1, 2 to 10 their face value, J Q K 10."), cite="S2, S4", id="card-points"),
     ]
     return paras
 
@@ -1050,10 +999,7 @@ def _gin_deal(w: _Pen, rules: GinRules) -> list[Paragraph]:
             else msg("The first upcard sets the knock limit of the hand."),
             cite=_outcome_cite(rules, "limit"),
         ),
-        w.p(
-            msg("The winner of a hand deals the next one."),
-            cite="S3",
-        ),
+        w.p(msg("The winner of a hand deals the next one."), cite="S3"),
     ]
 
 
@@ -1070,28 +1016,15 @@ def _gin_turn(w: _Pen) -> list[Paragraph]:
             msg("Every turn: draw the top card of the stock or of the discard pile, then discard one card."),
             cite="S2; S3",
         ),
-        w.p(
-            msg("The hand ends when someone knocks or goes gin."),
-            cite="S2, Gameplay 4",
-        ),
+        w.p(msg("The hand ends when someone knocks or goes gin."), cite="S2, Gameplay 4"),
     ]
 
 
 def _gin_melds(w: _Pen) -> tuple[list[Paragraph], list[Example]]:
     paras = [
-        w.p(
-            msg("A set: 3 or 4 cards of one rank. A run: 3 or more cards of one suit in order."),
-            cite=gin.MELD_SOURCE,
-        ),
-        w.p(
-            msg("The ace is low only: A-2-3 is a run; Q-K-A and K-A-2 are not."),
-            cite=gin.MELD_SOURCE,
-            id="ace-low",
-        ),
-        w.p(
-            msg("A card belongs to one meld only. Cards in no meld are your deadwood."),
-            cite=gin.MELD_SOURCE,
-        ),
+        w.p(msg("A set: 3 or 4 cards of one rank. A run: 3 or more cards of one suit in order."), cite=gin.MELD_SOURCE),
+        w.p(msg("The ace is low only: A-2-3 is a run; Q-K-A and K-A-2 are not."), cite=gin.MELD_SOURCE, id="ace-low"),
+        w.p(msg("A card belongs to one meld only. Cards in no meld are your deadwood."), cite=gin.MELD_SOURCE),
     ]
     examples: list[Example] = [
         _meld_example_gin("ex-meld-run", "AS 2S 3S"),
@@ -1319,12 +1252,7 @@ def _gin_undercut_section(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], li
                 id="undercut-bonus",
             )
         ]
-    paras.append(
-        w.p(
-            msg("Gin is never undercut."),
-            cite=_outcome_cite(rules, "gin"),
-        )
-    )
+    paras.append(w.p(msg("Gin is never undercut."), cite=_outcome_cite(rules, "gin")))
     examples: list[Example] = [
         _scored(
             rules,
@@ -1411,10 +1339,7 @@ def _gin_spades(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example
                 spade_multiplier=w.knob("spade_multiplier", f"{m}"),
                 id="spade-multiplier",
             ),
-            w.p(
-                msg("The multiplied points count toward the target."),
-                cite="S2",
-            ),
+            w.p(msg("The multiplied points count toward the target."), cite="S2"),
         ]
     else:
         paras = [
@@ -1512,13 +1437,7 @@ def _gin_end(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
                 id="target",
             )
         ]
-    paras.append(
-        w.p(
-            msg("Ruling: if the leaders tie, the game goes on."),
-            cite=RULING,
-            id="tie",
-        )
-    )
+    paras.append(w.p(msg("Ruling: if the leaders tie, the game goes on."), cite=RULING, id="tie"))
     if rules.penalty:
         paras.append(
             w.p(
@@ -1532,19 +1451,11 @@ def _gin_end(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
         )
     elif rules.game_bonus:
         paras.append(
-            w.p(
-                msg("The winner gets a game bonus of {game_bonus}."),
-                game_bonus=w.knob("game_bonus"),
-                id="game-bonus",
-            )
+            w.p(msg("The winner gets a game bonus of {game_bonus}."), game_bonus=w.knob("game_bonus"), id="game-bonus")
         )
     else:
         paras.append(
-            w.p(
-                msg("No game bonus at this table: {game_bonus}."),
-                game_bonus=w.knob("game_bonus"),
-                id="game-bonus",
-            )
+            w.p(msg("No game bonus at this table: {game_bonus}."), game_bonus=w.knob("game_bonus"), id="game-bonus")
         )
     paras.append(
         w.p(
@@ -1568,13 +1479,7 @@ def _gin_end(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
 
 def _gin_boxes(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
     if rules.penalty:
-        return [
-            w.p(
-                msg("Ruling: boxes are not counted with penalty points."),
-                cite=RULING,
-                id="box-bonus",
-            )
-        ], []
+        return [w.p(msg("Ruling: boxes are not counted with penalty points."), cite=RULING, id="box-bonus")], []
     if rules.box_bonus:
         return [
             w.p(
@@ -1586,24 +1491,12 @@ def _gin_boxes(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]
                 id="box-bonus",
             )
         ], []
-    return [
-        w.p(
-            msg("No box bonus at this table: {box_bonus}."),
-            box_bonus=w.knob("box_bonus"),
-            id="box-bonus",
-        )
-    ], []
+    return [w.p(msg("No box bonus at this table: {box_bonus}."), box_bonus=w.knob("box_bonus"), id="box-bonus")], []
 
 
 def _gin_shutout(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
     if rules.penalty:
-        return [
-            w.p(
-                msg("Ruling: no shutout with penalty points."),
-                cite=RULING,
-                id="shutout-double",
-            )
-        ], []
+        return [w.p(msg("Ruling: no shutout with penalty points."), cite=RULING, id="shutout-double")], []
     if not rules.shutout:
         return [
             w.p(
@@ -1858,19 +1751,24 @@ _MORE_SOURCES: Mapping[str, str] = {
 }
 
 
-def _sources(
-    sections: Iterable[Section], disputes: Iterable[Dispute], glance: Iterable[Glance]
-) -> tuple[tuple[str, str], ...]:
+def _cites(sections: Iterable[Section], disputes: Iterable[Dispute], glance: Iterable[Glance]) -> list[Cite]:
+    """Every citation in the book: the paragraphs' and their values', the disputes', the knobs'."""
     cites: list[Cite] = []
     for s in sections:
         for p in s.paragraphs:
             cites += [p.cite] if p.cite else []
-            cites += [x.cite for x in p.parts if x.cite]
+            cites += [x.cite for _, x in p.values if x.cite]
     for d in disputes:
         cites += [d.cite, *(x.cite for x in d.says)]
     cites += [g.cite for g in glance]
+    return cites
+
+
+def _sources(
+    sections: Iterable[Section], disputes: Iterable[Dispute], glance: Iterable[Glance]
+) -> tuple[tuple[str, str], ...]:
     codes: set[str] = set()
-    for c in cites:
+    for c in _cites(sections, disputes, glance):
         codes.update(_CODE.findall(c.source))
         codes.update(x for x in ("RULES.md", "RECORD.md") if x in c.source)
     known = {**profiles.SOURCES, **_MORE_SOURCES}
