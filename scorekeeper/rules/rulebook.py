@@ -500,7 +500,6 @@ def _ok_melds(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Exam
 
 
 def _ok_wild(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Example]]:
-    two = oklahoma_values.TWO_AS_TWO
     if rules.joker:
         wild = msg("All eight 2s and the Joker are wild: each stands for one card, the one you name.")
     else:
@@ -523,6 +522,34 @@ def _ok_wild(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Examp
             ),
             cite=oklahoma_melds.SRC_NOTATION,
         ),
+        *_ok_wild_rulings(w),
+    ]
+    if rules.joker:
+        paras.append(
+            w.p(
+                msg(
+                    "The Joker can come back: on your own turn, put the card it stands for in its place and take the "
+                    "Joker into your hand to use again. Only the Joker, only its owner. A 2 once melded is never "
+                    "replaced. The score sheet records the melds as they lie at the end."
+                ),
+                cite="S0; S1 laws 8, 9",
+                id="joker-swap",
+            )
+        )
+    else:
+        paras.append(
+            w.p(
+                msg("A 2 once melded is never replaced. The score sheet records the melds as they lie at the end."),
+                cite="S1 law 8",
+            )
+        )
+    return paras, _ok_wild_examples(rules)
+
+
+def _ok_wild_rulings(w: _Pen) -> list[Paragraph]:
+    """The rulings on reading wild cards: when they must be named, and a 2 standing for itself."""
+    two = oklahoma_values.TWO_AS_TWO
+    return [
         w.p(
             msg(
                 "Ruling: some melds read more than one way. A♥ 2♥ JK is a set of aces, or the sequence A-2-3♥. A "
@@ -549,30 +576,13 @@ def _ok_wild(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Examp
             id="two-as-two",
         ),
     ]
-    if rules.joker:
-        paras.append(
-            w.p(
-                msg(
-                    "The Joker can come back: on your own turn, put the card it stands for in its place and take the "
-                    "Joker into your hand to use again. Only the Joker, only its owner. A 2 once melded is never "
-                    "replaced. The score sheet records the melds as they lie at the end."
-                ),
-                cite="S0; S1 laws 8, 9",
-                id="joker-swap",
-            )
-        )
-    else:
-        paras.append(
-            w.p(
-                msg("A 2 once melded is never replaced. The score sheet records the melds as they lie at the end."),
-                cite="S1 law 8",
-            )
-        )
+
+
+def _ok_wild_examples(rules: OklahomaRules) -> list[Example]:
     texts = ["AH 2H 3H", "2H JH QH KH AH", "2C=7H 2D 2S"]
     if rules.joker:
         texts[1:1] = ["AH 2H JK", "JK QS KS"]
-    examples: list[Example] = [_meld_example_oklahoma(rules, f"ex-wild-{i}", t) for i, t in enumerate(texts, 1)]
-    return paras, examples
+    return [_meld_example_oklahoma(rules, f"ex-wild-{i}", t) for i, t in enumerate(texts, 1)]
 
 
 def _ok_values(w: _Pen, rules: OklahomaRules) -> list[Paragraph]:
@@ -588,44 +598,44 @@ def _ok_values(w: _Pen, rules: OklahomaRules) -> list[Paragraph]:
             cite="S0; S1 law 10",
         ),
         w.p(
-            msg("Joker: {joker_melded} melded, whatever it stands for. Left in hand it costs {w}."),
-            joker_melded=gain(v.JOKER_MELDED),
-            w=_cost(w, v.JOKER_HELD),
+            msg("Joker: {melded} melded, whatever it stands for. Left in hand it costs {held}."),
+            melded=gain(v.JOKER_MELDED),
+            held=_cost(w, v.JOKER_HELD),
             id="value-joker",
         )
         if rules.joker
         else w.p(msg("Joker: not in the pack at this table."), id="value-joker"),
         w.p(
-            msg("Q♠: {queen_of_spades_melded} melded. Left in hand it costs {w}."),
-            queen_of_spades_melded=gain(v.QUEEN_OF_SPADES_MELDED),
-            w=_cost(w, v.QUEEN_OF_SPADES_HELD),
+            msg("Q♠: {melded} melded. Left in hand it costs {held}."),
+            melded=gain(v.QUEEN_OF_SPADES_MELDED),
+            held=_cost(w, v.QUEEN_OF_SPADES_HELD),
             id="value-queen",
         ),
         w.p(
-            msg("Ace: {ace_melded} melded. Left in hand it costs {w}."),
-            ace_melded=gain(v.ACE_MELDED),
-            w=_cost(w, v.ACE_HELD),
+            msg("Ace: {melded} melded. Left in hand it costs {held}."),
+            melded=gain(v.ACE_MELDED),
+            held=_cost(w, v.ACE_HELD),
             id="value-ace",
         ),
         w.p(
-            msg("K, Q, J, 10, 9, 8: {k_to_8_melded} melded. Left in hand each costs {k8_in_hand} (the Q♠ apart)."),
-            k_to_8_melded=gain(v.K_TO_8_MELDED),
-            k8_in_hand=w.knob("k8_in_hand", str(-k8)),
+            msg("K, Q, J, 10, 9, 8: {melded} melded. Left in hand each costs {held} (the Q♠ apart)."),
+            melded=gain(v.K_TO_8_MELDED),
+            held=w.knob("k8_in_hand", str(-k8)),
             id="value-high",
         ),
         w.p(
-            msg("7, 6, 5, 4, 3: {seven_to_3_melded} melded. Left in hand each costs {w}."),
-            seven_to_3_melded=gain(v.SEVEN_TO_3_MELDED),
-            w=_cost(w, v.SEVEN_TO_3_HELD),
+            msg("7, 6, 5, 4, 3: {melded} melded. Left in hand each costs {held}."),
+            melded=gain(v.SEVEN_TO_3_MELDED),
+            held=_cost(w, v.SEVEN_TO_3_HELD),
             id="value-low",
         ),
         w.p(
             msg(
-                "2: melded, it scores the card it stands for, but {two_as_queen_of_spades} when it stands for "
-                "the Q♠. Left in hand it costs {w}."
+                "2: melded, it scores the card it stands for, but {melded} when it stands for "
+                "the Q♠. Left in hand it costs {held}."
             ),
-            two_as_queen_of_spades=gain(v.TWO_AS_QUEEN_OF_SPADES),
-            w=_cost(w, v.TWO_HELD),
+            melded=gain(v.TWO_AS_QUEEN_OF_SPADES),
+            held=_cost(w, v.TWO_HELD),
             id="value-two",
         ),
     ]
@@ -1138,6 +1148,10 @@ def _gin_layoffs(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
                 id="seat-order",
             )
         )
+    return paras, [_gin_layoff_example(rules)]
+
+
+def _gin_layoff_example(rules: GinRules) -> Example:
     deal = {
         "upcard": UPCARD,
         "knocker": ANN,
@@ -1146,17 +1160,14 @@ def _gin_layoffs(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
             BEN: {"cards": ["KS", "QD", "JC", "10S", "7H", "8H", "6S", "2H", "4D", "2S"]},
         },
     }
-    examples: list[Example] = [
-        _scored(
-            rules,
-            "ex-layoff",
-            msg("Laying off"),
-            msg("Ann knocks with the run 4♥ 5♥ 6♥; Ben holds the 7♥ and the 8♥."),
-            (ANN, BEN),
-            [deal],
-        )
-    ]
-    return paras, examples
+    return _scored(
+        rules,
+        "ex-layoff",
+        msg("Laying off"),
+        msg("Ann knocks with the run 4♥ 5♥ 6♥; Ben holds the 7♥ and the 8♥."),
+        (ANN, BEN),
+        [deal],
+    )
 
 
 def _gin_knock_won(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
@@ -1192,6 +1203,10 @@ def _gin_knock_won(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exam
                     id="each-defender",
                 )
             )
+    return paras, _gin_knock_examples(rules)
+
+
+def _gin_knock_examples(rules: GinRules) -> list[Example]:
     examples: list[Example] = [
         _scored(rules, "ex-knock", msg("A knock"), msg("Ann knocks with the A♠ left over."), (ANN, BEN), [_gin_knock()])
     ]
@@ -1216,7 +1231,7 @@ def _gin_knock_won(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exam
                 [deal],
             )
         )
-    return paras, examples
+    return examples
 
 
 def _gin_undercut_section(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
@@ -1401,63 +1416,10 @@ def _gin_void(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]
 
 
 def _gin_end(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
-    target = w.knob("target")
-    if rules.penalty:
-        paras = [
-            w.p(
-                msg(
-                    "Penalty points add up. The game ends when someone reaches {target} penalty points "
-                    "({target_strict}); the lowest total wins."
-                ),
-                target=target,
-                target_strict=w.knob(
-                    "target_strict", msg("more than that") if rules.target_strict else msg("exactly that is enough")
-                ),
-                cite=_outcome_cite(rules, "game"),
-                id="target",
-            )
-        ]
-    elif rules.target_strict:
-        paras = [
-            w.p(
-                msg("The first to score more than {target} wins the game: {target_strict}."),
-                target=target,
-                target_strict=w.knob("target_strict", msg("exactly the target is not enough")),
-                cite=_outcome_cite(rules, "game"),
-                id="target",
-            )
-        ]
-    else:
-        paras = [
-            w.p(
-                msg("The first to reach {target} wins the game: {target_strict}."),
-                target=target,
-                target_strict=w.knob("target_strict", msg("reaching it exactly is enough")),
-                cite=_outcome_cite(rules, "game"),
-                id="target",
-            )
-        ]
-    paras.append(w.p(msg("Ruling: if the leaders tie, the game goes on."), cite=RULING, id="tie"))
-    if rules.penalty:
-        paras.append(
-            w.p(
-                msg(
-                    "Ruling: with penalty points there is no game bonus, no boxes and no shutout, whatever the table "
-                    "sets for them."
-                ),
-                cite=RULING,
-                id="game-bonus",
-            )
-        )
-    elif rules.game_bonus:
-        paras.append(
-            w.p(msg("The winner gets a game bonus of {game_bonus}."), game_bonus=w.knob("game_bonus"), id="game-bonus")
-        )
-    else:
-        paras.append(
-            w.p(msg("No game bonus at this table: {game_bonus}."), game_bonus=w.knob("game_bonus"), id="game-bonus")
-        )
-    paras.append(
+    paras = [
+        _gin_target(w, rules),
+        w.p(msg("Ruling: if the leaders tie, the game goes on."), cite=RULING, id="tie"),
+        _gin_game_bonus(w, rules),
         w.p(
             msg(
                 "Final tally: each player's game total, plus what is added at the end: the game bonus, the "
@@ -1465,8 +1427,61 @@ def _gin_end(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
             ),
             cite=_outcome_cite(rules, "game"),
             id="final-tally",
+        ),
+    ]
+    return paras, [_gin_whole_game(rules)]
+
+
+def _gin_target(w: _Pen, rules: GinRules) -> Paragraph:
+    target = w.knob("target")
+    if rules.penalty:
+        return w.p(
+            msg(
+                "Penalty points add up. The game ends when someone reaches {target} penalty points "
+                "({target_strict}); the lowest total wins."
+            ),
+            target=target,
+            target_strict=w.knob(
+                "target_strict", msg("more than that") if rules.target_strict else msg("exactly that is enough")
+            ),
+            cite=_outcome_cite(rules, "game"),
+            id="target",
         )
+    if rules.target_strict:
+        return w.p(
+            msg("The first to score more than {target} wins the game: {target_strict}."),
+            target=target,
+            target_strict=w.knob("target_strict", msg("exactly the target is not enough")),
+            cite=_outcome_cite(rules, "game"),
+            id="target",
+        )
+    return w.p(
+        msg("The first to reach {target} wins the game: {target_strict}."),
+        target=target,
+        target_strict=w.knob("target_strict", msg("reaching it exactly is enough")),
+        cite=_outcome_cite(rules, "game"),
+        id="target",
     )
+
+
+def _gin_game_bonus(w: _Pen, rules: GinRules) -> Paragraph:
+    if rules.penalty:
+        return w.p(
+            msg(
+                "Ruling: with penalty points there is no game bonus, no boxes and no shutout, whatever the table "
+                "sets for them."
+            ),
+            cite=RULING,
+            id="game-bonus",
+        )
+    if rules.game_bonus:
+        return w.p(
+            msg("The winner gets a game bonus of {game_bonus}."), game_bonus=w.knob("game_bonus"), id="game-bonus"
+        )
+    return w.p(msg("No game bonus at this table: {game_bonus}."), game_bonus=w.knob("game_bonus"), id="game-bonus")
+
+
+def _gin_whole_game(rules: GinRules) -> Example:
     deals = _until_the_end(rules, (ANN, BEN), [_gin_knock(knocker=BEN)], _gin_gin())
     if rules.hollywood:
         text = msg("Ben wins the first hand with a knock; then Ann goes gin, hand after hand, until the match ends.")
@@ -1474,7 +1489,7 @@ def _gin_end(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
         text = msg("Ben wins the first hand with a knock; then Ann goes gin, hand after hand, until the game ends.")
     title = nmsg("A whole game in {n} hand", "A whole game in {n} hands", len(deals))
     example = _scored(rules, "ex-end", title, text, (ANN, BEN), deals)
-    return paras, [replace(example, show="final")]
+    return replace(example, show="final")
 
 
 def _gin_boxes(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
@@ -1608,6 +1623,10 @@ def _gin_hollywood(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exam
             id="match",
         ),
     ]
+    return paras, [_gin_hollywood_example(rules)]
+
+
+def _gin_hollywood_example(rules: GinRules) -> Example:
     deals = [_gin_gin(), _gin_knock(), _gin_knock(knocker=BEN), _gin_knock()]
     example = _scored(
         rules,
@@ -1617,7 +1636,7 @@ def _gin_hollywood(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exam
         (ANN, BEN),
         deals,
     )
-    return paras, [replace(example, show="columns")]
+    return replace(example, show="columns")
 
 
 def _gin_sections(rules: GinRules) -> list[Section]:
