@@ -49,15 +49,18 @@ def for_rules(rules: Rules) -> BookLink:
     return BookLink(url + (f"?{query(options)}" if options else ""), rules.game)
 
 
-def checker_for(rules: Rules) -> str:
-    """ "Check a ruling" opened on the game's first question (Oklahoma: is this meld legal; Gin: can I
-    knock) under these rules: the profile and its house options preselected."""
+def checker_for(rules: Rules, cards: str = "") -> str:
+    """The ruling checker opened on the game's first question (Oklahoma: is this meld legal; Gin: can I
+    knock) under these rules, the profile and its house options preselected; ``cards`` fills in the
+    cards asked about (a meld of a score line, say)."""
     kind = next(k for k, game, _ in checker.KINDS if game == rules.game)
     params = {
         "kind": kind,
         "profile": rules.profile,
         **{name: option_text(v) for name, v in sorted(rules.options().items())},
     }
+    if cards:
+        params["cards"] = cards
     return reverse("rulebook:checker") + "?" + urlencode(params)
 
 

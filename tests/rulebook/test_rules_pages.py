@@ -358,3 +358,18 @@ def test_a_follower_reads_the_games_rule_book(client, table, follower):
     game = new_game(table, kind="oklahoma", profile="laws", players=NAMES)
     as_phone(client, follower)
     assert "The rules game" in page(client, f"/games/{game.pk}/rules/")
+
+
+def test_checker_href_opens_the_checker_under_a_games_rules(table):
+    """``{% checker_href game %}``: the link a game page (or a meld's score line) gives to the checker."""
+    from django.template import Context, Template
+
+    game = new_game(table, kind="oklahoma", profile="laws", players=NAMES, options={"joker": False})
+    out = Template(
+        "{% load book_links %}{% checker_href game as a %}{{ a }}|{% checker_href game cards=m as b %}{{ b }}"
+    )
+    text = html.unescape(out.render(Context({"game": game, "m": ["QS", "QH", "2C=QD"]})))
+    assert text == (
+        "/check/?kind=meld&profile=laws&joker=false|/check/?kind=meld&profile=laws&joker=false&cards=QS+QH+2C%3DQD"
+    )
+    assert Template("{% load book_links %}{% checker_href None %}").render(Context({})) == ""
