@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -114,6 +115,19 @@ def _checker_book(q: checker.Question) -> links.BookLink | None:
     return links.for_rules(rules)
 
 
+def _tabs(q: checker.Question) -> list[tuple[str, str, str]]:
+    """The questions to switch to: (kind, label, address). A question of the same game keeps the rules
+    chosen (a rule set other than the game's first, or house options)."""
+    chosen = q.options or q.profile != checker.DEFAULT_PROFILE.get(q.game)
+    tabs = []
+    for kind, game, label in checker.KINDS:
+        params: dict[str, str] = {"kind": kind}
+        if chosen and game in ("", q.game):
+            params |= {"profile": q.profile, **{name: links.option_text(v) for name, v in sorted(q.options.items())}}
+        tabs.append((kind, label, reverse("rulebook:checker") + "?" + urlencode(params)))
+    return tabs
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def check(request: HtmxHttpRequest) -> HttpResponse:
     """Check a ruling: a GET makes every verdict a link that can be shared; a long question (a
@@ -133,7 +147,7 @@ def check(request: HtmxHttpRequest) -> HttpResponse:
         "problems": form.problems,
         "games": [(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES],
         "profile_choices": [(g, p.name, p.title) for g in profiles.GAMES for p in profiles.PROFILES[g].values()],
-        "kinds": checker.KINDS,
+        "tabs": _tabs(question),
         "example": checker.example_deal(question.game),
         "book_link": _checker_book(question),
         "options": [

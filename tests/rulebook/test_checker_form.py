@@ -54,3 +54,14 @@ def test_a_meld_is_checked_under_the_questions_options():
     without = checker.Question(kind="meld", game="oklahoma", profile="laws", cards="JK QS KS", options={"joker": False})
     v = checker.answer(without)
     assert v.ok is False and any("without the Joker" in str(e["message"]) for e in v.errors), v.errors
+
+
+def test_the_other_questions_of_the_game_keep_the_rules_chosen(client):
+    """WEB SIDE: from the meld question at a table without the Joker, the hand question keeps its rules;
+    the Gin questions start on their own game's rules. Without a choice, the tabs are plain."""
+    page = client.get("/check/?kind=meld&profile=laws&joker=false").content.decode()
+    assert 'href="/check/?kind=hand&amp;profile=laws&amp;joker=false"' in page
+    assert 'href="/check/?kind=deal&amp;profile=laws&amp;joker=false"' in page
+    assert 'href="/check/?kind=knock"' in page
+    blank = client.get("/check/").content.decode()
+    assert 'href="/check/?kind=meld"' in blank and 'href="/check/?kind=layoff"' in blank
