@@ -562,39 +562,44 @@ def _within_the_pack(tokens: list[str], rules: profiles.OklahomaRules, v: Verdic
 
 
 def _deal(q: Question, rules: profiles.Rules, v: Verdict) -> None:
-    text = q.deal.strip()
-    if not text:
-        v.error(msg("enter a deal in the RECORD.md notation"), rule="format", source="RECORD.md")
+    data = _read_deal(q.deal, v)
+    if data is None:
         return
+    rec = _as_record(q, data, v)
+    if rec is not None:
+        _score(rec, rules, v)
+
+
+def _read_deal(text: str, v: Verdict) -> Any:
+    """The JSON typed, or None with the problem in the verdict."""
+    if not text.strip():
+        v.error(msg("enter a deal in the RECORD.md notation"), rule="format", source="RECORD.md")
+        return None
     try:
-        data = record.parse_json(text)
+        return record.parse_json(text.strip())
     except RecordInvalid as exc:
         for e in exc.errors:
             v.error(e.message, e.rule, e.source)
-        return
     except RecursionError:
         v.error(msg("not valid JSON: nested too deeply"), rule="format", source="RECORD.md")
-        return
+    return None
+
+
+def _as_record(q: Question, data: Any, v: Verdict) -> dict[str, Any] | None:
+    """A whole record as it is, or one deal made a record of the question's game and rules (its players
+    named by its hands); None with the problem in the verdict."""
     if isinstance(data, dict) and "format" in data:
-        rec = data
-    elif isinstance(data, dict):
-        hands = data.get("hands")
-        if not isinstance(hands, dict) or not hands:
-            v.error(msg("a deal has 'hands': an object with one entry per player"), rule="format", source="RECORD.md")
-            return
-        rec = {
-            "format": record.FORMAT,
-            "game": q.game,
-            "rules": q.record_rules,
-            "players": list(hands),
-            "deals": [data],
-        }
-    else:
+        return data
+    if not isinstance(data, dict):
         v.error(
             msg("a deal is a JSON object like {example}", example='{"hands": {...}}'), rule="format", source="RECORD.md"
         )
-        return
-    _score(rec, rules, v)
+        return None
+    hands = data.get("hands")
+    if not isinstance(hands, dict) or not hands:
+        v.error(msg("a deal has 'hands': an object with one entry per player"), rule="format", source="RECORD.md")
+        return None
+    return {"format": record.FORMAT, "game": q.game, "rules": q.record_rules, "players": list(hands), "deals": [data]}
 
 
 def _score(rec: dict[str, Any], rules: profiles.Rules, v: Verdict) -> dict[str, Any] | None:
@@ -615,16 +620,20 @@ def _score(rec: dict[str, Any], rules: profiles.Rules, v: Verdict) -> dict[str, 
     v.ok = None
     v.deals = doc["deals"]
     v.game_result = doc
-    if len(doc["deals"]) == 1:
-        d = doc["deals"][0]
-        parts = ", ".join(f"{name} {p['points']:+d}" for name, p in d["players"].items())
-        v.said = msg("{outcome}: {points}.", outcome=d["outcome"].replace("_", " "), points=parts)
-    else:
-        parts = ", ".join(f"{name} {t}" for name, t in doc["totals"].items())
-        v.said = msg("{n} deals: totals {totals}.", n=len(doc["deals"]), totals=parts)
+    v.said = _scored_said(doc)
     if isinstance(rules, profiles.GinRules) and any(d.get("multiplier", 1) > 1 for d in doc["deals"]):
         _knob_cite(v, rules, "spade_multiplier", f"×{rules.spade_multiplier}")
     return doc
+
+
+def _scored_said(doc: dict[str, Any]) -> Msg:
+    """One deal's outcome and each player's points, or the totals after several deals."""
+    if len(doc["deals"]) == 1:
+        d = doc["deals"][0]
+        parts = ", ".join(f"{name} {p['points']:+d}" for name, p in d["players"].items())
+        return msg("{outcome}: {points}.", outcome=d["outcome"].replace("_", " "), points=parts)
+    parts = ", ".join(f"{name} {t}" for name, t in doc["totals"].items())
+    return msg("{n} deals: totals {totals}.", n=len(doc["deals"]), totals=parts)
 
 
 def _hand(q: Question, rules: profiles.OklahomaRules, v: Verdict) -> None:
