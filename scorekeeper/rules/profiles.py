@@ -71,7 +71,7 @@ class Knob:
 
     @property
     def type_name(self) -> str:
-        return {bool: "boolean", int: "integer", str: "text"}[self.type]
+        return {bool: N_("boolean"), int: N_("integer"), str: N_("text")}[self.type]
 
     def allowed_text(self) -> str:
         if self.allowed is not None:
@@ -80,7 +80,7 @@ class Knob:
             return "true, false"
         lo = "" if self.minimum is None else str(self.minimum)
         hi = "" if self.maximum is None else str(self.maximum)
-        return f"{lo}–{hi}" if lo or hi else "any whole number"
+        return f"{lo}–{hi}" if lo or hi else N_("any whole number")
 
     def check(self, value: Any) -> Msg | None:
         """None when ``value`` is allowed, else what is wrong with it."""
