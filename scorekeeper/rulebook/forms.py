@@ -38,19 +38,8 @@ class CheckerForm(forms.Form):
         return str(value or "").replace("\x00", "")[:limit]
 
     def _resolve(self, data: Any) -> None:
-        kind = self._text(data, "kind", 20)
-        game = self._text(data, "game", 20)
-        profile = self._text(data, "profile", 20)
-        if kind and kind not in checker.KIND_GAME:
-            self.problems.append(f"unknown question '{kind}'")
-            kind = ""
-        if game and game not in profiles.PROFILES:
-            self.problems.append(f"unknown game '{game}'")
-            game = ""
+        kind, game, profile = self._known(data)
         profile_game = next((g for g in profiles.GAMES if profile in profiles.PROFILES[g]), "")
-        if profile and not profile_game:
-            self.problems.append(f"unknown rule set '{profile}'")
-            profile = ""
         if kind and checker.KIND_GAME[kind]:
             game = checker.KIND_GAME[kind]
         elif profile_game:
@@ -59,6 +48,7 @@ class CheckerForm(forms.Form):
         kind = kind or ("knock" if game == profiles.GIN else "meld")
         # A rule set of the other game (e.g. after switching the question) falls back to the default.
         profile = profile if profile_game == game else checker.DEFAULT_PROFILE[game]
+        self.options = self._options(data, game)
         self.chosen = {
             "kind": kind,
             "game": game,
@@ -69,6 +59,31 @@ class CheckerForm(forms.Form):
             "other": self._text(data, "other", MAX_TEXT),
             "deal": self._text(data, "deal", MAX_DEAL),
         }
+
+    def _known(self, data: Any) -> tuple[str, str, str]:
+        """The kind, game and rule set asked for, each "" when not given or not known (which is said)."""
+        kind = self._text(data, "kind", 20)
+        game = self._text(data, "game", 20)
+        profile = self._text(data, "profile", 20)
+        if kind and kind not in checker.KIND_GAME:
+            self.problems.append(f"unknown question '{kind}'")
+            kind = ""
+        if game and game not in profiles.PROFILES:
+            self.problems.append(f"unknown game '{game}'")
+            game = ""
+        if profile and not any(profile in profiles.PROFILES[g] for g in profiles.GAMES):
+            self.problems.append(f"unknown rule set '{profile}'")
+            profile = ""
+        return kind, game, profile
+
+    def _options(self, data: Any, game: str) -> dict[str, Any]:
+        """The game's house options in the request, named as the knobs (``?joker=false``), read as the
+        rule book page reads them; a value the field refuses is said and left out."""
+        form = BookOptionsForm(data if hasattr(data, "get") else None, game=game)
+        options = form.options()
+        for name, errors in form.errors.items():
+            self.problems += [f"{form.fields[name].label}: {e}" for e in errors] if name in form.fields else []
+        return options
 
     def asked(self) -> bool:
         return any(self.chosen[k].strip() for k in ("cards", "upcard", "spread", "other", "deal"))
@@ -84,6 +99,7 @@ class CheckerForm(forms.Form):
             spread=c["spread"],
             other=c["other"],
             deal=c["deal"],
+            options=self.options,
         )
 
 
@@ -108,7 +124,8 @@ class BookOptionsForm(forms.Form):
         names = set()
         for e in errors:
             name = (e.field or "").removeprefix("rules.options.")
-            text = e.message + (f" ({e.source})" if e.source and e.source not in e.message else "")
+            message = str(e.message)
+            text = message + (f" ({e.source})" if e.source and e.source not in message else "")
             if name in self.fields:
                 self.add_error(name, text)
                 names.add(name)

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from scorekeeper.rules import rulebook
+from scorekeeper.rules import checker, rulebook
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.table.models import Game
 
@@ -33,10 +33,10 @@ class BookLink:
 
 def query(options: Mapping[str, Any]) -> str:
     """House options as the book page's query string: ``target=150&shutout=true``."""
-    return urlencode({name: _text(value) for name, value in sorted(options.items())})
+    return urlencode({name: option_text(value) for name, value in sorted(options.items())})
 
 
-def _text(value: Any) -> str:
+def option_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
@@ -47,6 +47,21 @@ def for_rules(rules: Rules) -> BookLink:
     url = reverse("rulebook:book", args=[rules.game, rules.profile])
     options = rules.options()
     return BookLink(url + (f"?{query(options)}" if options else ""), rules.game)
+
+
+def checker_for(rules: Rules, cards: str = "") -> str:
+    """The ruling checker opened on the game's first question (Oklahoma: is this meld legal; Gin: can I
+    knock) under these rules, the profile and its house options preselected; ``cards`` fills in the
+    cards asked about (a meld of a score line, say)."""
+    kind = next(k for k, game, _ in checker.KINDS if game == rules.game)
+    params = {
+        "kind": kind,
+        "profile": rules.profile,
+        **{name: option_text(v) for name, v in sorted(rules.options().items())},
+    }
+    if cards:
+        params["cards"] = cards
+    return reverse("rulebook:checker") + "?" + urlencode(params)
 
 
 def for_game(game: Game) -> BookLink:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -69,6 +70,7 @@ def _book_context(book: rulebook.Book, link: links.BookLink, **more: Any) -> dic
         "game_name": profiles.GAME_NAMES[book.game],
         "profile": profiles.PROFILES[book.game][book.profile],
         "siblings": list(profiles.PROFILES[book.game].values()),
+        "checker_url": links.checker_for(book.rules),
         **more,
     }
 
@@ -113,6 +115,19 @@ def _checker_book(q: checker.Question) -> links.BookLink | None:
     return links.for_rules(rules)
 
 
+def _tabs(q: checker.Question) -> list[tuple[str, str, str]]:
+    """The questions to switch to: (kind, label, address). A question of the same game keeps the rules
+    chosen (a rule set other than the game's first, or house options)."""
+    chosen = q.options or q.profile != checker.DEFAULT_PROFILE.get(q.game)
+    tabs = []
+    for kind, game, label in checker.KINDS:
+        params: dict[str, str] = {"kind": kind}
+        if chosen and game in ("", q.game):
+            params |= {"profile": q.profile, **{name: links.option_text(v) for name, v in sorted(q.options.items())}}
+        tabs.append((kind, label, reverse("rulebook:checker") + "?" + urlencode(params)))
+    return tabs
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def check(request: HtmxHttpRequest) -> HttpResponse:
     """Check a ruling: a GET makes every verdict a link that can be shared; a long question (a
@@ -132,8 +147,12 @@ def check(request: HtmxHttpRequest) -> HttpResponse:
         "problems": form.problems,
         "games": [(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES],
         "profile_choices": [(g, p.name, p.title) for g in profiles.GAMES for p in profiles.PROFILES[g].values()],
-        "kinds": checker.KINDS,
+        "tabs": _tabs(question),
         "example": checker.example_deal(question.game),
         "book_link": _checker_book(question),
+        "options": [
+            (name, links.option_text(value), profiles.knob(question.game, name).label, rulebook.show_value(value))
+            for name, value in sorted(question.options.items())
+        ],
     }
     return render_page(request, "rulebook/checker.html", context, partial="verdict")

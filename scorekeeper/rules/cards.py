@@ -10,13 +10,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .messages import Msg
 
 
 class CardError(ValueError):
     """A token that is not a card; the message says what is wrong with it."""
 
-    def __init__(self, token: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, token: str, message: Msg | str) -> None:
+        super().__init__(str(message))
         self.token = token
         self.message = message
 
@@ -121,28 +125,54 @@ CARD_BY_INDEX: tuple[Card, ...] = PACK_52
 def parse_card(text: object) -> Card:
     """Parse one card (``QS``, ``10h``, ``T♥``, ``JK``); raise CardError saying what is wrong."""
     if not isinstance(text, str):
-        raise CardError(str(text), f"{text!r} is not a card: a card is written as text like 'QS' or '10H'")
+        raise _not_text(text, "'QS' or '10H'")
     raw = text.strip()
     token = raw.upper().replace(" ", "")
     if token in ("JK", "JOKER", "JKR"):
         return JOKER
-    if not token:
-        raise CardError(raw, "an empty card: write a rank and a suit, like 'QS' or '10H'")
     match = _TOKEN.match(token)
     if match:
         return Card(_RANK_BY_TEXT[match.group(1)], _SUIT_BY_TEXT[match.group(2)])
-    # Say precisely what is off.
+    raise _not_a_card(raw, token)
+
+
+# The messages of a CardError. ``messages`` reads this module's ranks, so it is imported where a message
+# is made, when both modules are loaded.
+
+
+def _not_text(text: object, like: str) -> CardError:
+    from .messages import msg
+
+    return CardError(
+        str(text), msg("{value} is not a card: a card is written as text like {like}", value=repr(text), like=like)
+    )
+
+
+def _not_a_card(raw: str, token: str) -> CardError:
+    """What is off in a token that is not a card."""
+    from .messages import msg
+
+    if not token:
+        return CardError(raw, msg("an empty card: write a rank and a suit, like 'QS' or '10H'"))
     suit_char = token[-1]
     rank_text = token[:-1]
     if suit_char not in _SUIT_BY_TEXT:
         if token in _RANK_BY_TEXT or token == "10":
-            raise CardError(raw, f"'{raw}' has no suit: add S, H, D or C (♠ ♥ ♦ ♣), like '{token}S'")
-        raise CardError(raw, f"'{raw}' is not a card: the suit must be S, H, D or C (♠ ♥ ♦ ♣)")
+            return CardError(
+                raw, msg("'{raw}' has no suit: add S, H, D or C (♠ ♥ ♦ ♣), like '{token}S'", raw=raw, token=token)
+            )
+        return CardError(raw, msg("'{raw}' is not a card: the suit must be S, H, D or C (♠ ♥ ♦ ♣)", raw=raw))
     if rank_text in ("1", "11", "12", "13", "14", "0", "01"):
         hint = {"1": "A", "14": "A", "11": "J", "12": "Q", "13": "K"}.get(rank_text)
-        extra = f" (write '{hint}{suit_char}')" if hint else ""
-        raise CardError(raw, f"'{raw}' is not a card: ranks are A, 2–10, J, Q, K{extra}")
-    raise CardError(raw, f"'{raw}' is not a card: the rank must be A, 2–10 (or T), J, Q or K")
+        if hint:
+            return CardError(
+                raw,
+                msg(
+                    "'{raw}' is not a card: ranks are A, 2–10, J, Q, K (write '{card}')", raw=raw, card=hint + suit_char
+                ),
+            )
+        return CardError(raw, msg("'{raw}' is not a card: ranks are A, 2–10, J, Q, K", raw=raw))
+    return CardError(raw, msg("'{raw}' is not a card: the rank must be A, 2–10 (or T), J, Q or K", raw=raw))
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,19 +197,32 @@ class Token:
 def parse_token(text: object) -> Token:
     """Parse ``2C``, ``2C=7H`` or ``JK=QS``. Only a 2 or the Joker may name another card."""
     if not isinstance(text, str):
-        raise CardError(str(text), f"{text!r} is not a card: a card is written as text like 'QS' or '2C=7H'")
+        raise _not_text(text, "'QS' or '2C=7H'")
     if "=" not in text:
         return Token(parse_card(text))
     left, _, right = text.partition("=")
     card = parse_card(left)
     if not right.strip():
-        raise CardError(text.strip(), f"'{text.strip()}': name the card after '=', like '2C=7H'")
+        raise _bad_naming(text.strip(), "nothing named")
     named = parse_card(right)
     if not card.is_wild:
-        raise CardError(text.strip(), f"'{text.strip()}': only a 2 or the Joker is wild and may stand for another card")
+        raise _bad_naming(text.strip(), "not wild")
     if named.is_joker:
-        raise CardError(text.strip(), f"'{text.strip()}': a wild card stands for a natural card, not the Joker")
+        raise _bad_naming(text.strip(), "the Joker named")
     return Token(card, named)
+
+
+def _bad_naming(token: str, problem: str) -> CardError:
+    """A card that names another card after ``=`` where it may not."""
+    from .messages import msg
+
+    if problem == "nothing named":
+        return CardError(token, msg("'{token}': name the card after '=', like '2C=7H'", token=token))
+    if problem == "not wild":
+        return CardError(
+            token, msg("'{token}': only a 2 or the Joker is wild and may stand for another card", token=token)
+        )
+    return CardError(token, msg("'{token}': a wild card stands for a natural card, not the Joker", token=token))
 
 
 def split_cards(text: str) -> list[str]:

@@ -14,25 +14,27 @@ from types import MappingProxyType
 from typing import Any, Final, Literal, overload
 
 from .errors import RecordError, RecordInvalid
+from .messages import N_, Msg, msg
 
 OKLAHOMA: Final = "oklahoma"
 GIN: Final = "oklahoma-gin"
 GAMES: tuple[str, ...] = (OKLAHOMA, GIN)
-GAME_NAMES = {OKLAHOMA: "Oklahoma", GIN: "Oklahoma Gin"}
+GAME_NAME_MESSAGES: Mapping[str, Msg] = MappingProxyType({OKLAHOMA: msg("Oklahoma"), GIN: msg("Oklahoma Gin")})
+GAME_NAMES = {game: str(name) for game, name in GAME_NAME_MESSAGES.items()}
 
 SOURCES: Mapping[str, str] = MappingProxyType(
     {
-        "S0": "Oklahoma, book-style description (105 cards, to 1,000)",
-        "S1": "Laws of Oklahoma, Regency and Cavendish clubs of New York",
-        "S2": "Oklahoma Rummy (Oklahoma Gin), two players, to 200",
-        "S3": "Oklahoma Gin, German text (machine translation), to over 100",
-        "S4": "Oklahoma Gin for up to four players, penalty points",
-        "BO": "Bicycle's published Oklahoma Gin rules",
-        "PG": "pagat's Gin Rummy page",
-        "GC": "widely used modern tournament values",
+        "S0": N_("Oklahoma, book-style description (105 cards, to 1,000)"),
+        "S1": N_("Laws of Oklahoma, Regency and Cavendish clubs of New York"),
+        "S2": N_("Oklahoma Rummy (Oklahoma Gin), two players, to 200"),
+        "S3": N_("Oklahoma Gin, German text (machine translation), to over 100"),
+        "S4": N_("Oklahoma Gin for up to four players, penalty points"),
+        "BO": N_("Bicycle's published Oklahoma Gin rules"),
+        "PG": N_("pagat's Gin Rummy page"),
+        "GC": N_("widely used modern tournament values"),
         # RULES.md cites these two for Hollywood scoring without saying which texts they are.
-        "AR": "cited by RULES.md for Hollywood scoring (a first entry in the next column)",
-        "HW": "cited by RULES.md for Hollywood scoring",
+        "AR": N_("cited by RULES.md for Hollywood scoring (a first entry in the next column)"),
+        "HW": N_("cited by RULES.md for Hollywood scoring"),
     }
 )
 
@@ -69,7 +71,7 @@ class Knob:
 
     @property
     def type_name(self) -> str:
-        return {bool: "boolean", int: "integer", str: "text"}[self.type]
+        return {bool: N_("boolean"), int: N_("integer"), str: N_("text")}[self.type]
 
     def allowed_text(self) -> str:
         if self.allowed is not None:
@@ -78,24 +80,34 @@ class Knob:
             return "true, false"
         lo = "" if self.minimum is None else str(self.minimum)
         hi = "" if self.maximum is None else str(self.maximum)
-        return f"{lo}–{hi}" if lo or hi else "any whole number"
+        return f"{lo}–{hi}" if lo or hi else N_("any whole number")
 
-    def check(self, value: Any) -> str | None:
+    def check(self, value: Any) -> Msg | None:
         """None when ``value`` is allowed, else what is wrong with it."""
+        return self._type_problem(value) or self._range_problem(value)
+
+    def _type_problem(self, value: Any) -> Msg | None:
+        name, shown = self.name, _show(value)
         if self.type is bool:
             if not isinstance(value, bool):
-                return f"'{self.name}' takes true or false, not {_show(value)}"
+                return msg("'{name}' takes true or false, not {value}", name=name, value=shown)
         elif self.type is int:
             if isinstance(value, bool) or not isinstance(value, int):
-                return f"'{self.name}' takes a whole number, not {_show(value)}"
+                return msg("'{name}' takes a whole number, not {value}", name=name, value=shown)
         elif not isinstance(value, self.type):
-            return f"'{self.name}' takes {self.type_name}, not {_show(value)}"
+            return msg("'{name}' takes {type}, not {value}", name=name, type=self.type_name, value=shown)
+        return None
+
+    def _range_problem(self, value: Any) -> Msg | None:
+        name, shown = self.name, _show(value)
         if self.allowed is not None and value not in self.allowed:
-            return f"'{self.name}' must be one of {self.allowed_text()}, not {_show(value)}"
+            return msg(
+                "'{name}' must be one of {allowed}, not {value}", name=name, allowed=self.allowed_text(), value=shown
+            )
         if self.minimum is not None and value < self.minimum:
-            return f"'{self.name}' must be at least {self.minimum}, not {_show(value)}"
+            return msg("'{name}' must be at least {least}, not {value}", name=name, least=self.minimum, value=shown)
         if self.maximum is not None and value > self.maximum:
-            return f"'{self.name}' must be at most {self.maximum}, not {_show(value)}"
+            return msg("'{name}' must be at most {most}, not {value}", name=name, most=self.maximum, value=shown)
         return None
 
 
@@ -136,31 +148,37 @@ PROFILES: Mapping[str, Mapping[str, Profile]] = MappingProxyType(
                 "laws": Profile(
                     OKLAHOMA,
                     "laws",
-                    "Laws of Oklahoma",
-                    "The club laws (S1), with the gaps filled from the book description (S0).",
+                    N_("Laws of Oklahoma"),
+                    N_("The club laws (S1), with the gaps filled from the book description (S0)."),
                     "S1",
                 ),
                 "book": Profile(
                     OKLAHOMA,
                     "book",
-                    "Book rules",
-                    "The book-style description (S0): bigger penalties, concealed bonus.",
+                    N_("Book rules"),
+                    N_("The book-style description (S0): bigger penalties, concealed bonus."),
                     "S0",
                 ),
             }
         ),
         GIN: MappingProxyType(
             {
-                "standard": Profile(GIN, "standard", "Standard", "Oklahoma Rummy (S2): two players to 200.", "S2"),
-                "classic": Profile(
-                    GIN, "classic", "Classic", "Classic Gin values (pagat, Bicycle): to 150 with box bonuses.", "PG, BO"
+                "standard": Profile(
+                    GIN, "standard", N_("Standard"), N_("Oklahoma Rummy (S2): two players to 200."), "S2"
                 ),
-                "casino": Profile(GIN, "casino", "Casino", "The German rules (S3): to more than 100.", "S3"),
+                "classic": Profile(
+                    GIN,
+                    "classic",
+                    N_("Classic"),
+                    N_("Classic Gin values (pagat, Bicycle): to 150 with box bonuses."),
+                    "PG, BO",
+                ),
+                "casino": Profile(GIN, "casino", N_("Casino"), N_("The German rules (S3): to more than 100."), "S3"),
                 "party": Profile(
                     GIN,
                     "party",
-                    "Party (2–4 players)",
-                    "Up to four players, penalty points, 7 cards each for 3–4 (S4).",
+                    N_("Party (2–4 players)"),
+                    N_("Up to four players, penalty points, 7 cards each for 3–4 (S4)."),
                     "S4",
                 ),
             }
@@ -174,8 +192,8 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
             _k(
                 "max_players",
                 int,
-                "Most players",
-                "How many may play (at least 2).",
+                N_("Most players"),
+                N_("How many may play (at least 2)."),
                 {"laws": _s(4, "S1 law 1"), "book": _s(5, "S0")},
                 minimum=2,
                 maximum=5,
@@ -183,23 +201,23 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
             _k(
                 "joker",
                 bool,
-                "Play with the Joker",
-                "The 105-card pack has one Joker; the Laws allow playing without it.",
+                N_("Play with the Joker"),
+                N_("The 105-card pack has one Joker; the Laws allow playing without it."),
                 {"laws": _s(True, "S1 law 1"), "book": _s(True, "S0")},
             ),
             _k(
                 "k8_in_hand",
                 int,
-                "K–8 left in hand",
-                "What a K, Q, J, 10, 9 or 8 left in hand costs (the Q♠ apart).",
+                N_("K–8 left in hand"),
+                N_("What a K, Q, J, 10, 9 or 8 left in hand costs (the Q♠ apart)."),
                 {"laws": _s(-10, "S1 law 12"), "book": _s(-20, "S0")},
                 allowed=(-10, -20),
             ),
             _k(
                 "out_bonus",
                 int,
-                "Going-out bonus",
-                "Paid to the player who melds all his cards and discards.",
+                N_("Going-out bonus"),
+                N_("Paid to the player who melds all his cards and discards."),
                 {"laws": _s(100, "S1 law 10"), "book": _s(100, "S0")},
                 minimum=0,
                 maximum=1000,
@@ -207,18 +225,23 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
             _k(
                 "first_turn_bonus",
                 bool,
-                "Bonus for going out on the first turn",
-                "Whether the going-out bonus is paid to a player who goes out on his own first turn.",
-                {"laws": _s(True, "S1 law 10", "the Laws pay the bonus to whoever goes out"), "book": _s(False, "S0")},
+                N_("Bonus for going out on the first turn"),
+                N_("Whether the going-out bonus is paid to a player who goes out on his own first turn."),
+                {
+                    "laws": _s(True, "S1 law 10", N_("the Laws pay the bonus to whoever goes out")),
+                    "book": _s(False, "S0"),
+                },
             ),
             _k(
                 "concealed_bonus",
                 int,
-                "Concealed bonus",
-                "Paid for going out without having melded before; kept in a side column outside the race "
-                "and added in the final tally.",
+                N_("Concealed bonus"),
+                N_(
+                    "Paid for going out without having melded before; kept in a side column outside the race "
+                    "and added in the final tally."
+                ),
                 {
-                    "laws": _r(0, "S1 is silent on a concealed bonus: law 10 pays the going-out bonus only"),
+                    "laws": _r(0, N_("S1 is silent on a concealed bonus: law 10 pays the going-out bonus only")),
                     "book": _s(250, "S0"),
                 },
                 allowed=(0, 250),
@@ -226,18 +249,18 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
             _k(
                 "target",
                 int,
-                "Game target",
-                "The game ends with the deal on which someone reaches it.",
-                {"laws": _r(1000, "the Laws give no target; taken from S0"), "book": _s(1000, "S0")},
+                N_("Game target"),
+                N_("The game ends with the deal on which someone reaches it."),
+                {"laws": _r(1000, N_("the Laws give no target; taken from S0")), "book": _s(1000, "S0")},
                 minimum=100,
                 maximum=10000,
             ),
             _k(
                 "game_bonus",
                 int,
-                "Game bonus",
-                "Paid to the winner of the game.",
-                {"laws": _r(200, "the Laws give no game bonus; taken from S0"), "book": _s(200, "S0")},
+                N_("Game bonus"),
+                N_("Paid to the winner of the game."),
+                {"laws": _r(200, N_("the Laws give no game bonus; taken from S0")), "book": _s(200, "S0")},
                 minimum=0,
                 maximum=1000,
             ),
@@ -246,8 +269,8 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
             _k(
                 "max_players",
                 int,
-                "Most players",
-                "Two players; the party game takes three or four (7 cards each).",
+                N_("Most players"),
+                N_("Two players; the party game takes three or four (7 cards each)."),
                 {"standard": _s(2, "S2"), "classic": _s(2, "PG"), "casino": _s(2, "S3"), "party": _s(4, "S4")},
                 minimum=2,
                 maximum=4,
@@ -255,9 +278,11 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
             _k(
                 "undercut_bonus",
                 int,
-                "Undercut bonus",
-                "Paid to a defender whose deadwood after layoffs is equal to or less than the knocker's "
-                "(party: charged to the knocker).",
+                N_("Undercut bonus"),
+                N_(
+                    "Paid to a defender whose deadwood after layoffs is equal to or less than the knocker's "
+                    "(party: charged to the knocker)."
+                ),
                 {
                     "standard": _s(25, "S2, Scoring 3"),
                     "classic": _s(10, "PG, BO"),
@@ -270,8 +295,8 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
             _k(
                 "gin_bonus",
                 int,
-                "Gin bonus",
-                "Paid for going gin, on top of the defender's whole deadwood.",
+                N_("Gin bonus"),
+                N_("Paid for going gin, on top of the defender's whole deadwood."),
                 {
                     "standard": _s(25, "S2, Scoring 2"),
                     "classic": _s(20, "PG, BO"),
@@ -284,10 +309,10 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
             _k(
                 "big_gin_bonus",
                 int,
-                "Big gin bonus",
-                "House option: all 11 cards melded without a discard. 0 = not played (a big gin scores as gin).",
+                N_("Big gin bonus"),
+                N_("House option: all 11 cards melded without a discard. 0 = not played (a big gin scores as gin)."),
                 {
-                    p: _r(0, "a house option; off unless the table plays it (GC: 31)")
+                    p: _r(0, N_("a house option; off unless the table plays it (GC: 31)"))
                     for p in ("standard", "classic", "casino", "party")
                 },
                 minimum=0,
@@ -296,27 +321,29 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
             _k(
                 "spade_multiplier",
                 int,
-                "Spade upcard multiplier",
-                "Every point of a hand whose first upcard is a spade is multiplied, bonuses included "
-                "(3 = 'Double Oklahoma').",
+                N_("Spade upcard multiplier"),
+                N_(
+                    "Every point of a hand whose first upcard is a spade is multiplied, bonuses included "
+                    "(3 = 'Double Oklahoma')."
+                ),
                 {
                     "standard": _s(2, "S2, Scoring 4"),
                     "classic": _s(2, "BO"),
-                    "casino": _r(1, "S3 is silent on spades"),
-                    "party": _r(1, "S4 is silent on spades"),
+                    "casino": _r(1, N_("S3 is silent on spades")),
+                    "party": _r(1, N_("S4 is silent on spades")),
                 },
                 allowed=(1, 2, 3),
             ),
             _k(
                 "target",
                 int,
-                "Game target",
-                "Points that win the game (party: penalty points that end it).",
+                N_("Game target"),
+                N_("Points that win the game (party: penalty points that end it)."),
                 {
                     "standard": _s(200, "S2, Scoring 5"),
                     "classic": _s(150, "PG"),
                     "casino": _s(100, "S3"),
-                    "party": _r(100, "S4 gives no target; 100 penalty points end the game, lowest wins"),
+                    "party": _r(100, N_("S4 gives no target; 100 penalty points end the game, lowest wins")),
                 },
                 minimum=10,
                 maximum=1000,
@@ -324,20 +351,20 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
             _k(
                 "target_strict",
                 bool,
-                "Target must be exceeded",
-                "The target reads 'more than N': exactly N does not reach it.",
+                N_("Target must be exceeded"),
+                N_("The target reads 'more than N': exactly N does not reach it."),
                 {
                     "standard": _s(False, "S2"),
                     "classic": _s(False, "PG"),
                     "casino": _s(True, "S3"),
-                    "party": _r(False, "reaching 100 penalty points ends the game"),
+                    "party": _r(False, N_("reaching 100 penalty points ends the game")),
                 },
             ),
             _k(
                 "game_bonus",
                 int,
-                "Game bonus",
-                "Paid to the winner of the game.",
+                N_("Game bonus"),
+                N_("Paid to the winner of the game."),
                 {
                     "standard": _s(100, "S2, Scoring 5"),
                     "classic": _s(100, "PG"),
@@ -350,8 +377,8 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
             _k(
                 "box_bonus",
                 int,
-                "Box bonus",
-                "Added at the end of the game for each hand a player won.",
+                N_("Box bonus"),
+                N_("Added at the end of the game for each hand a player won."),
                 {"standard": _s(0, "S2"), "classic": _s(20, "PG"), "casino": _s(0, "S3"), "party": _s(0, "S4")},
                 minimum=0,
                 maximum=100,
@@ -359,22 +386,26 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
             _k(
                 "shutout",
                 bool,
-                "Shutout doubles",
-                "House option: a game won with the loser on 0 doubles the winner's points from hands; the box and game "
-                "bonuses are added after, not doubled (GC).",
+                N_("Shutout doubles"),
+                N_(
+                    "House option: a game won with the loser on 0 doubles the winner's points from hands; the box "
+                    "and game bonuses are added after, not doubled (GC)."
+                ),
                 {
-                    p: _r(False, "a house option; off unless the table plays it (GC)")
+                    p: _r(False, N_("a house option; off unless the table plays it (GC)"))
                     for p in ("standard", "classic", "casino", "party")
                 },
             ),
             _k(
                 "stock_out",
                 str,
-                "Stock down to two cards",
-                "'void': nobody knocked, the hand is void and the same dealer deals again (S3); "
-                "'reshuffle': the discard pile becomes a new stock (S4).",
+                N_("Stock down to two cards"),
+                N_(
+                    "'void': nobody knocked, the hand is void and the same dealer deals again (S3); "
+                    "'reshuffle': the discard pile becomes a new stock (S4)."
+                ),
                 {
-                    "standard": _r("void", "S2 is silent; S3's void hand"),
+                    "standard": _r("void", N_("S2 is silent; S3's void hand")),
                     "classic": _s("void", "PG"),
                     "casino": _s("void", "S3"),
                     "party": _s("reshuffle", "S4"),
@@ -384,13 +415,15 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
             _k(
                 "layoffs",
                 str,
-                "Layoffs",
-                "'chained': a layoff may extend a run an earlier layoff extended; 'original': only onto the "
-                "knocker's melds as laid down.",
+                N_("Layoffs"),
+                N_(
+                    "'chained': a layoff may extend a run an earlier layoff extended; 'original': only onto the "
+                    "knocker's melds as laid down."
+                ),
                 {
                     "standard": _s("chained", "S2, Gameplay 5"),
                     "classic": _s("chained", "PG"),
-                    "casino": _r("chained", "S3 is silent"),
+                    "casino": _r("chained", N_("S3 is silent")),
                     "party": _s("original", "S4"),
                 },
                 allowed=("chained", "original"),
@@ -398,8 +431,10 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
             _k(
                 "scoring",
                 str,
-                "Scoring",
-                "'winner': the hand's winner scores; 'penalty': each loser takes penalty points, lowest total wins.",
+                N_("Scoring"),
+                N_(
+                    "'winner': the hand's winner scores; 'penalty': each loser takes penalty points, lowest total wins."
+                ),
                 {
                     "standard": _s("winner", "S2"),
                     "classic": _s("winner", "PG"),
@@ -411,10 +446,13 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
             _k(
                 "hollywood",
                 bool,
-                "Hollywood (three columns)",
-                "House option, two players: three games scored at once in three columns, each to the target (AR, HW).",
+                N_("Hollywood (three columns)"),
+                N_(
+                    "House option, two players: three games scored at once in three columns, "
+                    "each to the target (AR, HW)."
+                ),
                 {
-                    p: _r(False, "a house option; off unless the table plays it (AR, HW)")
+                    p: _r(False, N_("a house option; off unless the table plays it (AR, HW)"))
                     for p in ("standard", "classic", "casino", "party")
                 },
             ),
@@ -530,7 +568,9 @@ def resolve(game: str, profile: str, options: Mapping[str, Any] | None = None) -
         raise RecordInvalid(
             [
                 RecordError(
-                    "'rules.options' must be an object of knob names and values", rule="options", field="rules.options"
+                    msg("'rules.options' must be an object of knob names and values"),
+                    rule="options",
+                    field="rules.options",
                 )
             ]
         )
@@ -553,14 +593,25 @@ def resolve(game: str, profile: str, options: Mapping[str, Any] | None = None) -
 def _check_game_and_profile(game: str, profile: str) -> None:
     if game not in PROFILES:
         raise RecordInvalid(
-            [RecordError(f"unknown game '{game}': the game is 'oklahoma' or 'oklahoma-gin'", rule="game", field="game")]
+            [
+                RecordError(
+                    msg("unknown game '{game}': the game is 'oklahoma' or 'oklahoma-gin'", game=game),
+                    rule="game",
+                    field="game",
+                )
+            ]
         )
     if profile not in PROFILES[game]:
         names = ", ".join(PROFILES[game])
         raise RecordInvalid(
             [
                 RecordError(
-                    f"unknown profile '{profile}' for {GAME_NAMES[game]}: choose one of {names}",
+                    msg(
+                        "unknown profile '{profile}' for {game}: choose one of {names}",
+                        profile=profile,
+                        game=GAME_NAME_MESSAGES[game],
+                        names=names,
+                    ),
                     rule="profile",
                     field="rules.profile",
                 )
@@ -576,12 +627,19 @@ def _option_problem(game: str, profile: str, name: str, value: Any) -> RecordErr
     except KeyError:
         known = ", ".join(k.name for k in KNOBS[game])
         return RecordError(
-            f"unknown rule option '{name}' for {GAME_NAMES[game]}: the options are {known}", rule="options", field=field
+            msg(
+                "unknown rule option '{name}' for {game}: the options are {known}",
+                name=name,
+                game=GAME_NAME_MESSAGES[game],
+                known=known,
+            ),
+            rule="options",
+            field=field,
         )
     problem = k.check(value)
     if problem:
         return RecordError(problem, rule="options", field=field)
     least = PROFILES[game][profile].min_players
     if name == "max_players" and value < least:
-        return RecordError(f"'max_players' must be at least {least}", rule="options", field=field)
+        return RecordError(msg("'max_players' must be at least {least}", least=least), rule="options", field=field)
     return None

@@ -8,6 +8,7 @@ from typing import Any
 
 from . import games, profiles
 from .errors import RecordError, RecordInvalid
+from .messages import Msg, msg
 from .players import first_dealer_errors, is_name_list, player_count_errors, player_errors
 from .profiles import GIN, OKLAHOMA, Rules
 from .results import DealResult, GameResult, Line, PlayerDeal
@@ -18,8 +19,8 @@ REQUIRED_KEYS = ("format", "game", "rules", "players", "deals")
 RULES_KEYS = ("profile", "options")
 
 
-HALF_CHARACTER = "not valid JSON: a string holds half a character (a lone \\ud800-\\udfff escape)"
-HUGE_NUMBER = "not a game record: a number in it has more than 4,300 digits"
+HALF_CHARACTER: Msg = msg("not valid JSON: a string holds half a character (a lone \\ud800-\\udfff escape)")
+HUGE_NUMBER: Msg = msg("not a game record: a number in it has more than 4,300 digits")
 
 
 def check_text(data: Any) -> None:
@@ -37,14 +38,26 @@ def parse_json(text: str | bytes) -> Any:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordInvalid(
-            [RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", rule="format")]
+            [
+                RecordError(
+                    msg(
+                        "not valid JSON: {problem} at line {line}, column {column}",
+                        problem=exc.msg,
+                        line=exc.lineno,
+                        column=exc.colno,
+                    ),
+                    rule="format",
+                )
+            ]
         ) from None
     except UnicodeDecodeError:
-        raise RecordInvalid([RecordError("not valid JSON: the file is not UTF-8 text", rule="format")]) from None
+        raise RecordInvalid([RecordError(msg("not valid JSON: the file is not UTF-8 text"), rule="format")]) from None
     except ValueError:  # Python reads integers of at most 4,300 digits (sys.get_int_max_str_digits)
         raise RecordInvalid([RecordError(HUGE_NUMBER, rule="format")]) from None
     except RecursionError:
-        raise RecordInvalid([RecordError("not a game record: the JSON is nested too deeply", rule="format")]) from None
+        raise RecordInvalid(
+            [RecordError(msg("not a game record: the JSON is nested too deeply"), rule="format")]
+        ) from None
     check_text(data)
     return data
 
@@ -52,18 +65,26 @@ def parse_json(text: str | bytes) -> Any:
 def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list[Any], str | None]:
     """Check everything but the deals; return (rules, players, deals, first_dealer)."""
     if not isinstance(record, Mapping):
-        raise RecordInvalid([RecordError("a game record is a JSON object", rule="format")])
+        raise RecordInvalid([RecordError(msg("a game record is a JSON object"), rule="format")])
     errors = _key_errors(record)
     if errors:
         raise RecordInvalid(errors)
     if record["format"] != FORMAT:
         errors.append(
-            RecordError(f"unknown format {record['format']!r}: expected '{FORMAT}'", rule="format", field="format")
+            RecordError(
+                msg("unknown format {format}: expected '{expected}'", format=repr(record["format"]), expected=FORMAT),
+                rule="format",
+                field="format",
+            )
         )
     game = record["game"]
     if game not in profiles.GAMES:
         errors.append(
-            RecordError(f"unknown game {game!r}: the game is 'oklahoma' or 'oklahoma-gin'", rule="game", field="game")
+            RecordError(
+                msg("unknown game {game}: the game is 'oklahoma' or 'oklahoma-gin'", game=repr(game)),
+                rule="game",
+                field="game",
+            )
         )
     rules_data = record["rules"]
     errors += _rules_errors(rules_data)
@@ -73,7 +94,7 @@ def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list[Any], str | 
         players = []
     deals = record["deals"]
     if not isinstance(deals, list):
-        errors.append(RecordError("'deals' must be a list", rule="format", field="deals"))
+        errors.append(RecordError(msg("'deals' must be a list"), rule="format", field="deals"))
     first_dealer = record.get("first_dealer")
     errors += first_dealer_errors(players, first_dealer)
     if errors:
@@ -88,12 +109,16 @@ def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list[Any], str | 
 def _key_errors(record: Mapping[Any, Any]) -> list[RecordError]:
     """Unknown keys, and the keys every record has."""
     errors = [
-        RecordError(f"unknown key '{key}': a record has {', '.join(TOP_KEYS)}", rule="format", field=str(key))
+        RecordError(
+            msg("unknown key '{key}': a record has {keys}", key=str(key), keys=", ".join(TOP_KEYS)),
+            rule="format",
+            field=str(key),
+        )
         for key in record
         if key not in TOP_KEYS
     ]
     errors += [
-        RecordError(f"the record has no '{key}'", rule="format", field=key)
+        RecordError(msg("the record has no '{key}'", key=key), rule="format", field=key)
         for key in REQUIRED_KEYS
         if key not in record
     ]
@@ -103,19 +128,23 @@ def _key_errors(record: Mapping[Any, Any]) -> list[RecordError]:
 def _rules_errors(rules_data: Any) -> list[RecordError]:
     """'rules' is an object with a 'profile' and perhaps 'options' (their values are checked by profiles.resolve)."""
     if not isinstance(rules_data, Mapping):
-        return [RecordError("'rules' must be an object with a 'profile'", rule="format", field="rules")]
+        return [RecordError(msg("'rules' must be an object with a 'profile'"), rule="format", field="rules")]
     errors = [
         RecordError(
-            f"unknown key 'rules.{key}': rules have 'profile' and 'options'", rule="format", field=f"rules.{key}"
+            msg("unknown key 'rules.{key}': rules have 'profile' and 'options'", key=str(key)),
+            rule="format",
+            field=f"rules.{key}",
         )
         for key in rules_data
         if key not in RULES_KEYS
     ]
     if "profile" not in rules_data:
-        errors.append(RecordError("'rules' has no 'profile'", rule="format", field="rules.profile"))
+        errors.append(RecordError(msg("'rules' has no 'profile'"), rule="format", field="rules.profile"))
     elif not isinstance(rules_data["profile"], str):
         errors.append(
-            RecordError("'rules.profile' must be the name of a rule set (text)", rule="format", field="rules.profile")
+            RecordError(
+                msg("'rules.profile' must be the name of a rule set (text)"), rule="format", field="rules.profile"
+            )
         )
     return errors
 
@@ -161,7 +190,7 @@ def _deal_json(game: str, deal: DealResult, hollywood: bool = False) -> dict:
         "totals": dict(deal.totals),
         "next_dealer": deal.next_dealer,
         "dealer": deal.dealer,
-        "notes": list(deal.notes),
+        "notes": [str(note) for note in deal.notes],
     }
     if game == OKLAHOMA:
         out["side"] = dict(deal.side)

@@ -18,6 +18,7 @@ No Django here: the ``rulebook`` app renders a ``Book``.
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -26,6 +27,7 @@ from typing import Any, Final
 from . import games, gin, oklahoma, oklahoma_melds, oklahoma_values, profiles, record
 from .cards import parse_card, split_cards
 from .errors import RecordError, RecordInvalid
+from .messages import ENGLISH, N_, Msg, Translator, msg, nmsg
 from .profiles import GIN, OKLAHOMA, GinRules, OklahomaRules, Rules
 from .results import GameResult, Line
 
@@ -45,13 +47,17 @@ class Cite:
     basis: str = "source"
 
     @property
-    def label(self) -> str:
+    def said(self) -> Msg:
         """The citation as a reader sees it: "S0; S1 law 7", "ruling", "ruling, from S0", "house option"."""
         if self.basis == "option":
-            return "house option"
+            return msg("house option")
         if self.basis == "ruling":
-            return "ruling" if self.source in ("", "ruling") else f"ruling, {self.source}"
-        return self.source
+            return msg("ruling") if self.source in ("", "ruling") else msg("ruling, {source}", source=self.source)
+        return msg("{source}", source=self.source)
+
+    @property
+    def label(self) -> str:
+        return str(self.said)
 
 
 RULING: Final = Cite("ruling", "ruling")
@@ -62,9 +68,13 @@ class Part:
     """A piece of a paragraph: plain text, or a value (``cite`` set) shown with its citation.
     ``knob`` names the profile knob a value comes from (a house option changes it)."""
 
-    text: str
+    shown: Msg | str
     cite: Cite | None = None
     knob: str = ""
+
+    @property
+    def text(self) -> str:
+        return str(self.shown)
 
     @property
     def value(self) -> bool:
@@ -73,16 +83,35 @@ class Part:
 
 @dataclass(frozen=True, slots=True)
 class Paragraph:
-    """A few short sentences. ``cite``: where the rule they state comes from; ``id``: an anchor
-    of its own, for the score lines it explains."""
+    """A few short sentences: one message (one translatable unit), whose fields named in ``values``
+    are values shown with their citation. ``cite``: where the rule they state comes from; ``id``: an
+    anchor of its own, for the score lines it explains."""
 
-    parts: tuple[Part, ...]
+    message: Msg
+    values: tuple[tuple[str, Part], ...] = ()
     cite: Cite | None = None
     id: str = ""
 
+    def render(self, translator: Translator = ENGLISH) -> tuple[Part, ...]:
+        """The paragraph in ``translator``'s language, as pieces: text, and the values in their places."""
+        values = dict(self.values)
+        params = self.message.params
+        out: list[Part] = []
+        for literal, name, _, _ in string.Formatter().parse(translator.gettext(self.message.id)):
+            if literal:
+                out.append(Part(literal))
+            if name is not None:
+                param = params[name]
+                out.append(values.get(name) or Part(param.render(translator) if isinstance(param, Msg) else str(param)))
+        return tuple(out)
+
+    @property
+    def parts(self) -> tuple[Part, ...]:
+        return self.render()
+
     @property
     def text(self) -> str:
-        return "".join(p.text for p in self.parts)
+        return str(self.message)
 
     @property
     def ruling(self) -> bool:
@@ -97,8 +126,8 @@ class DealExample:
     of a ``result`` (an example of what the rules forbid)."""
 
     id: str
-    title: str
-    text: str
+    title: Msg
+    text: Msg
     record: Mapping[str, Any]
     result: GameResult | None
     errors: tuple[RecordError, ...] = ()
@@ -125,7 +154,7 @@ class MeldExample:
     cards: tuple[str, ...]  # printed as scored
     points: int | None = None  # Oklahoma
     lines: tuple[Line, ...] = ()
-    problem: str = ""
+    problem: Msg | str = ""
 
     kind: str = field(default="meld", init=False)
 
@@ -184,7 +213,7 @@ class Glance:
 class Book:
     game: str
     profile: str
-    title: str  # "Oklahoma Gin: Standard"
+    title: Msg | str  # "Oklahoma Gin: Standard"
     description: str
     rules: Rules
     sections: tuple[Section, ...]
@@ -208,7 +237,14 @@ class Book:
         """Every ruling the book states: (the anchor to read it at, what it says). The knobs whose
         value is a ruling, then the paragraphs that state one."""
         out = [
-            (f"knob-{g.name}", f"{g.label}: {g.value}" + (f" — {g.note}" if g.note else ""))
+            (
+                f"knob-{g.name}",
+                str(
+                    msg("{knob}: {value} — {note}", knob=g.label, value=g.value, note=g.note)
+                    if g.note
+                    else msg("{knob}: {value}", knob=g.label, value=g.value)
+                ),
+            )
             for g in self.glance
             if g.cite.basis == "ruling"
         ]
@@ -236,7 +272,7 @@ SOURCES: Final = "sources"
 def show_value(value: Any) -> str:
     """A value as players read it: yes/no, 1,000, −20 (a true minus), text as it is."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return N_("yes") if value else N_("no")
     if isinstance(value, int):
         return f"{value:,}".replace("-", "−")
     return str(value)
@@ -252,24 +288,21 @@ class _Pen:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
 
-    def knob(self, name: str, shown: str | None = None) -> Part:
+    def knob(self, name: str, shown: Msg | str | None = None) -> Part:
         value = self.rules.values[name]
         return Part(show_value(value) if shown is None else shown, _cite_of(self.rules.cite(name)), name)
 
     @staticmethod
-    def fixed(shown: str | int, source: str, basis: str = "source") -> Part:
+    def fixed(shown: Msg | str | int, source: str, basis: str = "source") -> Part:
         return Part(show_value(shown) if isinstance(shown, int) else shown, Cite(source, basis))
 
     @staticmethod
-    def p(*parts: str | Part, cite: Cite | str | None = None, id: str = "") -> Paragraph:
-        made = tuple(Part(x) if isinstance(x, str) else x for x in parts)
+    def p(message: Msg, cite: Cite | str | None = None, id: str = "", **values: Part) -> Paragraph:
+        """A paragraph: its message, whose fields ``values`` fill with values and their citations."""
         if isinstance(cite, str):
             cite = Cite(cite, "ruling" if cite == "ruling" else "source")
-        return Paragraph(made, cite, id)
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
+        shown = tuple((name, part.shown) for name, part in values.items())
+        return Paragraph(replace(message, args=message.args + shown), tuple(values.items()), cite, id)
 
 
 # -------------------------------------------------------------------------------------------
@@ -290,7 +323,7 @@ def _record(rules: Rules, players: Sequence[str], deals: Sequence[Mapping[str, A
 
 
 def _scored(
-    rules: Rules, example_id: str, title: str, text: str, players: Sequence[str], deals: Sequence[Mapping[str, Any]]
+    rules: Rules, example_id: str, title: Msg, text: Msg, players: Sequence[str], deals: Sequence[Mapping[str, Any]]
 ) -> DealExample:
     rec = _record(rules, players, deals)
     try:
@@ -330,8 +363,18 @@ def _meld_example_oklahoma(rules: OklahomaRules, example_id: str, text: str) -> 
         check.labels,
         check.points if check.ok else None,
         check.lines,
-        "; ".join(e.message for e in check.errors),
+        _joined([e.message for e in check.errors]),
     )
+
+
+def _joined(messages: Sequence[Msg | str]) -> Msg:
+    """Messages one after the other: ``a; b; c``."""
+    if not messages:
+        return msg("{item}", item="")
+    out = messages[0] if isinstance(messages[0], Msg) else msg("{item}", item=messages[0])
+    for m in messages[1:]:
+        out = msg("{first}; {next}", first=out, next=m)
+    return out
 
 
 def _meld_example_gin(example_id: str, text: str) -> MeldExample:
@@ -346,89 +389,104 @@ def _meld_example_gin(example_id: str, text: str) -> MeldExample:
 # Oklahoma
 
 OK_SECTIONS: Final = (
-    ("players", "Players and cards"),
-    ("deal", "The deal"),
-    ("turn", "A turn"),
-    ("melds", "Legal melds"),
-    ("wild-cards", "Wild cards and naming them"),
-    ("card-values", "What the cards score"),
-    ("going-out", "Going out"),
-    ("concealed", "Going out concealed"),
-    ("late-misdeal", "A misdeal found late"),
-    ("stock-out", "When the stock runs out"),
-    ("end", "The end of the game"),
+    ("players", N_("Players and cards")),
+    ("deal", N_("The deal")),
+    ("turn", N_("A turn")),
+    ("melds", N_("Legal melds")),
+    ("wild-cards", N_("Wild cards and naming them")),
+    ("card-values", N_("What the cards score")),
+    ("going-out", N_("Going out")),
+    ("concealed", N_("Going out concealed")),
+    ("late-misdeal", N_("A misdeal found late")),
+    ("stock-out", N_("When the stock runs out")),
+    ("end", N_("The end of the game")),
 )
 
 
 def _ok_players(w: _Pen, rules: OklahomaRules) -> list[Paragraph]:
     joker = rules.joker
     return [
-        w.p("From 2 to ", w.knob("max_players"), " players. Three is best (S0)."),
+        w.p(msg("From 2 to {max_players} players. Three is best (S0)."), max_players=w.knob("max_players")),
         w.p(
-            "Two packs of 52 cards shuffled together",
-            w.knob("joker", ", plus one Joker: 105 cards" if joker else ", without the Joker: 104 cards"),
-            ".",
+            msg("Two packs of 52 cards shuffled together{joker}."),
+            joker=w.knob(
+                "joker", msg(", plus one Joker: 105 cards") if joker else msg(", without the Joker: 104 cards")
+            ),
         ),
     ]
 
 
 def _ok_deal(w: _Pen) -> list[Paragraph]:
     return [
+        w.p(msg("Everyone draws a card: the lowest deals first (the Joker counts low)."), cite="S0; S1 law 2"),
         w.p(
-            "Everyone draws a card: the lowest deals first (the Joker counts low).",
-            cite="S0; S1 law 2",
+            msg(
+                "The dealer gives everyone {value}, one at a time, and turns the next card face up: it starts "
+                "the discard pile. The rest of the pack is the stock."
+            ),
+            value=w.fixed(msg("13 cards"), "S0; S1 law 3"),
         ),
-        w.p(
-            "The dealer gives everyone ",
-            w.fixed("13 cards", "S0; S1 law 3"),
-            ", one at a time, and turns the next card face up: it starts the discard pile. "
-            "The rest of the pack is the stock.",
-        ),
-        w.p("The winner of a hand deals the next one.", cite="S0; S1 law 5"),
+        w.p(msg("The winner of a hand deals the next one."), cite="S0; S1 law 5"),
     ]
 
 
 def _ok_turn(w: _Pen) -> list[Paragraph]:
     return [
-        w.p("Play goes clockwise, starting left of the dealer.", cite="S1 law 6"),
+        w.p(msg("Play goes clockwise, starting left of the dealer."), cite="S1 law 6"),
         w.p(
-            "First turn: the player left of the dealer may take the turned-up card, but only to meld it "
-            "at once. If he refuses, each player in turn may take it. If nobody does, he draws from the stock.",
+            msg(
+                "First turn: the player left of the dealer may take the turned-up card, but only to meld it at "
+                "once. If he refuses, each player in turn may take it. If nobody does, he draws from the stock."
+            ),
             cite="S0",
         ),
         w.p(
-            "Every turn: draw, meld if you want, discard. Draw either the top card of the stock or the "
-            "whole discard pile.",
+            msg(
+                "Every turn: draw, meld if you want, discard. Draw either the top card of the stock or the whole "
+                "discard pile."
+            ),
             cite="S0; S1 law 6",
         ),
         w.p(
-            "Taking the discard pile: you must meld its top card at once, in a new meld or on one of "
-            "yours. Then the rest of the pile goes into your hand.",
+            msg(
+                "Taking the discard pile: you must meld its top card at once, in a new meld or on one of yours. "
+                "Then the rest of the pile goes into your hand."
+            ),
             cite="S0",
         ),
-        w.p("You may add to your own melds on your turn, never to another player's.", cite="S0"),
-        w.p("You may not discard the Q♠ unless it is your last card.", cite="S0"),
+        w.p(msg("You may add to your own melds on your turn, never to another player's."), cite="S0"),
+        w.p(msg("You may not discard the Q♠ unless it is your last card."), cite="S0"),
     ]
 
 
 def _ok_melds(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Example]]:
     paras = [
         w.p(
-            "A set: 3 or 4 cards of one rank, wild cards included. Never more than 4. Four of a kind "
-            "is closed: nothing more can be added. You may hold two separate sets of the same rank.",
+            msg(
+                "A set: 3 or 4 cards of one rank, wild cards included. Never more than 4. Four of a kind is "
+                "closed: nothing more can be added. You may hold two separate sets of the same rank."
+            ),
             cite=oklahoma_melds.SRC_SET,
             id="sets",
         ),
         w.p(
-            "A sequence: 3 or more cards of one suit in order, up to 14 (A-2-3 … Q-K-A, an ace at each end). "
-            "The ace is high or low, but never round the corner: K-A-2 is not a sequence.",
+            msg(
+                "A sequence: 3 or more cards of one suit in order, up to 14 (A-2-3 … Q-K-A, an ace at each end). "
+                "The ace is high or low, but never round the corner: K-A-2 is not a sequence."
+            ),
             cite=oklahoma_melds.SRC_SEQUENCE,
             id="sequences",
         ),
         w.p(
-            "The pack holds two of each card, eight 2s and "
-            + ("one Joker" if rules.joker else "no Joker")
-            + ": the cards entered for one deal, all players together, can never be more than that.",
+            msg(
+                "The pack holds two of each card, eight 2s and one Joker: the cards entered for one deal, all "
+                "players together, can never be more than that."
+            )
+            if rules.joker
+            else msg(
+                "The pack holds two of each card, eight 2s and no Joker: the cards entered for one deal, all "
+                "players together, can never be more than that."
+            ),
             cite=oklahoma.SRC_PACK,
         ),
     ]
@@ -442,51 +500,38 @@ def _ok_melds(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Exam
 
 
 def _ok_wild(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Example]]:
-    two = oklahoma_values.TWO_AS_TWO
-    wild = "All eight 2s and the Joker are wild" if rules.joker else "All eight 2s are wild (no Joker at this table)"
+    if rules.joker:
+        wild = msg("All eight 2s and the Joker are wild: each stands for one card, the one you name.")
+    else:
+        wild = msg("All eight 2s are wild (no Joker at this table): each stands for one card, the one you name.")
     paras = [
-        w.p(wild + ": each stands for one card, the one you name.", cite=oklahoma_melds.SRC_WILD),
+        w.p(wild, cite=oklahoma_melds.SRC_WILD),
         w.p(
-            "Name the card a wild card stands for when you meld it. It cannot change later. In a sequence "
-            "its place fixes it; in a set the natural cards fix the rank. A meld of wild cards only must "
-            "name every card.",
+            msg(
+                "Name the card a wild card stands for when you meld it. It cannot change later. In a sequence "
+                "its place fixes it; in a set the natural cards fix the rank. A meld of wild cards only must "
+                "name every card."
+            ),
             cite=oklahoma_melds.SRC_JOKER_NAME,
             id="naming",
         ),
         w.p(
-            "On the score sheet, write the card after “=”: 2♣=7♥ is the 2♣ standing for the 7♥; "
-            "JK=Q♠ the Joker as the Q♠.",
+            msg(
+                "On the score sheet, write the card after “=”: 2♣=7♥ is the 2♣ standing for the 7♥; JK=Q♠ the "
+                "Joker as the Q♠."
+            ),
             cite=oklahoma_melds.SRC_NOTATION,
         ),
-        w.p(
-            "Ruling: some melds read more than one way. A♥ 2♥ JK is a set of aces, or the sequence A-2-3♥. "
-            "A wild card at the end of a sequence may go at either end. Name the wild cards when the readings "
-            "score differently.",
-            cite=RULING,
-            id="readings",
-        ),
-        w.p(
-            "Ruling: no need to name them when only one reading is legal (2♥ J♥ Q♥ K♥ A♥: the 2♥ can only be "
-            "the 10♥), or when every reading scores the same (JK Q♠ K♠: J♠ or A♠, 100 either way). The score "
-            "sheet then says which reading it took. Naming some wild cards is enough when that leaves one "
-            "reading: K♣ 2♠=K♥ 2♥ is a set of kings.",
-            cite=RULING,
-            id="one-reading",
-        ),
-        w.p(
-            "A 2 may stand for itself (A♥ 2♥ 3♥). Ruling: it then scores as a low card, ",
-            w.fixed(f"+{two.points}", two.source, two.basis),
-            ".",
-            cite=RULING,
-            id="two-as-two",
-        ),
+        *_ok_wild_rulings(w),
     ]
     if rules.joker:
         paras.append(
             w.p(
-                "The Joker can come back: on your own turn, put the card it stands for in its place and take "
-                "the Joker into your hand to use again. Only the Joker, only its owner. A 2 once melded is never "
-                "replaced. The score sheet records the melds as they lie at the end.",
+                msg(
+                    "The Joker can come back: on your own turn, put the card it stands for in its place and take the "
+                    "Joker into your hand to use again. Only the Joker, only its owner. A 2 once melded is never "
+                    "replaced. The score sheet records the melds as they lie at the end."
+                ),
                 cite="S0; S1 laws 8, 9",
                 id="joker-swap",
             )
@@ -494,15 +539,50 @@ def _ok_wild(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Examp
     else:
         paras.append(
             w.p(
-                "A 2 once melded is never replaced. The score sheet records the melds as they lie at the end.",
+                msg("A 2 once melded is never replaced. The score sheet records the melds as they lie at the end."),
                 cite="S1 law 8",
             )
         )
+    return paras, _ok_wild_examples(rules)
+
+
+def _ok_wild_rulings(w: _Pen) -> list[Paragraph]:
+    """The rulings on reading wild cards: when they must be named, and a 2 standing for itself."""
+    two = oklahoma_values.TWO_AS_TWO
+    return [
+        w.p(
+            msg(
+                "Ruling: some melds read more than one way. A♥ 2♥ JK is a set of aces, or the sequence A-2-3♥. A "
+                "wild card at the end of a sequence may go at either end. Name the wild cards when the readings "
+                "score differently."
+            ),
+            cite=RULING,
+            id="readings",
+        ),
+        w.p(
+            msg(
+                "Ruling: no need to name them when only one reading is legal (2♥ J♥ Q♥ K♥ A♥: the 2♥ can only be "
+                "the 10♥), or when every reading scores the same (JK Q♠ K♠: J♠ or A♠, 100 either way). The score "
+                "sheet then says which reading it took. Naming some wild cards is enough when that leaves one "
+                "reading: K♣ 2♠=K♥ 2♥ is a set of kings."
+            ),
+            cite=RULING,
+            id="one-reading",
+        ),
+        w.p(
+            msg("A 2 may stand for itself (A♥ 2♥ 3♥). Ruling: it then scores as a low card, {value}."),
+            value=w.fixed(f"+{two.points}", two.source, two.basis),
+            cite=RULING,
+            id="two-as-two",
+        ),
+    ]
+
+
+def _ok_wild_examples(rules: OklahomaRules) -> list[Example]:
     texts = ["AH 2H 3H", "2H JH QH KH AH", "2C=7H 2D 2S"]
     if rules.joker:
         texts[1:1] = ["AH 2H JK", "JK QS KS"]
-    examples: list[Example] = [_meld_example_oklahoma(rules, f"ex-wild-{i}", t) for i, t in enumerate(texts, 1)]
-    return paras, examples
+    return [_meld_example_oklahoma(rules, f"ex-wild-{i}", t) for i, t in enumerate(texts, 1)]
 
 
 def _ok_values(w: _Pen, rules: OklahomaRules) -> list[Paragraph]:
@@ -514,50 +594,48 @@ def _ok_values(w: _Pen, rules: OklahomaRules) -> list[Paragraph]:
 
     return [
         w.p(
-            "When the deal ends, every player scores the cards in his melds and loses the cards left in his hand.",
+            msg("When the deal ends, every player scores the cards in his melds and loses the cards left in his hand."),
             cite="S0; S1 law 10",
         ),
         w.p(
-            "Joker: ",
-            gain(v.JOKER_MELDED),
-            " melded, whatever it stands for. Left in hand it costs ",
-            _cost(w, v.JOKER_HELD),
-            ".",
+            msg("Joker: {melded} melded, whatever it stands for. Left in hand it costs {held}."),
+            melded=gain(v.JOKER_MELDED),
+            held=_cost(w, v.JOKER_HELD),
             id="value-joker",
         )
         if rules.joker
-        else w.p("Joker: not in the pack at this table.", id="value-joker"),
+        else w.p(msg("Joker: not in the pack at this table."), id="value-joker"),
         w.p(
-            "Q♠: ",
-            gain(v.QUEEN_OF_SPADES_MELDED),
-            " melded. Left in hand it costs ",
-            _cost(w, v.QUEEN_OF_SPADES_HELD),
-            ".",
+            msg("Q♠: {melded} melded. Left in hand it costs {held}."),
+            melded=gain(v.QUEEN_OF_SPADES_MELDED),
+            held=_cost(w, v.QUEEN_OF_SPADES_HELD),
             id="value-queen",
         ),
-        w.p("Ace: ", gain(v.ACE_MELDED), " melded. Left in hand it costs ", _cost(w, v.ACE_HELD), ".", id="value-ace"),
         w.p(
-            "K, Q, J, 10, 9, 8: ",
-            gain(v.K_TO_8_MELDED),
-            " melded. Left in hand each costs ",
-            w.knob("k8_in_hand", str(-k8)),
-            " (the Q♠ apart).",
+            msg("Ace: {melded} melded. Left in hand it costs {held}."),
+            melded=gain(v.ACE_MELDED),
+            held=_cost(w, v.ACE_HELD),
+            id="value-ace",
+        ),
+        w.p(
+            msg("K, Q, J, 10, 9, 8: {melded} melded. Left in hand each costs {held} (the Q♠ apart)."),
+            melded=gain(v.K_TO_8_MELDED),
+            held=w.knob("k8_in_hand", str(-k8)),
             id="value-high",
         ),
         w.p(
-            "7, 6, 5, 4, 3: ",
-            gain(v.SEVEN_TO_3_MELDED),
-            " melded. Left in hand each costs ",
-            _cost(w, v.SEVEN_TO_3_HELD),
-            ".",
+            msg("7, 6, 5, 4, 3: {melded} melded. Left in hand each costs {held}."),
+            melded=gain(v.SEVEN_TO_3_MELDED),
+            held=_cost(w, v.SEVEN_TO_3_HELD),
             id="value-low",
         ),
         w.p(
-            "2: melded, it scores the card it stands for, but ",
-            gain(v.TWO_AS_QUEEN_OF_SPADES),
-            " when it stands for the Q♠. Left in hand it costs ",
-            _cost(w, v.TWO_HELD),
-            ".",
+            msg(
+                "2: melded, it scores the card it stands for, but {melded} when it stands for "
+                "the Q♠. Left in hand it costs {held}."
+            ),
+            melded=gain(v.TWO_AS_QUEEN_OF_SPADES),
+            held=_cost(w, v.TWO_HELD),
             id="value-two",
         ),
     ]
@@ -595,25 +673,33 @@ def _ok_big_deal(rules: OklahomaRules, **flags: bool) -> dict[str, Any]:
 def _ok_going_out(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Example]]:
     paras = [
         w.p(
-            "You go out by melding all your cards and discarding the last one. You cannot go out without "
-            "a discard: with two cards in hand you cannot draw a third and meld all three.",
+            msg(
+                "You go out by melding all your cards and discarding the last one. You cannot go out without a "
+                "discard: with two cards in hand you cannot draw a third and meld all three."
+            ),
             cite=oklahoma.SRC_OUT,
         ),
-        w.p("Going out scores ", w.knob("out_bonus"), " on top of your cards.", id="out-bonus"),
+        w.p(msg("Going out scores {out_bonus} on top of your cards."), out_bonus=w.knob("out_bonus"), id="out-bonus"),
         w.p(
-            "Once someone goes out, nobody else may meld. The others score their melds and lose the cards "
-            "in their hands.",
+            msg(
+                "Once someone goes out, nobody else may meld. The others score their melds and lose the cards in "
+                "their hands."
+            ),
             cite="S0",
         ),
         w.p(
-            "Going out on your own first turn ",
-            w.knob("first_turn_bonus", "earns the bonus too" if rules.first_turn_bonus else "earns no going-out bonus"),
-            ".",
+            msg("Going out on your own first turn {first_turn_bonus}."),
+            first_turn_bonus=w.knob(
+                "first_turn_bonus",
+                msg("earns the bonus too") if rules.first_turn_bonus else msg("earns no going-out bonus"),
+            ),
             id="first-turn",
         ),
         w.p(
-            "Everyone who did not go out still holds at least one card. A hand with no cards at all, melded "
-            "or held, is a mistake on the score sheet, not a score of 0.",
+            msg(
+                "Everyone who did not go out still holds at least one card. A hand with no cards at all, melded "
+                "or held, is a mistake on the score sheet, not a score of 0."
+            ),
             cite=RULES_MD,
         ),
     ]
@@ -622,8 +708,8 @@ def _ok_going_out(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[
         _scored(
             rules,
             "ex-first-turn",
-            "Going out on the first turn",
-            "Ann melds everything on her very first turn.",
+            msg("Going out on the first turn"),
+            msg("Ann melds everything on her very first turn."),
             (ANN, BEN),
             [first],
         )
@@ -636,22 +722,31 @@ def _ok_concealed(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[
     if rules.concealed_bonus:
         paras = [
             w.p(
-                "Going out concealed — without having melded anything before that turn — earns ",
-                w.knob("concealed_bonus"),
-                " more. It does not count in the race to ",
-                target,
-                ": it is kept in a side column and added only in the final tally.",
+                msg(
+                    "Going out concealed — without having melded anything before that turn — earns {concealed_bonus} "
+                    "more. It does not count in the race to {target}: it is kept in a side column and added only in "
+                    "the final tally."
+                ),
+                concealed_bonus=w.knob("concealed_bonus"),
+                target=target,
             )
         ]
     else:
-        paras = [w.p("These rules pay no bonus for going out concealed: ", w.knob("concealed_bonus"), ".")]
+        paras = [
+            w.p(
+                msg("These rules pay no bonus for going out concealed: {concealed_bonus}."),
+                concealed_bonus=w.knob("concealed_bonus"),
+            )
+        ]
     paras.append(
-        w.p("Going out on your first turn is always concealed: nobody can have melded before it.", cite=RULES_MD)
+        w.p(msg("Going out on your first turn is always concealed: nobody can have melded before it."), cite=RULES_MD)
     )
     paras.append(
         w.p(
-            "Ruling: when going out on the first turn earns no going-out bonus, it earns no concealed bonus "
-            "either: S0 calls the concealed bonus “additional” to it.",
+            msg(
+                "Ruling: when going out on the first turn earns no going-out bonus, it earns no concealed bonus "
+                "either: S0 calls the concealed bonus “additional” to it."
+            ),
             cite=RULING,
             id="concealed-first-turn",
         )
@@ -661,8 +756,8 @@ def _ok_concealed(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[
         _scored(
             rules,
             "ex-concealed",
-            "Going out concealed",
-            "Ann had melded nothing before the turn she went out.",
+            msg("Going out concealed"),
+            msg("Ann had melded nothing before the turn she went out."),
             (ANN, BEN),
             [deal],
         )
@@ -681,19 +776,23 @@ def _misdeal_supported() -> bool:
 def _ok_misdeal(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Example]]:
     paras = [
         w.p(
-            "It is a misdeal if a card is turned face up in the deal, if a card is found face up in the stock "
-            "before anyone goes out, or if a wrong number of cards is found before everyone has played once. "
-            "Deal again.",
+            msg(
+                "It is a misdeal if a card is turned face up in the deal, if a card is found face up in the "
+                "stock before anyone goes out, or if a wrong number of cards is found before everyone has played "
+                "once. Deal again."
+            ),
             cite="S1 law 4",
         ),
         w.p(
-            "A wrong number of cards found later: the hand is played out, but whoever goes out gets no "
-            "going-out bonus, nor the concealed bonus, unless the table agrees his own hand was right. "
-            "Mark the deal “misdeal found late”.",
+            msg(
+                "A wrong number of cards found later: the hand is played out, but whoever goes out gets no "
+                "going-out bonus, nor the concealed bonus, unless the table agrees his own hand was right. Mark "
+                "the deal “misdeal found late”."
+            ),
             cite="S1 law 4",
             id="misdeal-no-bonus",
         ),
-        w.p("Ruling: if nobody goes out, there is no bonus to withhold.", cite=RULING),
+        w.p(msg("Ruling: if nobody goes out, there is no bonus to withhold."), cite=RULING),
     ]
     examples: list[Example] = []
     if _misdeal_supported():
@@ -701,8 +800,8 @@ def _ok_misdeal(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Ex
             _scored(
                 rules,
                 "ex-misdeal",
-                "A misdeal found late",
-                "Ann goes out, but a wrong number of cards was found after the first play.",
+                msg("A misdeal found late"),
+                msg("Ann goes out, but a wrong number of cards was found after the first play."),
                 (ANN, BEN),
                 [{**_ok_deal_1(rules), LATE_MISDEAL: True}],
             )
@@ -713,12 +812,14 @@ def _ok_misdeal(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Ex
 def _ok_stock_out(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Example]]:
     paras = [
         w.p(
-            "The player who takes the last card of the stock may meld and discard; then the deal ends. "
-            "Nobody went out, so nobody gets a bonus. Everyone scores his melds and loses his hand.",
+            msg(
+                "The player who takes the last card of the stock may meld and discard; then the deal ends. "
+                "Nobody went out, so nobody gets a bonus. Everyone scores his melds and loses his hand."
+            ),
             cite="S0",
             id="stock-out-no-bonus",
         ),
-        w.p("Ruling: the same dealer deals again.", cite=RULING),
+        w.p(msg("Ruling: the same dealer deals again."), cite=RULING),
     ]
     deal = {
         "out": None,
@@ -728,31 +829,37 @@ def _ok_stock_out(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[
         },
     }
     examples: list[Example] = [
-        _scored(rules, "ex-stock-out", "The stock runs out", "Nobody went out.", (ANN, BEN), [deal])
+        _scored(rules, "ex-stock-out", msg("The stock runs out"), msg("Nobody went out."), (ANN, BEN), [deal])
     ]
     return paras, examples
 
 
 def _ok_end(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Example]]:
     paras = [
-        w.p("Each deal's points go onto your running total.", cite="S0"),
+        w.p(msg("Each deal's points go onto your running total."), cite="S0"),
         w.p(
-            "The game ends with the deal on which someone reaches ",
-            w.knob("target"),
-            ". If several do, the highest total wins.",
+            msg(
+                "The game ends with the deal on which someone reaches {target}. If several do, the highest total wins."
+            ),
+            target=w.knob("target"),
             id="target",
         ),
         w.p(
-            "Ruling: S0 says “passes”; reaching the target exactly is enough. An exact tie at the top: "
-            "play another deal.",
+            msg(
+                "Ruling: S0 says “passes”; reaching the target exactly is enough. An exact tie at the top: play "
+                "another deal."
+            ),
             cite=RULING,
             id="tie",
         ),
-        w.p("The winner gets ", w.knob("game_bonus"), " for the game.", id="game-bonus"),
+        w.p(msg("The winner gets {game_bonus} for the game."), game_bonus=w.knob("game_bonus"), id="game-bonus"),
         w.p(
-            "Final tally: the running total"
-            + (", plus the concealed bonuses kept in the side column" if rules.concealed_bonus else "")
-            + ", plus the game bonus for the winner.",
+            msg(
+                "Final tally: the running total, plus the concealed bonuses kept in the side column, plus the "
+                "game bonus for the winner."
+            )
+            if rules.concealed_bonus
+            else msg("Final tally: the running total, plus the game bonus for the winner."),
             cite="S0",
             id="final-tally",
         ),
@@ -760,9 +867,16 @@ def _ok_end(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Exampl
     concealed = bool(rules.concealed_bonus)
     first = [_ok_big_deal(rules, concealed=True)] if concealed else []
     deals = _until_the_end(rules, (ANN, BEN), first, _ok_big_deal(rules))
-    text = f"Ann goes out with big melds, deal after deal, until she reaches {show_value(rules.target)}"
-    text += " (her first out is concealed)." if concealed else "."
-    example = _scored(rules, "ex-end", f"A whole game in {_plural(len(deals), 'deal')}", text, (ANN, BEN), deals)
+    target = show_value(rules.target)
+    if concealed:
+        text = msg(
+            "Ann goes out with big melds, deal after deal, until she reaches {target} (her first out is concealed).",
+            target=target,
+        )
+    else:
+        text = msg("Ann goes out with big melds, deal after deal, until she reaches {target}.", target=target)
+    title = nmsg("A whole game in {n} deal", "A whole game in {n} deals", len(deals))
+    example = _scored(rules, "ex-end", title, text, (ANN, BEN), deals)
     return paras, [replace(example, show="final")]
 
 
@@ -778,8 +892,8 @@ def _oklahoma_sections(rules: OklahomaRules) -> list[Section]:
     deal_1 = _scored(
         rules,
         "ex-deal",
-        "A deal scored",
-        "Ann goes out; Ben is caught with cards in his hand.",
+        msg("A deal scored"),
+        msg("Ann goes out; Ben is caught with cards in his hand."),
         (ANN, BEN),
         [_ok_deal_1(rules)],
     )
@@ -803,24 +917,24 @@ def _oklahoma_sections(rules: OklahomaRules) -> list[Section]:
 # Oklahoma Gin
 
 GIN_SECTIONS: Final = (
-    ("players", "Players and cards"),
-    ("deal", "The deal"),
-    ("turn", "A turn"),
-    ("melds", "Legal melds"),
-    ("knock-limit", "The knock limit"),
-    ("knocking", "Going out: knocking"),
-    ("layoffs", "Layoffs"),
-    ("knock", "A knock won"),
-    ("undercut", "Undercut"),
-    ("gin", "Gin"),
-    ("big-gin", "Big gin"),
-    ("spades", "A spade upcard"),
-    ("void", "The stock down to two cards"),
-    ("end", "The end of the game"),
-    ("boxes", "Boxes"),
-    ("shutout", "Shutout"),
-    ("scoring", "Points to the winner, or penalty points"),
-    ("hollywood", "Hollywood: three games at once"),
+    ("players", N_("Players and cards")),
+    ("deal", N_("The deal")),
+    ("turn", N_("A turn")),
+    ("melds", N_("Legal melds")),
+    ("knock-limit", N_("The knock limit")),
+    ("knocking", N_("Going out: knocking")),
+    ("layoffs", N_("Layoffs")),
+    ("knock", N_("A knock won")),
+    ("undercut", N_("Undercut")),
+    ("gin", N_("Gin")),
+    ("big-gin", N_("Big gin")),
+    ("spades", N_("A spade upcard")),
+    ("void", N_("The stock down to two cards")),
+    ("end", N_("The end of the game")),
+    ("boxes", N_("Boxes")),
+    ("shutout", N_("Shutout")),
+    ("scoring", N_("Points to the winner, or penalty points")),
+    ("hollywood", N_("Hollywood: three games at once")),
 )
 
 # Cards for the Gin examples (no card twice in a deal; the upcards are in nobody's hand).
@@ -865,18 +979,17 @@ def _gin_undercut() -> dict[str, Any]:
 
 def _gin_players(w: _Pen, rules: GinRules) -> list[Paragraph]:
     paras = [
-        w.p("One pack of 52 cards, no Joker.", cite="S2, Setup; S4"),
+        w.p(msg("One pack of 52 cards, no Joker."), cite="S2, Setup; S4"),
         (
-            w.p(w.knob("max_players", "Two players"), ", 10 cards each.")
+            w.p(msg("{max_players}, 10 cards each."), max_players=w.knob("max_players", msg("Two players")))
             if rules.max_players == 2
             else w.p(
-                "From 2 to ",
-                w.knob("max_players"),
-                " players: 10 cards each for two, 7 each for three or four.",
+                msg("From 2 to {max_players} players: 10 cards each for two, 7 each for three or four."),
+                max_players=w.knob("max_players"),
                 cite="S4",
             )
         ),
-        w.p("Card points: ace 1, 2 to 10 their face value, J Q K 10.", cite="S2, S4", id="card-points"),
+        w.p(msg("Card points: ace 1, 2 to 10 their face value, J Q K 10."), cite="S2, S4", id="card-points"),
     ]
     return paras
 
@@ -884,37 +997,44 @@ def _gin_players(w: _Pen, rules: GinRules) -> list[Paragraph]:
 def _gin_deal(w: _Pen, rules: GinRules) -> list[Paragraph]:
     return [
         w.p(
-            "The dealer deals the cards and turns the next card face up: the first upcard. "
-            "It starts the discard pile; the rest is the stock.",
+            msg(
+                "The dealer deals the cards and turns the next card face up: the first upcard. It starts the "
+                "discard pile; the rest is the stock."
+            ),
             cite="S2, Setup 3",
         ),
         w.p(
-            "The first upcard sets the knock limit of the hand"
-            + (", and a spade multiplies its points" if rules.spade_multiplier > 1 else "")
-            + ".",
+            msg("The first upcard sets the knock limit of the hand, and a spade multiplies its points.")
+            if rules.spade_multiplier > 1
+            else msg("The first upcard sets the knock limit of the hand."),
             cite=_outcome_cite(rules, "limit"),
         ),
-        w.p("The winner of a hand deals the next one.", cite="S3"),
+        w.p(msg("The winner of a hand deals the next one."), cite="S3"),
     ]
 
 
 def _gin_turn(w: _Pen) -> list[Paragraph]:
     return [
         w.p(
-            "First, the non-dealer may take the upcard. If he refuses, the dealer may. If both refuse, the "
-            "non-dealer starts by drawing from the stock.",
+            msg(
+                "First, the non-dealer may take the upcard. If he refuses, the dealer may. If both refuse, the "
+                "non-dealer starts by drawing from the stock."
+            ),
             cite="S3",
         ),
-        w.p("Every turn: draw the top card of the stock or of the discard pile, then discard one card.", cite="S2; S3"),
-        w.p("The hand ends when someone knocks or goes gin.", cite="S2, Gameplay 4"),
+        w.p(
+            msg("Every turn: draw the top card of the stock or of the discard pile, then discard one card."),
+            cite="S2; S3",
+        ),
+        w.p(msg("The hand ends when someone knocks or goes gin."), cite="S2, Gameplay 4"),
     ]
 
 
 def _gin_melds(w: _Pen) -> tuple[list[Paragraph], list[Example]]:
     paras = [
-        w.p("A set: 3 or 4 cards of one rank. A run: 3 or more cards of one suit in order.", cite=gin.MELD_SOURCE),
-        w.p("The ace is low only: A-2-3 is a run; Q-K-A and K-A-2 are not.", cite=gin.MELD_SOURCE, id="ace-low"),
-        w.p("A card belongs to one meld only. Cards in no meld are your deadwood.", cite=gin.MELD_SOURCE),
+        w.p(msg("A set: 3 or 4 cards of one rank. A run: 3 or more cards of one suit in order."), cite=gin.MELD_SOURCE),
+        w.p(msg("The ace is low only: A-2-3 is a run; Q-K-A and K-A-2 are not."), cite=gin.MELD_SOURCE, id="ace-low"),
+        w.p(msg("A card belongs to one meld only. Cards in no meld are your deadwood."), cite=gin.MELD_SOURCE),
     ]
     examples: list[Example] = [
         _meld_example_gin("ex-meld-run", "AS 2S 3S"),
@@ -927,13 +1047,17 @@ def _gin_melds(w: _Pen) -> tuple[list[Paragraph], list[Example]]:
 def _gin_limit(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
     paras = [
         w.p(
-            "The first upcard's points set the knock limit for the hand: 2 to 9 their face value; 10, J, Q and K 10. "
-            "To knock, your deadwood must be at or below the limit.",
+            msg(
+                "The first upcard's points set the knock limit for the hand: 2 to 9 their face value; 10, J, Q "
+                "and K 10. To knock, your deadwood must be at or below the limit."
+            ),
             cite=_outcome_cite(rules, "limit"),
         ),
         w.p(
-            "An ace upcard means gin only: nobody may knock with any deadwood. Ruling: S2's “Ace = 1 (gin only "
-            "hand)” is read as gin only, as S4 and BO say.",
+            msg(
+                "An ace upcard means gin only: nobody may knock with any deadwood. Ruling: S2's “Ace = 1 (gin "
+                "only hand)” is read as gin only, as S4 and BO say."
+            ),
             cite=Cite("S4, BO", "source"),
             id="ace-upcard",
         ),
@@ -942,8 +1066,8 @@ def _gin_limit(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]
         _scored(
             rules,
             "ex-over-the-limit",
-            "Over the limit",
-            "The upcard is the 3♥; Ann tries to knock with the 7♠ left over.",
+            msg("Over the limit"),
+            msg("The upcard is the 3♥; Ann tries to knock with the 7♠ left over."),
             (ANN, BEN),
             [
                 {
@@ -956,8 +1080,8 @@ def _gin_limit(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]
         _scored(
             rules,
             "ex-ace-upcard",
-            "An ace upcard",
-            "The upcard is the A♦; Ann tries to knock with the A♠ left over.",
+            msg("An ace upcard"),
+            msg("The upcard is the A♦; Ann tries to knock with the A♠ left over."),
             (ANN, BEN),
             [{**_gin_knock(), "upcard": "AD"}],
         ),
@@ -968,12 +1092,15 @@ def _gin_limit(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]
 def _gin_knocking(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
     paras = [
         w.p(
-            "To knock, discard face down and lay your cards out: your melds, then your deadwood.",
+            msg("To knock, discard face down and lay your cards out: your melds, then your deadwood."),
             cite="S2, Gameplay 4",
         ),
         w.p(
-            "The knocker's spread is scored as he lays it down: the score keeper never rearranges it. Enter "
-            "only his cards and it finds the spread with the least deadwood and, from 11 cards, the best discard.",
+            msg(
+                "The knocker's spread is scored as he lays it down: the score keeper never rearranges it. Enter "
+                "only his cards and it finds the spread with the least deadwood and, from 11 cards, the best "
+                "discard."
+            ),
             cite="RECORD.md",
             id="spread",
         ),
@@ -985,37 +1112,46 @@ def _gin_layoffs(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
     chained = rules.layoffs == "chained"
     paras = [
         w.p(
-            "After a knock the defender lays down his own melds and lays off cards that fit the knocker's "
-            "melds, which lowers his deadwood. Never after gin.",
+            msg(
+                "After a knock the defender lays down his own melds and lays off cards that fit the knocker's "
+                "melds, which lowers his deadwood. Never after gin."
+            ),
             cite=Cite(gin.outcome_source(rules, "layoff") + "; S4"),
         ),
         w.p(
-            "Layoffs here: ",
-            w.knob(
+            msg("Layoffs here: {layoffs}."),
+            layoffs=w.knob(
                 "layoffs",
-                "a layoff may extend a run that an earlier layoff extended (7♥ onto 4♥ 5♥ 6♥, then 8♥)"
+                msg("a layoff may extend a run that an earlier layoff extended (7♥ onto 4♥ 5♥ 6♥, then 8♥)")
                 if chained
-                else "only onto the knocker's melds as laid down; nothing extends a card already laid off, "
-                "the defender's own layoffs included (ruling, from S4's example)",
+                else msg(
+                    "only onto the knocker's melds as laid down; nothing extends a card already laid off, "
+                    "the defender's own layoffs included (ruling, from S4's example)"
+                ),
             ),
-            ".",
             id="chaining",
         ),
         w.p(
-            "The score keeper chooses the defender's melds and layoffs together, to leave him the least deadwood.",
+            msg("The score keeper chooses the defender's melds and layoffs together, to leave him the least deadwood."),
             cite=RULES_MD,
         ),
     ]
     if rules.max_players > 2:
         paras.append(
             w.p(
-                "With three or four players, the defenders lay off in seat order after the knocker, each for his "
-                "least deadwood given what the earlier ones laid off. Ruling: when a defender has equally good "
-                "choices, the one that leaves the later defenders the least deadwood is taken.",
+                msg(
+                    "With three or four players, the defenders lay off in seat order after the knocker, each for his "
+                    "least deadwood given what the earlier ones laid off. Ruling: when a defender has equally good "
+                    "choices, the one that leaves the later defenders the least deadwood is taken."
+                ),
                 cite="S4",
                 id="seat-order",
             )
         )
+    return paras, [_gin_layoff_example(rules)]
+
+
+def _gin_layoff_example(rules: GinRules) -> Example:
     deal = {
         "upcard": UPCARD,
         "knocker": ANN,
@@ -1024,17 +1160,14 @@ def _gin_layoffs(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
             BEN: {"cards": ["KS", "QD", "JC", "10S", "7H", "8H", "6S", "2H", "4D", "2S"]},
         },
     }
-    examples: list[Example] = [
-        _scored(
-            rules,
-            "ex-layoff",
-            "Laying off",
-            "Ann knocks with the run 4♥ 5♥ 6♥; Ben holds the 7♥ and the 8♥.",
-            (ANN, BEN),
-            [deal],
-        )
-    ]
-    return paras, examples
+    return _scored(
+        rules,
+        "ex-layoff",
+        msg("Laying off"),
+        msg("Ann knocks with the run 4♥ 5♥ 6♥; Ben holds the 7♥ and the 8♥."),
+        (ANN, BEN),
+        [deal],
+    )
 
 
 def _gin_knock_won(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
@@ -1042,30 +1175,40 @@ def _gin_knock_won(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exam
     if rules.penalty:
         paras = [
             w.p(
-                "If every defender's deadwood after layoffs is higher than the knocker's, each of them takes "
-                "his deadwood minus the knocker's as penalty points.",
+                msg(
+                    "If every defender's deadwood after layoffs is higher than the knocker's, each of them takes his "
+                    "deadwood minus the knocker's as penalty points."
+                ),
                 cite=cite,
             )
         ]
     else:
         paras = [
             w.p(
-                "If the knocker's deadwood is lower than the defender's after layoffs, the knocker scores "
-                "the difference.",
+                msg(
+                    "If the knocker's deadwood is lower than the defender's after layoffs, the knocker scores the "
+                    "difference."
+                ),
                 cite=cite,
             )
         ]
         if rules.max_players > 2:
             paras.append(
                 w.p(
-                    "Ruling: with three or four players scoring to the hand's winner, each defender settles with "
-                    "the knocker on his own.",
+                    msg(
+                        "Ruling: with three or four players scoring to the hand's winner, each defender settles "
+                        "with the knocker on his own."
+                    ),
                     cite=RULING,
                     id="each-defender",
                 )
             )
+    return paras, _gin_knock_examples(rules)
+
+
+def _gin_knock_examples(rules: GinRules) -> list[Example]:
     examples: list[Example] = [
-        _scored(rules, "ex-knock", "A knock", "Ann knocks with the A♠ left over.", (ANN, BEN), [_gin_knock()])
+        _scored(rules, "ex-knock", msg("A knock"), msg("Ann knocks with the A♠ left over."), (ANN, BEN), [_gin_knock()])
     ]
     if rules.penalty and rules.max_players > 2:
         cleo = ["5H", "4D", "2S", "KD", "QC", "JH", "10C"]
@@ -1082,13 +1225,13 @@ def _gin_knock_won(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exam
             _scored(
                 rules,
                 "ex-knock-three",
-                "A knock with three players",
-                "Ann knocks; Ben and Cleo each take their own penalty points.",
+                msg("A knock with three players"),
+                msg("Ann knocks; Ben and Cleo each take their own penalty points."),
                 (ANN, BEN, CLEO),
                 [deal],
             )
         )
-    return paras, examples
+    return examples
 
 
 def _gin_undercut_section(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
@@ -1096,36 +1239,41 @@ def _gin_undercut_section(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], li
     if rules.penalty:
         paras = [
             w.p(
-                "A defender whose deadwood after layoffs is equal to or less than the knocker's undercuts him. "
-                "The undercutter is the defender with the least deadwood; ruling: on a tie, the first in seat "
-                "order after the knocker.",
+                msg(
+                    "A defender whose deadwood after layoffs is equal to or less than the knocker's undercuts him. "
+                    "The undercutter is the defender with the least deadwood; ruling: on a tie, the first in seat "
+                    "order after the knocker."
+                ),
                 cite=cite,
             ),
             w.p(
-                "Everyone but the undercutter takes his deadwood minus the undercutter's, and the knocker takes ",
-                w.knob("undercut_bonus"),
-                " more, even on equal deadwood.",
+                msg(
+                    "Everyone but the undercutter takes his deadwood minus the undercutter's, and the knocker takes "
+                    "{undercut_bonus} more, even on equal deadwood."
+                ),
+                undercut_bonus=w.knob("undercut_bonus"),
                 id="undercut-bonus",
             ),
         ]
     else:
         paras = [
             w.p(
-                "If the defender's deadwood after layoffs is equal to or less than the knocker's, he undercuts "
-                "him: the defender scores the difference, plus an undercut bonus of ",
-                w.knob("undercut_bonus"),
-                ".",
+                msg(
+                    "If the defender's deadwood after layoffs is equal to or less than the knocker's, he undercuts "
+                    "him: the defender scores the difference, plus an undercut bonus of {undercut_bonus}."
+                ),
+                undercut_bonus=w.knob("undercut_bonus"),
                 cite=cite,
                 id="undercut-bonus",
             )
         ]
-    paras.append(w.p("Gin is never undercut.", cite=_outcome_cite(rules, "gin")))
+    paras.append(w.p(msg("Gin is never undercut."), cite=_outcome_cite(rules, "gin")))
     examples: list[Example] = [
         _scored(
             rules,
             "ex-undercut",
-            "An undercut",
-            "Ann knocks with the 8♠ left over (8 points); Ben has only the A♥ left.",
+            msg("An undercut"),
+            msg("Ann knocks with the 8♠ left over (8 points); Ben has only the A♥ left."),
             (ANN, BEN),
             [_gin_undercut()],
         )
@@ -1137,21 +1285,27 @@ def _gin_gin_section(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Ex
     cite = _outcome_cite(rules, "gin")
     if rules.penalty:
         text = w.p(
-            "Gin: every card melded, no deadwood. Nobody may lay off. Each loser takes his own deadwood plus ",
-            w.knob("gin_bonus"),
-            ".",
+            msg(
+                "Gin: every card melded, no deadwood. Nobody may lay off. Each loser takes his own deadwood plus "
+                "{gin_bonus}."
+            ),
+            gin_bonus=w.knob("gin_bonus"),
             cite=cite,
             id="gin-bonus",
         )
     else:
         text = w.p(
-            "Gin: every card melded, no deadwood. The defender may not lay off. Gin scores a bonus of ",
-            w.knob("gin_bonus"),
-            " plus the defender's whole deadwood.",
+            msg(
+                "Gin: every card melded, no deadwood. The defender may not lay off. Gin scores a bonus of "
+                "{gin_bonus} plus the defender's whole deadwood."
+            ),
+            gin_bonus=w.knob("gin_bonus"),
             cite=cite,
             id="gin-bonus",
         )
-    examples: list[Example] = [_scored(rules, "ex-gin", "Gin", "Ann melds all ten cards.", (ANN, BEN), [_gin_gin()])]
+    examples: list[Example] = [
+        _scored(rules, "ex-gin", msg("Gin"), msg("Ann melds all ten cards."), (ANN, BEN), [_gin_gin()])
+    ]
     return [text], examples
 
 
@@ -1159,17 +1313,21 @@ def _gin_big_gin(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
     if not rules.big_gin_bonus:
         return [
             w.p(
-                "Big gin (all 11 cards melded, no discard) is a house option. This table does not play it (",
-                w.knob("big_gin_bonus", "bonus 0"),
-                "): a big gin scores as gin.",
+                msg(
+                    "Big gin (all 11 cards melded, no discard) is a house option. This table does not play it "
+                    "({big_gin_bonus}): a big gin scores as gin."
+                ),
+                big_gin_bonus=w.knob("big_gin_bonus", msg("bonus 0")),
                 id="big-gin-bonus",
             )
         ], []
     paras = [
         w.p(
-            "Big gin: all 11 cards melded, with no discard. It scores a bonus of ",
-            w.knob("big_gin_bonus"),
-            " instead of the gin bonus, plus the defender's whole deadwood.",
+            msg(
+                "Big gin: all 11 cards melded, with no discard. It scores a bonus of {big_gin_bonus} instead of "
+                "the gin bonus, plus the defender's whole deadwood."
+            ),
+            big_gin_bonus=w.knob("big_gin_bonus"),
             id="big-gin-bonus",
         )
     ]
@@ -1181,7 +1339,7 @@ def _gin_big_gin(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
             BEN: {"cards": GIN_BEN},
         },
     }
-    return paras, [_scored(rules, "ex-big-gin", "Big gin", "Ann melds all eleven cards.", (ANN, BEN), [deal])]
+    return paras, [_scored(rules, "ex-big-gin", msg("Big gin"), msg("Ann melds all eleven cards."), (ANN, BEN), [deal])]
 
 
 def _gin_spades(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
@@ -1189,19 +1347,23 @@ def _gin_spades(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example
     if m > 1:
         paras = [
             w.p(
-                "If the first upcard is a spade, every point of the hand is multiplied by ",
-                w.knob("spade_multiplier", f"{m}"),
-                ", the gin and undercut bonuses included. (×3 is called “Double Oklahoma”.)",
+                msg(
+                    "If the first upcard is a spade, every point of the hand is multiplied by {spade_multiplier}, "
+                    "the gin and undercut bonuses included. (×3 is called “Double Oklahoma”.)"
+                ),
+                spade_multiplier=w.knob("spade_multiplier", f"{m}"),
                 id="spade-multiplier",
             ),
-            w.p("The multiplied points count toward the target.", cite="S2"),
+            w.p(msg("The multiplied points count toward the target."), cite="S2"),
         ]
     else:
         paras = [
             w.p(
-                "A spade upcard changes nothing at this table: ",
-                w.knob("spade_multiplier", "×1"),
-                ". (S2 doubles every point of the hand; “Double Oklahoma” triples it.)",
+                msg(
+                    "A spade upcard changes nothing at this table: {spade_multiplier}. (S2 doubles every point of "
+                    "the hand; “Double Oklahoma” triples it.)"
+                ),
+                spade_multiplier=w.knob("spade_multiplier", msg("×1")),
                 id="spade-multiplier",
             )
         ]
@@ -1209,8 +1371,8 @@ def _gin_spades(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example
         _scored(
             rules,
             "ex-spade",
-            "A spade upcard",
-            "The same knock as above, but the first upcard is the 8♠.",
+            msg("A spade upcard"),
+            msg("The same knock as above, but the first upcard is the 8♠."),
             (ANN, BEN),
             [_gin_knock(SPADE_UPCARD)],
         )
@@ -1222,9 +1384,11 @@ def _gin_void(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]
     if rules.stock_out == "void":
         paras = [
             w.p(
-                "If only two cards are left in the stock and nobody has knocked, ",
-                w.knob("stock_out", "the hand is void"),
-                ": nobody scores and the same dealer deals again.",
+                msg(
+                    "If only two cards are left in the stock and nobody has knocked, {stock_out}: nobody scores and "
+                    "the same dealer deals again."
+                ),
+                stock_out=w.knob("stock_out", msg("the hand is void")),
                 id="void-hand",
             )
         ]
@@ -1232,8 +1396,8 @@ def _gin_void(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]
             _scored(
                 rules,
                 "ex-void",
-                "A void hand",
-                "Nobody knocked.",
+                msg("A void hand"),
+                msg("Nobody knocked."),
                 (ANN, BEN),
                 [{"upcard": UPCARD, "knocker": None, "hands": {}}],
             )
@@ -1241,121 +1405,143 @@ def _gin_void(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]
         return paras, examples
     return [
         w.p(
-            "If only two cards are left in the stock, ",
-            w.knob("stock_out", "the discard pile is shuffled into a new stock"),
-            " and play goes on: every hand ends with a knock or gin.",
+            msg(
+                "If only two cards are left in the stock, {stock_out} and play goes on: every hand ends with a "
+                "knock or gin."
+            ),
+            stock_out=w.knob("stock_out", msg("the discard pile is shuffled into a new stock")),
             id="void-hand",
         )
     ], []
 
 
 def _gin_end(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
-    target = w.knob("target")
-    if rules.penalty:
-        paras = [
-            w.p(
-                "Penalty points add up. The game ends when someone reaches ",
-                target,
-                " penalty points (",
-                w.knob("target_strict", "more than that" if rules.target_strict else "exactly that is enough"),
-                "); the lowest total wins.",
-                cite=_outcome_cite(rules, "game"),
-                id="target",
-            )
-        ]
-    elif rules.target_strict:
-        paras = [
-            w.p(
-                "The first to score more than ",
-                target,
-                " wins the game: ",
-                w.knob("target_strict", "exactly the target is not enough"),
-                ".",
-                cite=_outcome_cite(rules, "game"),
-                id="target",
-            )
-        ]
-    else:
-        paras = [
-            w.p(
-                "The first to reach ",
-                target,
-                " wins the game: ",
-                w.knob("target_strict", "reaching it exactly is enough"),
-                ".",
-                cite=_outcome_cite(rules, "game"),
-                id="target",
-            )
-        ]
-    paras.append(w.p("Ruling: if the leaders tie, the game goes on.", cite=RULING, id="tie"))
-    if rules.penalty:
-        paras.append(
-            w.p(
-                "Ruling: with penalty points there is no game bonus, no boxes and no shutout, whatever the "
-                "table sets for them.",
-                cite=RULING,
-                id="game-bonus",
-            )
-        )
-    elif rules.game_bonus:
-        paras.append(w.p("The winner gets a game bonus of ", w.knob("game_bonus"), ".", id="game-bonus"))
-    else:
-        paras.append(w.p("No game bonus at this table: ", w.knob("game_bonus"), ".", id="game-bonus"))
-    paras.append(
+    paras = [
+        _gin_target(w, rules),
+        w.p(msg("Ruling: if the leaders tie, the game goes on."), cite=RULING, id="tie"),
+        _gin_game_bonus(w, rules),
         w.p(
-            "Final tally: each player's game total, plus what is added at the end: the game bonus, the boxes, "
-            "the shutout.",
+            msg(
+                "Final tally: each player's game total, plus what is added at the end: the game bonus, the "
+                "boxes, the shutout."
+            ),
             cite=_outcome_cite(rules, "game"),
             id="final-tally",
+        ),
+    ]
+    return paras, [_gin_whole_game(rules)]
+
+
+def _gin_target(w: _Pen, rules: GinRules) -> Paragraph:
+    target = w.knob("target")
+    if rules.penalty:
+        return w.p(
+            msg(
+                "Penalty points add up. The game ends when someone reaches {target} penalty points "
+                "({target_strict}); the lowest total wins."
+            ),
+            target=target,
+            target_strict=w.knob(
+                "target_strict", msg("more than that") if rules.target_strict else msg("exactly that is enough")
+            ),
+            cite=_outcome_cite(rules, "game"),
+            id="target",
         )
+    if rules.target_strict:
+        return w.p(
+            msg("The first to score more than {target} wins the game: {target_strict}."),
+            target=target,
+            target_strict=w.knob("target_strict", msg("exactly the target is not enough")),
+            cite=_outcome_cite(rules, "game"),
+            id="target",
+        )
+    return w.p(
+        msg("The first to reach {target} wins the game: {target_strict}."),
+        target=target,
+        target_strict=w.knob("target_strict", msg("reaching it exactly is enough")),
+        cite=_outcome_cite(rules, "game"),
+        id="target",
     )
+
+
+def _gin_game_bonus(w: _Pen, rules: GinRules) -> Paragraph:
+    if rules.penalty:
+        return w.p(
+            msg(
+                "Ruling: with penalty points there is no game bonus, no boxes and no shutout, whatever the table "
+                "sets for them."
+            ),
+            cite=RULING,
+            id="game-bonus",
+        )
+    if rules.game_bonus:
+        return w.p(
+            msg("The winner gets a game bonus of {game_bonus}."), game_bonus=w.knob("game_bonus"), id="game-bonus"
+        )
+    return w.p(msg("No game bonus at this table: {game_bonus}."), game_bonus=w.knob("game_bonus"), id="game-bonus")
+
+
+def _gin_whole_game(rules: GinRules) -> Example:
     deals = _until_the_end(rules, (ANN, BEN), [_gin_knock(knocker=BEN)], _gin_gin())
-    text = "Ben wins the first hand with a knock; then Ann goes gin, hand after hand, until the " + (
-        "match ends." if rules.hollywood else "game ends."
-    )
-    example = _scored(rules, "ex-end", f"A whole game in {_plural(len(deals), 'hand')}", text, (ANN, BEN), deals)
-    return paras, [replace(example, show="final")]
+    if rules.hollywood:
+        text = msg("Ben wins the first hand with a knock; then Ann goes gin, hand after hand, until the match ends.")
+    else:
+        text = msg("Ben wins the first hand with a knock; then Ann goes gin, hand after hand, until the game ends.")
+    title = nmsg("A whole game in {n} hand", "A whole game in {n} hands", len(deals))
+    example = _scored(rules, "ex-end", title, text, (ANN, BEN), deals)
+    return replace(example, show="final")
 
 
 def _gin_boxes(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
     if rules.penalty:
-        return [w.p("Ruling: boxes are not counted with penalty points.", cite=RULING, id="box-bonus")], []
+        return [w.p(msg("Ruling: boxes are not counted with penalty points."), cite=RULING, id="box-bonus")], []
     if rules.box_bonus:
         return [
             w.p(
-                "Each hand a player wins is a box. When the game ends, each box is worth ",
-                w.knob("box_bonus"),
-                ", added to that player's total with the game bonus.",
+                msg(
+                    "Each hand a player wins is a box. When the game ends, each box is worth {box_bonus}, added to "
+                    "that player's total with the game bonus."
+                ),
+                box_bonus=w.knob("box_bonus"),
                 id="box-bonus",
             )
         ], []
-    return [w.p("No box bonus at this table: ", w.knob("box_bonus"), ".", id="box-bonus")], []
+    return [w.p(msg("No box bonus at this table: {box_bonus}."), box_bonus=w.knob("box_bonus"), id="box-bonus")], []
 
 
 def _gin_shutout(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
     if rules.penalty:
-        return [w.p("Ruling: no shutout with penalty points.", cite=RULING, id="shutout-double")], []
+        return [w.p(msg("Ruling: no shutout with penalty points."), cite=RULING, id="shutout-double")], []
     if not rules.shutout:
         return [
             w.p(
-                "Shutout doubling is a house option: ",
-                w.knob("shutout", "not played at this table"),
-                ". Where it is played, a game won with the loser on 0 doubles the winner's points from hands.",
+                msg(
+                    "Shutout doubling is a house option: {shutout}. Where it is played, a game won with the loser on "
+                    "0 doubles the winner's points from hands."
+                ),
+                shutout=w.knob("shutout", msg("not played at this table")),
                 id="shutout-double",
             )
         ], []
     paras = [
         w.p(
-            "Shutout: when the game is won with the loser still on 0, ",
-            w.knob("shutout", "the winner's points from hands are doubled"),
-            "; then the box and game bonuses are added, not doubled.",
+            msg(
+                "Shutout: when the game is won with the loser still on 0, {shutout}; then the box and game "
+                "bonuses are added, not doubled."
+            ),
+            shutout=w.knob("shutout", msg("the winner's points from hands are doubled")),
             cite="GC",
             id="shutout-double",
         )
     ]
     deals = _until_the_end(rules, (ANN, BEN), [], _gin_gin())
     example = _scored(
-        rules, "ex-shutout", "A shutout", "Ann goes gin, hand after hand; Ben never scores.", (ANN, BEN), deals
+        rules,
+        "ex-shutout",
+        msg("A shutout"),
+        msg("Ann goes gin, hand after hand; Ben never scores."),
+        (ANN, BEN),
+        deals,
     )
     return paras, [replace(example, show="final")]
 
@@ -1364,23 +1550,23 @@ def _gin_scoring(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
     if rules.penalty:
         return [
             w.p(
-                "Scoring: ",
-                w.knob("scoring", "penalty points"),
-                ". Each hand, the losers take penalty points; the lowest total wins the game.",
+                msg("Scoring: {scoring}. Each hand, the losers take penalty points; the lowest total wins the game."),
+                scoring=w.knob("scoring", msg("penalty points")),
                 id="penalty",
             ),
             w.p(
-                "Gin: each loser takes his deadwood plus the gin bonus. Knock: each loser takes his deadwood "
-                "minus the knocker's. Undercut: each player but the undercutter takes his deadwood minus the "
-                "undercutter's, and the knocker the undercut bonus on top.",
+                msg(
+                    "Gin: each loser takes his deadwood plus the gin bonus. Knock: each loser takes his deadwood "
+                    "minus the knocker's. Undercut: each player but the undercutter takes his deadwood minus the "
+                    "undercutter's, and the knocker the undercut bonus on top."
+                ),
                 cite="S4",
             ),
         ], []
     return [
         w.p(
-            "Scoring: ",
-            w.knob("scoring", "points to the hand's winner"),
-            ". The loser scores nothing for the hand; the highest total wins the game.",
+            msg("Scoring: {scoring}. The loser scores nothing for the hand; the highest total wins the game."),
+            scoring=w.knob("scoring", msg("points to the hand's winner")),
             id="penalty",
         )
     ], []
@@ -1390,53 +1576,67 @@ def _gin_hollywood(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exam
     if not rules.hollywood:
         return [
             w.p(
-                "Hollywood is a house option for two players: three games scored at once, in three columns. ",
-                w.knob("hollywood", "Not played at this table"),
-                ".",
+                msg(
+                    "Hollywood is a house option for two players: three games scored at once, in three columns. "
+                    "{hollywood}."
+                ),
+                hollywood=w.knob("hollywood", msg("Not played at this table")),
                 id="columns",
             )
         ], []
     source = gin.HOLLYWOOD_SOURCE
     paras = [
         w.p(
-            "Hollywood: ",
-            w.knob("hollywood", "three games are scored at once"),
-            ", in three columns, each to ",
-            w.knob("target"),
-            ". Two players only, scoring to the hand's winner.",
+            msg(
+                "Hollywood: {hollywood}, in three columns, each to {target}. Two players only, scoring to the "
+                "hand's winner."
+            ),
+            hollywood=w.knob("hollywood", msg("three games are scored at once")),
+            target=w.knob("target"),
             id="columns",
         ),
         w.p(
-            "Each hand you win goes in every open column where you already have an entry, and in the first open "
-            "column where you have none. So your first win goes in column 1, your second in columns 1 and 2, your "
-            "third and later in all three. A first win after column 1 has closed starts you in column 2.",
+            msg(
+                "Each hand you win goes in every open column where you already have an entry, and in the first "
+                "open column where you have none. So your first win goes in column 1, your second in columns 1 "
+                "and 2, your third and later in all three. A first win after column 1 has closed starts you in "
+                "column 2."
+            ),
             cite=source,
             id="entries",
         ),
         w.p(
-            "A column closes when someone reaches the target in it. Each column is settled as a game of its own: "
-            "the game bonus, boxes for the hands won in it, the shutout.",
+            msg(
+                "A column closes when someone reaches the target in it. Each column is settled as a game of its "
+                "own: the game bonus, boxes for the hands won in it, the shutout."
+            ),
             cite=source,
             id="column-closes",
         ),
         w.p(
-            "The match ends when all three columns are closed. Ruling: the match goes to the player who won the most "
-            "columns. Its running total and its final tally are the sums of the three columns, so a hand entered in "
-            "two columns counts twice.",
+            msg(
+                "The match ends when all three columns are closed. Ruling: the match goes to the player who won "
+                "the most columns. Its running total and its final tally are the sums of the three columns, so a "
+                "hand entered in two columns counts twice."
+            ),
             cite=RULING,
             id="match",
         ),
     ]
+    return paras, [_gin_hollywood_example(rules)]
+
+
+def _gin_hollywood_example(rules: GinRules) -> Example:
     deals = [_gin_gin(), _gin_knock(), _gin_knock(knocker=BEN), _gin_knock()]
     example = _scored(
         rules,
         "ex-hollywood",
-        "Four hands in three columns",
-        "Ann wins the first, second and fourth hands; Ben the third.",
+        msg("Four hands in three columns"),
+        msg("Ann wins the first, second and fourth hands; Ben the third."),
         (ANN, BEN),
         deals,
     )
-    return paras, [replace(example, show="columns")]
+    return replace(example, show="columns")
 
 
 def _gin_sections(rules: GinRules) -> list[Section]:
@@ -1476,33 +1676,33 @@ _TEXT_DISPUTES: Mapping[str, tuple[tuple[str, str, tuple[tuple[str, str], ...], 
     OKLAHOMA: (
         (
             "dispute-reaching",
-            "Reaching the target",
-            (("S0", "the game ends on the deal on which a player “passes” 1,000"),),
-            "reaching the target exactly is enough",
-            "a score of exactly the target has reached it; S1 gives no target at all",
+            N_("Reaching the target"),
+            (("S0", N_("the game ends on the deal on which a player “passes” 1,000")),),
+            N_("reaching the target exactly is enough"),
+            N_("a score of exactly the target has reached it; S1 gives no target at all"),
         ),
         (
             "dispute-readings",
-            "Melds that read more than one way",
+            N_("Melds that read more than one way"),
             (
-                ("S0", "a wild card in a sequence is announced when melded"),
-                ("S1 law 9", "the player who melds the Joker announces the card it represents"),
+                ("S0", N_("a wild card in a sequence is announced when melded")),
+                ("S1 law 9", N_("the player who melds the Joker announces the card it represents")),
             ),
-            "name the wild cards only where the readings score differently",
-            "a unique reading, or readings that score the same, need no name; the score sheet says which was taken",
+            N_("name the wild cards only where the readings score differently"),
+            N_("a unique reading, or readings that score the same, need no name; the score sheet says which was taken"),
         ),
     ),
     GIN: (
         (
             "dispute-ace-upcard",
-            "An ace upcard",
+            N_("An ace upcard"),
             (
-                ("S2", "“Ace = 1 (gin only hand)”"),
-                ("S4", "a starting ace sets the knock value to “Gin only”"),
-                ("BO", "gin only"),
+                ("S2", N_("“Ace = 1 (gin only hand)”")),
+                ("S4", N_("a starting ace sets the knock value to “Gin only”")),
+                ("BO", N_("gin only")),
             ),
-            "gin only: nobody may knock with any deadwood",
-            "S2's own variation says an ace upcard “strictly requires gin”",
+            N_("gin only: nobody may knock with any deadwood"),
+            N_("S2's own variation says an ace upcard “strictly requires gin”"),
         ),
     ),
 }
@@ -1565,24 +1765,29 @@ def _glance(rules: Rules) -> tuple[Glance, ...]:
 
 _CODE = re.compile(r"\b(S[0-4]|PG|BO|GC|AR|HW)\b")
 _MORE_SOURCES: Mapping[str, str] = {
-    "RULES.md": "this project's rules: what the score keeper must know",
-    "RECORD.md": "this project's game record: how a deal is written down",
+    "RULES.md": N_("this project's rules: what the score keeper must know"),
+    "RECORD.md": N_("this project's game record: how a deal is written down"),
 }
+
+
+def _cites(sections: Iterable[Section], disputes: Iterable[Dispute], glance: Iterable[Glance]) -> list[Cite]:
+    """Every citation in the book: the paragraphs' and their values', the disputes', the knobs'."""
+    cites: list[Cite] = []
+    for s in sections:
+        for p in s.paragraphs:
+            cites += [p.cite] if p.cite else []
+            cites += [x.cite for _, x in p.values if x.cite]
+    for d in disputes:
+        cites += [d.cite, *(x.cite for x in d.says)]
+    cites += [g.cite for g in glance]
+    return cites
 
 
 def _sources(
     sections: Iterable[Section], disputes: Iterable[Dispute], glance: Iterable[Glance]
 ) -> tuple[tuple[str, str], ...]:
-    cites: list[Cite] = []
-    for s in sections:
-        for p in s.paragraphs:
-            cites += [p.cite] if p.cite else []
-            cites += [x.cite for x in p.parts if x.cite]
-    for d in disputes:
-        cites += [d.cite, *(x.cite for x in d.says)]
-    cites += [g.cite for g in glance]
     codes: set[str] = set()
-    for c in cites:
+    for c in _cites(sections, disputes, glance):
         codes.update(_CODE.findall(c.source))
         codes.update(x for x in ("RULES.md", "RECORD.md") if x in c.source)
     known = {**profiles.SOURCES, **_MORE_SOURCES}
@@ -1609,7 +1814,7 @@ def build(rules: Rules) -> Book:
     return Book(
         game=rules.game,
         profile=rules.profile,
-        title=f"{profiles.GAME_NAMES[rules.game]}: {prof.title}",
+        title=msg("{game}: {profile}", game=profiles.GAME_NAME_MESSAGES[rules.game], profile=prof.title),
         description=prof.description,
         rules=rules,
         sections=tuple(sections),

@@ -113,6 +113,27 @@ def test_oklahoma_meld(client):
     assert any("S0" in line["source"] for line in v.lines)
 
 
+@pytest.mark.parametrize(
+    "cards, card, times",
+    [("QS QS QS", "Q♠", 3), ("7D 7D 7D 7D", "7♦", 4), ("QS 2S=QS QS QS", "Q♠", 3), ("JK JK QS", "JK", 2)],
+)
+def test_a_meld_the_pack_cannot_hold_is_refused(client, cards, card, times):
+    """The 105-card pack has two of each natural card, eight 2s and one Joker: the checker applies the
+    deal form's limits (``oklahoma.score_hand``), naming the card and the pack rule."""
+    v = verdict(client, kind="meld", cards=cards)
+    assert v.ok is False and not v.lines and not v.melds
+    (error,) = v.errors
+    assert error["cards"] == [card] and error["rule"] == "the pack" and error["source"] == "S0; S1 law 1"
+    assert f"{card} is entered {times} times: the pack has" in error["message"]
+
+
+def test_a_meld_within_the_pack_is_still_legal(client):
+    v = verdict(client, kind="meld", cards="QS QS 2S")
+    assert v.ok is True and not v.errors and "+110" in v.headline
+    eight_twos = verdict(client, kind="meld", cards="2S 2S=3S 4S")
+    assert eight_twos.ok is True, eight_twos.errors
+
+
 def test_oklahoma_meld_round_the_corner_is_illegal(client):
     # RULING CHANGED: Q♥ K♥ A♥ 2♥ is now J-Q-K-A with the 2♥ as J♥, its one legal reading.
     v2 = verdict(client, kind="meld", cards="QH KH AH 2H 3H")
@@ -260,6 +281,7 @@ def test_question_is_a_plain_frozen_value():
         "spread",
         "other",
         "deal",
+        "options",
     ]
     with pytest.raises(dataclasses.FrozenInstanceError):
         q.cards = "x"  # type: ignore[misc]

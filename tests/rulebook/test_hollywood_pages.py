@@ -219,7 +219,7 @@ def test_the_new_game_form_gives_the_engines_refusal_next_to_the_hollywood_optio
     rules = profiles.resolve("oklahoma-gin", profile, {"hollywood": True, **options})
     (expected,) = gin.setup_errors(rules, seats)
     # the engine's message, each option named by its label as on the form ("Scoring", not 'scoring')
-    assert option_words("oklahoma-gin", expected.message) in html.unescape(knob)
+    assert option_words("oklahoma-gin", str(expected.message)) in html.unescape(knob)
     assert not Game.objects.exists()
 
 
@@ -237,11 +237,11 @@ def test_the_rescore_form_gives_the_engines_refusal_next_to_the_hollywood_option
     field = field[: field.index("</p>")]
     rules = profiles.resolve("oklahoma-gin", "standard", {"hollywood": True, "max_players": 3})
     (expected,) = gin.setup_errors(rules, ["Ann", "Ben", "Cleo"])
-    assert expected.message in html.unescape(field)
+    assert str(expected.message) in html.unescape(field)
     # With htmx only the comparison is sent, and the message next to the option comes out of band.
     fragment = client.get(url, headers={"HX-Request": "true"}).content.decode()
     oob = fragment[fragment.index('id="refused-o_hollywood"') :]
-    assert 'hx-swap-oob="true"' in oob[:200] and expected.message in html.unescape(oob[: oob.index("</span>")])
+    assert 'hx-swap-oob="true"' in oob[:200] and str(expected.message) in html.unescape(oob[: oob.index("</span>")])
 
 
 def test_a_deal_stored_without_its_columns_shows_the_columns_as_they_are_now(client, table):

@@ -186,7 +186,7 @@ def check_examples(text: str, game: str, rules: profiles.Rules) -> int:
             result = record.score_record(rec)
         except RecordInvalid as exc:
             for e in exc.errors:
-                assert html.escape(e.message).replace("&#x27;", "'") in body.replace("&#x27;", "'"), example_id
+                assert html.escape(str(e.message)).replace("&#x27;", "'") in body.replace("&#x27;", "'"), example_id
             checked += 1
             continue
         deal = result.deals[-1]
@@ -320,7 +320,56 @@ def test_the_rescore_pages_other_side_links_to_the_other_rules_book(client, tabl
     assert_every_cite_links_to_a_paragraph(client, text)
 
 
+@pytest.mark.parametrize(
+    "kind, profile, options, url",
+    [
+        ("oklahoma", "laws", {"joker": False}, "/check/?kind=meld&amp;profile=laws&amp;joker=false"),
+        ("oklahoma", "book", {}, "/check/?kind=meld&amp;profile=book"),
+        (
+            "oklahoma-gin",
+            "classic",
+            {"target": 250, "shutout": True},
+            "/check/?kind=knock&amp;profile=classic&amp;shutout=true&amp;target=250",
+        ),
+    ],
+)
+def test_a_games_book_opens_the_checker_on_its_first_question_under_its_rules(
+    client, table, kind, profile, options, url
+):
+    """The checker opens on the meld question (Gin: the knock question) with the game's profile and house
+    options preselected: a meld with the Joker is refused at a table that plays without it."""
+    players = NAMES if kind == "oklahoma" else ["Ann", "Ben"]
+    game = new_game(table, kind=kind, profile=profile, players=players, options=options)
+    text = page(client, f"/games/{game.pk}/rules/")
+    assert f'<a class="button" href="{url}">Check a ruling under these rules</a>' in text
+    checker_page = page(client, html.unescape(url) + "&cards=JK+QS+KS")
+    assert f'<option value="{profile}" selected>' in checker_page
+    for name, value in options.items():
+        shown = "true" if value is True else "false" if value is False else str(value)
+        assert f'<input type="hidden" name="{name}" value="{shown}">' in checker_page
+    if options.get("joker") is False:
+        assert (
+            "played without the Joker" in checker_page
+            and "House options: Play with the Joker <strong>no</strong>" in checker_page
+        )
+
+
 def test_a_follower_reads_the_games_rule_book(client, table, follower):
     game = new_game(table, kind="oklahoma", profile="laws", players=NAMES)
     as_phone(client, follower)
     assert "The rules game" in page(client, f"/games/{game.pk}/rules/")
+
+
+def test_checker_href_opens_the_checker_under_a_games_rules(table):
+    """``{% checker_href game %}``: the link a game page (or a meld's score line) gives to the checker."""
+    from django.template import Context, Template
+
+    game = new_game(table, kind="oklahoma", profile="laws", players=NAMES, options={"joker": False})
+    out = Template(
+        "{% load book_links %}{% checker_href game as a %}{{ a }}|{% checker_href game cards=m as b %}{{ b }}"
+    )
+    text = html.unescape(out.render(Context({"game": game, "m": ["QS", "QH", "2C=QD"]})))
+    assert text == (
+        "/check/?kind=meld&profile=laws&joker=false|/check/?kind=meld&profile=laws&joker=false&cards=QS+QH+2C%3DQD"
+    )
+    assert Template("{% load book_links %}{% checker_href None %}").render(Context({})) == ""

@@ -48,7 +48,7 @@ def test_parse_card_accepts_every_notation(text, label):
 def test_parse_card_says_what_is_wrong(text, hint):
     with pytest.raises(CardError) as exc:
         parse_card(text)
-    assert hint in exc.value.message
+    assert hint in str(exc.value.message)
 
 
 def test_tokens_name_what_a_wild_card_stands_for():
@@ -70,7 +70,7 @@ def test_tokens_name_what_a_wild_card_stands_for():
 def test_only_wild_cards_name_another_card(text, hint):
     with pytest.raises(CardError) as exc:
         parse_token(text)
-    assert hint in exc.value.message
+    assert hint in str(exc.value.message)
 
 
 def test_pack_and_indices():
@@ -82,3 +82,15 @@ def test_pack_and_indices():
 @pytest.mark.parametrize("up, limit", [("AS", 0), ("2H", 2), ("7S", 7), ("10D", 10), ("KC", 10)])
 def test_knock_limit_from_upcard(up, limit):
     assert knock_limit(parse_card(up)) == limit
+
+
+def test_a_card_error_is_a_message_with_its_parameters():
+    from scorekeeper.rules.messages import Msg
+
+    with pytest.raises(CardError) as exc:
+        parse_card("1H")
+    message = exc.value.message
+    assert (
+        isinstance(message, Msg) and message.id == "'{raw}' is not a card: ranks are A, 2–10, J, Q, K (write '{card}')"
+    )
+    assert message.params == {"raw": "1H", "card": "AH"} and str(exc.value) == str(message)

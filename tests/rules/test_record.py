@@ -22,7 +22,7 @@ def record(**over):
 def messages(rec):
     with pytest.raises(RecordInvalid) as exc:
         check_header(rec)
-    return [e.message for e in exc.value.errors]
+    return [str(e.message) for e in exc.value.errors]
 
 
 def test_a_good_header():
@@ -72,13 +72,13 @@ def test_first_dealer_must_be_a_player():
 def test_bad_json_says_where():
     with pytest.raises(RecordInvalid) as exc:
         parse_json('{"format": ')
-    assert "line 1" in exc.value.errors[0].message
+    assert "line 1" in str(exc.value.errors[0].message)
 
 
 def test_deeply_nested_json_is_a_clear_error():
     with pytest.raises(RecordInvalid) as exc:
         parse_json("[" * 100000 + "]" * 100000)
-    assert "nested too deeply" in exc.value.errors[0].message
+    assert "nested too deeply" in str(exc.value.errors[0].message)
 
 
 def test_player_counts_are_worded_with_their_plural():
@@ -86,6 +86,16 @@ def test_player_counts_are_worded_with_their_plural():
     from scorekeeper.rules.profiles import resolve
 
     [e] = player_count_errors(resolve("oklahoma", "laws"), ["A", "B", "C", "D", "E"])
-    assert e.message == "5 players: the laws rules of Oklahoma take 2 to 4 players"
+    assert str(e.message) == "5 players: the laws rules of Oklahoma take 2 to 4 players"
     [e] = player_count_errors(resolve("oklahoma-gin", "classic"), ["A", "B", "C"])
-    assert e.message == "3 players: the classic rules of Oklahoma Gin take 2 players"
+    assert str(e.message) == "3 players: the classic rules of Oklahoma Gin take 2 players"
+
+
+def test_record_errors_are_messages_with_their_parameters():
+    from scorekeeper.rules.messages import Msg
+
+    with pytest.raises(RecordInvalid) as exc:
+        check_header(record(colour="red"))
+    [e] = exc.value.errors
+    assert isinstance(e.message, Msg) and e.message.id == "unknown key '{key}': a record has {keys}"
+    assert e.message.params["key"] == "colour" and e.as_dict()["message"] == str(e.message)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -409,3 +410,31 @@ def test_the_book_is_built_once_per_rules():
 
 def _json(value: Any) -> Any:
     return json.loads(json.dumps(value))
+
+
+class _Upper:
+    """A stand-in language: every id upper-cased outside its fields, so a test sees what was translated."""
+
+    @staticmethod
+    def gettext(message: str) -> str:
+        return re.sub(r"(^|})([^{]*)", lambda m: m.group(1) + m.group(2).upper(), message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.gettext(singular if n == 1 else plural)
+
+
+@pytest.mark.parametrize("game, profile", [(g, p) for g in profiles.GAMES for p in profiles.PROFILES[g]])
+def test_every_paragraph_is_one_message_with_its_values_in_place(game, profile):
+    """A paragraph is one translatable unit: its id is the English template, and its values (with their
+    citations) stand where another language's sentence puts them."""
+    from scorekeeper.rules.messages import Msg
+
+    for section in rulebook.book(game, profile).sections:
+        for p in section.paragraphs:
+            assert isinstance(p.message, Msg) and str(p.message) == p.text == "".join(x.text for x in p.parts)
+            translated = p.render(_Upper())
+            values = [x for x in translated if x.cite]
+            assert values == [x for x in p.parts if x.cite]  # the same values, with their citations
+            assert "".join(x.text for x in translated if not x.cite) == "".join(
+                x.text.upper() for x in p.parts if not x.cite
+            )

@@ -3,7 +3,9 @@
 ``{% rule_href l as href %}`` gives the link to the paragraph that explains the line ``l`` (a Line
 or its dict) in the book named by the context's ``book_link`` (a ``links.BookLink``), or else in the
 book of the context's ``game`` (a Game); "" when there is neither. ``{% book_for rules as b %}``
-gives the BookLink of other rules (the re-score page's other side). ``{% refused_options game
+gives the BookLink of other rules (the re-score page's other side). ``{% checker_href game as href %}``
+(or ``{% checker_href game cards="QS QH QD" as href %}``): the ruling checker on the game's first
+question under its rules and house options. ``{% refused_options game
 form as refused %}``: the engine's refusals of a re-score form's house options, by field.
 """
 
@@ -17,6 +19,7 @@ from scorekeeper.rulebook import links
 from scorekeeper.rules import gin, profiles
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import GinRules, Rules
+from scorekeeper.table import engine
 from scorekeeper.table.models import Game
 
 register = template.Library()
@@ -46,6 +49,20 @@ def book_for(rules: Rules | None) -> links.BookLink | None:
 
 
 @register.simple_tag
+def checker_href(game: Any, cards: Any = "") -> str:
+    """The ruling checker under a game's rules (a Game, or Rules), on its first question; "" for anything else."""
+    if isinstance(game, Game):
+        rules, _ = engine.rules_of(game)
+    elif isinstance(game, Rules):
+        rules = game
+    else:
+        return ""
+    if isinstance(cards, (list, tuple)):
+        cards = " ".join(str(c) for c in cards)
+    return links.checker_for(rules, str(cards or ""))
+
+
+@register.simple_tag
 def refused_options(game: Any, form: Any, prefix: str = "o_") -> list[tuple[str, str]]:
     """What the engine refuses of the house options a form asks for a game's players (Hollywood
     with three players, or with penalty points): (the option's field name, the engine's message),
@@ -61,5 +78,5 @@ def refused_options(game: Any, form: Any, prefix: str = "o_") -> list[tuple[str,
     out = []
     for e in gin.setup_errors(rules, game.player_names()):
         if e.field and e.field.startswith("rules.options."):
-            out.append((prefix + e.field.removeprefix("rules.options."), e.message))
+            out.append((prefix + e.field.removeprefix("rules.options."), str(e.message)))
     return out
