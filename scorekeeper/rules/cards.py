@@ -10,10 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .messages import Msg
+from .messages import Msg, msg
 
 
 class CardError(ValueError):
@@ -136,13 +134,10 @@ def parse_card(text: object) -> Card:
     raise _not_a_card(raw, token)
 
 
-# The messages of a CardError. ``messages`` reads this module's ranks, so it is imported where a message
-# is made, when both modules are loaded.
+# The messages of a CardError.
 
 
 def _not_text(text: object, like: str) -> CardError:
-    from .messages import msg
-
     return CardError(
         str(text), msg("{value} is not a card: a card is written as text like {like}", value=repr(text), like=like)
     )
@@ -150,8 +145,6 @@ def _not_text(text: object, like: str) -> CardError:
 
 def _not_a_card(raw: str, token: str) -> CardError:
     """What is off in a token that is not a card."""
-    from .messages import msg
-
     if not token:
         return CardError(raw, msg("an empty card: write a rank and a suit, like 'QS' or '10H'"))
     suit_char = token[-1]
@@ -214,8 +207,6 @@ def parse_token(text: object) -> Token:
 
 def _bad_naming(token: str, problem: str) -> CardError:
     """A card that names another card after ``=`` where it may not."""
-    from .messages import msg
-
     if problem == "nothing named":
         return CardError(token, msg("'{token}': name the card after '=', like '2C=7H'", token=token))
     if problem == "not wild":

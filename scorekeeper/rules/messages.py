@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from .cards import ACE, RANK_WORDS
+ACE = 1  # the ranks as the engine numbers them (cards.py): ace 1, 2–10, jack 11, queen 12, king 13
 
 
 class Translator(Protocol):
@@ -49,9 +49,7 @@ class Msg:
     n: int = 0
 
     def render(self, translator: Translator = ENGLISH) -> str:
-        template = (
-            translator.ngettext(self.id, self.plural, self.n) if self.plural else translator.gettext(self.id)
-        )
+        template = translator.ngettext(self.id, self.plural, self.n) if self.plural else translator.gettext(self.id)
         if not self.args:
             return template
         return template.format_map(
@@ -84,7 +82,7 @@ class Msg:
         return self.render()
 
 
-def N_(text: str) -> str:  # noqa: N802 - gettext's own name for a marker
+def N_(text: str) -> str:
     """Marks a message id for extraction where it is kept as a plain string (a rule's name)."""
     return text
 
@@ -128,7 +126,7 @@ _RANK: dict[int, Msg] = {
     13: msg("king"),
     **{r: msg("{rank}", rank=r) for r in range(2, 11)},
 }
-assert set(_A_RANK) == set(_RANKS) == set(_RANK) == set(RANK_WORDS)
+assert set(_A_RANK) == set(_RANKS) == set(_RANK) == set(range(1, 14))
 
 
 def a_rank(rank: int) -> Msg:
