@@ -1,9 +1,78 @@
-/* Every page: the offline app (the service worker, static/../templates/offline/sw.js served at
-   /sw.js) and, on the game and entry pages, keeping the screen awake (Screen Wake Lock) with a
-   switch in the header, remembered by the phone. Both need a secure context (HTTPS, or the
-   machine itself): on plain HTTP the browser offers neither, and the page is as before. */
+/* Every page: the offline app (the service worker, templates/offline/sw.js served at /sw.js);
+   Copy and Share buttons beside every link to hand on (input.share-url); a second tap to confirm
+   what takes a phone or a link away (the table page's red buttons); and, on the game and entry
+   pages, keeping the screen awake (Screen Wake Lock) with a switch in the header, remembered by the
+   phone. The service worker and the wake lock need a secure context (HTTPS, or the machine
+   itself): on plain HTTP the browser offers neither, and the page is as before. */
 (function () {
   "use strict";
+
+  // Copy and Share: the Web Share API where the phone has it, else the clipboard, else the text
+  // selected for the phone's own copy.
+  function copied(button, text) {
+    var was = button.textContent;
+    button.textContent = text;
+    setTimeout(function () {
+      button.textContent = was;
+    }, 2000);
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("input.share-url"), function (input) {
+    var row = document.createElement("div");
+    row.className = "share";
+    var copy = document.createElement("button");
+    copy.type = "button";
+    copy.textContent = "Copy";
+    copy.setAttribute("aria-label", "Copy " + (input.getAttribute("aria-label") || "the link").toLowerCase());
+    copy.addEventListener("click", function () {
+      var done = function () {
+        copied(copy, "Copied ✓");
+      };
+      var fallback = function () {
+        input.focus();
+        input.select();
+        try {
+          if (document.execCommand("copy")) done();
+        } catch (e) {
+          /* selected: the phone's own Copy does the rest */
+        }
+      };
+      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(input.value).then(done, fallback);
+      else fallback();
+    });
+    row.appendChild(copy);
+    if (navigator.share) {
+      var share = document.createElement("button");
+      share.type = "button";
+      share.textContent = "Share…";
+      share.setAttribute("aria-label", "Share " + (input.getAttribute("aria-label") || "the link").toLowerCase());
+      share.addEventListener("click", function () {
+        navigator.share({ title: "Oklahoma Scorekeeper", url: input.value }).catch(function () {
+          /* the phone's share sheet was closed */
+        });
+      });
+      row.appendChild(share);
+    }
+    input.insertAdjacentElement("afterend", row);
+  });
+
+  // A second tap confirms taking a phone or a link away (the table page).
+  if (/^\/tables\/\d+\/$/.test(window.location.pathname)) {
+    Array.prototype.forEach.call(document.querySelectorAll("form button[type=submit].danger"), function (button) {
+      var label = button.textContent;
+      var armed = null;
+      button.addEventListener("click", function (event) {
+        if (armed) return; // the second tap: as asked
+        event.preventDefault();
+        button.textContent = "Tap again: " + label.toLowerCase();
+        button.classList.add("armed");
+        armed = setTimeout(function () {
+          armed = null;
+          button.textContent = label;
+          button.classList.remove("armed");
+        }, 5000);
+      });
+    });
+  }
 
   if ("serviceWorker" in navigator && window.isSecureContext) {
     window.addEventListener("load", function () {
