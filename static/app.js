@@ -115,14 +115,16 @@
     lock = null;
   }
 
+  // A toggle: its name says what it does, aria-pressed whether it is on.
   var button = document.createElement("button");
   button.type = "button";
   button.className = "wake";
-  button.title = "Keep the screen on while this page is open";
+  button.textContent = "☀";
+  button.setAttribute("aria-label", "Keep the screen on");
   function show() {
     var on = wanted();
     button.setAttribute("aria-pressed", String(on));
-    button.textContent = on ? "☀ Screen stays on" : "☀ Screen may dim";
+    button.title = on ? "The screen stays on while this page is open" : "The screen may dim";
   }
   button.addEventListener("click", function () {
     var on = !wanted();

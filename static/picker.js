@@ -187,8 +187,8 @@
   const heading = el("div", "heading");
   const where = el("div", "target-name");
   where.setAttribute("aria-live", "polite");
-  const sum = el("div", "psum"); // the preview's points, once the deal is complete
-  heading.append(where, sum);
+  const sum = el("div", "psum"); // the preview's points, once the deal is complete: a line of its own
+  heading.append(where);
   bar.appendChild(heading);
   const eq = key(bar, "=", "name the last wild card: it stands for the next card tapped", nameWild, "eq");
   const sl = key(bar, "/", "start the next meld", slash, "slash");
@@ -198,6 +198,7 @@
   save.name = "action";
   save.value = "save";
   save.setAttribute("form", "deal-form");
+  bar.appendChild(sum); // after the keys of the bar, on a line of its own (every player's points)
   box.appendChild(bar);
   const grid = el("div", "pgrid");
   const cardKeys = [];

@@ -1,0 +1,75 @@
+"""Four and five players on a phone: the board, the Enter button above the fold, the deals table
+scrolling sideways under a sticky first column, and the picker's preview of every player's points."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scorekeeper.table import services
+from tests.conftest import new_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NAMES5 = ["Annabelle", "Benjamin", "Cleopatra", "Dominic", "Evangeline"]
+RUNS = [["3D", "4D", "5D"], ["9C", "10C", "JC"], ["KC", "KD", "KH"], ["QS", "QH", "QD"]]
+SINGLES = ["5S", "6S", "7S", "8S", "9S"]
+
+
+def _deal(names: list[str], out: int) -> dict:
+    hands = {
+        name: {"melds": RUNS, "held": []} if seat == out else {"melds": [], "held": [SINGLES[seat]]}
+        for seat, name in enumerate(names)
+    }
+    return {"out": names[out], "first_turn": False, "concealed": False, "hands": hands}
+
+
+SIZES = [(390, 844), (360, 740)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["390x844", "360x740"])
+@pytest.mark.parametrize("players", [4, 5])
+def test_the_game_page_fits_four_and_five_players(scorer_page: Page, live_server, table, shot, size, players):
+    page = scorer_page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    names = NAMES5[:players]
+    game = new_game(table, kind="oklahoma", profile="book", players=names, first_dealer=0)
+    for n in range(3):
+        services.add_deal(game=game, deal=_deal(names, n), number=n + 1)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    # Every player's total on the board, and the button to enter the next deal above the fold.
+    for name in names:
+        expect(page.locator(".total", has_text=name)).to_be_visible()
+    button = page.get_by_role("link", name="Enter deal 4").bounding_box()
+    assert button and button["y"] + button["height"] <= size[1], button
+    # The deals table: every player's column reachable by scrolling it, the deal's number always seen.
+    scroller = page.locator(".scroll").first
+    scroller.evaluate("e => e.scrollLeft = e.scrollWidth")
+    first = page.locator("#deal-1 th").bounding_box()
+    box = scroller.bounding_box()
+    assert first and box and abs(first["x"] - box["x"]) < 1, (first, box)
+    last = page.locator(".deals thead th").last.bounding_box()
+    assert last and last["x"] + last["width"] <= box["x"] + box["width"] + 1
+    shot(page, f"players-{players}-game-{size[0]}")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["390x844", "360x740"])
+def test_the_picker_shows_every_players_preview_points(scorer_page: Page, live_server, table, shot, size):
+    page = scorer_page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    game = new_game(table, kind="oklahoma", profile="book", players=NAMES5, first_dealer=0)
+    page.goto(f"{live_server.url}/games/{game.pk}/deals/new/")
+    page.locator('input[name=out][value="0"]').check()
+    for seat, name in enumerate(NAMES5):
+        if seat == 0:
+            page.get_by_label(f"{name}: Melded", exact=True).fill(" ".join(" ".join(m) for m in RUNS))
+        else:
+            page.get_by_label(f"{name}: Left in hand", exact=True).fill(SINGLES[seat])
+    summary = page.locator(".picker .psum")
+    expect(summary).to_contain_text("Evangeline")
+    for name in NAMES5:
+        expect(summary).to_contain_text(name)
+    # Not cut: the line wraps rather than hiding a player behind an ellipsis.
+    assert summary.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+    shot(page, f"players-5-entry-{size[0]}")
