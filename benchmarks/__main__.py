@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-PARTS = ("engine_gin", "engine_oklahoma", "web", "web_history", "live", "concurrency", "taps")
+PARTS = ("engine_gin", "engine_oklahoma", "web", "web_history", "live", "concurrency", "taps", "first_paint")
 
 
 def main() -> int:

@@ -9,7 +9,9 @@ headers (see the README's "Production").
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import hashlib
 import os
 import tempfile
 import warnings
@@ -171,10 +173,15 @@ STORAGES = {
 # Development and tests serve static files from the apps' folders; no collected folder is needed.
 warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 
+# Each page inlines static/app.css (table/templatetags/inline.py): allowed by its hash, which holds
+# for a page served again from the cache too (a nonce would not).
+INLINE_STYLE_HASH = "'sha256-{}'".format(
+    base64.b64encode(hashlib.sha256((BASE_DIR / "static" / "app.css").read_bytes()).digest()).decode()
+)
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF, CSP.NONCE],
-    "style-src": [CSP.SELF],
+    "style-src": [CSP.SELF, INLINE_STYLE_HASH],
     "img-src": [CSP.SELF, "data:"],
     "object-src": [CSP.NONE],
     "base-uri": [CSP.NONE],

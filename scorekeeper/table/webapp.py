@@ -45,7 +45,7 @@ def manifest(request: HttpRequest) -> HttpResponse:
 # The offline app: a service worker for the whole site (it must be served from the site's root to
 # cover it) and the page it shows when it has kept nothing for an address.
 SHELL_FILES = (
-    "app.css",
+    "app.css",  # linked by the pages rendered without a CSP nonce (the 500 page); the others inline it
     "app.js",
     "picker.js",
     "drafts.js",
