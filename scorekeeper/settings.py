@@ -198,16 +198,17 @@ SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", HTTPS)
 if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# The installation owner's admin login is throttled (django-axes, in the database, so every app
-# process sees the same count): after 5 failures from one address, or for one user name, logins
-# are refused (429) for 15 minutes. ``manage.py axes_reset`` lifts it.
+# The installation owner's admin login is throttled per address (django-axes, in the database, so
+# every app process sees the same count): after 5 failures from one address, that address is refused
+# (429) for 15 minutes, whatever the name it tries. Never per user name: a stranger's 5 wrong
+# passwords would lock the owner out from every address. ``manage.py axes_reset`` lifts it.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.table.access.client_ip"
 AXES_USERNAME_CALLABLE = "scorekeeper.table.access.login_username"
