@@ -182,13 +182,14 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
 }
 
-# Plain HTTP on the local network is the default (``make run``): cookies must then travel without
-# TLS. Behind a TLS proxy (production), DJANGO_HTTPS makes them secure-only, redirects HTTP to
-# HTTPS and sends HSTS; DJANGO_BEHIND_PROXY trusts the proxy's X-Forwarded-Proto (the scheme) and
-# the last address of its X-Forwarded-For (the client, for login throttling). Only set it when a
-# proxy sets those headers on every request.
-HTTPS = env_bool("DJANGO_HTTPS", False)
+# Plain HTTP on the local network is the default (``make run`` without a certificate): cookies must
+# then travel without TLS. ``make run`` with a certificate (``serve --cert --key``) and a TLS proxy
+# (production) set DJANGO_HTTPS: secure-only cookies, HTTP redirected to HTTPS, HSTS.
+# DJANGO_BEHIND_PROXY trusts the proxy's X-Forwarded-Proto (the scheme) and the last address of its
+# X-Forwarded-For (the client, for login throttling), and makes HTTPS the default. Only set it when
+# a proxy sets those headers on every request.
 BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
+HTTPS = env_bool("DJANGO_HTTPS", BEHIND_PROXY)  # hosted behind a proxy: HTTPS only unless told otherwise
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", HTTPS)

@@ -129,3 +129,15 @@ def test_admin_login_works(client, db, django_user_model):
     django_user_model.objects.create_superuser("owner", "owner@example.org", "right-password-1")
     r = client.post("/admin/login/?next=/admin/", {"username": "owner", "password": "right-password-1"})
     assert r.status_code == 302 and r["Location"] == "/admin/"
+
+
+def test_behind_a_proxy_the_app_is_https_only_unless_told_otherwise(tmp_path):
+    """The hosted setup: behind a proxy, secure-only cookies, HTTP redirected and HSTS by default."""
+    probe = (
+        "from django.conf import settings as s; "
+        "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS)"
+    )
+    env = _clean_env(SCOREKEEPER_VAR_DIR=str(tmp_path), DJANGO_BEHIND_PROXY="1")
+    assert _manage("shell", "-c", probe, env=env).stdout.splitlines()[-1] == "True True True 31536000"
+    plain = _manage("shell", "-c", probe, env={**env, "DJANGO_HTTPS": "0"})
+    assert plain.stdout.splitlines()[-1] == "False False False 0"
