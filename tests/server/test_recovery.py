@@ -68,3 +68,40 @@ def test_saves_succeed_again_as_soon_as_the_database_is_writable(tmp_path: Path)
         database.chmod(0o644)
         served.stop()
     assert after == [302] * 64, f"{64 - after.count(302)} of 64 saves failed after the database was writable again"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_whose_write_failed_is_closed_after_the_request(client):
+    """The mechanism, on the database of the pass (SQLite, then PostgreSQL): a write the database
+    refuses (the connection made read-only) closes the request's connection afterwards, and the next
+    save works; a request that went well keeps its connection."""
+    from django.db import connection
+
+    from scorekeeper.table import services
+
+    table, device = services.create_table(name="Kept", device_name="Phone")
+    client.cookies["sk_devices"] = _cookie(device)
+
+    assert client.get(f"/tables/{table.pk}/").status_code == 200
+    connection.ensure_connection()
+    kept = connection.connection
+    assert client.get(f"/tables/{table.pk}/").status_code == 200
+    assert connection.connection is kept  # a request that went well keeps its connection
+    client.raise_request_exception = False
+    with connection.cursor() as cursor:  # this connection is read-only from here: the database refuses
+        cursor.execute(
+            "PRAGMA query_only = ON" if connection.vendor == "sqlite" else "SET default_transaction_read_only = on"
+        )
+    failed = client.post(f"/tables/{table.pk}/name/", {"name": "Refused"})
+    assert failed.status_code >= 400
+    assert connection.connection is None  # closed: the next request opens a fresh one
+    client.raise_request_exception = True
+    assert client.post(f"/tables/{table.pk}/name/", {"name": "Written"}).status_code == 302
+    table.refresh_from_db()
+    assert table.name == "Written"
+
+
+def _cookie(device: object) -> str:
+    from tests.conftest import phone_cookie
+
+    return phone_cookie(device)  # type: ignore[arg-type]
