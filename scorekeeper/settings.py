@@ -85,6 +85,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "scorekeeper.recovery.close_failed_connections",  # first: it sees every other's statements
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",
@@ -189,13 +190,14 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
 }
 
-# Plain HTTP on the local network is the default (``make run``): cookies must then travel without
-# TLS. Behind a TLS proxy (production), DJANGO_HTTPS makes them secure-only, redirects HTTP to
-# HTTPS and sends HSTS; DJANGO_BEHIND_PROXY trusts the proxy's X-Forwarded-Proto (the scheme) and
-# the last address of its X-Forwarded-For (the client, for login throttling). Only set it when a
-# proxy sets those headers on every request.
-HTTPS = env_bool("DJANGO_HTTPS", False)
+# Plain HTTP on the local network is the default (``make run`` without a certificate): cookies must
+# then travel without TLS. ``make run`` with a certificate (``serve --cert --key``) and a TLS proxy
+# (production) set DJANGO_HTTPS: secure-only cookies, HTTP redirected to HTTPS, HSTS.
+# DJANGO_BEHIND_PROXY trusts the proxy's X-Forwarded-Proto (the scheme) and the last address of its
+# X-Forwarded-For (the client, for login throttling), and makes HTTPS the default. Only set it when
+# a proxy sets those headers on every request.
 BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
+HTTPS = env_bool("DJANGO_HTTPS", BEHIND_PROXY)  # hosted behind a proxy: HTTPS only unless told otherwise
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", HTTPS)
@@ -205,16 +207,17 @@ SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", HTTPS)
 if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# The installation owner's admin login is throttled (django-axes, in the database, so every app
-# process sees the same count): after 5 failures from one address, or for one user name, logins
-# are refused (429) for 15 minutes. ``manage.py axes_reset`` lifts it.
+# The installation owner's admin login is throttled per address (django-axes, in the database, so
+# every app process sees the same count): after 5 failures from one address, that address is refused
+# (429) for 15 minutes, whatever the name it tries. Never per user name: a stranger's 5 wrong
+# passwords would lock the owner out from every address. ``manage.py axes_reset`` lifts it.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.table.access.client_ip"
 AXES_USERNAME_CALLABLE = "scorekeeper.table.access.login_username"

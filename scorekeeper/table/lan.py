@@ -83,8 +83,20 @@ def allowed_hosts(found: list[str]) -> list[str]:
     return list(dict.fromkeys([*found, *host_names(), "localhost", "127.0.0.1", "[::1]"]))
 
 
-def url(address: str, port: int) -> str:
-    return f"http://{address}:{port}/" if port != 80 else f"http://{address}/"
+def url(address: str, port: int, scheme: str = "http") -> str:
+    default = {"http": 80, "https": 443}[scheme]
+    return f"{scheme}://{address}:{port}/" if port != default else f"{scheme}://{address}/"
+
+
+def certificate_command(found: list[str], cert: str = "var/cert.pem", key: str = "var/key.pem") -> str:
+    """The ``openssl`` command that makes a self-signed certificate for this machine's addresses
+    and names (what ``serve --cert --key`` takes): the phones warn once, then the traffic is
+    encrypted."""
+    names = [f"IP:{a}" for a in [*found, "127.0.0.1"]] + [f"DNS:{n}" for n in [*host_names(), "localhost"]]
+    return (
+        f"openssl req -x509 -newkey rsa:2048 -nodes -days 825 -subj /CN=scorekeeper "
+        f"-keyout {key} -out {cert} -addext subjectAltName={','.join(dict.fromkeys(names))}"
+    )
 
 
 def terminal_qr(text: str) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management.utils import get_random_secret_key
+from django.test import Client
 
 from scorekeeper import settings as project
 
@@ -105,20 +106,38 @@ def test_login_throttling_counts_the_real_client(rf, settings, meta, behind_prox
     assert client_ip(request) == expected
 
 
-def test_admin_login_is_throttled(client, db, django_user_model):
+def test_admin_login_is_throttled_per_address(client, db, django_user_model):
+    """5 wrong passwords from address A lock A only: the owner still logs in from address B."""
     django_user_model.objects.create_superuser("owner", "owner@example.org", "right-password-1")
     url = "/admin/login/?next=/admin/"
+    a, b = "203.0.113.5", "198.51.100.7"
     for _ in range(4):
-        r = client.post(url, {"username": "owner", "password": "wrong"})
+        r = client.post(url, {"username": "owner", "password": "wrong"}, REMOTE_ADDR=a)
         assert r.status_code == 200
-    assert client.post(url, {"username": "owner", "password": "wrong"}).status_code == 429  # the fifth
-    locked = client.post(url, {"username": "owner", "password": "right-password-1"})
-    assert locked.status_code == 429  # even the right password, until the cool-off ends
-    other = client.post(url, {"username": "owner", "password": "right-password-1"}, REMOTE_ADDR="198.51.100.7")
-    assert other.status_code == 429  # the user name is locked from any address
+    assert client.post(url, {"username": "owner", "password": "wrong"}, REMOTE_ADDR=a).status_code == 429  # the fifth
+    locked = client.post(url, {"username": "owner", "password": "right-password-1"}, REMOTE_ADDR=a)
+    assert locked.status_code == 429  # A is refused, even the right password, until the cool-off ends
+    other_name = client.post(url, {"username": "someone", "password": "x"}, REMOTE_ADDR=a)
+    assert other_name.status_code == 429  # whatever the name A tries
+    owner = Client()
+    r = owner.post(url, {"username": "owner", "password": "right-password-1"}, REMOTE_ADDR=b)
+    assert r.status_code == 302 and r["Location"] == "/admin/"  # B is not locked out
+    assert owner.get("/admin/", REMOTE_ADDR=b).status_code == 200
 
 
 def test_admin_login_works(client, db, django_user_model):
     django_user_model.objects.create_superuser("owner", "owner@example.org", "right-password-1")
     r = client.post("/admin/login/?next=/admin/", {"username": "owner", "password": "right-password-1"})
     assert r.status_code == 302 and r["Location"] == "/admin/"
+
+
+def test_behind_a_proxy_the_app_is_https_only_unless_told_otherwise(tmp_path):
+    """The hosted setup: behind a proxy, secure-only cookies, HTTP redirected and HSTS by default."""
+    probe = (
+        "from django.conf import settings as s; "
+        "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS)"
+    )
+    env = _clean_env(SCOREKEEPER_VAR_DIR=str(tmp_path), DJANGO_BEHIND_PROXY="1")
+    assert _manage("shell", "-c", probe, env=env).stdout.splitlines()[-1] == "True True True 31536000"
+    plain = _manage("shell", "-c", probe, env={**env, "DJANGO_HTTPS": "0"})
+    assert plain.stdout.splitlines()[-1] == "False False False 0"

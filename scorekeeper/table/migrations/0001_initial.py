@@ -4,6 +4,34 @@ import django.db.models.deletion
 import django.utils.timezone
 from django.db import migrations, models
 
+# The earlier release (app ``scorekeeper``, tables ``scorekeeper_*``, adopted by 0002) named its
+# unique constraints as this migration names the table app's. On PostgreSQL a unique constraint's
+# index is a relation of the schema, so creating the table app's beside them failed ("relation
+# "deal_number_unique" already exists"): the earlier tables' constraints are renamed first. SQLite
+# keeps a table's constraints inside its table: nothing to rename there.
+EARLIER_NAMES = {
+    "scorekeeper_deal": ["deal_number_unique"],
+    "scorekeeper_seat": ["seat_position_unique", "seat_player_unique"],
+}
+
+
+def free_the_earlier_names(apps, schema_editor):
+    connection = schema_editor.connection
+    if connection.vendor != "postgresql":
+        return
+    tables = set(connection.introspection.table_names())
+    for table, names in EARLIER_NAMES.items():
+        if table not in tables:
+            continue
+        with connection.cursor() as cursor:
+            held = connection.introspection.get_constraints(cursor, table)
+        for name in names:
+            if name in held:
+                schema_editor.execute(
+                    f"ALTER TABLE {schema_editor.quote_name(table)} RENAME CONSTRAINT "
+                    f"{schema_editor.quote_name(name)} TO {schema_editor.quote_name('earlier_' + name)}"
+                )
+
 
 class Migration(migrations.Migration):
 
@@ -13,6 +41,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.RunPython(free_the_earlier_names, migrations.RunPython.noop),
         migrations.CreateModel(
             name='Submission',
             fields=[

@@ -2,8 +2,12 @@
 
 Serves the app to every phone on the local network, safely: gunicorn (several processes, a
 thread pool each), debug off, static files collected and served by WhiteNoise, the secret key
-generated once under ``var/``, ``ALLOWED_HOSTS`` set to this machine's addresses and names, and
-cookies that work over plain HTTP. Prints the address to open and a QR code of it.
+generated once under ``var/``, ``ALLOWED_HOSTS`` set to this machine's addresses and names. Prints
+the address to open and a QR code of it.
+
+Given a certificate and its key (``--cert`` and ``--key``, or ``CERT=... KEY=... make run``) it
+serves HTTPS only, with secure-only cookies and HSTS. Without them it serves plain HTTP (cookies
+that work without TLS) and says what that exposes and how to make a certificate.
 """
 
 from __future__ import annotations
@@ -28,13 +32,32 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY") or 2))
         parser.add_argument("--threads", type=int, default=4, help="threads per worker")
         parser.add_argument("--access-log", action="store_true", help="log every request (each poll too)")
+        parser.add_argument(
+            "--cert", default=os.environ.get("CERT") or None, help="serve HTTPS with this certificate (PEM; env CERT)"
+        )
+        parser.add_argument("--key", default=os.environ.get("KEY") or None, help="the certificate's key (PEM; env KEY)")
 
     def handle(
-        self, *args: Any, port: int, bind: str, workers: int, threads: int, access_log: bool, **options: Any
+        self,
+        *args: Any,
+        port: int,
+        bind: str,
+        workers: int,
+        threads: int,
+        access_log: bool,
+        cert: str | None,
+        key: str | None,
+        **options: Any,
     ) -> None:
+        if bool(cert) != bool(key):
+            raise CommandError("HTTPS needs both a certificate (--cert, CERT) and its key (--key, KEY)")
+        for path in (cert, key):
+            if path and not os.path.isfile(path):
+                raise CommandError(f"no such file: {path}")
+        https = bool(cert)
         found = lan.addresses() if bind in ("0.0.0.0", "::") else [bind]
         address = found[0] if found else "127.0.0.1"
-        site = os.environ.get("SCOREKEEPER_URL", "").strip() or lan.url(address, port)
+        site = os.environ.get("SCOREKEEPER_URL", "").strip() or lan.url(address, port, "https" if https else "http")
         hosts = list(
             dict.fromkeys(
                 [*[h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "").split(",") if h], *lan.allowed_hosts(found)]
@@ -50,13 +73,20 @@ class Command(BaseCommand):
             # query, not a connection.
             "DATABASE_CONN_MAX_AGE": os.environ.get("DATABASE_CONN_MAX_AGE") or "600",
         }
+        if https:
+            # Secure-only cookies and HSTS (settings.HTTPS), for this machine's address only: no
+            # subdomains, no preload list (a table's network is nobody's domain).
+            env.update(DJANGO_HTTPS="1", DJANGO_HSTS_INCLUDE_SUBDOMAINS="0", DJANGO_HSTS_PRELOAD="0")
+            env.update(
+                {k: os.environ[k] for k in ("DJANGO_HSTS_INCLUDE_SUBDOMAINS", "DJANGO_HSTS_PRELOAD") if k in os.environ}
+            )
         # Every process signs the phones' cookies with one key: DJANGO_SECRET_KEY, or the one the
         # settings generated under var/ as this command started, which each process reads there.
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
         done = subprocess.run([*manage, "collectstatic", "--noinput", "--verbosity", "0"], env=env, check=False)
         if done.returncode:
             raise CommandError("collectstatic failed")
-        self.stdout.write(self._banner(site, found, port))
+        self.stdout.write(self._banner(site, found, port, https))
         self.stdout.flush()
         command = [
             sys.executable,
@@ -78,12 +108,14 @@ class Command(BaseCommand):
             "--chdir",
             str(settings.BASE_DIR),
         ]
+        if https:
+            command += ["--certfile", str(cert), "--keyfile", str(key)]
         if access_log:
             command += ["--access-logfile", "-"]
         os.execvpe(command[0], command, env)
 
-    def _banner(self, site: str, found: list[str], port: int) -> str:
-        others = [lan.url(a, port) for a in found[1:]]
+    def _banner(self, site: str, found: list[str], port: int, https: bool) -> str:
+        others = [lan.url(a, port, "https" if https else "http") for a in found[1:]]
         lines = [
             "",
             "Oklahoma Scorekeeper is serving the phones on this network.",
@@ -96,5 +128,15 @@ class Command(BaseCommand):
             lines.append("Other addresses of this machine: " + ", ".join(others))
         if not found:
             lines.append("No network address found: only this machine can open the app.")
+        if https:
+            lines.append("HTTPS only: cookies are sent encrypted (secure-only, with HSTS).")
+        else:
+            lines += [
+                "Plain HTTP: anyone on this Wi-Fi can read the traffic, the scoring phone's cookie (which",
+                "lets its holder score) and the join links included. To serve HTTPS, make a certificate",
+                "for this machine once:",
+                "  " + lan.certificate_command(found),
+                "then: CERT=var/cert.pem KEY=var/key.pem make run (each phone accepts the certificate once).",
+            ]
         lines += ["Press Ctrl-C to stop.", ""]
         return "\n".join(lines) + "\n"

@@ -1,0 +1,86 @@
+"""`python manage.py backup PATH`: a whole copy of the running SQLite database, made with SQLite's
+online backup API (consistent, saves go on meanwhile; the deals still in the write-ahead log are in
+it). Restore: stop the app, put the copy in place of ``db.sqlite3`` (and remove ``db.sqlite3-wal``
+and ``db.sqlite3-shm``), start the app. On PostgreSQL it says to use ``pg_dump``.
+
+`python manage.py backup --export PATH`: every table, phone, link (revoked or not), player, game,
+seat, deal and change, with their ids and dates, and the admin's users, in Django's XML
+serialization (``dumpdata``: XML keeps a date's microseconds, JSON would cut them to milliseconds),
+on any database. Restore it into an empty database: ``manage.py migrate``, then ``manage.py
+loaddata PATH``: the rows come back as they were (a test compares every one on SQLite and on
+PostgreSQL). It also moves an installation from SQLite to PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import DEFAULT_DB_ALIAS, connections
+
+# What a whole export holds: the app's rows and the admin's users. Left out: what ``migrate``
+# makes again (content types, permissions), the admin's login sessions and its login throttling.
+EXPORTED = ["table", "auth.user", "auth.group", "admin.logentry"]
+EXPORT_OPTIONS = {"format": "xml", "use_natural_foreign_keys": True, "use_natural_primary_keys": False}
+
+
+class Command(BaseCommand):
+    help = "Copy the running SQLite database to PATH (--export: every row, for loaddata on any database)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", help="the file to write (it must not exist yet)")
+        parser.add_argument("--export", action="store_true", help="write every row as XML for loaddata (any database)")
+        parser.add_argument("--database", default=DEFAULT_DB_ALIAS)
+
+    def handle(self, *args: Any, path: str, export: bool, database: str, **options: Any) -> None:
+        target = Path(path)
+        if target.exists():
+            raise CommandError(f"{target} exists already: name a new file")
+        if export:
+            self._export(target, database)
+            self.stdout.write(f"Exported every row to {target}. Restore: migrate, then loaddata {target}.")
+            return
+        connection = connections[database]
+        if connection.vendor != "sqlite":
+            raise CommandError(
+                "This database is PostgreSQL: back it up with pg_dump, e.g. "
+                "pg_dump --format=custom --file=scores.dump DATABASE_URL (restore: pg_restore), "
+                "or write every row with: manage.py backup --export PATH"
+            )
+        copy_sqlite(connection.settings_dict["NAME"], target)
+        self.stdout.write(f"Backed up {connection.settings_dict['NAME']} to {target}.")
+
+    def _export(self, target: Path, database: str) -> None:
+        partial = _partial(target)
+        try:
+            call_command("dumpdata", *EXPORTED, database=database, output=str(partial), verbosity=0, **EXPORT_OPTIONS)
+            os.replace(partial, target)
+        finally:
+            partial.unlink(missing_ok=True)
+
+
+def copy_sqlite(source: str | os.PathLike[str], target: Path) -> None:
+    """Copy a SQLite database that may be in use, consistently (one read transaction: the copy is
+    the database as one moment's committed saves left it), to ``target``, made whole or not at all."""
+    partial = _partial(target)
+    try:
+        with closing(sqlite3.connect(source, timeout=20)) as src, closing(sqlite3.connect(partial)) as dst:
+            src.backup(dst)
+            check = dst.execute("PRAGMA integrity_check").fetchone()[0]
+        if check != "ok":
+            raise CommandError(f"the copy is damaged ({check}): nothing written")
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _partial(target: Path) -> Path:
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
+    os.close(fd)
+    return Path(name)

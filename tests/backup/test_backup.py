@@ -1,0 +1,188 @@
+"""A whole backup (issue 24, defect 4).
+
+- ``manage.py backup --export PATH`` then ``loaddata PATH`` into an empty database gives back every
+  row of every model it holds, ids and dates included (on SQLite and on PostgreSQL: ``make test``
+  runs this folder in both passes).
+- ``manage.py backup PATH`` copies a running SQLite database while phones save: every deal saved
+  before the copy began is in it, and the copy is whole. On PostgreSQL it says to use pg_dump.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection
+from django.db.models import Model
+
+from scorekeeper.table import services
+from scorekeeper.table.management.commands.backup import EXPORTED
+from scorekeeper.table.models import Change, Deal, Game, Link, Role, Submission
+from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NAMES = ["Ann", "Ben", "Cleo"]
+
+
+def exported_models() -> list[type[Model]]:
+    """Every model the export holds: each of the app ``table`` and each named ``app.model``."""
+    found: list[type[Model]] = []
+    for label in EXPORTED:
+        if "." in label:
+            found.append(apps.get_model(label))
+        else:
+            found.extend(apps.get_app_config(label).get_models())
+    return found
+
+
+def every_row() -> dict[str, list[dict[str, Any]]]:
+    return {m._meta.label: list(m._default_manager.order_by("pk").values()) for m in exported_models()}
+
+
+def two_tables() -> None:
+    """Two tables that played: phones (one revoked, one following), links (one revoked), players
+    of the same name at both tables, games with deals added, edited, deleted and undone, a rules
+    switch, a remembered submission, and the admin's user."""
+    for n, name in enumerate(("Kitchen", "Club")):
+        table, scorer = services.create_table(name=name, device_name=f"{name} scorer")
+        follow = services.create_link(table=table, role=Role.FOLLOW, by=scorer)
+        ben = services.join_table(link=follow, name="Ben's phone")
+        services.revoke_link(link=services.create_link(table=table, role=Role.SCORE, by=scorer), by=scorer)
+        if n:
+            services.revoke_device(device=ben, by=scorer)
+        ok = services.create_game(
+            table=table, kind="oklahoma", profile="book", options={}, players=NAMES, first_dealer=0, by=scorer
+        )
+        for deal in (OK_BIG, OK_SMALL, OK_BIG):
+            services.add_deal(game=ok, deal=ok_record_deal(deal, NAMES), by=scorer)
+        Submission.objects.create(token=f"form-of-{name}", answer=f"/games/{ok.pk}/#deal-3")
+        second = ok.deals.get(number=2)
+        services.edit_deal(game=ok, deal_id=second.pk, version=second.version, deal=ok_record_deal(OK_BIG, NAMES))
+        services.delete_deal(game=ok, deal_id=ok.deals.get(number=3).pk, version=None, by=ben)
+        deleted = ok.changes.order_by("-id").first()
+        assert deleted is not None
+        services.undo(game=ok, change_id=deleted.pk, by=scorer)
+        services.switch_rules(game=ok, profile="laws", options={}, by=scorer)
+        gin = services.create_game(
+            table=table, kind="oklahoma-gin", profile="standard", options={}, players=["Ann", "Dora"], by=scorer
+        )
+        for deal in (GIN_KNOCK, GIN_BIG):
+            services.add_deal(game=gin, deal=gin_record_deal(deal, ["Ann", "Dora"]), by=scorer)
+    get_user_model().objects.create_superuser("owner", "owner@example.org", "right-password-1")
+
+
+def test_an_export_restores_into_an_empty_database_row_for_row(tmp_path):
+    two_tables()
+    before = every_row()
+    assert len(before["table.Table"]) == 2 and len(before["table.Player"]) == 8  # Ann at both tables
+    assert Link.objects.exclude(revoked=None).count() == 2 and Submission.objects.count() == 2
+    assert Change.objects.filter(action="restored").exists() and Change.objects.filter(action="rules").exists()
+    path = tmp_path / "scores.xml"
+
+    call_command("backup", str(path), "--export", verbosity=0)
+    call_command("flush", "--noinput", verbosity=0)  # an empty database, migrated
+    assert Game.objects.count() == 0 and get_user_model().objects.count() == 0
+    call_command("loaddata", str(path), verbosity=0)
+
+    after = every_row()
+    for label, rows in before.items():
+        assert after[label] == rows, label
+    assert sum(len(rows) for rows in after.values()) > 50
+    # The database goes on from there: new ids after the restored ones.
+    table, _ = services.create_table(name="After", device_name="Phone")
+    assert table.pk > max(row["id"] for row in before["table.Table"])
+
+
+def test_an_export_never_overwrites_a_file(tmp_path):
+    path = tmp_path / "there.xml"
+    path.write_text("keep")
+    with pytest.raises(CommandError, match="exists already"):
+        call_command("backup", str(path), "--export")
+    assert path.read_text() == "keep"
+
+
+@pytest.mark.skipif("connection.vendor != 'postgresql'")
+def test_on_postgresql_the_backup_says_to_use_pg_dump(tmp_path):
+    with pytest.raises(CommandError, match="pg_dump"):
+        call_command("backup", str(tmp_path / "copy.sqlite3"))
+    assert not (tmp_path / "copy.sqlite3").exists()
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the phones stopped saving"
+        time.sleep(0.01)
+
+
+@pytest.mark.skipif("connection.vendor != 'sqlite'")
+def test_a_backup_taken_while_phones_save_holds_every_saved_deal(tmp_path):
+    """Four phones save deals into four games through the services, each in its own thread and
+    connection; a backup is taken meanwhile. Every deal whose save had returned before the backup
+    began is in the copy, the copy is whole, and it holds nothing that was never saved."""
+    table, scorer = services.create_table(name="Busy", device_name="Phone")
+    saved: list[tuple[float, int]] = []  # (when the save returned, the deal's id)
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def phone() -> None:
+        try:
+            while not stop.is_set():  # a game of two deals, then the next game (none ends)
+                game = services.create_game(
+                    table=table, kind="oklahoma", profile="book", options={}, players=NAMES, by=scorer
+                )
+                for _ in range(2):
+                    deal = services.add_deal(game=game, deal=ok_record_deal(OK_SMALL, NAMES), by=scorer)
+                    saved.append((time.monotonic(), deal.pk))
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=phone) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    wait_for(lambda: len(saved) >= 20 or bool(errors))
+    began = time.monotonic()
+    copy = tmp_path / "copy.sqlite3"
+    call_command("backup", str(copy), verbosity=0)
+    after = len(saved)
+    wait_for(lambda: len(saved) >= after + 20 or bool(errors))  # saves go on after the backup too
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not errors, errors
+
+    before_backup = {pk for at, pk in saved if at <= began}
+    with sqlite3.connect(copy) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        in_copy = {pk for (pk,) in db.execute("SELECT id FROM table_deal")}
+        numbers = db.execute("SELECT game_id, count(*), max(number) FROM table_deal GROUP BY game_id").fetchall()
+    assert before_backup <= in_copy
+    assert in_copy <= set(Deal.objects.values_list("pk", flat=True))
+    assert all(count == top for _, count, top in numbers)  # each game's deals 1..n: no half-written save
+    assert len(saved) > len(before_backup)
+
+
+@pytest.mark.skipif("connection.vendor != 'sqlite'")
+def test_a_backup_opens_as_the_app_s_database(tmp_path):
+    two_tables()
+    copy = tmp_path / "copy.sqlite3"
+    call_command("backup", str(copy), verbosity=0)
+    with sqlite3.connect(copy) as db:
+        games = db.execute("SELECT count(*) FROM table_game").fetchone()[0]
+        changes = db.execute("SELECT count(*) FROM table_change").fetchone()[0]
+    assert (games, changes) == (Game.objects.count(), Change.objects.count())
+    with pytest.raises(CommandError, match="exists already"):
+        call_command("backup", str(copy))
+    assert Path(copy).stat().st_size > 0
