@@ -17,7 +17,6 @@ $(PY):
 	@py=$$($(FIND_PYTHON)) || { echo "Error: Python 3.12 or newer is required (Django 6.1). Install it, e.g. 'pyenv install 3.13', or put python3.12+ on PATH." >&2; exit 1; }; \
 	echo "Using $$py ($$($$py --version))"; \
 	$$py -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
 
 # Exactly what the lock files pin, checked against their hashes: a fresh clone installs what was tested.
 $(VENV)/.app: requirements/app.lock | $(PY)
