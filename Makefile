@@ -11,7 +11,7 @@ FIND_PYTHON = for c in "$$(pyenv prefix 2>/dev/null | head -n1)/bin/python" pyth
 	  "$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo "$$p"; exit 0; }; \
 	done; exit 1
 
-.PHONY: run dev test lint format bench migrate lock clean browser netns postgres
+.PHONY: run dev test test-fast lint format bench migrate lock clean browser netns postgres
 
 $(PY):
 	@py=$$($(FIND_PYTHON)) || { echo "Error: Python 3.12 or newer is required (Django 6.1). Install it, e.g. 'pyenv install 3.13', or put python3.12+ on PATH." >&2; exit 1; }; \
@@ -56,14 +56,24 @@ netns:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq iproute2 >/dev/null; \
 	fi
 
+# The checks of .pre-commit-config.yaml, run with the venv's tools (the versions dev.lock pins, no
+# network): ruff, ruff format, django-upgrade and djade only report here; `make format` applies them.
+PY_FILES = $(shell find manage.py scorekeeper benchmarks tests -name '*.py')
+TEMPLATES = $(shell find templates -name '*.html')
+DJANGO_TARGET := 6.1
+
 lint: $(VENV)/.dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(VENV)/bin/django-upgrade --target-version $(DJANGO_TARGET) --check $(PY_FILES)
+	$(VENV)/bin/djade --target-version $(DJANGO_TARGET) --check $(TEMPLATES)
 	$(PY) -m mypy
 
 format: $(VENV)/.dev
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
+	$(VENV)/bin/django-upgrade --target-version $(DJANGO_TARGET) --exit-zero-even-if-changed $(PY_FILES)
+	$(VENV)/bin/djade --target-version $(DJANGO_TARGET) $(TEMPLATES) || $(VENV)/bin/djade --target-version $(DJANGO_TARGET) --check $(TEMPLATES)
 
 # PostgreSQL's server programs for the tests on PostgreSQL (Debian's postgresql package when missing).
 postgres:
