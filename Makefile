@@ -58,22 +58,24 @@ netns:
 
 # The checks of .pre-commit-config.yaml, run with the venv's tools (the versions dev.lock pins, no
 # network): ruff, ruff format, django-upgrade and djade only report here; `make format` applies them.
-PY_FILES = $(shell find manage.py scorekeeper benchmarks tests -name '*.py')
-TEMPLATES = $(shell find templates -name '*.html')
+PY_FILES := find manage.py scorekeeper benchmarks tests -name '*.py' -print0
+TEMPLATES := find templates -name '*.html' -print0
 DJANGO_TARGET := 6.1
 
 lint: $(VENV)/.dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(VENV)/bin/django-upgrade --target-version $(DJANGO_TARGET) --check $(PY_FILES)
-	$(VENV)/bin/djade --target-version $(DJANGO_TARGET) --check $(TEMPLATES)
+	$(PY_FILES) | xargs -0 $(VENV)/bin/django-upgrade --target-version $(DJANGO_TARGET) --check
+	$(TEMPLATES) | xargs -0 $(VENV)/bin/djade --target-version $(DJANGO_TARGET) --check
 	$(PY) -m mypy
 
 format: $(VENV)/.dev
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
-	$(VENV)/bin/django-upgrade --target-version $(DJANGO_TARGET) --exit-zero-even-if-changed $(PY_FILES)
-	$(VENV)/bin/djade --target-version $(DJANGO_TARGET) $(TEMPLATES) || $(VENV)/bin/djade --target-version $(DJANGO_TARGET) --check $(TEMPLATES)
+	$(PY_FILES) | xargs -0 $(VENV)/bin/django-upgrade --target-version $(DJANGO_TARGET) --exit-zero-even-if-changed
+	@# djade exits 1 when it rewrote a file: a second pass in check mode fails only on a real error.
+	$(TEMPLATES) | xargs -0 $(VENV)/bin/djade --target-version $(DJANGO_TARGET) \
+	  || $(TEMPLATES) | xargs -0 $(VENV)/bin/djade --target-version $(DJANGO_TARGET) --check
 
 # PostgreSQL's server programs for the tests on PostgreSQL (Debian's postgresql package when missing).
 postgres:
