@@ -101,8 +101,8 @@ bench: $(VENV)/.dev
 	$(PY) -m benchmarks
 
 # Regenerate the lock files from pyproject.toml (needs the network), for every Python the project takes.
-lock:
-	$(PY) -m pip install --quiet uv
+# uv comes from dev.lock like every other tool, pinned and hash-checked.
+lock: $(VENV)/.dev
 	$(VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.12 --generate-hashes -o requirements/app.lock -q
 	$(VENV)/bin/uv pip compile pyproject.toml --extra dev --universal --python-version 3.12 --generate-hashes -o requirements/dev.lock -q
 
