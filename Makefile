@@ -11,13 +11,12 @@ FIND_PYTHON = for c in "$$(pyenv prefix 2>/dev/null | head -n1)/bin/python" pyth
 	  "$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo "$$p"; exit 0; }; \
 	done; exit 1
 
-.PHONY: run dev test lint format bench migrate lock clean browser netns postgres
+.PHONY: run dev test test-fast lint format bench migrate lock clean browser netns postgres
 
 $(PY):
 	@py=$$($(FIND_PYTHON)) || { echo "Error: Python 3.12 or newer is required (Django 6.1). Install it, e.g. 'pyenv install 3.13', or put python3.12+ on PATH." >&2; exit 1; }; \
 	echo "Using $$py ($$($$py --version))"; \
 	$$py -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
 
 # Exactly what the lock files pin, checked against their hashes: a fresh clone installs what was tested.
 $(VENV)/.app: requirements/app.lock | $(PY)
@@ -57,14 +56,26 @@ netns:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq iproute2 >/dev/null; \
 	fi
 
+# The checks of .pre-commit-config.yaml, run with the venv's tools (the versions dev.lock pins, no
+# network): ruff, ruff format, django-upgrade and djade only report here; `make format` applies them.
+PY_FILES := find manage.py scorekeeper benchmarks tests -name '*.py' -print0
+TEMPLATES := find templates -name '*.html' -print0
+DJANGO_TARGET := 6.1
+
 lint: $(VENV)/.dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY_FILES) | xargs -0 $(VENV)/bin/django-upgrade --target-version $(DJANGO_TARGET) --check
+	$(TEMPLATES) | xargs -0 $(VENV)/bin/djade --target-version $(DJANGO_TARGET) --check
 	$(PY) -m mypy
 
 format: $(VENV)/.dev
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
+	$(PY_FILES) | xargs -0 $(VENV)/bin/django-upgrade --target-version $(DJANGO_TARGET) --exit-zero-even-if-changed
+	@# djade exits 1 when it rewrote a file: a second pass in check mode fails only on a real error.
+	$(TEMPLATES) | xargs -0 $(VENV)/bin/djade --target-version $(DJANGO_TARGET) \
+	  || $(TEMPLATES) | xargs -0 $(VENV)/bin/djade --target-version $(DJANGO_TARGET) --check
 
 # PostgreSQL's server programs for the tests on PostgreSQL (Debian's postgresql package when missing).
 postgres:
@@ -80,12 +91,18 @@ test: $(VENV)/.dev browser netns postgres lint
 	env -u DATABASE_URL $(PY) -m pytest
 	$(PY) -m tests.postgres -- $(PY) -m pytest -m "not browser" --ignore=tests/rules
 
+# The engine and the app on SQLite without the slow tests (tests/conftest.py's SLOW: properties with many
+# examples, histories at scale, a server started), the browser or PostgreSQL, on every core (pytest-xdist):
+# under a minute on two cores, for every edit.
+test-fast: $(VENV)/.dev
+	env -u DATABASE_URL $(PY) -m pytest -q -n auto -m "not slow and not browser"
+
 bench: $(VENV)/.dev
 	$(PY) -m benchmarks
 
 # Regenerate the lock files from pyproject.toml (needs the network), for every Python the project takes.
-lock:
-	$(PY) -m pip install --quiet uv
+# uv comes from dev.lock like every other tool, pinned and hash-checked.
+lock: $(VENV)/.dev
 	$(VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.12 --generate-hashes -o requirements/app.lock -q
 	$(VENV)/bin/uv pip compile pyproject.toml --extra dev --universal --python-version 3.12 --generate-hashes -o requirements/dev.lock -q
 

@@ -15,6 +15,40 @@ from scorekeeper.table.models import Device, Game, Role, Table
 
 NAMES = ["Ann", "Ben", "Cleo"]
 
+# The tests marked ``slow``, by node id or its start (a whole module): the property tests with hundreds of
+# examples against a brute force, histories at scale, a server or processes started. They run in
+# `make test`; `make test-fast` leaves them out (under a minute for the rest). Marked here, in one list,
+# so that no test file needs to know; a test that takes more than a few seconds belongs here.
+SLOW = (
+    # Processes started: make run on a network address, settings read by fresh interpreters, logins.
+    "tests/server/test_run.py",
+    "tests/server/test_settings.py",
+    # Histories at scale: thousands of deals exported, imported, counted.
+    "tests/history/test_transfer_at_scale.py",
+    "tests/history/test_stats_at_scale.py",
+    # Hypothesis with many examples, against a brute force or the whole app.
+    "tests/test_fuzz.py",
+    "tests/rules/test_oklahoma_melded.py::test_every_verdict_agrees_with_the_brute_force_reference",
+    "tests/rules/test_oklahoma_properties.py::test_every_verdict_agrees_with_the_brute_force_reference",
+    "tests/rules/test_oklahoma_meld_tables.py::test_runs_with_one_wild_card_in_each_place",
+    "tests/rules/test_oklahoma_same_cards.py",
+    "tests/rules/test_oklahoma_meld_shortcut.py::test_shortcuts_agree_with_the_search_on_random_melds",
+    "tests/rules/test_gin_properties.py",
+    "tests/rules/test_gin_layoffs_in_turn.py::test_defenders_in_turn_match_the_brute_force",
+    "tests/rules/test_gin_text.py::test_the_fast_searches_from_text_match_the_brute_force",
+    # Random games stored and scored again from scratch, and phones saving at once through a live server.
+    "tests/table/test_stored_pages.py::test_pages_from_stored_results_are_those_of_scoring_from_scratch",
+    "tests/table/test_incremental.py::test_stored_results_are_always_those_of_scoring_from_scratch",
+    "tests/table/test_concurrency.py::test_phones_saving_at_once_lose_nothing_and_double_nothing",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests of ``SLOW``; a browser test is slow too."""
+    for item in items:
+        if item.nodeid.startswith(SLOW) or item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.slow)
+
 
 def phone_cookie(*devices: Device) -> str:
     """The signed cookie of a phone holding these devices, as the app sets it on joining."""

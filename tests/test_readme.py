@@ -1,5 +1,6 @@
-"""The README stays true: it documents every rule option of every game."""
+"""The README stays true: it documents every rule option of every game, and every make command it names exists."""
 
+import re
 from pathlib import Path
 
 from scorekeeper.rules import profiles
@@ -36,3 +37,10 @@ def test_readme_gives_each_profiles_value_and_source():
                     setting = knob.settings[profile]
                     value = f"`{setting.value}`" if isinstance(setting.value, str) else str(setting.value).lower()
                     assert cells[columns.index(profile)] == f"{value} ({setting.source})", (game, knob.name, profile)
+
+
+def test_every_make_command_the_readme_names_is_a_target():
+    makefile = (Path(__file__).resolve().parents[1] / "Makefile").read_text(encoding="utf-8")
+    targets = set(re.findall(r"^([a-z][\w-]*):", makefile, flags=re.MULTILINE))
+    named = set(re.findall(r"(?:`|^)make ([a-z][\w-]*)", README, flags=re.MULTILINE))  # in code, not prose
+    assert named and named <= targets, named - targets
