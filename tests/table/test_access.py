@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.exceptions import BadRequest
 from django.http import Http404
 from django.test import Client, RequestFactory
 from django.urls import reverse
@@ -420,3 +421,20 @@ def test_a_warm_game_page_costs_three_queries(client, game, django_assert_num_qu
     assert client.get(url).status_code == 200
     with django_assert_num_queries(3):
         assert client.get(url).status_code == 200
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=BadRequest,
+    reason="issue 24, 7b: Django's 400 and 500 views (requires_csrf_token) read the body again; "
+    "the fix is handler400/handler500 in scorekeeper/urls.py (not this engineer's file)",
+)
+def test_a_form_posted_in_utf16_is_a_bad_request(table, scorer):
+    """Issue 24, 7b: a form declaring ``charset=utf-16`` (Django reads only UTF-8 forms) is a 400.
+    The CSRF check reads the body and raises BadRequest; Django's 400 view runs the CSRF check
+    again (``requires_csrf_token``) and raises again, then its 500 view does: no answer at all."""
+    phone = as_phone(Client(enforce_csrf_checks=True, raise_request_exception=False), scorer)
+    for url in [reverse("table:new_game"), reverse("history:import")]:
+        assert phone.get(url).status_code == 200  # the form's page gives the CSRF cookie
+        response = phone.post(url, data="a=1", content_type="application/x-www-form-urlencoded; charset=utf-16")
+        assert response.status_code == 400, url
