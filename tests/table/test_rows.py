@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.table.models import Change, ChangeAction, Deal, Game, Table
-from scorekeeper.table.rows import insert_rows, insert_rows_from, insert_rows_returning_ids, prepared
+from scorekeeper.table.rows import insert_rows, insert_rows_from, insert_rows_returning_ids, prepared, update_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -80,3 +80,31 @@ def test_rows_copied_by_the_database_keep_their_values():
     if connection.vendor == "sqlite":  # no check of the database left off
         with connection.cursor() as cursor:
             assert cursor.execute("PRAGMA ignore_check_constraints").fetchone() == (0,)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    results=st.lists(
+        st.tuples(
+            st.sampled_from(["out", "void", ""]),
+            st.none() | st.integers(0, 4),
+            st.lists(st.integers(-999, 999)),
+            values,
+        ),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_update_rows_writes_what_bulk_update_writes(results):
+    """The save's ``update_rows`` against the full path, ``bulk_update``, on two games alike."""
+    stored = []
+    for write in (update_rows, lambda objs, fields: Deal.objects.bulk_update(objs, fields)):
+        game = a_game()
+        deals = [Deal.objects.create(game=game, number=i, cards={"n": i}) for i in range(len(results))]
+        for deal, (outcome, dealer, points, standing) in zip(deals, results, strict=True):
+            deal.outcome, deal.dealer, deal.points, deal.standing = outcome, dealer, points, {"s": standing}
+        write(deals, ["outcome", "dealer", "points", "standing"])
+        stored.append(
+            list(game.deals.order_by("number").values_list("number", "outcome", "dealer", "points", "standing"))
+        )
+    assert stored[0] == stored[1]
