@@ -70,7 +70,7 @@ def compare(
     try:
         other_rules = profiles.resolve(game.kind, profile, dict(options or {}))
     except RecordInvalid as exc:
-        cmp.errors = [e.message for e in exc.errors]
+        cmp.errors = [str(e.message) for e in exc.errors]
         return cmp
     cmp.other = other_rules
     try:

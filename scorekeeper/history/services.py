@@ -15,8 +15,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import IO, Any, cast
 
-from django.db import connection, transaction
-from django.db.models import F, JSONField, Value
+from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from scorekeeper.history.transfer import NotExportLayout, iter_record_texts, iter_records, record_of_text
@@ -36,10 +36,8 @@ from scorekeeper.table.models import (
     clean_name,
     name_key,
 )
-from scorekeeper.table.rows import insert_rows, insert_rows_from, insert_rows_returning_ids, json_values
+from scorekeeper.table.rows import insert_rows, insert_rows_from, insert_rows_returning_ids, prepared
 from scorekeeper.table.services import (
-    DEAL_RESULTS,
-    SEAT_FIGURES,
     Actor,
     ScoredRow,
     player_name_errors,
@@ -163,13 +161,13 @@ def _import(table: Table, records: Iterable[Any], by: Actor, workers: int, *, te
 
 @dataclass(frozen=True)
 class _Scored:
-    """A record scored and laid out for writing (``_score``): the game's columns (``_GAME_FIELDS``),
-    its seats (the player's name, then the columns after ``player``) and its deals (the columns
-    after ``game``), JSON already in the database's form."""
+    """A record scored and laid out for writing (``_score``): the game's fields, its seats (the
+    player's name, then the seat's other fields) and its deals' fields, by ``attname`` and in the
+    database's form (``rows.prepared``: the worker process that scores a record prepares them)."""
 
-    game: tuple[Any, ...]
-    seats: list[tuple[Any, ...]]
-    deals: list[tuple[Any, ...]]
+    game: dict[str, Any]
+    seats: list[tuple[str, dict[str, Any]]]
+    deals: list[dict[str, Any]]
 
 
 _Errors = list[dict[str, Any]]  # a record's errors, as RecordError.as_dict gives them
@@ -191,7 +189,6 @@ def _score(rec: Any) -> _Scored | _Errors:
     if names:
         return [e.as_dict() for e in names]
     result = played.played.result
-    json = json_values()
     seat_of = engine.seats_of(played.names)
     deals, scored = [], []
     for number, (cards, dr, standing) in enumerate(
@@ -199,29 +196,25 @@ def _score(rec: Any) -> _Scored | _Errors:
     ):
         fields = result_fields(dr, standing, played.names, seat_of)
         scored.append(ScoredRow.of(number, fields))
-        row = [number, json(cards)]
-        for name, in_json in _DEAL_RESULTS_JSON:
-            row.append(json(fields[name]) if in_json else fields[name])
-        deals.append(tuple(row))
-    game = {
-        "kind": played.rules.game,
-        "profile": played.rules.profile,
-        "options": json(played.rules.options()),
-        "first_dealer": played.first_dealer,
-        "state": GameState.FINISHED.value if result.state == "finished" else GameState.IN_PROGRESS.value,
-        "winner": seat_of.get(result.winner) if result.winner else None,
-        "version": 1,
-        "scored_with": engine.RESULTS_VERSION,
-    }
+        deals.append(prepared(Deal, {"number": number, "cards": cards, **fields}))
+    game = prepared(
+        Game,
+        {
+            "kind": played.rules.game,
+            "profile": played.rules.profile,
+            "options": played.rules.options(),
+            "first_dealer": played.first_dealer,
+            "state": GameState.FINISHED.value if result.state == "finished" else GameState.IN_PROGRESS.value,
+            "winner": seat_of.get(result.winner) if result.winner else None,
+            "version": 1,
+            "scored_with": engine.RESULTS_VERSION,
+        },
+    )
     seats = [
-        (
-            clean_name(name),
-            i,
-            *_in_order(seat_figures(i, result, scored, played.rules.penalty), SEAT_FIGURES),
-        )
+        (clean_name(name), prepared(Seat, {"position": i, **seat_figures(i, result, scored, played.rules.penalty)}))
         for i, name in enumerate(played.names)
     ]
-    return _Scored(_in_order(game, _GAME_FIELDS), seats, deals)
+    return _Scored(game, seats, deals)
 
 
 def import_workers() -> int:
@@ -267,17 +260,16 @@ def _score_chunk(texts: bool, records: Sequence[Any]) -> list[_Scored | _Errors]
 
 class _Batch:
     """Scored records waiting to be written together: a batch of games, their seats, deals and
-    changes in one statement each (games through the ORM, for their ids; the many rows of seats,
-    deals and changes as plain parameter rows: an import writes tens of thousands of them)."""
+    changes in one statement each (``rows``: an import writes tens of thousands of them)."""
 
     def __init__(self, table: Table, by: Actor) -> None:
         self.table = table
         self.device_id = by.pk if isinstance(by, Device) else None
         self.by_name = by.name if isinstance(by, Device) else by or ""
         self.players = {p.key: p for p in Player.objects.filter(table=table)}
-        self.games: list[tuple[Any, ...]] = []  # by game: its _GAME_FIELDS
-        self.seats: list[list[tuple[Any, ...]]] = []  # by game: the columns after game_id
-        self.deals: list[list[tuple[Any, ...]]] = []  # by game: the columns after game_id
+        self.games: list[dict[str, Any]] = []  # by game: its fields
+        self.seats: list[list[dict[str, Any]]] = []  # by game: its seats' fields but the game
+        self.deals: list[list[dict[str, Any]]] = []  # by game: its deals' fields but the game
 
     def __len__(self) -> int:
         return len(self.games)
@@ -296,58 +288,39 @@ class _Batch:
     def add(self, scored: _Scored) -> None:
         self.games.append(scored.game)
         self.deals.append(scored.deals)
-        self.seats.append([(self._player(name).pk, *rest) for name, *rest in scored.seats])
+        self.seats.append([{**fields, "player_id": self._player(name).pk} for name, fields in scored.seats])
 
     def write(self) -> list[int]:
         """Write the waiting games; return their ids."""
         if not self.games:
             return []
-        at = connection.ops.adapt_datetimefield_value(timezone.now())
-        table = self.table.pk
+        now = timezone.now()
+        at = prepared(Game, {"created": now})["created"]
         ids = insert_rows_returning_ids(
-            Game, ("table", "created", "updated", *_GAME_FIELDS), [(table, at, at, *game) for game in self.games]
+            Game, [{**game, "table_id": self.table.pk, "created": at, "updated": at} for game in self.games]
         )
-        insert_rows(
-            Seat,
-            ("game", "player", "position", *SEAT_FIGURES),
-            [(gid, *row) for gid, rows in zip(ids, self.seats, strict=True) for row in rows],
-        )
+        insert_rows(Seat, [{**row, "game_id": gid} for gid, rows in zip(ids, self.seats, strict=True) for row in rows])
         insert_rows(
             Deal,
-            ("game", "number", "cards", *DEAL_RESULTS, "version", "created", "updated"),
-            [(gid, *row, 1, at, at) for gid, rows in zip(ids, self.deals, strict=True) for row in rows],
+            [
+                {**row, "game_id": gid, "created": at, "updated": at}
+                for gid, rows in zip(ids, self.deals, strict=True)
+                for row in rows
+            ],
         )
         insert_rows_from(  # each deal's change: added, by whom, with its cards
             Change,
-            ("game", "deal_id", "number", "action", "after", "at", "by", "by_name"),
             Deal,
-            (
-                "game",
-                "id",
-                "number",
-                Value(ChangeAction.DEAL_ADDED.value),
-                "cards",
-                Value(at),
-                Value(self.device_id),
-                Value(self.by_name),
+            {"game_id": "game", "deal_id": "id", "number": "number", "after": "cards"},
+            prepared(
+                Change,
+                {"action": ChangeAction.DEAL_ADDED.value, "at": now, "by_id": self.device_id, "by_name": self.by_name},
             ),
             "game",
             ids,
         )
         self.drop()
         return ids
-
-
-# A game's own columns as an import writes them (``_score``), after those ``_Batch.write`` adds
-_GAME_FIELDS = ("kind", "profile", "options", "first_dealer", "state", "winner", "version", "scored_with")
-
-
-# Each of DEAL_RESULTS, and whether it is a JSON column
-_DEAL_RESULTS_JSON = tuple((name, isinstance(Deal._meta.get_field(name), JSONField)) for name in DEAL_RESULTS)
-
-
-def _in_order(values: dict[str, Any], names: Sequence[str]) -> tuple[Any, ...]:
-    return tuple(values[name] for name in names)
 
 
 def import_text(

@@ -193,7 +193,7 @@ def player_rename(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
         try:
             services.rename_player(player=p, name=form.cleaned_data["name"])
         except RecordInvalid as exc:
-            return _player_page(request, p, device, [e.message for e in exc.errors], 400, rename=form)
+            return _player_page(request, p, device, [str(e.message) for e in exc.errors], 400, rename=form)
         messages.success(request, "Renamed.")
         return HttpResponseRedirect(reverse("history:player", args=[p.pk]))
     return _player_page(request, p, device, [str(e) for es in form.errors.values() for e in es], 400, rename=form)
@@ -209,7 +209,7 @@ def player_merge(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
     try:
         services.merge_players(source=p, into=into)
     except RecordInvalid as exc:
-        return _player_page(request, p, device, [e.message for e in exc.errors], 400, merge=form)
+        return _player_page(request, p, device, [str(e.message) for e in exc.errors], 400, merge=form)
     messages.success(request, f"{p.name} merged into {into.name}.")
     return HttpResponseRedirect(reverse("history:player", args=[into.pk]))
 

@@ -9,16 +9,17 @@ write (403). A revoked device stops working at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any, Concatenate, ParamSpec
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db import connection
-from django.db.models import Field, Model, Prefetch, QuerySet, prefetch_related_objects
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
 
+from scorekeeper.table import poll
 from scorekeeper.table.models import Device, Game, Role, Seat, Table
 from scorekeeper.table.pages import HtmxHttpRequest
 
@@ -115,67 +116,24 @@ def site_url(request: HttpRequest, path: str = "/") -> str:
     return request.build_absolute_uri(path)
 
 
-def _at_table(request: HttpRequest, game_id: int, select: str, join: str = "") -> tuple[Any, ...]:
-    """The columns ``select`` names of the game (``g``) and this phone's device at its table
-    (``d``: one that scores, if the phone holds two; a revoked one does not count), in one indexed
-    query; 404 when there is no such game or the phone is not at its table (a stranger cannot even
-    learn that the id is taken).
-
-    Plain SQL: a watching phone asks every second and every page of a game asks too, and building
-    the ORM's queries would cost more than running them."""
-    ids = _ids(request)
-    if not ids:
+def game_and_device(request: HttpRequest, game_id: int) -> tuple[Game, Device]:
+    """The game with its table, and this phone's device at that table (``device_at``): what every
+    page of a game needs first. 404 when there is no such game or the phone is not at its table (a
+    stranger cannot even learn that the id is taken)."""
+    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    device = device_at(request, game.table_id)
+    if device is None:
         raise Http404("No such game")
-    qn = connection.ops.quote_name
-    sql = (
-        f"SELECT {select} FROM {qn(Game._meta.db_table)} g"
-        f" JOIN {qn(Device._meta.db_table)} d ON d.table_id = g.table_id{join}"
-        f" WHERE g.id = %s AND d.revoked IS NULL AND d.id IN ({', '.join(['%s'] * len(ids))})"
-        " ORDER BY d.role DESC, d.id DESC LIMIT 1"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id, *ids])
-        row: tuple[Any, ...] | None = cursor.fetchone()
-    if row is None:
-        raise Http404("No such game")
-    return row
+    return game, device
 
 
 def watching(request: HttpRequest, game_id: int) -> tuple[int, str]:
-    """A live page's cheap check: the game's version and this phone's role at its table."""
-    version, role = _at_table(request, game_id, "g.version, d.role")
-    return int(version), str(role)
-
-
-def _instance[M: Model](model: type[M], fields: list[Field[Any, Any]], values: Sequence[Any]) -> M:
-    """A model instance from a row of its columns, through the database's and the fields'
-    converters as the ORM applies them (SQLite stores dates and JSON as text)."""
-    converted = []
-    for f, value in zip(fields, values, strict=True):
-        col = f.get_col(model._meta.db_table)
-        for convert in [*connection.ops.get_db_converters(col), *f.get_db_converters(connection)]:
-            value = convert(value, col, connection)
-        converted.append(value)
-    return model.from_db(connection.alias, [f.attname for f in fields], converted)
-
-
-def game_and_device(request: HttpRequest, game_id: int) -> tuple[Game, Device]:
-    """The game, its table and this phone's device there, in one query (``_at_table``): what
-    every page of a game needs first."""
-    qn = connection.ops.quote_name
-    parts = [
-        (model, list(model._meta.concrete_fields), alias) for model, alias in [(Game, "g"), (Device, "d"), (Table, "t")]
-    ]
-    select = ", ".join(f"{alias}.{qn(str(f.column))}" for _, fields, alias in parts for f in fields)
-    row = _at_table(request, game_id, select, f" JOIN {qn(Table._meta.db_table)} t ON t.id = g.table_id")
-    instances: list[Any] = []
-    start = 0
-    for model, fields, _ in parts:
-        instances.append(_instance(model, fields, row[start : start + len(fields)]))
-        start += len(fields)
-    game, device, table = instances
-    game.table = device.table = table
-    return game, device
+    """A live page's cheap check: the game's version and this phone's role at its table (404 as
+    ``game_and_device``), in one raw query (``poll``: the once-a-second poll, where it matters)."""
+    found = poll.version_and_role(_ids(request), game_id)
+    if found is None:
+        raise Http404("No such game")
+    return found
 
 
 def _seats() -> Prefetch:

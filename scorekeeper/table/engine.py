@@ -9,13 +9,14 @@ message instead of a server error and nothing is saved.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from scorekeeper.rules import games, gin, oklahoma, profiles
@@ -119,19 +120,19 @@ def resolve(kind: str, profile: str, options: Mapping[str, Any] | None = None) -
 
 
 def rules_of(game: Game) -> tuple[Rules, list[str]]:
-    """The game's rules; options the engine no longer knows are dropped with a message, never a 500.
-    Cached per process by (game, profile, options)."""
-    key = _rules_key(game)
-    hit = _RULES.get(key)
-    if hit is None:
-        try:
-            hit = resolve(game.kind, game.profile, game.options), []
-        except RecordInvalid as exc:
-            hit = resolve(game.kind, game.profile), [str(e) for e in exc.errors]
-        if len(_RULES) > 256:
-            _RULES.clear()
-        _RULES[key] = hit
-    return hit[0], list(hit[1])
+    """The game's rules; options the engine no longer knows are dropped with a message, never a 500."""
+    rules, errors = _rules(*_rules_key(game))
+    return rules, list(errors)
+
+
+@functools.lru_cache(maxsize=256)
+def _rules(kind: str, profile: str, options: str) -> tuple[Rules, tuple[str, ...]]:
+    """A rule set by (game, profile, options as JSON): resolving the profile is not free, and every
+    page needs it."""
+    try:
+        return resolve(kind, profile, json.loads(options)), ()
+    except RecordInvalid as exc:
+        return resolve(kind, profile), tuple(str(e) for e in exc.errors)
 
 
 @contextmanager
@@ -204,41 +205,31 @@ def play_from(
         return Played(start, tuple(scored), tuple(standings), games.conclude(rules, players, standing, scored))
 
 
-class _Lru(OrderedDict[Any, Any]):
-    """A small least-recently-used map (per process)."""
-
-    def __init__(self, size: int) -> None:
-        super().__init__()
-        self.size = size
-
-    def hit(self, key: Any) -> Any:
-        value = self.get(key)
-        if value is not None:
-            self.move_to_end(key)
-        return value
-
-    def keep(self, key: Any, value: Any) -> None:
-        self[key] = value
-        if len(self) > self.size:
-            self.popitem(last=False)
+# The app's caches, per process: functools.lru_cache on functions whose answer depends on their
+# key alone (thread-safe: a server's threads share them). A game's results are keyed by its id,
+# creation and version (``_GameAt``): the version changes with every write, so an entry is never
+# stale, and a game's older versions simply age out.
 
 
-# A game's scored result (and its deals' digests) by (game id, created, version): the version
-# changes with every write.
-_RESULTS = _Lru(64)
-# One deal's result by what decides it: the rules, the players, its number, its cards and the
-# standing before it. A deal saved, edited or deleted changes only the keys from that deal on, so
-# after a save the game's result is rebuilt by playing the changed deals alone.
-_DEALS = _Lru(4096)
-# A rule set by (game, profile, options): resolving the profile is not free, and every page needs it.
-_RULES: dict[tuple[str, str, str], tuple[Rules, list[str]]] = {}
+@dataclass(frozen=True)
+class _GameAt:
+    """A game at one version, as a cache key: (id, created) name the game even where a database
+    reuses the id of a deleted game, ``version`` changes with every write, ``scored_with`` with the
+    engine. ``game`` (and ``standing``, the one stored with its last deal) ride along for a miss
+    and are no part of the key."""
+
+    pk: int
+    created: datetime | None
+    version: int
+    scored_with: str
+    game: Game = field(compare=False, repr=False)
+    standing: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
 
 def clear_caches() -> None:
     """Forget every cached result (benchmarks measure the cold path with this)."""
-    _RESULTS.clear()
-    _DEALS.clear()
-    _CONCLUDED.clear()
+    for cached in (_rules, _reviewed, _played, _concluded):
+        cached.cache_clear()
 
 
 def _rules_key(game: Game) -> tuple[str, str, str]:
@@ -268,15 +259,20 @@ def reviewed(game: Game) -> tuple[GameResult, list[str] | None]:
     """``game_result``, and for each deal a digest of all that decides its result (the rules, the
     players, its number, its cards, the standing before it): what a page showing one deal's result
     may be cached by. None when the game was scored from its record (``replay``)."""
-    # (id, created) names the game even where a database reuses the id of a deleted game.
-    key = (game.pk, *(Game.objects.filter(pk=game.pk).values_list("created", "version").first() or (None, -1)))
-    hit = _RESULTS.hit(key)
-    if hit is None:
-        digests: list[str] = []
-        result = replay(game, digests)
-        hit = (result, digests if len(digests) == len(result.deals) else None)
-        _RESULTS.keep(key, hit)
-    return hit
+    created, version, scored_with = Game.objects.filter(pk=game.pk).values_list(
+        "created", "version", "scored_with"
+    ).first() or (None, -1, "")
+    at = _GameAt(pk=game.pk, created=created, version=version, scored_with=scored_with, game=game)
+    result, digests = _reviewed(at)
+    return result, None if digests is None else list(digests)
+
+
+@functools.lru_cache(maxsize=64)
+def _reviewed(at: _GameAt) -> tuple[GameResult, tuple[str, ...] | None]:
+    """``reviewed`` of the game at this version."""
+    digests: list[str] = []
+    result = replay(at.game, digests)
+    return result, tuple(digests) if len(digests) == len(result.deals) else None
 
 
 def replay(game: Game, digests: list[str] | None = None) -> GameResult:
@@ -300,13 +296,9 @@ def replay(game: Game, digests: list[str] | None = None) -> GameResult:
             for number, cards, after in rows:
                 key = (rules_key, names, number, json.dumps(cards), json.dumps(before))
                 keys.append(key)
-                deal = _DEALS.hit(key)
-                if deal is None:
-                    record = record_deal(cards, names)
-                    deal, standing = games.play(rules, names, Standing.from_json(before), record, number)
-                    if standing.to_json() != after:
-                        raise RecordInvalid([])  # the stored results are not this engine's: score it all
-                    _DEALS.keep(key, deal)
+                deal, standing = _played(*key)
+                if standing != after:
+                    raise RecordInvalid([])  # the stored results are not this engine's: score it all
                 deals.append(deal)
                 before = after
             result = games.conclude(rules, names, Standing.from_json(before), deals)
@@ -315,6 +307,21 @@ def replay(game: Game, digests: list[str] | None = None) -> GameResult:
     if digests is not None:
         digests.extend(hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest() for key in keys)
     return result
+
+
+@functools.lru_cache(maxsize=4096)
+def _played(
+    rules_key: tuple[str, str, str], names: tuple[str, ...], number: int, cards: str, before: str
+) -> tuple[DealResult, dict[str, Any]]:
+    """One deal (its cards as JSON, in seat form) played from the standing before it (as JSON):
+    its result and the standing after it (as JSON). A deal saved, edited or deleted changes only
+    the keys from that deal on, so after a save the game's result is rebuilt by playing the
+    changed deals alone."""
+    rules, _ = _rules(*rules_key)
+    deal, standing = games.play(
+        rules, names, Standing.from_json(json.loads(before)), record_deal(json.loads(cards), names), number
+    )
+    return deal, standing.to_json()
 
 
 @dataclass(frozen=True)
@@ -356,23 +363,31 @@ def play_record(rec: Any) -> PlayedRecord:
         )
 
 
-_CONCLUDED = _Lru(256)
-
-
 def concluded(game: Game, standing: Mapping[str, Any] | None) -> GameResult | None:
     """Where the game stands from the standing stored with its last deal (None: no deal yet):
     totals, state, winner and the final tally with its lines, without playing any deal (its
     ``deals`` are empty). Cached by the game (id, creation), its version and the engine's."""
     if not standing:
         return None
-    key = (game.pk, game.created, game.version, game.scored_with)
-    hit = _CONCLUDED.hit(key)
-    if hit is None:
-        rules, _ = rules_of(game)
-        with _guarded():
-            hit = games.conclude(rules, game.player_names(), Standing.from_json(standing), ())
-        _CONCLUDED.keep(key, hit)
-    return hit
+    return _concluded(
+        _GameAt(
+            pk=game.pk,
+            created=game.created,
+            version=game.version,
+            scored_with=game.scored_with,
+            game=game,
+            standing=standing,
+        )
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _concluded(at: _GameAt) -> GameResult:
+    """``concluded`` of the game at this version."""
+    assert at.standing is not None
+    rules, _ = rules_of(at.game)
+    with _guarded():
+        return games.conclude(rules, at.game.player_names(), Standing.from_json(at.standing), ())
 
 
 # ----------------------------------------------------------------------------- live checks

@@ -1,87 +1,95 @@
-"""Many rows written in one statement executed for each row (``executemany``), for the writes that
-store results: an import inserts tens of thousands of rows, and every save updates the rows of the
-deals it scored and of the game's seats. The ORM's ``bulk_update`` builds a CASE expression per
-field and row, which costs more than the writes themselves. Also for the import: rows inserted in
-one statement that gives back their ids, rows made by the database from other rows (a deal's
-change from the deal), and JSON values in the database's own form, made quickly."""
+"""Rows written in few statements, where the ORM's own writes cost a user's wait: the import's
+(a batch of games with their seats, deals and changes: tens of thousands of rows) and the save's
+update of the deals it scored (``update_rows``).
+
+The full path is the spec. For the import: a game made through the saves (``services.create_game``,
+``add_deal``) holds the same rows as the same game imported (tests/history/test_history.py,
+``test_an_import_writes_every_field_...``: every concrete field of ``Game``, ``Seat`` and ``Deal``,
+read from the models). For ``update_rows``: ``bulk_update`` (tests/table/test_rows.py).
+
+Why not ``bulk_create``: measured on the import of 2,000 games x 30 deals (``python -m
+benchmarks.import_run``, 2 workers, paired runs), the import took 42-49 s through ``bulk_create``
+against 11-15 s through these rows: the ORM's model instances and per-value preparation ran in the
+one process that writes, where these rows come prepared from the workers. Why not ``bulk_update``
+(a CASE expression per field and row): an edit of deal 1 of a 40-deal game (40 rows updated) took
+238 ms through it against 62 ms, an edit of the last deal 96 ms against 59 ms (medians of 16
+paired saves, a shared machine).
+
+Every row is a mapping of the model's fields by ``attname`` (a foreign key by its id) to values
+already in the database's form (``prepared``: each field's own ``get_db_prep_save``, as ``save``
+prepares it); a field a row leaves out takes its default, so a new field with a default needs
+nothing here.
+"""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from functools import partial
-from json import encoder as json_encoder
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import connection
-from django.db.models import Model, Value
+from django.db.models import Field, Model
 
 
-def _make_json_encoder() -> Callable[[Any], str] | None:
-    """``json.dumps`` with its defaults, through one C encoder made once: ``json.dumps`` makes its
-    encoder anew at every call, most of the cost of a small value. None where the C encoder is
-    missing (another Python)."""
-    make = getattr(json_encoder, "c_make_encoder", None)
-    if make is None:
-        return None
-    plain = json.JSONEncoder()
-    esc = getattr(json_encoder, "encode_basestring_ascii", None)
-    encode = make(None, plain.default, esc, None, ": ", ", ", False, False, True)  # as JSONEncoder.iterencode
-    return lambda value: "".join(encode(value, 0))
-
-
-_ENCODE_JSON = _make_json_encoder()
-
-
-def json_values() -> Callable[[Any], Any]:
-    """The maker of a JSON field's value in the database's own form (``adapt_json_value`` without an
-    encoder), for the connection in use: on SQLite the text ``json.dumps`` gives, made faster (an
-    import writes four of them for each of tens of thousands of deals). Take it once for many
-    values: asking the connection its vendor costs more than the encoding. A value that holds
-    itself (the app stores none) fails with RecursionError rather than ValueError."""
-    encode = _ENCODE_JSON
-    if connection.vendor != "sqlite" or encode is None:
-        return partial(connection.ops.adapt_json_value, encoder=None)
-
-    def value(data: Any) -> Any:
-        return encode(data) if type(data) is dict or type(data) is list else json.dumps(data)
-
-    return value
+def prepared(model: type[Model], values: Mapping[str, Any]) -> dict[str, Any]:
+    """These values of the model's fields (by name) as the database takes them, by ``attname``."""
+    out = {}
+    for name, value in values.items():
+        field = model._meta.get_field(name)
+        assert isinstance(field, Field)
+        out[field.attname] = field.get_db_prep_save(value, connection)
+    return out
 
 
 def _column(field: Any) -> str:
     return connection.ops.quote_name(str(field.column))
 
 
-def insert_rows(model: type[Model], fields: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
-    """Insert rows of values for these fields, already in the database's own form (a foreign key
-    by its id, JSON as text)."""
+def _fields(model: type[Model]) -> list[Field[Any, Any]]:
+    """The columns a row of the model is written with: every concrete field but the automatic id."""
+    meta = model._meta
+    return [f for f in meta.concrete_fields if f is not meta.auto_field]
+
+
+def _table(model: type[Model], rows: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
+    """The rows as tuples of ``_fields(model)``, a field a row leaves out taking its default."""
+    fields = _fields(model)
+    names = [f.attname for f in fields]
+    unknown = set().union(*rows) - set(names)
+    if unknown:
+        raise ValueError(f"{model.__name__} has no field {', '.join(sorted(unknown))}")
+    defaults = [f.get_db_prep_save(f.get_default(), connection) for f in fields]
+    return [tuple(map(row.get, names, defaults)) for row in rows]
+
+
+def insert_rows(model: type[Model], rows: Sequence[Mapping[str, Any]]) -> None:
+    """Insert the rows, in one statement executed for each (``executemany``)."""
     if not rows:
         return
-    meta = model._meta
-    columns = ", ".join(_column(meta.get_field(name)) for name in fields)
-    placeholders = ", ".join(["%s"] * len(fields))
-    sql = f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({columns}) VALUES ({placeholders})"
+    fields = _fields(model)
+    columns = ", ".join(_column(f) for f in fields)
+    sql = (
+        f"INSERT INTO {connection.ops.quote_name(model._meta.db_table)} ({columns})"
+        f" VALUES ({', '.join(['%s'] * len(fields))})"
+    )
     with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
+        cursor.executemany(sql, _table(model, rows))
 
 
-def insert_rows_returning_ids(model: type[Model], fields: Sequence[str], rows: list[tuple[Any, ...]]) -> list[int]:
+def insert_rows_returning_ids(model: type[Model], rows: Sequence[Mapping[str, Any]]) -> list[int]:
     """``insert_rows`` in one statement that gives back the new rows' ids, in the rows' order (ids
     are given in rising order as rows are inserted: sorted, they are in the rows' order however the
     database lists them). As many rows as one statement's parameters allow."""
     if not rows:
         return []
-    meta = model._meta
-    columns = ", ".join(_column(meta.get_field(name)) for name in fields)
+    fields = _fields(model)
+    columns = ", ".join(_column(f) for f in fields)
     row = f"({', '.join(['%s'] * len(fields))})"
     sql = (
-        f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({columns}) VALUES {', '.join([row] * len(rows))}"
-        f" RETURNING {_column(meta.pk)}"
+        f"INSERT INTO {connection.ops.quote_name(model._meta.db_table)} ({columns})"
+        f" VALUES {', '.join([row] * len(rows))} RETURNING {_column(model._meta.pk)}"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [value for values in rows for value in values])
+        cursor.execute(sql, [value for values in _table(model, rows) for value in values])
         return sorted(pk for (pk,) in cursor.fetchall())
 
 
@@ -93,49 +101,37 @@ def _placeholder(field: Any) -> str:
 
 def insert_rows_from(
     model: type[Model],
-    fields: Sequence[str],
     source: type[Model],
-    columns: Sequence[str | Value],
+    columns: Mapping[str, str],
+    values: Mapping[str, Any],
     key: str,
     among: Sequence[Any],
 ) -> None:
     """Insert a row of ``model`` for each row of ``source`` whose field ``key`` is among ``among``
     (ids, say), in the order of their ids, in one statement that the database carries out row by
-    row (no row goes through Python): ``fields`` take ``columns``, each a field of ``source`` by
-    its name or a ``Value`` (the same for every row, already in the database's own form)."""
+    row (no row goes through Python): the fields named in ``columns`` (by attname) take the
+    ``source`` field named there, every other field the value in ``values`` (the same for every
+    row, in the database's form) or its default."""
     if not among:
         return
     meta, other = model._meta, source._meta
-    names = ", ".join(_column(meta.get_field(name)) for name in fields)
-    picked = ", ".join(
-        _placeholder(meta.get_field(name)) if isinstance(c, Value) else _column(other.get_field(c))
-        for name, c in zip(fields, columns, strict=True)
-    )
-    params = [c.value for c in columns if isinstance(c, Value)]
+    fields = _fields(model)
+    (constant,) = _table(model, [{name: value for name, value in values.items() if name not in columns}])
+    picked, params = [], []
+    for field, value in zip(fields, constant, strict=True):
+        if field.attname in columns:
+            picked.append(_column(other.get_field(columns[field.attname])))
+        else:
+            picked.append(_placeholder(field))
+            params.append(value)
     where = f"{_column(other.get_field(key))} IN ({', '.join(['%s'] * len(among))})"
     sql = (
-        f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({names})"
-        f" SELECT {picked} FROM {connection.ops.quote_name(other.db_table)} WHERE {where}"
+        f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({', '.join(_column(f) for f in fields)})"
+        f" SELECT {', '.join(picked)} FROM {connection.ops.quote_name(other.db_table)} WHERE {where}"
         f" ORDER BY {_column(other.pk)}"
     )
-    with connection.cursor() as cursor, _checked_already(cursor):
+    with connection.cursor() as cursor:
         cursor.execute(sql, [*params, *among])
-
-
-@contextmanager
-def _checked_already(cursor: Any) -> Iterator[None]:
-    """Rows made by the database from rows it holds are not checked again: on SQLite, its CHECK
-    constraints are off meanwhile (each JSON column's is a JSON parse of the whole text; an import
-    copies tens of megabytes of deals' cards into their changes this way). PostgreSQL checks a
-    JSON value once, as it stores it: nothing to skip."""
-    if connection.vendor != "sqlite":
-        yield
-        return
-    cursor.execute("PRAGMA ignore_check_constraints = ON")
-    try:
-        yield
-    finally:
-        cursor.execute("PRAGMA ignore_check_constraints = OFF")
 
 
 def update_rows(objs: Sequence[Model], fields: Sequence[str]) -> None:

@@ -441,6 +441,34 @@ def test_import_stores_fresh_figures():
     )
 
 
+# What an import may write otherwise than the saves that made the game: ids, times, and the game's
+# version (the count of its writes: one for an import).
+NOT_AS_SAVED = {
+    Game: {"id", "created", "updated", "version"},
+    Seat: {"id", "game"},
+    Deal: {"id", "game", "created", "updated"},
+}
+
+
+@pytest.mark.parametrize(
+    "make", [ok_game, gin_game, lambda: ok_game((OK_BIG,), options={"target": 150}), lambda: gin_game(())]
+)
+def test_an_import_writes_every_field_of_its_games_seats_and_deals_as_the_saves_do(make):
+    """Every concrete field of ``Game``, ``Seat`` and ``Deal`` (read from the models, so a new
+    field is checked too) holds after an import what the saves that made the game put there."""
+    original = make()
+    report = history_services.import_text(table=TABLE, text=json.dumps(engine.game_record(original)))
+    assert report.ok, report.errors
+    imported = report.games[0]
+    assert imported.pk != original.pk and imported.version == 1
+    for model, of in [(Game, "pk"), (Seat, "game"), (Deal, "game")]:
+        fields = [f.attname for f in model._meta.concrete_fields if f.name not in NOT_AS_SAVED[model]]
+        assert len(fields) >= 3
+        rows = [list(model.objects.filter(**{of: g.pk}).values_list(*fields)) for g in (original, imported)]
+        assert rows[1] == rows[0] and (rows[0] or model is Deal), model.__name__
+    assert Game.objects.get(pk=imported.pk).scored_with == engine.RESULTS_VERSION
+
+
 @pytest.mark.parametrize(
     "query",
     [

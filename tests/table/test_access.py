@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.exceptions import BadRequest
 from django.http import Http404
 from django.test import Client, RequestFactory
 from django.urls import reverse
@@ -357,13 +358,11 @@ def _request(*devices: Device) -> Any:
     return request
 
 
-def test_a_game_page_finds_the_game_its_table_and_the_phone_in_one_query(
-    game, scorer, follower, django_assert_num_queries
-):
-    """``game_and_device`` reads the game, its table and the phone's device with the database's
-    converters (dates, JSON): the same objects the ORM gives; a phone holding two devices at the
-    table scores."""
-    with django_assert_num_queries(1):
+def test_a_game_page_finds_the_game_its_table_and_the_phone(game, scorer, follower, django_assert_num_queries):
+    """``game_and_device`` gives the game and its table as the ORM reads them, and the phone's
+    device there (a phone holding two devices at the table scores), in two queries: the phone's
+    devices, the game with its table."""
+    with django_assert_num_queries(2):
         found, device = access.game_and_device(_request(follower, scorer), game.pk)
     orm = Game.objects.select_related("table").get(pk=game.pk)
     fields = [f.attname for f in Game._meta.concrete_fields]
@@ -372,6 +371,8 @@ def test_a_game_page_finds_the_game_its_table_and_the_phone_in_one_query(
     assert (found.table, found.table.name, found.table.created) == (orm.table, orm.table.name, orm.table.created)
     assert device == scorer and device.table == orm.table and device.created == scorer.created
     assert access.game_and_device(_request(follower), game.pk)[1] == follower
+    assert access.watching(_request(follower, scorer), game.pk) == (orm.version, Role.SCORE)
+    assert access.watching(_request(follower), game.pk) == (orm.version, Role.FOLLOW)
 
 
 def test_no_game_and_device_for_a_revoked_phone_another_table_or_no_game(game, scorer, follower):
@@ -382,16 +383,58 @@ def test_no_game_and_device_for_a_revoked_phone_another_table_or_no_game(game, s
         (_request(follower), game.pk),
         (_request(other), game.pk),
         (_request(scorer), game.pk + 1000),
+        (_request(scorer), 2**63),
         (_request(), game.pk),
     ]:
         with pytest.raises(Http404):
             access.game_and_device(request, game_id)
+        with pytest.raises(Http404):
+            access.watching(request, game_id)
 
 
-def test_a_warm_game_page_costs_two_queries(client, game, django_assert_num_queries):
-    """The live check (version and role), then the game, its table and the phone together; the
+def test_an_id_beyond_the_databases_integers_is_not_found(client, game):
+    """Issue 24, 7a: an id of 2**63 or more in a URL is a 404, not an OverflowError (a 500)."""
+    deal = game.deals.get().pk
+    change = Change.objects.filter(game=game).first()
+    assert change is not None
+    for big in (2**63, 2**64 + 5, 10**30):
+        for name, args in [
+            ("table:game", [big]),
+            ("table:deal_new", [big]),
+            ("table:deal", [big, deal]),
+            ("table:deal", [game.pk, big]),
+            ("table:table", [big]),
+            ("rulebook:game", [big]),
+            ("history:review", [big]),
+            ("history:changes", [big]),
+            ("history:undo", [game.pk, big]),
+            ("history:export_game", [big, "json"]),
+            ("history:player", [big]),
+        ]:
+            assert client.get(reverse(name, args=args)).status_code in (404, 405), (name, args)
+
+
+def test_a_warm_game_page_costs_three_queries(client, game, django_assert_num_queries):
+    """The phone's devices, the live check (the game's version), then the game with its table; the
     board and the deal list come from the cache."""
     url = reverse("table:game", args=[game.pk])
     assert client.get(url).status_code == 200
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):
         assert client.get(url).status_code == 200
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=BadRequest,
+    reason="issue 24, 7b: Django's 400 and 500 views (requires_csrf_token) read the body again; "
+    "the fix is handler400/handler500 in scorekeeper/urls.py (not this engineer's file)",
+)
+def test_a_form_posted_in_utf16_is_a_bad_request(table, scorer):
+    """Issue 24, 7b: a form declaring ``charset=utf-16`` (Django reads only UTF-8 forms) is a 400.
+    The CSRF check reads the body and raises BadRequest; Django's 400 view runs the CSRF check
+    again (``requires_csrf_token``) and raises again, then its 500 view does: no answer at all."""
+    phone = as_phone(Client(enforce_csrf_checks=True, raise_request_exception=False), scorer)
+    for url in [reverse("table:new_game"), reverse("history:import")]:
+        assert phone.get(url).status_code == 200  # the form's page gives the CSRF cookie
+        response = phone.post(url, data="a=1", content_type="application/x-www-form-urlencoded; charset=utf-16")
+        assert response.status_code == 400, url

@@ -1,0 +1,48 @@
+"""The live poll's raw query (``poll.version_and_role``) gives what the full path gives: the game and
+the phone's device through the ORM (``access.game_and_device``), on every case of access."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from django.http import Http404
+from django.test import RequestFactory
+from django.utils import timezone
+
+from scorekeeper.table import access, poll, services
+from scorekeeper.table.models import Device, Role, Table
+from tests.conftest import NAMES, new_game, phone_cookie
+
+pytestmark = pytest.mark.django_db
+
+
+def full_path(devices: tuple[Device, ...], game_id: int) -> tuple[int, str] | None:
+    request = RequestFactory().get("/")
+    if devices:
+        request.COOKIES[access.COOKIE] = phone_cookie(*devices)
+    try:
+        game, device = access.game_and_device(request, game_id)
+    except Http404:
+        return None
+    return game.version, device.role
+
+
+def test_the_poll_answers_as_the_full_path(table: Table, scorer: Device) -> None:
+    follower = Device.objects.create(table=table, name="Ben's phone", role=Role.FOLLOW)
+    second_scorer = Device.objects.create(table=table, name="Cleo's phone", role=Role.SCORE)
+    revoked = Device.objects.create(table=table, name="Old phone", role=Role.SCORE, revoked=timezone.now())
+    other_table, stranger = services.create_table(name="Other table", device_name="Other phone")
+    games = [new_game(table, players=NAMES), new_game(table, players=NAMES), new_game(other_table, players=NAMES)]
+    games[1].version += 4  # the versions differ
+    games[1].save(update_fields=["version"])
+    phones = [scorer, follower, second_scorer, revoked, stranger]
+    ids = [g.pk for g in games] + [games[-1].pk + 1000, 0, -1, 2**63 - 1, 2**63, 10**30]
+    seen = set()
+    for n in range(len(phones) + 1):
+        for held in itertools.combinations(phones, n):
+            for game_id in ids:
+                expected = full_path(held, game_id)
+                assert poll.version_and_role([d.pk for d in held], game_id) == expected, (held, game_id)
+                seen.add(expected)
+    assert {None, (games[0].version, Role.SCORE), (games[1].version, Role.FOLLOW)} <= seen
