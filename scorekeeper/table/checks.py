@@ -79,9 +79,12 @@ def _gin_meld(cards: list[Card], check: FieldCheck) -> Group:
     return Group(labels, kind or "", True if kind else None)
 
 
-def check_field(bound_field: CardListField, name: str, text: str, rules: Rules, gin: bool) -> FieldCheck:
+def check_field(
+    bound_field: CardListField, name: str, text: str, rules: Rules, gin: bool, *, split: bool = True
+) -> FieldCheck:
     """What the engine makes of field ``name`` (melded, melds, held, cards, deadwood, upcard)
-    holding ``text``. Cards that do not read are the form's to report, and are left out here."""
+    holding ``text``. Cards that do not read are the form's to report, and are left out here.
+    ``split``: the engine splits an Oklahoma melded list (not when the player gave the split)."""
     read, _ = bound_field.read(text)
     check = FieldCheck()
     count = sum(len(g) for g in read)
@@ -94,7 +97,7 @@ def check_field(bound_field: CardListField, name: str, text: str, rules: Rules, 
         check.note = _count(count) if len(read) > 1 else ""
         return check
     tokens = [t for g in read for t in g]
-    if tokens and name == "melded" and not gin:
+    if tokens and name == "melded" and not gin and split:
         _oklahoma_melded(tokens, rules, check)
     elif tokens:
         check.groups.append(Group([t.label for t in tokens]))
@@ -114,10 +117,12 @@ def _attach(entry: DealEntry, slot: Slot, rules: Rules) -> None:
     bound = slot.field
     card_field = bound.field
     assert isinstance(card_field, CardListField)
-    check = check_field(card_field, bound.name, str(bound.value() or ""), rules, entry.gin)
+    form = bound.form
+    # A split the player gave is the split: the melded list is then only the cards it holds.
+    given = isinstance(form, OklahomaHandForm) and form.split_given
+    check = check_field(card_field, bound.name, str(bound.value() or ""), rules, entry.gin, split=not given)
     slot.check = check
     for text in check.errors:
-        entry.add(bound.form, bound.name, text)
-    form = bound.form
+        entry.add(form, bound.name, text)
     if check.split and isinstance(form, OklahomaHandForm):
         form.show_split(check.split)

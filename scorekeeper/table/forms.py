@@ -802,7 +802,10 @@ class DealEntry:
     # ---- errors
     @staticmethod
     def add(form: forms.BaseForm, name: str | None, text: str) -> None:
-        """An error on a field (None: the form), unless it is shown there already."""
+        """An error on a field (None: the form), unless it is shown there already. A form as
+        opened (unbound: a saved deal's cards) holds no errors; its live checks mark a bad meld."""
+        if not form.is_bound:
+            return
         key = name or NON_FIELD_ERRORS
         if text not in form.errors.get(key, []):
             form.add_error(name, text)
