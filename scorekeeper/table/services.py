@@ -350,6 +350,36 @@ def create_game(
     return game
 
 
+@transaction.atomic
+def start_game(
+    *,
+    device: Device | None,
+    kind: str,
+    profile: str,
+    options: Mapping[str, Any] | None,
+    players: Sequence[str],
+    first_dealer: int | None = None,
+    submission: str | None = None,
+) -> tuple[Game, Device]:
+    """A new game started by a scoring phone, at its table; a phone of no table yet (``None``)
+    starts a table with the game, and is its first scorer. One transaction: a game refused
+    (RecordInvalid) or submitted before (Duplicate) leaves no table behind. Returns the game and
+    the phone that started it."""
+    if device is None:
+        _, device = create_table(name="Our table", device_name="Scorer's phone")
+    game = create_game(
+        table=device.table,
+        kind=kind,
+        profile=profile,
+        options=options,
+        players=players,
+        first_dealer=first_dealer,
+        by=device,
+        submission=submission,
+    )
+    return game, device
+
+
 # ------------------------------------------------------------------------------------ deals
 
 

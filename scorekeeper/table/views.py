@@ -12,7 +12,6 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from django.db import transaction
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import resolve, reverse
@@ -59,21 +58,16 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
     elif request.method == "POST":
         form = NewGameForm(request.POST, game=kind)
         if form.is_valid():
-            device = scorers[0] if scorers else None
             try:
-                with transaction.atomic():  # a table made for the game goes with it (a double tap makes one)
-                    if device is None:
-                        table, device = services.create_table(name="Our table", device_name="Scorer's phone")
-                    row = services.create_game(
-                        table=device.table,
-                        kind=kind,
-                        profile=form.cleaned_data["profile"],
-                        options=form.options(),
-                        players=form.players(),
-                        first_dealer=form.cleaned_data["first_dealer"],
-                        by=device,
-                        submission=form.cleaned_data.get("submission") or None,
-                    )
+                row, device = services.start_game(
+                    device=scorers[0] if scorers else None,
+                    kind=kind,
+                    profile=form.cleaned_data["profile"],
+                    options=form.options(),
+                    players=form.players(),
+                    first_dealer=form.cleaned_data["first_dealer"],
+                    submission=form.cleaned_data.get("submission") or None,
+                )
             except services.Duplicate as done:
                 return _started_again(request, done)
             except RecordInvalid as exc:
@@ -156,14 +150,13 @@ def rematch(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespons
     names = game.player_names()
     following = GamePage(game, engine.rules_of(game)[0]).board["next_dealer"]  # from the stored standing
     try:
-        row = services.create_game(
-            table=game.table,
+        row, _ = services.start_game(
+            device=device,
             kind=game.kind,
             profile=game.profile,
             options=game.options,
             players=names,
             first_dealer=names.index(following) if following in names else game.first_dealer,
-            by=device,
             submission=request.POST.get("submission") or None,
         )
     except services.Duplicate as done:
