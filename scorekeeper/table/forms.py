@@ -240,7 +240,7 @@ class NewGameForm(forms.Form):
                 name = "profile"
             elif e.field == "first_dealer":
                 name = "first_dealer"
-            text = option_words(self.game_name, e.message)
+            text = option_words(self.game_name, str(e.message))
             if e.source and not text.rstrip().endswith(f"({e.source})"):
                 text += f" ({e.source})"
             if name in self.fields:
@@ -614,7 +614,7 @@ class GinFacts(DealFacts):
 
 
 def error_text(e: RecordError) -> str:
-    text = e.message
+    text = str(e.message)
     if e.rule or e.source:
         cite = ", ".join(x for x in (e.rule, e.source) if x)
         text += f" — {cite}"
