@@ -18,13 +18,13 @@ from django.urls import resolve, reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.rules import profiles
-from scorekeeper.rules.cards import PACK_52, parse_card
+from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.rules.results import GameResult
 from scorekeeper.table import access, checks, engine, lan, live, services
 from scorekeeper.table.changes import change_history
-from scorekeeper.table.forms import DealEntry, JoinForm, NewGameForm, error_text, new_submission
+from scorekeeper.table.forms import DealEntry, JoinForm, NewGameForm, deal_entry, error_text, new_submission
 from scorekeeper.table.models import Deal, Device, Game, GameState, Link, Role
 from scorekeeper.table.pages import HtmxHttpRequest, render_page
 from scorekeeper.table.present import GamePage, deal_view, game_view
@@ -172,18 +172,18 @@ def _entry_context(
 ) -> dict[str, Any]:
     rules, _ = engine.rules_of(game)
     number = deal.number if deal else entry.number or game.deals.count() + 1
-    pack = engine.pack_counts(rules) or {card.code: 1 for card in PACK_52}
+    pack = entry.game.pack(rules)
     return {
         "game": game,
         "entry": entry,
         "deal": deal,
         "number": number,
+        "heading": f"Edit deal {number}" if deal else f"Deal {number}",
         "rules": rules,
         "preview": deal_view(game, preview, number) if preview and number <= len(preview.deals) else None,
         "pack": json.dumps(pack),
         # the cards that may name another (Oklahoma's wild cards), for the picker's "="
-        "wild": " ".join(code for code in pack if not entry.gin and parse_card(code).is_wild),
-        "gin": entry.gin,
+        "wild": " ".join(code for code in pack if entry.game.wilds and parse_card(code).is_wild),
         "conflict": conflict,
     }
 
@@ -195,7 +195,7 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
         return _open_deal_form(request, game, deal, rules)
     action = request.POST.get("action", "save")
     previewing = bool(request.htmx) and action == "preview"
-    entry = DealEntry(game=game.kind, players=game.player_names(), data=request.POST, live=previewing)
+    entry = deal_entry(game.kind, players=game.player_names(), data=request.POST, live=previewing)
     data = entry.to_data()
     checks.attach(entry, rules)
     preview = None
@@ -236,8 +236,8 @@ def _open_deal_form(request: HtmxHttpRequest, game: Game, deal: Deal | None, rul
     if deal is None and game.finished:
         return HttpResponseRedirect(reverse("table:game", args=[game.pk]))
     players = game.player_names()
-    entry = DealEntry(
-        game=game.kind,
+    entry = deal_entry(
+        game.kind,
         players=players,
         initial=engine.record_deal(deal.cards, players) if deal else None,
         number=deal.number if deal else game.deals.count() + 1,
@@ -313,7 +313,6 @@ def deal_page(request: HtmxHttpRequest, game: Game, device: Device, deal_id: int
             "entered": json.dumps(engine.record_deal(deal.cards, game.player_names()), ensure_ascii=False),
             "changes": change_history(game, deal.pk),
             "submission": new_submission(),
-            "gin": game.is_gin,
         },
     )
 
