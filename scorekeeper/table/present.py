@@ -309,10 +309,16 @@ def player_deal(name: str, pd: PlayerDeal, deal: DealResult) -> dict[str, Any]:
 def deal_view(
     game: Game, result: GameResult | None, number: int, raw: Mapping[str, Any] | None = None
 ) -> dict[str, Any] | None:
-    """One deal: how it ended, the notes the engine made, and every player's deal."""
+    """One deal of a scored game: how it ended, the notes the engine made, and every player's deal."""
     if result is None or not 1 <= number <= len(result.deals):
         return None
-    d = result.deals[number - 1]
+    return played_view(result.deals[number - 1], result.players, raw, last=number == len(result.deals))
+
+
+def played_view(
+    d: DealResult, players: Sequence[str], raw: Mapping[str, Any] | None = None, *, last: bool = True
+) -> dict[str, Any]:
+    """One deal as the engine played it (``deal_view``; the deal form's preview)."""
     return {
         "number": d.number,
         "outcome": outcome_text(d.outcome),
@@ -322,9 +328,9 @@ def deal_view(
         "actor": d.actor,
         "upcard": raw.get("upcard") if isinstance(raw, Mapping) else None,
         "notes": list(d.notes),
-        "players": [player_deal(n, d.players[n], d) for n in result.players if n in d.players],
-        "totals": [d.totals.get(n, 0) for n in result.players],
-        "last": number == len(result.deals),
+        "players": [player_deal(n, d.players[n], d) for n in players if n in d.players],
+        "totals": [d.totals.get(n, 0) for n in players],
+        "last": last,
     }
 
 

@@ -383,16 +383,15 @@ def start_game(
 # ------------------------------------------------------------------------------------ deals
 
 
-def check_deal(*, game: Game, deal: Mapping[str, Any], number: int | None = None) -> GameResult:
-    """Score the game with ``deal`` (RECORD.md form) as deal ``number`` (a new last deal when None);
-    nothing is saved. Raises RecordInvalid with every error."""
-    names = game.player_names()
-    cards = list(game.deals.order_by("number").values_list("cards", flat=True))
-    if number is None or number > len(cards):
-        cards.append(engine.seat_deal(deal, names))
-    else:
-        cards[number - 1] = engine.seat_deal(deal, names)
-    return engine.score(engine.game_record(game, cards))
+def check_deal(*, game: Game, deal: Mapping[str, Any], number: int | None = None) -> DealResult:
+    """Play ``deal`` (RECORD.md form) as deal ``number`` (a new last deal when None) as saving it
+    would — from the standing stored before it, the deals after it played again — and return its
+    result; nothing is saved. Raises RecordInvalid with the errors the save would raise."""
+    cards = engine.seat_deal(deal, game.player_names())
+    count = game.deals.count()
+    if number is None or number > count:
+        return _rescore(game, [cards], start=count + 1).deals[0]
+    return _rescore(game, [cards, *_cards_after(game, number)], start=number).deals[0]
 
 
 def _rescore(game: Game, later: list[dict[str, Any]], start: int = 1) -> engine.Played:

@@ -21,13 +21,12 @@ from scorekeeper.rules import profiles
 from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import Rules
-from scorekeeper.rules.results import GameResult
 from scorekeeper.table import access, checks, engine, lan, live, services
 from scorekeeper.table.changes import change_history
 from scorekeeper.table.forms import DealEntry, JoinForm, NewGameForm, deal_entry, error_text, new_submission
 from scorekeeper.table.models import Deal, Device, Game, GameState, Link, Role
 from scorekeeper.table.pages import HtmxHttpRequest, render_page
-from scorekeeper.table.present import GamePage, deal_view, game_view
+from scorekeeper.table.present import GamePage, deal_view, game_view, played_view
 
 
 @require_safe
@@ -168,7 +167,7 @@ def rematch(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespons
 
 
 def _entry_context(
-    game: Game, entry: DealEntry, deal: Deal | None, preview: GameResult | None, conflict: Any = None
+    game: Game, entry: DealEntry, deal: Deal | None, preview: dict[str, Any] | None, conflict: Any = None
 ) -> dict[str, Any]:
     rules, _ = engine.rules_of(game)
     number = deal.number if deal else entry.number or game.deals.count() + 1
@@ -180,7 +179,7 @@ def _entry_context(
         "number": number,
         "heading": f"Edit deal {number}" if deal else f"Deal {number}",
         "rules": rules,
-        "preview": deal_view(game, preview, number) if preview and number <= len(preview.deals) else None,
+        "preview": preview,
         "pack": json.dumps(pack),
         # the cards that may name another (Oklahoma's wild cards), for the picker's "="
         "wild": " ".join(code for code in pack if entry.game.wilds and parse_card(code).is_wild),
@@ -205,7 +204,8 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
             if action == "save":
                 saved = _save_deal(game, device, deal, entry, data)
                 return HttpResponseRedirect(reverse("table:game", args=[game.pk]) + f"#deal-{saved.number}")
-            preview = services.check_deal(game=game, deal=data, number=deal.number if deal else None)
+            played = services.check_deal(game=game, deal=data, number=deal.number if deal else None)
+            preview = played_view(played, entry.players)
         except services.Duplicate as done:
             return HttpResponseRedirect(done.answer)
         except services.Conflict as exc:
@@ -249,7 +249,7 @@ def _open_deal_form(request: HtmxHttpRequest, game: Game, deal: Deal | None, rul
     preview = None
     if deal is not None:
         with contextlib.suppress(RecordInvalid):
-            preview = engine.game_result(game)
+            preview = deal_view(game, engine.game_result(game), deal.number)
     return render(request, "table/deal_form.html", _entry_context(game, entry, deal, preview))
 
 
