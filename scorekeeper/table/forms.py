@@ -939,6 +939,14 @@ class DealEntry:
                 if name in form.fields and not str(form[name].value() or "").strip():
                     del form.errors[name]
 
+    def settle(self) -> None:
+        """The errors as the page shows them: while the deal is entered (``live``) nothing about
+        what is not entered yet, after a failed save the focus on the first field in error."""
+        if self.live:
+            self.quiet()
+        elif self.has_errors:
+            self.find_focus()
+
     @property
     def has_errors(self) -> bool:
         return bool(self.facts.errors or self.hands.non_form_errors() or any(f.errors for f in self.hands.forms))

@@ -43,12 +43,10 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
-    data = request.POST if request.method == "POST" else request.GET
-    switch = data.get("switch") if request.method == "POST" else None
-    kind = switch or data.get("game", profiles.OKLAHOMA)
+    switch = request.POST.get("switch") if request.method == "POST" else None
+    kind = switch or (request.POST if request.method == "POST" else request.GET).get("game", profiles.OKLAHOMA)
     if kind not in profiles.GAMES:
         kind = profiles.OKLAHOMA
-    scorers = [d for d in access.devices(request) if d.role == Role.SCORE]
     status = 200
     if switch is not None:
         # the other game, with the names typed so far (and who deals first) kept
@@ -57,24 +55,9 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
     elif request.method == "POST":
         form = NewGameForm(request.POST, game=kind)
         if form.is_valid():
-            try:
-                row, device = services.start_game(
-                    device=scorers[0] if scorers else None,
-                    kind=kind,
-                    profile=form.cleaned_data["profile"],
-                    options=form.options(),
-                    players=form.players(),
-                    first_dealer=form.cleaned_data["first_dealer"],
-                    submission=form.cleaned_data.get("submission") or None,
-                )
-            except services.Duplicate as done:
-                return _started_again(request, done)
-            except RecordInvalid as exc:
-                form.apply_errors(exc.errors)
-            else:
-                response = HttpResponseRedirect(reverse("table:game", args=[row.pk]))
-                access.remember(response, request, device)
-                return response
+            started = _start(request, form, kind)
+            if started is not None:
+                return started
         status = 400
     else:
         form = NewGameForm(game=kind, initial={"submission": new_submission()})
@@ -85,6 +68,30 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
         "sources": profiles.SOURCES,
     }
     return render_page(request, "table/game_new.html", context, status=status)
+
+
+def _start(request: HtmxHttpRequest, form: NewGameForm, kind: str) -> HttpResponse | None:
+    """Start the game a valid new-game form asks for, by this phone's table's scoring phone (a
+    phone of no table starts one): its page, or None with the engine's errors on the form."""
+    scorers = [d for d in access.devices(request) if d.role == Role.SCORE]
+    try:
+        row, device = services.start_game(
+            device=scorers[0] if scorers else None,
+            kind=kind,
+            profile=form.cleaned_data["profile"],
+            options=form.options(),
+            players=form.players(),
+            first_dealer=form.cleaned_data["first_dealer"],
+            submission=form.cleaned_data.get("submission") or None,
+        )
+    except services.Duplicate as done:
+        return _started_again(request, done)
+    except RecordInvalid as exc:
+        form.apply_errors(exc.errors)
+        return None
+    response = HttpResponseRedirect(reverse("table:game", args=[row.pk]))
+    access.remember(response, request, device)
+    return response
 
 
 def _started_again(request: HtmxHttpRequest, done: services.Duplicate) -> HttpResponse:
@@ -170,7 +177,7 @@ def _entry_context(
     game: Game, entry: DealEntry, deal: Deal | None, preview: dict[str, Any] | None, conflict: Any = None
 ) -> dict[str, Any]:
     rules, _ = engine.rules_of(game)
-    number = deal.number if deal else entry.number or game.deals.count() + 1
+    number = _number(game, entry, deal)
     pack = entry.game.pack(rules)
     return {
         "game": game,
@@ -210,17 +217,10 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
             return HttpResponseRedirect(done.answer)
         except services.Conflict as exc:
             conflict = exc
-            entry.restart(
-                number=game.deals.count() + 1 if exc.deal is not None and deal is None else None,
-                version=exc.deal.version if exc.deal is not None and deal is not None else None,
-                submission=new_submission(),
-            )
+            _restart(game, entry, deal, exc)
         except RecordInvalid as exc:
-            entry.apply_errors(exc.errors, deal.number if deal else entry.number or game.deals.count() + 1)
-    if previewing:
-        entry.quiet()
-    elif entry.has_errors:
-        entry.find_focus()
+            entry.apply_errors(exc.errors, _number(game, entry, deal))
+    entry.settle()
     status = 409 if conflict else 400 if entry.has_errors else 200
     return render_page(
         request,
@@ -228,6 +228,22 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
         _entry_context(game, entry, deal, preview, conflict),
         partial="preview" if action == "preview" else None,
         status=status if not request.htmx else 200,
+    )
+
+
+def _number(game: Game, entry: DealEntry, deal: Deal | None) -> int:
+    """The number of the deal the form enters: the deal edited, or the one it was opened for."""
+    return deal.number if deal else entry.number or game.deals.count() + 1
+
+
+def _restart(game: Game, entry: DealEntry, deal: Deal | None, conflict: services.Conflict) -> None:
+    """The form answers a conflict: a new deal's next save is the next deal's, an edit's is of
+    the deal as it is now; either way a new submission."""
+    there = conflict.deal
+    entry.restart(
+        number=game.deals.count() + 1 if there is not None and deal is None else None,
+        version=there.version if there is not None and deal is not None else None,
+        submission=new_submission(),
     )
 
 
