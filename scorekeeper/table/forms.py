@@ -960,22 +960,24 @@ class DealEntry:
     def _first_error(self) -> str:
         if self.facts.non_field_errors() or self.hands.non_form_errors():
             return "deal-errors"
-        facts = [self.facts[name] for name in self.facts.fields if name not in ("number", "version", "submission")]
-        players: list[BoundField | None] = []
+        facts = [bound for bound in self.facts.visible_fields() if bound.errors]
+        players: list[BoundField] = []
         for s in self.sections:
             if s.form.non_field_errors():
                 players.append(s.primary[0].field)
-            players += [s.form[name] for name in s.form.fields if name != "auto" and s.form[name].errors]
-        for bound in [*facts, *players] if self.facts_first else [*players, *facts]:
-            if bound is None or (bound.form is self.facts and not bound.errors):
-                continue
-            if bound.name == self.facts.actor and bound.form is self.facts:
-                first = bound.subwidgets[0]  # the first of the radios, as the page shows them
-                first.data["attrs"]["autofocus"] = True
-                return str(first.id_for_label)
-            bound.field.widget.attrs["autofocus"] = True
-            return bound.auto_id
-        return ""
+            players += [bound for bound in s.form.visible_fields() if bound.errors]
+        ordered = [*facts, *players] if self.facts_first else [*players, *facts]
+        return self._focus(ordered[0]) if ordered else ""
+
+    def _focus(self, bound: BoundField) -> str:
+        """Give a field the focus; the id of what takes it (who ended the deal: the first radio,
+        as the page shows them)."""
+        if bound.form is self.facts and bound.name == self.facts.actor:
+            first = bound.subwidgets[0]
+            first.data["attrs"]["autofocus"] = True
+            return str(first.id_for_label)
+        bound.field.widget.attrs["autofocus"] = True
+        return bound.auto_id
 
 
 class OklahomaEntry(DealEntry):
