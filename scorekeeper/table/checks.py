@@ -6,14 +6,17 @@ score differently). The deal as a whole is checked by the engine when it is prev
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from scorekeeper.rules.cards import Card, Token
-from scorekeeper.rules.oklahoma import MeldCheck
+from scorekeeper.rules.cards import Token
+from scorekeeper.rules.games import Game, MeldVerdict, game
 from scorekeeper.rules.profiles import Rules
-from scorekeeper.table import engine
 from scorekeeper.table.forms import CardListField, DealEntry, OklahomaHandForm, Slot, error_text
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -37,27 +40,37 @@ def _count(n: int) -> str:
     return f"{n} card{'s' if n != 1 else ''}" if n else ""
 
 
-def _oklahoma_meld(tokens: list[Token], rules: Rules, check: FieldCheck) -> Group:
-    verdict = engine.check_meld(tokens, rules)
+def _asked[T](check: Callable[..., T], *args: Any) -> T | None:
+    """A live check of the engine (None if the engine failed: logged, the field then shows its cards)."""
+    try:
+        return check(*args)
+    except Exception:
+        log.exception("a live check failed")
+        return None
+
+
+def _meld(tokens: list[Token], rules: Rules, kind: Game, check: FieldCheck) -> Group:
+    """One meld as typed: its cards and what it is, or why it is no meld."""
+    verdict = _asked(kind.check_meld, tokens, rules)
     labels = [t.label for t in tokens]
     if verdict is None:
         return Group(labels)
+    check.errors += [error_text(e) for e in verdict.errors]
     if not verdict.ok:
-        check.errors += [error_text(e) for e in verdict.errors]
-        return Group(labels, "", False)
-    return _meld_group(verdict, tokens)
+        return Group(labels, "", verdict.ok)
+    return _meld_group(verdict)
 
 
-def _meld_group(verdict: MeldCheck, tokens: Sequence[Token]) -> Group:
+def _meld_group(verdict: MeldVerdict) -> Group:
     """A legal meld as shown: its cards (each wild with what it stands for), kind and points."""
-    shown = f" {' '.join(verdict.meaning)}" if verdict.meaning and any(t.card.is_wild for t in tokens) else ""
-    labels = list(verdict.labels) or [t.label for t in tokens]
-    return Group(labels, f"{verdict.kind}{shown}, +{verdict.points}", True)
+    shown = f" {' '.join(verdict.meaning)}" if verdict.meaning else ""
+    points = f", +{verdict.points}" if verdict.points is not None else ""
+    return Group(list(verdict.labels), f"{verdict.kind}{shown}{points}", True)
 
 
-def _oklahoma_melded(tokens: list[Token], rules: Rules, check: FieldCheck) -> None:
+def _split(tokens: list[Token], rules: Rules, kind: Game, check: FieldCheck) -> None:
     """A player's melded cards: the melds the engine splits them into, or why it cannot."""
-    verdict = engine.check_melded(tokens, rules)
+    verdict = _asked(kind.check_split, tokens, rules)
     check.note = _count(len(tokens))
     if verdict is None or not verdict.ok:
         if verdict is not None:
@@ -65,37 +78,27 @@ def _oklahoma_melded(tokens: list[Token], rules: Rules, check: FieldCheck) -> No
         check.groups.append(Group([t.label for t in tokens]))
         return
     for meld in verdict.melds:
-        check.groups.append(_meld_group(meld, meld.cards))
-    check.split = " / ".join(" ".join(t.code for t in meld.cards) for meld in verdict.melds)
+        check.groups.append(_meld_group(meld))
+    check.split = " / ".join(" ".join(meld.codes) for meld in verdict.melds)
     check.note += f", +{verdict.points}" + (f" · {verdict.note}" if verdict.note else "")
 
 
-def _gin_meld(cards: list[Card], check: FieldCheck) -> Group:
-    kind, problem = engine.check_gin_meld(cards)
-    labels = [c.label for c in cards]
-    if problem:
-        check.errors.append(problem)
-        return Group(labels, "", False)
-    return Group(labels, kind or "", True if kind else None)
-
-
-def check_field(bound_field: CardListField, name: str, text: str, rules: Rules, gin: bool) -> FieldCheck:
+def check_field(bound_field: CardListField, name: str, text: str, rules: Rules, *, split: bool = True) -> FieldCheck:
     """What the engine makes of field ``name`` (melded, melds, held, cards, deadwood, upcard)
-    holding ``text``. Cards that do not read are the form's to report, and are left out here."""
+    holding ``text``. Cards that do not read are the form's to report, and are left out here.
+    ``split``: the engine splits a melded list (not when the player gave the split)."""
+    kind = game(rules.game)
     read, _ = bound_field.read(text)
     check = FieldCheck()
     count = sum(len(g) for g in read)
     if name == "melds":
         for tokens in read:
-            if gin:
-                check.groups.append(_gin_meld([t.card for t in tokens], check))
-            else:
-                check.groups.append(_oklahoma_meld(tokens, rules, check))
+            check.groups.append(_meld(tokens, rules, kind, check))
         check.note = _count(count) if len(read) > 1 else ""
         return check
     tokens = [t for g in read for t in g]
-    if tokens and name == "melded" and not gin:
-        _oklahoma_melded(tokens, rules, check)
+    if tokens and name == "melded" and split:
+        _split(tokens, rules, kind, check)
     elif tokens:
         check.groups.append(Group([t.label for t in tokens]))
         check.note = _count(count) if name != "upcard" else ""
@@ -114,10 +117,12 @@ def _attach(entry: DealEntry, slot: Slot, rules: Rules) -> None:
     bound = slot.field
     card_field = bound.field
     assert isinstance(card_field, CardListField)
-    check = check_field(card_field, bound.name, str(bound.value() or ""), rules, entry.gin)
+    form = bound.form
+    # A split the player gave is the split: the melded list is then only the cards it holds.
+    given = isinstance(form, OklahomaHandForm) and form.split_given
+    check = check_field(card_field, bound.name, str(bound.value() or ""), rules, split=not given)
     slot.check = check
     for text in check.errors:
-        entry.add(bound.form, bound.name, text)
-    form = bound.form
+        entry.add(form, bound.name, text)
     if check.split and isinstance(form, OklahomaHandForm):
         form.show_split(check.split)

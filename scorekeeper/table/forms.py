@@ -24,7 +24,7 @@ from django.forms.boundfield import BoundField
 from django.forms.formsets import INITIAL_FORM_COUNT, TOTAL_FORM_COUNT, ManagementForm
 from django.http import QueryDict
 
-from scorekeeper.rules import profiles
+from scorekeeper.rules import games, profiles
 from scorekeeper.rules.cards import CardError, Token, parse_card, parse_token, split_cards
 from scorekeeper.rules.errors import RecordError
 from scorekeeper.table.models import Role
@@ -240,7 +240,7 @@ class NewGameForm(forms.Form):
                 name = "profile"
             elif e.field == "first_dealer":
                 name = "first_dealer"
-            text = option_words(self.game_name, e.message)
+            text = option_words(self.game_name, str(e.message))
             if e.source and not text.rstrip().endswith(f"({e.source})"):
                 text += f" ({e.source})"
             if name in self.fields:
@@ -404,6 +404,14 @@ class HandForm(forms.Form):
 
     primary: tuple[str, ...] = ()  # the card fields the picker fills in turn
     extra: tuple[str, ...] = ()  # the card fields of another way to enter the hand
+    extra_label = ""  # what the other way is, as the page offers it
+    flags: tuple[str, ...] = ()  # check boxes shown with the other way
+    companions: Mapping[str, tuple[str, ...]] = {}  # hidden fields that go with a card field
+
+    @classmethod
+    def initial_of(cls, hand: Mapping[str, Any]) -> dict[str, Any]:
+        """The form's initial values for a player's hand of a saved deal (RECORD.md form)."""
+        raise NotImplementedError
 
     def __init__(self, *args: Any, player: str = "", seat: int = 0, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -416,6 +424,11 @@ class HandForm(forms.Form):
     def is_empty(self) -> bool:
         """Nothing typed in any card field."""
         return not any(str(self[name].value() or "").strip() for name in self.card_names())
+
+    @property
+    def extra_open(self) -> bool:
+        """Show the other way of entering the hand: it holds something, or an error."""
+        return any(str(self[name].value() or "").strip() or self[name].errors for name in self.extra)
 
     def hand(self) -> dict[str, Any]:
         raise NotImplementedError
@@ -431,6 +444,23 @@ class OklahomaHandForm(HandForm):
     auto = forms.CharField(required=False, widget=forms.HiddenInput)
     primary = ("melded", "held")
     extra = ("melds",)
+    extra_label = "The melds: change the split"
+    companions = {"melds": ("auto",)}
+
+    @classmethod
+    def initial_of(cls, hand: Mapping[str, Any]) -> dict[str, Any]:
+        raw_melds = hand.get("melds")
+        melds: list[Any] = raw_melds if isinstance(raw_melds, list) else []
+        flat = [c for m in melds if isinstance(m, list) for c in m]
+        return {
+            "melded": cards_text(hand.get("melded") or flat),
+            "melds": cards_text(melds) if melds else "",
+            "held": cards_text(hand.get("held")),
+        }
+
+    @property
+    def extra_open(self) -> bool:
+        return self.split_given or bool(self.errors.get("melds") or self.errors.get("melded"))
 
     @property
     def split_given(self) -> bool:
@@ -489,6 +519,18 @@ class GinHandForm(HandForm):
     big_gin = forms.BooleanField(required=False, label="Big gin (11 cards melded)")
     primary = ("cards",)
     extra = ("melds", "deadwood")
+    extra_label = "Or the spread as laid down"
+    flags = ("big_gin",)
+
+    @classmethod
+    def initial_of(cls, hand: Mapping[str, Any]) -> dict[str, Any]:
+        raw_melds = hand.get("melds")
+        return {
+            "cards": cards_text(hand.get("cards")),
+            "melds": cards_text(raw_melds if isinstance(raw_melds, list) else []),
+            "deadwood": cards_text(hand.get("deadwood")),
+            "big_gin": bool(hand.get("big_gin")),
+        }
 
     def hand(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -548,6 +590,11 @@ class DealFacts(forms.Form):
     version = forms.CharField(required=False, widget=forms.HiddenInput)
     submission = SubmissionField()
     actor = ""  # the radio field naming who ended the deal
+    nobody = ""  # its value saying nobody did
+    card_fields: tuple[str, ...] = ()  # the deal's own card fields, first in the picker's order
+    flags: tuple[str, ...] = ()  # check boxes saying how the deal ended
+    legend = ""  # the facts' heading on the page
+    asked = ""  # the hint asking who ended the deal
     use_required_attribute = False  # the page says what is missing, beside the field
 
     def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
@@ -558,12 +605,26 @@ class DealFacts(forms.Form):
         """The player a radio names (None: nobody)."""
         return self.players[int(value)] if value.isdigit() and int(value) < len(self.players) else None
 
+    @classmethod
+    def initial_of(cls, deal: Mapping[str, Any], players: list[str]) -> dict[str, Any]:
+        """The form's initial values for a saved deal (RECORD.md form)."""
+        facts: dict[str, Any] = {}
+        seat = {name: str(i) for i, name in enumerate(players)}
+        if cls.actor in deal:
+            facts[cls.actor] = seat.get(deal[cls.actor], "") if deal[cls.actor] is not None else cls.nobody
+        facts.update({name: bool(deal.get(name)) for name in cls.flags})
+        return facts
+
     def deal(self) -> dict[str, Any]:
         raise NotImplementedError
 
 
 class OklahomaFacts(DealFacts):
     actor = "out"
+    nobody = "stock"
+    flags = ("first_turn", "concealed", "late_misdeal")
+    legend = "How the deal ended"
+    asked = "Who went out? Say it at that player's cards (“went out”), or:"
     first_turn = forms.BooleanField(required=False, label="Went out on the first turn")
     concealed = forms.BooleanField(required=False, label="Went out concealed (nothing melded before)")
     late_misdeal = forms.BooleanField(required=False, label="A misdeal was found late (no going-out bonus)")
@@ -593,6 +654,10 @@ class OklahomaFacts(DealFacts):
 
 class GinFacts(DealFacts):
     actor = "knocker"
+    nobody = "void"
+    card_fields = ("upcard",)
+    legend = "The hand"
+    asked = "Who knocked? Say it at that player's cards (“knocked”), or:"
     upcard = CardListField(
         single=True, required=True, label="First upcard", error_messages={"required": "Enter the first upcard."}
     )
@@ -608,13 +673,17 @@ class GinFacts(DealFacts):
             error_messages={"required": asked, "invalid_choice": asked},
         )
 
+    @classmethod
+    def initial_of(cls, deal: Mapping[str, Any], players: list[str]) -> dict[str, Any]:
+        return {**super().initial_of(deal, players), "upcard": str(deal.get("upcard") or "")}
+
     def deal(self) -> dict[str, Any]:
         data = self.cleaned_data
         return {"upcard": data["upcard"], "knocker": self.seat_choice(data["knocker"])}
 
 
 def error_text(e: RecordError) -> str:
-    text = e.message
+    text = str(e.message)
     if e.rule or e.source:
         cite = ", ".join(x for x in (e.rule, e.source) if x)
         text += f" — {cite}"
@@ -629,6 +698,13 @@ class Slot:
     field: BoundField
     check: Any = None  # table.checks.FieldCheck, set by table.checks.attach
     pick: bool = True
+
+    @property
+    def companions(self) -> list[BoundField]:
+        """The hidden fields that go with this one (the Oklahoma melds: the split shown)."""
+        form = self.field.form
+        names = form.companions.get(self.field.name, ()) if isinstance(form, HandForm) else ()
+        return [form[name] for name in names]
 
 
 @dataclass
@@ -650,22 +726,30 @@ class Section:
 
     @property
     def extra_open(self) -> bool:
-        """Show the other way of entering the hand: it holds something, or an error."""
-        if isinstance(self.form, OklahomaHandForm):
-            return self.form.split_given or bool(self.form.errors.get("melds") or self.form.errors.get("melded"))
-        return any(str(s.field.value() or "").strip() or s.field.errors for s in self.extra)
+        return self.form.extra_open
+
+    @property
+    def flags(self) -> list[BoundField]:
+        return [self.form[name] for name in self.form.flags]
 
 
 class DealEntry:
-    """The deal form: the deal's own facts (a form) and one form per player (a formset).
+    """The deal form: the deal's own facts (a form) and one form per player (a formset). Each game
+    has its entry (``OklahomaEntry``, ``GinEntry``: its forms, where its facts sit, its hint);
+    ``deal_entry`` gives the game's.
 
     ``to_data`` gives the RECORD.md deal (player names) or None while a field does not read;
     ``apply_errors`` puts each error of the engine beside the field it concerns, once."""
 
+    kind: str  # the game (the record's "game")
+    facts_form: type[DealFacts]
+    hands_formset: type[HandFormSet]
+    facts_first = False  # the deal's facts come before the players' cards on the page
+    template = ""  # the game's partials of the page (its hint)
+
     def __init__(
         self,
         *,
-        game: str,
         players: list[str],
         data: Any = None,
         initial: Mapping[str, Any] | None = None,
@@ -674,56 +758,26 @@ class DealEntry:
         submission: str = "",
         live: bool = False,
     ) -> None:
-        self.game = game
-        self.gin = game == profiles.GIN
+        self.game = games.game(self.kind)
         self.players = players
         self.live = live  # a preview while the deal is being entered: empty fields are not nagged
         facts, hands = self._initial(initial or {}) if data is None else ({}, None)
         facts.update(number=number, version=version, submission=submission)
-        self.facts: DealFacts = (GinFacts if self.gin else OklahomaFacts)(data, initial=facts, players=players)
-        self.hands: HandFormSet = (GinHands if self.gin else OklahomaHands)(
-            data, initial=hands, prefix="p", players=players
-        )
+        self.facts: DealFacts = self.facts_form(data, initial=facts, players=players)
+        self.hands: HandFormSet = self.hands_formset(data, initial=hands, prefix="p", players=players)
         self.focus = ""  # the id of what takes the focus after a failed save
 
     # ---- the initial form of a saved deal
     def _initial(self, deal: Mapping[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        facts: dict[str, Any] = {}
-        seat = {name: str(i) for i, name in enumerate(self.players)}
-        key, nobody = ("knocker", "void") if self.gin else ("out", "stock")
-        if key in deal:
-            facts[key] = seat.get(deal[key], "") if deal[key] is not None else nobody
-        if self.gin:
-            facts["upcard"] = str(deal.get("upcard") or "")
-        else:
-            facts.update({k: bool(deal.get(k)) for k in ("first_turn", "concealed", "late_misdeal")})
         raw_hands = deal.get("hands")
         hands = raw_hands if isinstance(raw_hands, Mapping) else {}
+        form = self.hands_formset.form
+        assert issubclass(form, HandForm)
         initial = []
         for name in self.players:
             hand = hands.get(name)
-            hand = hand if isinstance(hand, Mapping) else {}
-            raw_melds = hand.get("melds")
-            melds: list[Any] = raw_melds if isinstance(raw_melds, list) else []
-            if self.gin:
-                initial.append(
-                    {
-                        "cards": cards_text(hand.get("cards")),
-                        "melds": cards_text(melds),
-                        "deadwood": cards_text(hand.get("deadwood")),
-                        "big_gin": bool(hand.get("big_gin")),
-                    }
-                )
-            else:
-                flat = [c for m in melds if isinstance(m, list) for c in m]
-                initial.append(
-                    {
-                        "melded": cards_text(hand.get("melded") or flat),
-                        "melds": cards_text(melds) if melds else "",
-                        "held": cards_text(hand.get("held")),
-                    }
-                )
-        return facts, initial
+            initial.append(form.initial_of(hand if isinstance(hand, Mapping) else {}))
+        return self.facts_form.initial_of(deal, self.players), initial
 
     # ---- what the page shows
     @cached_property
@@ -748,8 +802,12 @@ class DealEntry:
 
     @property
     def flags(self) -> list[BoundField]:
-        """How the player went out (Oklahoma)."""
-        return [self.facts[name] for name in ("first_turn", "concealed", "late_misdeal") if name in self.facts.fields]
+        """How the deal ended (Oklahoma: how the player went out)."""
+        return [self.facts[name] for name in self.facts.flags]
+
+    @property
+    def hint_template(self) -> str:
+        return f"{self.template}#hint"
 
     @property
     def nobody(self) -> Any:
@@ -757,9 +815,14 @@ class DealEntry:
         return list(self.facts[self.facts.actor].subwidgets)[-1]
 
     @cached_property
+    def fact_slots(self) -> list[Slot]:
+        """The deal's own card fields (the Gin upcard)."""
+        return [Slot(self.facts[name]) for name in self.facts.card_fields]
+
+    @cached_property
     def slots(self) -> list[Slot]:
-        """Every card field in the page's order (the Gin upcard first)."""
-        out = [Slot(self.facts["upcard"])] if self.gin else []
+        """Every card field in the page's order (the deal's own first)."""
+        out = list(self.fact_slots)
         for s in self.sections:
             out += s.primary + s.extra
         return out
@@ -802,7 +865,10 @@ class DealEntry:
     # ---- errors
     @staticmethod
     def add(form: forms.BaseForm, name: str | None, text: str) -> None:
-        """An error on a field (None: the form), unless it is shown there already."""
+        """An error on a field (None: the form), unless it is shown there already. A form as
+        opened (unbound: a saved deal's cards) holds no errors; its live checks mark a bad meld."""
+        if not form.is_bound:
+            return
         key = name or NON_FIELD_ERRORS
         if text not in form.errors.get(key, []):
             form.add_error(name, text)
@@ -873,6 +939,14 @@ class DealEntry:
                 if name in form.fields and not str(form[name].value() or "").strip():
                     del form.errors[name]
 
+    def settle(self) -> None:
+        """The errors as the page shows them: while the deal is entered (``live``) nothing about
+        what is not entered yet, after a failed save the focus on the first field in error."""
+        if self.live:
+            self.quiet()
+        elif self.has_errors:
+            self.find_focus()
+
     @property
     def has_errors(self) -> bool:
         return bool(self.facts.errors or self.hands.non_form_errors() or any(f.errors for f in self.hands.forms))
@@ -886,19 +960,44 @@ class DealEntry:
     def _first_error(self) -> str:
         if self.facts.non_field_errors() or self.hands.non_form_errors():
             return "deal-errors"
-        facts = [self.facts[name] for name in self.facts.fields if name not in ("number", "version", "submission")]
-        players: list[BoundField | None] = []
+        facts = [bound for bound in self.facts.visible_fields() if bound.errors]
+        players: list[BoundField] = []
         for s in self.sections:
             if s.form.non_field_errors():
                 players.append(s.primary[0].field)
-            players += [s.form[name] for name in s.form.fields if name != "auto" and s.form[name].errors]
-        for bound in [*facts, *players] if self.gin else [*players, *facts]:
-            if bound is None or (bound.form is self.facts and not bound.errors):
-                continue
-            if bound.name == self.facts.actor and bound.form is self.facts:
-                first = bound.subwidgets[0]  # the first of the radios, as the page shows them
-                first.data["attrs"]["autofocus"] = True
-                return str(first.id_for_label)
-            bound.field.widget.attrs["autofocus"] = True
-            return bound.auto_id
-        return ""
+            players += [bound for bound in s.form.visible_fields() if bound.errors]
+        ordered = [*facts, *players] if self.facts_first else [*players, *facts]
+        return self._focus(ordered[0]) if ordered else ""
+
+    def _focus(self, bound: BoundField) -> str:
+        """Give a field the focus; the id of what takes it (who ended the deal: the first radio,
+        as the page shows them)."""
+        if bound.form is self.facts and bound.name == self.facts.actor:
+            first = bound.subwidgets[0]
+            first.data["attrs"]["autofocus"] = True
+            return str(first.id_for_label)
+        bound.field.widget.attrs["autofocus"] = True
+        return bound.auto_id
+
+
+class OklahomaEntry(DealEntry):
+    kind = profiles.OKLAHOMA
+    facts_form = OklahomaFacts
+    hands_formset = OklahomaHands
+    template = "table/entry/oklahoma.html"
+
+
+class GinEntry(DealEntry):
+    kind = profiles.GIN
+    facts_form = GinFacts
+    hands_formset = GinHands
+    facts_first = True  # the first upcard is known before anyone plays
+    template = "table/entry/gin.html"
+
+
+ENTRIES: dict[str, type[DealEntry]] = {OklahomaEntry.kind: OklahomaEntry, GinEntry.kind: GinEntry}
+
+
+def deal_entry(kind: str, **kwargs: Any) -> DealEntry:
+    """The deal form of the game ``kind`` (``DealEntry``'s arguments)."""
+    return ENTRIES[kind](**kwargs)

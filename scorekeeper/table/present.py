@@ -11,7 +11,7 @@ from typing import Any
 from django.utils.functional import SimpleLazyObject
 
 from scorekeeper.rules.profiles import Rules
-from scorekeeper.rules.results import DealResult, GameResult, PlayerDeal, Standing
+from scorekeeper.rules.results import ColumnResult, ColumnStanding, DealResult, GameResult, PlayerDeal, Standing
 from scorekeeper.table import engine
 from scorekeeper.table.access import with_players
 from scorekeeper.table.models import Game
@@ -309,10 +309,16 @@ def player_deal(name: str, pd: PlayerDeal, deal: DealResult) -> dict[str, Any]:
 def deal_view(
     game: Game, result: GameResult | None, number: int, raw: Mapping[str, Any] | None = None
 ) -> dict[str, Any] | None:
-    """One deal: how it ended, the notes the engine made, and every player's deal."""
+    """One deal of a scored game: how it ended, the notes the engine made, and every player's deal."""
     if result is None or not 1 <= number <= len(result.deals):
         return None
-    d = result.deals[number - 1]
+    return played_view(result.deals[number - 1], result.players, raw, last=number == len(result.deals))
+
+
+def played_view(
+    d: DealResult, players: Sequence[str], raw: Mapping[str, Any] | None = None, *, last: bool = True
+) -> dict[str, Any]:
+    """One deal as the engine played it (``deal_view``; the deal form's preview)."""
     return {
         "number": d.number,
         "outcome": outcome_text(d.outcome),
@@ -322,9 +328,9 @@ def deal_view(
         "actor": d.actor,
         "upcard": raw.get("upcard") if isinstance(raw, Mapping) else None,
         "notes": list(d.notes),
-        "players": [player_deal(n, d.players[n], d) for n in result.players if n in d.players],
-        "totals": [d.totals.get(n, 0) for n in result.players],
-        "last": number == len(result.deals),
+        "players": [player_deal(n, d.players[n], d) for n in players if n in d.players],
+        "totals": [d.totals.get(n, 0) for n in players],
+        "last": last,
     }
 
 
@@ -340,39 +346,9 @@ def columns_view(
         return None
     names = list(result.players)
     stood = standing.columns if standing is not None and number is not None else ()
-    columns: list[dict[str, Any]] = []
-    for k, column in enumerate(result.columns):
-        totals, boxes, winner, ended_on = dict(column.totals), dict(column.boxes), column.winner, column.ended_on
-        if k < len(stood):  # as it stood after deal ``number``
-            then = stood[k]
-            totals = dict(zip(names, then.totals, strict=True))
-            boxes = dict(zip(names, then.boxes, strict=True))
-            winner = names[then.winner] if then.winner is not None else None
-            ended_on = then.ended_on
-        closed = winner is not None
-        final = dict(column.final or {}) if closed else {}  # a closed column takes no more hands
-        final_lines = column.final_lines or {} if closed else {}
-        columns.append(
-            {
-                "number": column.number,
-                "closed": closed,
-                "ended_on": ended_on,
-                "winner": winner,
-                "cells": [
-                    {
-                        "name": n,
-                        "total": totals.get(n, 0),
-                        "boxes": boxes.get(n, 0),
-                        "won": n == winner,
-                        "final": final.get(n) if closed else None,
-                    }
-                    for n in names
-                ],
-                "final": [{"name": n, "final": final.get(n, 0), "lines": list(final_lines.get(n, ()))} for n in names]
-                if closed
-                else [],
-            }
-        )
+    columns = [
+        _column_view(column, names, stood[k] if k < len(stood) else None) for k, column in enumerate(result.columns)
+    ]
     deal = result.deals[number - 1] if number is not None and 1 <= number <= len(result.deals) else None
     match_over = all(c["closed"] for c in columns)
     won = {n: sum(1 for c in columns if c["winner"] == n) for n in names}
@@ -387,6 +363,40 @@ def columns_view(
         "finished": match_over,
         "winner": result.winner if match_over else None,
         "final": dict(result.final) if match_over and result.final is not None else None,
+    }
+
+
+def _column_view(column: ColumnResult, names: list[str], then: ColumnStanding | None = None) -> dict[str, Any]:
+    """One of Hollywood's columns (``columns_view``): as the game stands, or as it stood after a
+    deal (``then``: the column in the standing stored with that deal)."""
+    totals, boxes, winner, ended_on = dict(column.totals), dict(column.boxes), column.winner, column.ended_on
+    if then is not None:
+        totals = dict(zip(names, then.totals, strict=True))
+        boxes = dict(zip(names, then.boxes, strict=True))
+        winner = names[then.winner] if then.winner is not None else None
+        ended_on = then.ended_on
+    closed = winner is not None
+    final = dict(column.final or {}) if closed else {}  # a closed column takes no more hands
+    final_lines = column.final_lines or {} if closed else {}
+    cells = [
+        {
+            "name": n,
+            "total": totals.get(n, 0),
+            "boxes": boxes.get(n, 0),
+            "won": n == winner,
+            "final": final.get(n) if closed else None,
+        }
+        for n in names
+    ]
+    return {
+        "number": column.number,
+        "closed": closed,
+        "ended_on": ended_on,
+        "winner": winner,
+        "cells": cells,
+        "final": [{"name": n, "final": final.get(n, 0), "lines": list(final_lines.get(n, ()))} for n in names]
+        if closed
+        else [],
     }
 
 

@@ -350,19 +350,48 @@ def create_game(
     return game
 
 
+@transaction.atomic
+def start_game(
+    *,
+    device: Device | None,
+    kind: str,
+    profile: str,
+    options: Mapping[str, Any] | None,
+    players: Sequence[str],
+    first_dealer: int | None = None,
+    submission: str | None = None,
+) -> tuple[Game, Device]:
+    """A new game started by a scoring phone, at its table; a phone of no table yet (``None``)
+    starts a table with the game, and is its first scorer. One transaction: a game refused
+    (RecordInvalid) or submitted before (Duplicate) leaves no table behind. Returns the game and
+    the phone that started it."""
+    if device is None:
+        _, device = create_table(name="Our table", device_name="Scorer's phone")
+    game = create_game(
+        table=device.table,
+        kind=kind,
+        profile=profile,
+        options=options,
+        players=players,
+        first_dealer=first_dealer,
+        by=device,
+        submission=submission,
+    )
+    return game, device
+
+
 # ------------------------------------------------------------------------------------ deals
 
 
-def check_deal(*, game: Game, deal: Mapping[str, Any], number: int | None = None) -> GameResult:
-    """Score the game with ``deal`` (RECORD.md form) as deal ``number`` (a new last deal when None);
-    nothing is saved. Raises RecordInvalid with every error."""
-    names = game.player_names()
-    cards = list(game.deals.order_by("number").values_list("cards", flat=True))
-    if number is None or number > len(cards):
-        cards.append(engine.seat_deal(deal, names))
-    else:
-        cards[number - 1] = engine.seat_deal(deal, names)
-    return engine.score(engine.game_record(game, cards))
+def check_deal(*, game: Game, deal: Mapping[str, Any], number: int | None = None) -> DealResult:
+    """Play ``deal`` (RECORD.md form) as deal ``number`` (a new last deal when None) as saving it
+    would — from the standing stored before it, the deals after it played again — and return its
+    result; nothing is saved. Raises RecordInvalid with the errors the save would raise."""
+    cards = engine.seat_deal(deal, game.player_names())
+    count = game.deals.count()
+    if number is None or number > count:
+        return _rescore(game, [cards], start=count + 1).deals[0]
+    return _rescore(game, [cards, *_cards_after(game, number)], start=number).deals[0]
 
 
 def _rescore(game: Game, later: list[dict[str, Any]], start: int = 1) -> engine.Played:
@@ -671,45 +700,66 @@ def undo(*, game: Game, change_id: int, by: Actor = None, submission: str | None
     if Change.objects.filter(undoes=change).exists():
         raise Conflict("this change was undone already")
     if change.action == ChangeAction.RULES_SWITCHED:
-        before, after = change.before or {}, change.after or {}
-        if game.profile != after.get("profile") or game.options != after.get("options"):
-            raise Conflict("the rules were switched again since: undo that switch first")
-        done = _switch(game, before["profile"], before["options"], by=by, undoes=change)
-    elif change.action in (ChangeAction.DEAL_DELETED,):
-        if change.deal_id is not None and game.deals.filter(pk=change.deal_id).exists():
-            raise Conflict("this deal is in the game again already")
-        if change.number is None or not isinstance(change.before, dict):
-            raise Conflict("this change does not say where the deal was or what it held: it cannot be undone")
-        done = _restore(game, change.deal_id, change.number, change.before, by=by, undoes=change)
+        done = _switch_back(game, change, by=by)
+    elif change.action == ChangeAction.DEAL_DELETED:
+        done = _put_back(game, change, by=by)
     else:
-        row = game.deals.filter(pk=change.deal_id).first() if change.deal_id else None
-        if row is None or row.cards != change.after:
-            raise Conflict(
-                "this deal was changed or deleted since: undo the later change first, or edit the deal"
-                f"{_when(last_change(game, change.deal_id) if change.deal_id else None)}"
-            )
-        if change.action == ChangeAction.DEAL_EDITED:
-            if not isinstance(change.before, dict):
-                raise Conflict("this change does not say what the deal held before: it cannot be undone")
-            played = _rescore(game, [change.before, *_cards_after(game, row.number)], start=row.number)
-            row.cards = change.before
-            row.version += 1
-            row.updated = timezone.now()
-            row.save(update_fields=["cards", "version", "updated"])
-            done = _log(
-                game,
-                ChangeAction.DEAL_EDITED,
-                by=by,
-                deal=row,
-                number=row.number,
-                before=change.after,
-                after=change.before,
-                undoes=change,
-            )
-            _store(game, played)
-        else:  # added or restored: take it out again
-            done = _delete(game, row, by=by, undoes=change)
+        done = _take_back(game, change, by=by)
     _remember(submission, reverse("history:changes", args=[game.pk]))
+    return done
+
+
+def _switch_back(game: Game, change: Change, *, by: Actor) -> Change:
+    """Undo a rules switch: the rules before it, unless they were switched again since."""
+    before, after = change.before or {}, change.after or {}
+    if game.profile != after.get("profile") or game.options != after.get("options"):
+        raise Conflict("the rules were switched again since: undo that switch first")
+    return _switch(game, before["profile"], before["options"], by=by, undoes=change)
+
+
+def _put_back(game: Game, change: Change, *, by: Actor) -> Change:
+    """Undo a delete: the deal restored in its place."""
+    if change.deal_id is not None and game.deals.filter(pk=change.deal_id).exists():
+        raise Conflict("this deal is in the game again already")
+    if change.number is None or not isinstance(change.before, dict):
+        raise Conflict("this change does not say where the deal was or what it held: it cannot be undone")
+    return _restore(game, change.deal_id, change.number, change.before, by=by, undoes=change)
+
+
+def _take_back(game: Game, change: Change, *, by: Actor) -> Change:
+    """Undo an edit (the deal as it was before) or an add or restore (the deal taken out), unless
+    the deal changed since."""
+    row = game.deals.filter(pk=change.deal_id).first() if change.deal_id else None
+    if row is None or row.cards != change.after:
+        raise Conflict(
+            "this deal was changed or deleted since: undo the later change first, or edit the deal"
+            f"{_when(last_change(game, change.deal_id) if change.deal_id else None)}"
+        )
+    if change.action == ChangeAction.DEAL_EDITED:
+        return _revert(game, row, change, by=by)
+    return _delete(game, row, by=by, undoes=change)
+
+
+def _revert(game: Game, row: Deal, change: Change, *, by: Actor) -> Change:
+    """Undo an edit: the deal holds again what it held before ``change``."""
+    if not isinstance(change.before, dict):
+        raise Conflict("this change does not say what the deal held before: it cannot be undone")
+    played = _rescore(game, [change.before, *_cards_after(game, row.number)], start=row.number)
+    row.cards = change.before
+    row.version += 1
+    row.updated = timezone.now()
+    row.save(update_fields=["cards", "version", "updated"])
+    done = _log(
+        game,
+        ChangeAction.DEAL_EDITED,
+        by=by,
+        deal=row,
+        number=row.number,
+        before=change.after,
+        after=change.before,
+        undoes=change,
+    )
+    _store(game, played)
     return done
 
 

@@ -12,23 +12,21 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from django.db import transaction
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import resolve, reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.rules import profiles
-from scorekeeper.rules.cards import PACK_52, parse_card
+from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import Rules
-from scorekeeper.rules.results import GameResult
 from scorekeeper.table import access, checks, engine, lan, live, services
 from scorekeeper.table.changes import change_history
-from scorekeeper.table.forms import DealEntry, JoinForm, NewGameForm, error_text, new_submission
+from scorekeeper.table.forms import DealEntry, JoinForm, NewGameForm, deal_entry, error_text, new_submission
 from scorekeeper.table.models import Deal, Device, Game, GameState, Link, Role
 from scorekeeper.table.pages import HtmxHttpRequest, render_page
-from scorekeeper.table.present import GamePage, deal_view, game_view
+from scorekeeper.table.present import GamePage, deal_view, game_view, played_view
 
 
 @require_safe
@@ -45,12 +43,10 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
-    data = request.POST if request.method == "POST" else request.GET
-    switch = data.get("switch") if request.method == "POST" else None
-    kind = switch or data.get("game", profiles.OKLAHOMA)
+    switch = request.POST.get("switch") if request.method == "POST" else None
+    kind = switch or (request.POST if request.method == "POST" else request.GET).get("game", profiles.OKLAHOMA)
     if kind not in profiles.GAMES:
         kind = profiles.OKLAHOMA
-    scorers = [d for d in access.devices(request) if d.role == Role.SCORE]
     status = 200
     if switch is not None:
         # the other game, with the names typed so far (and who deals first) kept
@@ -59,29 +55,9 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
     elif request.method == "POST":
         form = NewGameForm(request.POST, game=kind)
         if form.is_valid():
-            device = scorers[0] if scorers else None
-            try:
-                with transaction.atomic():  # a table made for the game goes with it (a double tap makes one)
-                    if device is None:
-                        table, device = services.create_table(name="Our table", device_name="Scorer's phone")
-                    row = services.create_game(
-                        table=device.table,
-                        kind=kind,
-                        profile=form.cleaned_data["profile"],
-                        options=form.options(),
-                        players=form.players(),
-                        first_dealer=form.cleaned_data["first_dealer"],
-                        by=device,
-                        submission=form.cleaned_data.get("submission") or None,
-                    )
-            except services.Duplicate as done:
-                return _started_again(request, done)
-            except RecordInvalid as exc:
-                form.apply_errors(exc.errors)
-            else:
-                response = HttpResponseRedirect(reverse("table:game", args=[row.pk]))
-                access.remember(response, request, device)
-                return response
+            started = _start(request, form, kind)
+            if started is not None:
+                return started
         status = 400
     else:
         form = NewGameForm(game=kind, initial={"submission": new_submission()})
@@ -92,6 +68,30 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
         "sources": profiles.SOURCES,
     }
     return render_page(request, "table/game_new.html", context, status=status)
+
+
+def _start(request: HtmxHttpRequest, form: NewGameForm, kind: str) -> HttpResponse | None:
+    """Start the game a valid new-game form asks for, by this phone's table's scoring phone (a
+    phone of no table starts one): its page, or None with the engine's errors on the form."""
+    scorers = [d for d in access.devices(request) if d.role == Role.SCORE]
+    try:
+        row, device = services.start_game(
+            device=scorers[0] if scorers else None,
+            kind=kind,
+            profile=form.cleaned_data["profile"],
+            options=form.options(),
+            players=form.players(),
+            first_dealer=form.cleaned_data["first_dealer"],
+            submission=form.cleaned_data.get("submission") or None,
+        )
+    except services.Duplicate as done:
+        return _started_again(request, done)
+    except RecordInvalid as exc:
+        form.apply_errors(exc.errors)
+        return None
+    response = HttpResponseRedirect(reverse("table:game", args=[row.pk]))
+    access.remember(response, request, device)
+    return response
 
 
 def _started_again(request: HtmxHttpRequest, done: services.Duplicate) -> HttpResponse:
@@ -156,14 +156,13 @@ def rematch(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespons
     names = game.player_names()
     following = GamePage(game, engine.rules_of(game)[0]).board["next_dealer"]  # from the stored standing
     try:
-        row = services.create_game(
-            table=game.table,
+        row, _ = services.start_game(
+            device=device,
             kind=game.kind,
             profile=game.profile,
             options=game.options,
             players=names,
             first_dealer=names.index(following) if following in names else game.first_dealer,
-            by=device,
             submission=request.POST.get("submission") or None,
         )
     except services.Duplicate as done:
@@ -175,22 +174,22 @@ def rematch(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespons
 
 
 def _entry_context(
-    game: Game, entry: DealEntry, deal: Deal | None, preview: GameResult | None, conflict: Any = None
+    game: Game, entry: DealEntry, deal: Deal | None, preview: dict[str, Any] | None, conflict: Any = None
 ) -> dict[str, Any]:
     rules, _ = engine.rules_of(game)
-    number = deal.number if deal else entry.number or game.deals.count() + 1
-    pack = engine.pack_counts(rules) or {card.code: 1 for card in PACK_52}
+    number = _number(game, entry, deal)
+    pack = entry.game.pack(rules)
     return {
         "game": game,
         "entry": entry,
         "deal": deal,
         "number": number,
+        "heading": f"Edit deal {number}" if deal else f"Deal {number}",
         "rules": rules,
-        "preview": deal_view(game, preview, number) if preview and number <= len(preview.deals) else None,
+        "preview": preview,
         "pack": json.dumps(pack),
         # the cards that may name another (Oklahoma's wild cards), for the picker's "="
-        "wild": " ".join(code for code in pack if not entry.gin and parse_card(code).is_wild),
-        "gin": entry.gin,
+        "wild": " ".join(code for code in pack if entry.game.wilds and parse_card(code).is_wild),
         "conflict": conflict,
     }
 
@@ -202,7 +201,7 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
         return _open_deal_form(request, game, deal, rules)
     action = request.POST.get("action", "save")
     previewing = bool(request.htmx) and action == "preview"
-    entry = DealEntry(game=game.kind, players=game.player_names(), data=request.POST, live=previewing)
+    entry = deal_entry(game.kind, players=game.player_names(), data=request.POST, live=previewing)
     data = entry.to_data()
     checks.attach(entry, rules)
     preview = None
@@ -212,22 +211,16 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
             if action == "save":
                 saved = _save_deal(game, device, deal, entry, data)
                 return HttpResponseRedirect(reverse("table:game", args=[game.pk]) + f"#deal-{saved.number}")
-            preview = services.check_deal(game=game, deal=data, number=deal.number if deal else None)
+            played = services.check_deal(game=game, deal=data, number=deal.number if deal else None)
+            preview = played_view(played, entry.players)
         except services.Duplicate as done:
             return HttpResponseRedirect(done.answer)
         except services.Conflict as exc:
             conflict = exc
-            entry.restart(
-                number=game.deals.count() + 1 if exc.deal is not None and deal is None else None,
-                version=exc.deal.version if exc.deal is not None and deal is not None else None,
-                submission=new_submission(),
-            )
+            _restart(game, entry, deal, exc)
         except RecordInvalid as exc:
-            entry.apply_errors(exc.errors, deal.number if deal else entry.number or game.deals.count() + 1)
-    if previewing:
-        entry.quiet()
-    elif entry.has_errors:
-        entry.find_focus()
+            entry.apply_errors(exc.errors, _number(game, entry, deal))
+    entry.settle()
     status = 409 if conflict else 400 if entry.has_errors else 200
     return render_page(
         request,
@@ -238,13 +231,29 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
     )
 
 
+def _number(game: Game, entry: DealEntry, deal: Deal | None) -> int:
+    """The number of the deal the form enters: the deal edited, or the one it was opened for."""
+    return deal.number if deal else entry.number or game.deals.count() + 1
+
+
+def _restart(game: Game, entry: DealEntry, deal: Deal | None, conflict: services.Conflict) -> None:
+    """The form answers a conflict: a new deal's next save is the next deal's, an edit's is of
+    the deal as it is now; either way a new submission."""
+    there = conflict.deal
+    entry.restart(
+        number=game.deals.count() + 1 if there is not None and deal is None else None,
+        version=there.version if there is not None and deal is not None else None,
+        submission=new_submission(),
+    )
+
+
 def _open_deal_form(request: HtmxHttpRequest, game: Game, deal: Deal | None, rules: Rules) -> HttpResponse:
     """The form as opened: empty for the next deal, or a saved deal's cards with its points."""
     if deal is None and game.finished:
         return HttpResponseRedirect(reverse("table:game", args=[game.pk]))
     players = game.player_names()
-    entry = DealEntry(
-        game=game.kind,
+    entry = deal_entry(
+        game.kind,
         players=players,
         initial=engine.record_deal(deal.cards, players) if deal else None,
         number=deal.number if deal else game.deals.count() + 1,
@@ -256,7 +265,7 @@ def _open_deal_form(request: HtmxHttpRequest, game: Game, deal: Deal | None, rul
     preview = None
     if deal is not None:
         with contextlib.suppress(RecordInvalid):
-            preview = engine.game_result(game)
+            preview = deal_view(game, engine.game_result(game), deal.number)
     return render(request, "table/deal_form.html", _entry_context(game, entry, deal, preview))
 
 
@@ -320,7 +329,6 @@ def deal_page(request: HtmxHttpRequest, game: Game, device: Device, deal_id: int
             "entered": json.dumps(engine.record_deal(deal.cards, game.player_names()), ensure_ascii=False),
             "changes": change_history(game, deal.pk),
             "submission": new_submission(),
-            "gin": game.is_gin,
         },
     )
 

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorekeeper.table import services
-from scorekeeper.table.forms import CardListField, DealEntry
+from scorekeeper.table.forms import CardListField, deal_entry
 from scorekeeper.table.models import Device, Game, Role
 from tests.app_data import GIN_BIG, OK_BIG, OK_SMALL, gin_post, ok_post, ok_record_deal
 from tests.conftest import NAMES, as_phone
@@ -57,9 +57,9 @@ def test_a_melds_field_splits_at_slashes_and_a_gin_field_names_no_wild_card():
 
 
 def test_one_form_per_player_however_many_forms_the_post_claims():
-    entry = DealEntry(game="oklahoma", players=NAMES, data={"p-TOTAL_FORMS": "999", "out": "stock"})
+    entry = deal_entry("oklahoma", players=NAMES, data={"p-TOTAL_FORMS": "999", "out": "stock"})
     assert [f.player for f in entry.hands.forms] == NAMES
-    entry = DealEntry(game="oklahoma", players=NAMES, data={"p-TOTAL_FORMS": "1", "out": "stock"})
+    entry = deal_entry("oklahoma", players=NAMES, data={"p-TOTAL_FORMS": "1", "out": "stock"})
     assert len(entry.hands.forms) == 3
 
 

@@ -4,7 +4,7 @@ import pytest
 
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.table import engine, services
-from scorekeeper.table.models import Change, Game, Player
+from scorekeeper.table.models import Change, Device, Game, Player, Table
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
 from tests.conftest import NAMES
 
@@ -63,6 +63,30 @@ def test_create_game_refuses_what_the_rules_refuse(new_ok, kwargs):
         new_ok(first_dealer=0, **kwargs)
     # nothing half-written
     assert not Game.objects.exists()
+
+
+START = {"kind": "oklahoma", "profile": "book", "options": {}, "players": NAMES, "first_dealer": 0}
+
+
+def test_start_game_by_a_phone_of_no_table_starts_the_table_with_the_game(db):
+    game, device = services.start_game(device=None, **START, submission="s" * 24)
+    assert device.table == game.table and device.role == "score" and game.player_names() == NAMES
+    assert Change.objects.filter(game=game).count() == 0 and Table.objects.count() == 1
+    # submitted again: answered as the first time, no second table
+    with pytest.raises(services.Duplicate):
+        services.start_game(device=None, **START, submission="s" * 24)
+    assert Table.objects.count() == 1 and Game.objects.count() == 1
+
+
+def test_start_game_refused_leaves_no_table_behind(db):
+    with pytest.raises(RecordInvalid):
+        services.start_game(device=None, **{**START, "players": ["Ann"]})
+    assert not Table.objects.exists() and not Device.objects.exists()
+
+
+def test_start_game_by_a_scoring_phone_starts_it_at_its_table(table, scorer):
+    game, device = services.start_game(device=scorer, **START)
+    assert device == scorer and game.table == table and Table.objects.count() == 1
 
 
 def test_add_deal_scores_and_logs_the_change(new_ok):

@@ -1,10 +1,13 @@
 """The pages through Django's test client: happy paths, bad input, tampered posts, 404s, htmx."""
 
+from pathlib import Path
+
 import pytest
 from django.urls import reverse
 
 from scorekeeper.table import engine, services
 from scorekeeper.table.models import Game
+from scorekeeper.table.templatetags.cards import cite_class, cite_text
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_post, ok_post, ok_record_deal
 from tests.conftest import NAMES
 
@@ -346,3 +349,34 @@ def test_edit_page_previews_the_saved_deal(client, ok_game):
 def test_head_requests_are_answered(client, ok_game):
     assert client.head("/").status_code == 200
     assert client.head(reverse("table:game", args=[ok_game.pk])).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("line", "text", "classes"),
+    [
+        ({"rule": "knock", "source": "S2, Scoring 1", "basis": "source"}, "knock — S2, Scoring 1", "cite"),
+        ({"rule": "game bonus", "source": "", "basis": "ruling"}, "game bonus (ruling)", "cite ruling"),
+        ({"rule": "game bonus", "source": "ruling", "basis": "ruling"}, "game bonus — ruling", "cite ruling"),
+        ({"rule": "target", "source": "S3", "basis": "option"}, "target — S3 (house option)", "cite option"),
+        ({"rule": "target", "source": "house option", "basis": "option"}, "target — house option", "cite option"),
+    ],
+)
+def test_a_score_line_is_cited_with_its_rule_source_and_basis(line, text, classes):
+    assert cite_text(line) == text and cite_class(line) == classes
+
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+OURS = sorted(
+    [
+        *TEMPLATES.glob("table/**/*.html"),
+        *TEMPLATES.glob("components/*.html"),
+        *(TEMPLATES / name for name in ("base.html", "404.html", "500.html")),
+    ]
+)
+
+
+@pytest.mark.parametrize("path", OURS, ids=lambda p: str(p.relative_to(TEMPLATES)))
+def test_the_table_s_templates_keep_within_120_columns_and_name_their_partials(path):
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert [n for n, line in enumerate(lines, start=1) if len(line) > 120] == []
+    assert not any("{% endpartialdef %}" in line for line in lines)

@@ -1,7 +1,8 @@
 """``{% load cards %}``: THE rendering of a printed card and THE formatter of a signed value.
 
 ``{{ cards|chips }}`` prints cards as chips coloured by suit (the suit symbol always shown, so
-colour is never the only cue); ``{{ card|chip }}`` one card; ``{{ points|signed }}`` +5, −20, 0.
+colour is never the only cue); ``{{ card|chip }}`` one card; ``{{ points|signed }}`` +5, −20, 0;
+``{{ line|cite_text }}`` a score line's rule and source, ``{{ line|cite_class }}`` its classes.
 """
 
 from __future__ import annotations
@@ -52,6 +53,33 @@ def signed_text(value: Any) -> str:
 @register.filter
 def signed(value: Any) -> str:
     return signed_text(value)
+
+
+@register.filter
+def cite_text(line: Any) -> str:
+    """A score line's rule and source as cited beside it ("knock — S2, Scoring 1"), marked
+    "(ruling)" or "(house option)" where its value is the app's reading or the table's choice
+    (unless the source says so already). ``line``: an engine Line or its dict."""
+    rule, source, basis = (
+        (line.get(k) for k in ("rule", "source", "basis"))
+        if isinstance(line, dict)
+        else (getattr(line, k, None) for k in ("rule", "source", "basis"))
+    )
+    text = str(rule if rule is not None else "")
+    if source:
+        text += f" — {source}"
+    if basis == "ruling" and source != "ruling":
+        text += " (ruling)"
+    elif basis == "option" and source != "house option":
+        text += " (house option)"
+    return text
+
+
+@register.filter
+def cite_class(line: Any) -> str:
+    """The classes of a score line's citation: ``cite``, marked ``ruling`` or ``option``."""
+    basis = line.get("basis") if isinstance(line, dict) else getattr(line, "basis", None)
+    return f"cite {basis}" if basis in ("ruling", "option") else "cite"
 
 
 def value_text(value: Any) -> str:

@@ -26,7 +26,7 @@ register = template.Library()
 def hollywood(context: template.Context, result: Any = "", after: Any = None) -> dict[str, Any] | None:
     """``result`` None: the game has no result (nothing shows); not given (""): the game's."""
     game = context.get("game")
-    if result == "" and isinstance(game, Game) and game.is_gin and (game.options or {}).get("hollywood"):
+    if result == "" and isinstance(game, Game) and (game.options or {}).get("hollywood"):
         try:
             result = engine.game_result(game)
         except RecordInvalid:
