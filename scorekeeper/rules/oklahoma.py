@@ -232,7 +232,7 @@ def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) ->
         if name == out:
             if cards or not melds:
                 return None
-        elif not cards and not melds:  # every meld is checked below: an empty one is no meld
+        elif not cards:  # a player who did not go out holds a card (RULES.md §1)
             return None
         checks: list[MeldCheck] = []
         for meld in melds:
@@ -366,29 +366,46 @@ def _check_hands(
             continue
         hands[name] = _check_hand(rules, name, hands_raw[name], report, entered_cards)
         if name != out:
-            _check_holds_a_card(name, hands_raw[name], report)
+            _check_holds_a_card(name, hands_raw[name], report, out)
     _check_pack(rules, entered_cards, report)
     return hands
 
 
-def _check_holds_a_card(name: str, raw: object, report: _Report) -> None:
-    """A player who did not go out holds at least one card (RULES.md §1): no cards at all is an
-    entry error, not a score of 0 (a player whose hand empties has gone out)."""
+def _check_holds_a_card(name: str, raw: object, report: _Report, out: str | None) -> None:
+    """A player who did not go out holds at least one card at the end of the deal, whatever he
+    melded (RULES.md §1): a player whose hand empties has gone out. No cards at all is an entry
+    error, not a score of 0; melds and nothing held is an entry error on ``held``. With the stock
+    out nobody went out, so every player holds a card (a ruling: RULES.md §1 read for that case)."""
     if not _is_mapping(raw):
         return  # reported as a format error
     assert isinstance(raw, Mapping)
     melds, melded, held = raw.get("melds", []), raw.get("melded", []), raw.get("held", [])
     if not isinstance(melds, list) or not isinstance(melded, list) or not isinstance(held, list):
         return  # reported as a format error
-    if held or melded or any(isinstance(meld, list) and meld for meld in melds):
+    if held:
         return
-    report.add(
-        f"{name} has no cards: every player who did not go out holds at least one card",
-        "cards in hand",
-        "S0",
-        player=name,
-        field=f"hands.{name}",
-    )
+    if not melded and not any(isinstance(meld, list) and meld for meld in melds):
+        report.add(
+            f"{name} has no cards: every player who did not go out holds at least one card",
+            "cards in hand",
+            "S0",
+            player=name,
+            field=f"hands.{name}",
+        )
+        return
+    if out is None:
+        message = (
+            f"{name} melded every card and holds none: with the stock run out nobody went out, "
+            "so every player still holds at least one card"
+        )
+        source = "ruling"
+    else:
+        message = (
+            f"{name} melded every card and holds none, but {out} went out: every player who did not "
+            "go out holds at least one card (a player whose hand empties has gone out)"
+        )
+        source = "RULES.md §1"
+    report.add(message, "cards in hand", source, player=name, field=f"hands.{name}.held")
 
 
 def _check_hand(

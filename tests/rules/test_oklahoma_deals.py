@@ -320,11 +320,42 @@ def test_a_player_with_no_cards_at_all_is_an_entry_error(out):
     assert (e.player, e.field, e.rule, e.source) == ("Ben", "hands.Ben", "cards in hand", "S0")
 
 
-def test_a_player_with_melds_only_or_held_only_has_cards():
+def test_a_player_who_did_not_go_out_and_holds_no_card_is_an_entry_error():
+    """RULES.md §1: whatever he melded, a player who did not go out holds a card (his hand would
+    have emptied: he would have gone out)."""
     d = simple()
     d["hands"]["Ben"] = hand([["5S", "6S", "7S"]], [])
+    [e] = errors_of(BOOK, d)
+    assert e.message == (
+        "Ben melded every card and holds none, but Ann went out: every player who did not go out holds "
+        "at least one card (a player whose hand empties has gone out)"
+    )
+    assert (e.deal, e.player, e.field, e.rule, e.source) == (3, "Ben", "hands.Ben.held", "cards in hand", "RULES.md §1")
+
+
+def test_with_the_stock_out_every_player_holds_a_card_ruling():
+    d = simple(out=None)
+    d["hands"]["Cleo"] = hand([["QS", "QH", "QD"]], [])
+    [e] = errors_of(BOOK, d)
+    assert e.message == (
+        "Cleo melded every card and holds none: with the stock run out nobody went out, "
+        "so every player still holds at least one card"
+    )
+    assert (e.player, e.field, e.rule, e.source) == ("Cleo", "hands.Cleo.held", "cards in hand", "ruling")
+
+
+def test_a_player_who_melded_given_flat_and_holds_nothing_is_an_entry_error():
+    d = simple()
+    d["hands"]["Ben"] = {"melded": ["5S", "6S", "7S"], "held": []}
+    [e] = errors_of(BOOK, d)
+    assert (e.player, e.field, e.source) == ("Ben", "hands.Ben.held", "RULES.md §1")
+
+
+def test_a_player_with_held_cards_only_has_cards():
+    d = simple()
+    d["hands"]["Ben"] = hand([["5S", "6S", "7S"]], ["4D"])
     d["hands"]["Cleo"] = hand([], ["4C"])
-    assert score_deal(BOOK, P3, d)["Ben"].points == 15
+    assert score_deal(BOOK, P3, d)["Ben"].points == 15 - 5
 
 
 def test_an_empty_meld_is_not_a_card():
