@@ -16,43 +16,18 @@ import contextlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from operator import itemgetter
 
-from . import oklahoma_melds, oklahoma_split
+from .caches import cached
 from .cards import CardError
 from .errors import RecordError, RecordInvalid
-from .oklahoma_melds import (
-    _ENTERED,
-    _HELD,
-    _VERDICTS,
-    SRC_NOTATION,
-    SRC_WILD,
-    Entered,
-    MeldCheck,
-    _unseen,
-    check_meld,
-    entered,
-    known_card,
-    verdict_key,
-    within_the_pack,
-)
+from .oklahoma_meld_shortcut import check_meld
+from .oklahoma_melds import SRC_NOTATION, SRC_WILD, Entered, MeldCheck, entered
 from .oklahoma_split import MeldedCheck, check_melded
 from .oklahoma_values import CardValue, card_value_held, card_value_melded, k8_held, pack_counts
 from .players import first_dealer_errors, player_count_errors, player_errors
 from .profiles import OklahomaRules
-from .results import (
-    DealResult,
-    GameResult,
-    Line,
-    PlayerDeal,
-    Standing,
-    make_deal_result,
-    make_line,
-    make_player_deal,
-    make_standing,
-    positional_maker,
-)
+from .results import DealResult, GameResult, Line, PlayerDeal, Standing
 
 __all__ = [
     "GAME",
@@ -63,7 +38,6 @@ __all__ = [
     "MeldedCheck",
     "check_meld",
     "check_melded",
-    "clear_caches",
     "conclude",
     "pack_counts",
     "play",
@@ -84,14 +58,6 @@ _second = itemgetter(1)
 DEAL_KEYS = ("out", "first_turn", "concealed", "late_misdeal", "hands")
 HAND_KEYS = ("melds", "melded", "held")  # 'melds' or 'melded' (one flat list, split by the engine)
 FLAGS = ("first_turn", "concealed")  # how the player who went out did it
-
-
-def clear_caches(parsed_cards: bool = True) -> None:
-    """Forget every cached verdict (melds, melded lists) and, unless told not to, every parsed card."""
-    oklahoma_melds.clear_caches(parsed_cards)
-    oklahoma_split.clear_cache()
-    _HELD_LINES_OF.clear()
-    _HELD_LINES.clear()
 
 
 # --------------------------------------------------------------------------------------------
@@ -148,16 +114,6 @@ class _Report:
 def _check_deal(
     rules: OklahomaRules, players: tuple[str, ...], deal: object, number: int, errors: list[RecordError]
 ) -> _Deal | None:
-    """Validate one deal; append every error; return the parsed deal when it is valid."""
-    valid = _valid_deal(rules, players, deal)
-    if valid is not None:
-        return valid
-    return _check_deal_fully(rules, players, deal, number, errors)
-
-
-def _check_deal_fully(
-    rules: OklahomaRules, players: tuple[str, ...], deal: object, number: int, errors: list[RecordError]
-) -> _Deal | None:
     """Validate one deal, every check in turn; append every error; return the parsed deal when it is valid."""
     start = len(errors)
     report = _Report(number, errors)
@@ -185,100 +141,14 @@ def _check_deal_fully(
         return None
     first_turn = flags["first_turn"]
     concealed = flags["concealed"] or first_turn
-    return _Deal(hands, out, first_turn, concealed, late_misdeal, flags["concealed"])
-
-
-_DEAL_KEYS = frozenset(DEAL_KEYS)
-_make_deal = positional_maker(_Deal)
-
-
-def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) -> _Deal | None:
-    """The parsed deal of a deal as plain JSON gives it that passes every check, found without
-    collecting errors; None at the first doubt (anything wrong, or not of the plain JSON types):
-    the full check then says what is wrong. It accepts exactly what the full check accepts with no
-    error, and gives the same parsed deal."""
-    if type(deal) is not dict or "out" not in deal or not _DEAL_KEYS.issuperset(deal):
-        return None
-    out = deal["out"]
-    if out is not None and (type(out) is not str or out not in players):
-        return None
-    first_turn = deal.get("first_turn", False)
-    concealed = deal.get("concealed", False)
-    late_misdeal = deal.get("late_misdeal", False)
-    if type(first_turn) is not bool or type(concealed) is not bool or type(late_misdeal) is not bool:
-        return None
-    if out is None and (first_turn or concealed):
-        return None
-    hands_raw = deal.get("hands")
-    if type(hands_raw) is not dict or len(hands_raw) != len(players):
-        return None
-    for name in hands_raw:
-        if name not in players:
-            return None
-    joker = rules.joker
-    joker_key = verdict_key(rules)
-    verdicts = _VERDICTS
-    entered_cache = _ENTERED
-    pack = count = 0  # the weight and number of every card entered, for the pack's limits
-    hands: dict[str, _Hand] = {}
-    for name in players:
-        raw = hands_raw[name]  # every player has a hand: as many hands as players, each a player's
-        if type(raw) is not dict or len(raw) != 2:
-            return None
-        melds = raw.get("melds")
-        cards = raw.get("held")
-        if type(melds) is not list or type(cards) is not list:  # so the two keys are 'melds' and 'held'
-            return None
-        if name == out:
-            if cards or not melds:
-                return None
-        elif not cards:  # a player who did not go out holds a card (RULES.md §1)
-            return None
-        checks: list[MeldCheck] = []
-        for meld in melds:
-            if type(meld) is not list:
-                return None
-            try:
-                key = (joker_key, *meld)
-                found = verdicts.get(key)
-            except TypeError:  # something unhashable in the meld
-                return None
-            check, weight = _unseen(key, meld, rules) if found is None else found
-            if not check.ok:
-                return None
-            checks.append(check)
-            pack += weight
-            count += len(check.card_labels)
-        held: list[Entered] | None = None
-        if joker:  # every card seen before and naming nothing (a Joker held is fine)
-            try:
-                held = [_HELD[raw_card] for raw_card in cards]
-            except (KeyError, TypeError):
-                held = None
-        if held is not None:
-            pack += sum([e.weight for e in held])
-            count += len(held)
-            hands[name] = _Hand(checks, held)
-            continue
-        held = []
-        for raw_card in cards:
-            if type(raw_card) is not str:
-                return None
-            e = entered_cache.get(raw_card)
-            if type(e) is not Entered:
-                try:
-                    e = entered(raw_card)
-                except CardError:
-                    return None
-            if e.named_rank or (e.joker and not joker):
-                return None
-            held.append(e)
-            pack += e.weight
-        count += len(held)
-        hands[name] = _Hand(checks, held)
-    if not within_the_pack(pack, count):  # one Joker; two of every other card
-        return None
-    return _make_deal(hands, out, first_turn, concealed or first_turn, late_misdeal, concealed)
+    return _Deal(
+        hands=hands,
+        out=out,
+        first_turn=first_turn,
+        concealed=concealed,
+        late_misdeal=late_misdeal,
+        concealed_given=flags["concealed"],
+    )
 
 
 def _check_deal_keys(deal: Mapping[object, object], report: _Report) -> None:
@@ -541,13 +411,11 @@ def _check_held(
         return
     field = path + "held"
     for raw_card in cards:
-        e = known_card(raw_card)  # the parsed card when this text was seen before
-        if e is None:
-            try:
-                e = entered(raw_card)
-            except CardError as exc:
-                report.add(exc.message, "card notation", SRC_NOTATION, player=name, cards=[exc.token], field=field)
-                continue
+        try:
+            e = entered(raw_card)
+        except CardError as exc:
+            report.add(exc.message, "card notation", SRC_NOTATION, player=name, cards=[exc.token], field=field)
+            continue
         if e.named_rank:
             report.add(
                 f"a card in hand stands for nothing: write {e.card_code}, not {e.token.code}",
@@ -631,132 +499,50 @@ def _check_out_hand(out: str, hand: _Hand, raw: object, report: _Report) -> None
 # Scoring a deal.
 
 
-_Bonus = tuple[tuple[Line, ...], tuple[Line, ...]]  # the going-out lines, the side column's lines
-
-
-class _Tables:
-    """What scoring a deal takes from the rules, worked out once for a rules object (rules are frozen
-    values): the K–8 value in hand, the going-out lines by (late misdeal, first turn, concealed)."""
-
-    __slots__ = ("bonus", "k8", "rules")
-
-    def __init__(self, rules: OklahomaRules) -> None:
-        self.rules = rules
-        self.k8 = k8_held(rules)
-        self.bonus: dict[tuple[bool, bool, bool], tuple[tuple[Line, ...], tuple[Line, ...]]] = {}
-
-    def bonus_lines(
-        self, late_misdeal: bool, first_turn: bool, concealed: bool
-    ) -> tuple[tuple[Line, ...], tuple[Line, ...]]:
-        key = (late_misdeal, first_turn, concealed)
-        lines = self.bonus.get(key)
-        if lines is None:
-            lines = self.bonus[key] = _bonus_lines(self.rules, late_misdeal, first_turn, concealed)
-        return lines
-
-
-_TABLES: list[_Tables] = []  # the tables of the rules played last (one game's, in an import)
-
-
-def _tables(rules: OklahomaRules) -> _Tables:
-    tables = _TABLES[0] if _TABLES else None
-    if tables is None or tables.rules is not rules:
-        tables = _Tables(rules)
-        _TABLES[:] = [tables]
-    return tables
-
-
 def _score_deal(rules: OklahomaRules, players: tuple[str, ...], deal: _Deal) -> dict[str, PlayerDeal]:
-    tables = _tables(rules)
-    k8 = tables.k8
-    out = deal.out
-    hands = deal.hands
+    k8 = k8_held(rules)
     result = {}
     for name in players:
-        if name == out:
-            bonus, side = tables.bonus_lines(deal.late_misdeal, deal.first_turn, deal.concealed)
-            result[name] = _player_deal(hands[name], k8, bonus, side)
+        if name == deal.out:
+            bonus, side = _bonus_lines(rules, deal.late_misdeal, deal.first_turn, deal.concealed)
+            result[name] = _player_deal(deal.hands[name], k8, bonus, side)
         else:
-            result[name] = _player_deal(hands[name], k8)
+            result[name] = _player_deal(deal.hands[name], k8)
     return result
 
 
 def _player_deal(hand: _Hand, k8: CardValue, bonus: tuple[Line, ...] = (), side: tuple[Line, ...] = ()) -> PlayerDeal:
     """One player's score: the melds, the cards left in hand, the going-out bonus; the side column."""
-    melds = hand.melds
-    lines: list[Line] = []
-    for check in melds:
-        lines += check.lines
-    cards = hand.held
-    held = tuple([e.card_label for e in cards])
-    if held:
-        key = (held, k8)
-        held_lines = _HELD_LINES_OF.get(key)
-        lines += _held_lines(cards, key) if held_lines is None else held_lines
-    if bonus:
-        lines += bonus
-    points = 0
-    for line in lines:
-        points += line.points
-    return make_player_deal(
-        points,
-        tuple(lines),
-        tuple([check.labels for check in melds]),
-        held,
-        (),
-        (),
-        None,
-        None,
-        side[0].points if side else 0,
-        side,
+    lines = [line for check in hand.melds for line in check.lines]
+    lines += _held_lines(hand.held, k8)
+    lines += bonus
+    return PlayerDeal(
+        points=sum(line.points for line in lines),
+        lines=tuple(lines),
+        melds=tuple(check.labels for check in hand.melds),
+        held=tuple(e.card_label for e in hand.held),
+        side_points=sum(line.points for line in side),
+        side_lines=side,
     )
 
 
-# The lines of the cards left in a hand, by the cards (as printed: the card says what it costs) and
-# the rules' K–8 value: lines are values, the same cards and rule give the same lines.
-_HELD_LINES_OF: dict[tuple[tuple[str, ...], CardValue], tuple[Line, ...]] = {}
-
-
-def _held_lines(cards: list[Entered], key: tuple[tuple[str, ...], CardValue]) -> tuple[Line, ...]:
-    """The cards left in hand, grouped by the rule that prices them (``key``: their labels, the K–8 value)."""
-    k8 = key[1]
+def _held_lines(cards: list[Entered], k8: CardValue) -> list[Line]:
+    """The cards left in hand, one line for each rule that prices them (``k8``: the K–8 value)."""
     groups: dict[CardValue, list[str]] = {}
     for e in cards:
-        value = e.held_value or k8
-        group = groups.get(value)
-        if group is None:
-            groups[value] = [e.card_label]
-        else:
-            group.append(e.card_label)
-    lines = []
-    for value, shown in groups.items():
-        line_key = (tuple(shown), value)
-        line = _HELD_LINES.get(line_key)
-        lines.append(_held_line(line_key) if line is None else line)
-    if len(_HELD_LINES_OF) >= 8192:
-        _HELD_LINES_OF.clear()
-    _HELD_LINES_OF[key] = result = tuple(lines)
-    return result
+        groups.setdefault(e.held_value or k8, []).append(e.card_label)
+    return [_held_line(tuple(shown), value) for value, shown in groups.items()]
 
 
-_HELD_LINES: dict[tuple[tuple[str, ...], CardValue], Line] = {}
-
-
-def _held_line(key: tuple[tuple[str, ...], CardValue]) -> Line:
-    """One line of cards left in hand, priced by one rule (lines are values: the same cards and rule
-    give the same line, kept for the next deal)."""
-    shown, value = key
+@cached(maxsize=16384)
+def _held_line(shown: tuple[str, ...], value: CardValue) -> Line:
+    """One line of cards left in hand, priced by one rule: "K♦ in hand", "K♦ Q♥ in hand (2 × −20)"."""
     k = len(shown)
-    unit = value.points
-    label = " ".join(shown) + (" in hand" if k == 1 else f" in hand ({k} × {unit})")
-    line = make_line(label, unit * k, value.rule, value.source, value.basis)
-    if len(_HELD_LINES) >= 8192:
-        _HELD_LINES.clear()
-    _HELD_LINES[key] = line
-    return line
+    label = " ".join(shown) + (" in hand" if k == 1 else f" in hand ({k} × {value.points})")
+    return Line(label=label, points=value.points * k, rule=value.rule, source=value.source, basis=value.basis)
 
 
-@lru_cache(maxsize=256)
+@cached(maxsize=256)
 def _bonus_lines(
     rules: OklahomaRules, late_misdeal: bool, first_turn: bool, concealed: bool
 ) -> tuple[tuple[Line, ...], tuple[Line, ...]]:
@@ -896,10 +682,6 @@ def play(
 ) -> tuple[DealResult, Standing]:
     """Check and score deal ``number`` onto ``standing``; raise RecordInvalid with every error of the deal."""
     players = tuple(players)
-    if standing.ended_on is None:
-        valid = _valid_deal(rules, players, deal)
-        if valid is not None:
-            return _play(rules, players, standing, valid, number)
     parsed, errors = _deal_errors(rules, players, standing, deal, number)
     if errors or parsed is None:
         raise RecordInvalid(errors)
@@ -910,30 +692,12 @@ def _play(
     rules: OklahomaRules, players: tuple[str, ...], standing: Standing, deal: _Deal, number: int
 ) -> tuple[DealResult, Standing]:
     scored = _score_deal(rules, players, deal)
-    before = standing.totals
-    if len(before) != len(players) or len(standing.side) != len(players):  # not this game's standing
-        for seats in (before, standing.side):
-            for _ in zip(seats, players, strict=True):  # raises ValueError, as it always did
-                pass
-    side_before = standing.side
-    totals_before: dict[str, int] = {}  # by name, as the result gives them
-    totals_after: dict[str, int] = {}
-    side_after: dict[str, int] = {}
-    by_seat: list[int] = []
-    side_by_seat: list[int] = []
-    for seat, name in enumerate(players):  # every seat: as many totals as players, checked above
-        player = scored[name]
-        totals_before[name] = total = before[seat]
-        totals_after[name] = total = total + player.points
-        by_seat.append(total)
-        side_after[name] = total = side_before[seat] + player.side_points
-        side_by_seat.append(total)
-    totals = tuple(by_seat)
-    side = tuple(side_by_seat)
+    totals = tuple(total + scored[name].points for total, name in zip(standing.totals, players, strict=True))
+    side = tuple(total + scored[name].side_points for total, name in zip(standing.side, players, strict=True))
     out = deal.out
     next_dealer = players.index(out) if out is not None else standing.dealer
     notes = _deal_notes(players, deal)
-    winner, tie = (None, False) if max(totals) < rules.target else _winner(totals, rules.target)
+    winner, tie = _winner(totals, rules.target)
     if tie:
         notes.append(f"an exact tie at the top on {max(totals):,}: the game goes on (ruling)")
     if winner is not None:
@@ -941,30 +705,28 @@ def _play(
             f"{players[winner]} wins the game with {totals[winner]:,} (target {rules.target:,}; "
             "when several reach it the highest total wins — S0)"
         )
-    result = make_deal_result(
-        number,
-        "out" if out is not None else "stock_out",
-        1,  # no multiplier in Oklahoma
-        scored,
-        totals_before,
-        totals_after,
-        side_after,
-        None if standing.dealer is None else players[standing.dealer],
-        None if next_dealer is None else players[next_dealer],
-        tuple(notes),
-        out,  # who went out
-        out,  # who won the hand
-        (),  # no Hollywood columns in Oklahoma
+    result = DealResult(
+        number=number,
+        outcome="out" if out is not None else "stock_out",
+        multiplier=1,  # no multiplier in Oklahoma
+        players=scored,
+        totals_before=dict(zip(players, standing.totals, strict=True)),
+        totals=dict(zip(players, totals, strict=True)),
+        side=dict(zip(players, side, strict=True)),
+        dealer=_name(players, standing.dealer),
+        next_dealer=_name(players, next_dealer),
+        notes=tuple(notes),
+        actor=out,  # who went out
+        winner=out,  # who won the hand
     )
-    after = make_standing(
-        standing.deals + 1,
-        totals,
-        side,
-        standing.boxes,
-        next_dealer,
-        number if winner is not None else None,
-        winner,
-        (),  # no Hollywood columns in Oklahoma
+    after = Standing(
+        deals=standing.deals + 1,
+        totals=totals,
+        side=side,
+        boxes=standing.boxes,
+        dealer=next_dealer,
+        ended_on=number if winner is not None else None,
+        winner=winner,
     )
     return result, after
 
@@ -1034,7 +796,7 @@ def conclude(
 
 def _final_lines(rules: OklahomaRules, standing: Standing, seat: int) -> tuple[Line, ...]:
     """A player's final tally: the running total, the side column, the game bonus to the winner."""
-    lines = [Line("running total", standing.totals[seat], "the running game score", "S0")]
+    lines = [Line(label="running total", points=standing.totals[seat], rule="the running game score", source="S0")]
     if standing.side[seat]:
         cite = rules.cite("concealed_bonus")
         lines.append(
