@@ -21,6 +21,7 @@ from operator import itemgetter
 from .caches import cached
 from .cards import CardError
 from .errors import RecordError, RecordInvalid
+from .messages import N_, Msg, msg
 from .oklahoma_meld_shortcut import check_meld
 from .oklahoma_melds import SRC_NOTATION, SRC_WILD, Entered, MeldCheck, entered
 from .oklahoma_split import MeldedCheck, check_melded
@@ -59,6 +60,9 @@ DEAL_KEYS = ("out", "first_turn", "concealed", "late_misdeal", "hands")
 HAND_KEYS = ("melds", "melded", "held")  # 'melds' or 'melded' (one flat list, split by the engine)
 FLAGS = ("first_turn", "concealed")  # how the player who went out did it
 
+FORMAT = N_("format")
+CARDS_IN_HAND = N_("cards in hand")
+
 
 # --------------------------------------------------------------------------------------------
 # Checking a deal.
@@ -68,7 +72,7 @@ FLAGS = ("first_turn", "concealed")  # how the player who went out did it
 class _Hand:
     melds: list[MeldCheck]
     held: list[Entered]
-    split_note: str = ""  # how a 'melded' list was split, where it splits more than one way
+    split_note: Msg | str = ""  # how a 'melded' list was split, where it splits more than one way
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +101,7 @@ class _Report:
 
     def add(
         self,
-        message: str,
+        message: Msg,
         rule: str,
         source: str,
         player: str | None = None,
@@ -119,8 +123,8 @@ def _check_deal(
     report = _Report(number, errors)
     if not isinstance(deal, Mapping):
         report.add(
-            "a deal is an object with 'out', 'hands' (and optionally 'first_turn', 'concealed', 'late_misdeal')",
-            "format",
+            msg("a deal is an object with 'out', 'hands' (and optionally 'first_turn', 'concealed', 'late_misdeal')"),
+            FORMAT,
             SRC_NOTATION,
         )
         return None
@@ -131,7 +135,10 @@ def _check_deal(
     hands_raw = deal.get("hands")
     if not isinstance(hands_raw, Mapping):
         report.add(
-            "the deal has no 'hands' object: every player's melds and cards held", "format", SRC_NOTATION, field="hands"
+            msg("the deal has no 'hands' object: every player's melds and cards held"),
+            FORMAT,
+            SRC_NOTATION,
+            field="hands",
         )
         return None
     hands = _check_hands(rules, players, hands_raw, report, out)
@@ -154,12 +161,12 @@ def _check_deal(
 def _check_deal_keys(deal: Mapping[object, object], report: _Report) -> None:
     for key in deal:
         if key not in DEAL_KEYS:
-            message = f"unknown key '{key}': an Oklahoma deal has {', '.join(DEAL_KEYS)}"
-            report.add(message, "format", SRC_NOTATION, field=str(key))
+            message = msg("unknown key '{key}': an Oklahoma deal has {keys}", key=str(key), keys=", ".join(DEAL_KEYS))
+            report.add(message, FORMAT, SRC_NOTATION, field=str(key))
     if "out" not in deal:
         report.add(
-            "the deal has no 'out': name the player who went out, or null when the stock ran out",
-            "format",
+            msg("the deal has no 'out': name the player who went out, or null when the stock ran out"),
+            FORMAT,
             SRC_NOTATION,
             field="out",
         )
@@ -171,7 +178,7 @@ def _check_out(deal: Mapping[object, object], players: tuple[str, ...], report: 
     if out is None:
         return None
     if not isinstance(out, str) or out not in players:
-        report.add(f"'out' is {out!r}, not one of the players", "format", SRC_NOTATION, field="out")
+        report.add(msg("'out' is {value}, not one of the players", value=repr(out)), FORMAT, SRC_NOTATION, field="out")
         return None
     return out
 
@@ -182,12 +189,17 @@ def _check_flags(deal: Mapping[object, object], report: _Report) -> dict[str, bo
     for key in FLAGS:
         value = deal.get(key, False)
         if not isinstance(value, bool):
-            report.add(f"'{key}' takes true or false, not {value!r}", "format", SRC_NOTATION, field=key)
+            message = msg("'{key}' takes true or false, not {value}", key=key, value=repr(value))
+            report.add(message, FORMAT, SRC_NOTATION, field=key)
             value = False
         if value and deal.get("out") is None:
             report.add(
-                f"'{key}' says how the player who went out did it: with nobody out (stock ran out) it cannot be true",
-                "going out",
+                msg(
+                    "'{key}' says how the player who went out did it: with nobody out (stock ran out) it "
+                    "cannot be true",
+                    key=key,
+                ),
+                N_("going out"),
                 "S0",
                 field=key,
             )
@@ -199,7 +211,8 @@ def _check_late_misdeal(deal: Mapping[object, object], report: _Report) -> bool:
     """``late_misdeal``: a misdeal found after the first play (S1 law 4); true or false."""
     value = deal.get("late_misdeal", False)
     if not isinstance(value, bool):
-        report.add(f"'late_misdeal' takes true or false, not {value!r}", "format", SRC_NOTATION, field="late_misdeal")
+        message = msg("'{key}' takes true or false, not {value}", key="late_misdeal", value=repr(value))
+        report.add(message, FORMAT, SRC_NOTATION, field="late_misdeal")
         return False
     return value
 
@@ -220,15 +233,19 @@ def _check_hands(
     for name in hands_raw:
         if name not in players:
             report.add(
-                f"'{name}' is not one of the players", "format", SRC_NOTATION, player=str(name), field=f"hands.{name}"
+                msg("'{name}' is not one of the players", name=str(name)),
+                FORMAT,
+                SRC_NOTATION,
+                player=str(name),
+                field=f"hands.{name}",
             )
     hands: dict[str, _Hand] = {}
     entered_cards: list[tuple[str | None, str]] = []  # every card entered, with its player, for the pack count
     for name in players:
         if name not in hands_raw:
             report.add(
-                f"{name} has no hand in this deal: every player has an entry (melds and cards held)",
-                "format",
+                msg("{name} has no hand in this deal: every player has an entry (melds and cards held)", name=name),
+                FORMAT,
                 SRC_NOTATION,
                 player=name,
                 field=f"hands.{name}",
@@ -256,26 +273,29 @@ def _check_holds_a_card(name: str, raw: object, report: _Report, out: str | None
         return
     if not melded and not any(isinstance(meld, list) and meld for meld in melds):
         report.add(
-            f"{name} has no cards: every player who did not go out holds at least one card",
-            "cards in hand",
+            msg("{name} has no cards: every player who did not go out holds at least one card", name=name),
+            CARDS_IN_HAND,
             "S0",
             player=name,
             field=f"hands.{name}",
         )
         return
     if out is None:
-        message = (
-            f"{name} melded every card and holds none: with the stock run out nobody went out, "
-            "so every player still holds at least one card"
+        message = msg(
+            "{name} melded every card and holds none: with the stock run out nobody went out, "
+            "so every player still holds at least one card",
+            name=name,
         )
         source = "ruling"
     else:
-        message = (
-            f"{name} melded every card and holds none, but {out} went out: every player who did not "
-            "go out holds at least one card (a player whose hand empties has gone out)"
+        message = msg(
+            "{name} melded every card and holds none, but {out} went out: every player who did not "
+            "go out holds at least one card (a player whose hand empties has gone out)",
+            name=name,
+            out=out,
         )
         source = "RULES.md §1"
-    report.add(message, "cards in hand", source, player=name, field=f"hands.{name}.held")
+    report.add(message, CARDS_IN_HAND, source, player=name, field=f"hands.{name}.held")
 
 
 def _check_hand(
@@ -284,8 +304,8 @@ def _check_hand(
     hand = _Hand([], [])
     if not _is_mapping(raw):
         report.add(
-            f"{name}'s hand is an object with 'melds' and 'held'",
-            "format",
+            msg("{name}'s hand is an object with 'melds' and 'held'", name=name),
+            FORMAT,
             SRC_NOTATION,
             player=name,
             field=f"hands.{name}",
@@ -306,32 +326,35 @@ def _check_hand_keys(name: str, raw: Mapping[object, object], report: _Report) -
     for key in raw:
         if key not in HAND_KEYS:
             report.add(
-                f"unknown key '{key}': a hand has 'melds' (or 'melded') and 'held'",
-                "format",
+                msg("unknown key '{key}': a hand has 'melds' (or 'melded') and 'held'", key=str(key)),
+                FORMAT,
                 SRC_NOTATION,
                 player=name,
                 field=f"hands.{name}.{key}",
             )
     if "melds" in raw and "melded" in raw:
         report.add(
-            f"{name}'s hand gives both 'melds' and 'melded': give the melds, or one list of every card melded",
-            "format",
+            msg(
+                "{name}'s hand gives both 'melds' and 'melded': give the melds, or one list of every card melded",
+                name=name,
+            ),
+            FORMAT,
             SRC_NOTATION,
             player=name,
             field=f"hands.{name}.melded",
         )
     if "melds" not in raw and "melded" not in raw:
         report.add(
-            f"{name}'s hand has no 'melds' (write [] for none, or give 'melded')",
-            "format",
+            msg("{name}'s hand has no 'melds' (write [] for none, or give 'melded')", name=name),
+            FORMAT,
             SRC_NOTATION,
             player=name,
             field=f"hands.{name}.melds",
         )
     if "held" not in raw:
         report.add(
-            f"{name}'s hand has no 'held' (write [] for none)",
-            "format",
+            msg("{name}'s hand has no 'held' (write [] for none)", name=name),
+            FORMAT,
             SRC_NOTATION,
             player=name,
             field=f"hands.{name}.held",
@@ -350,8 +373,8 @@ def _check_melds(
     """A hand's melds, each checked alone; ``path`` leads to the hand in the record ("hands.Ann.")."""
     if not isinstance(melds, list) or not all(isinstance(m, list) for m in melds):
         report.add(
-            "'melds' is a list of melds, each a list of cards",
-            "format",
+            msg("'melds' is a list of melds, each a list of cards"),
+            FORMAT,
             SRC_NOTATION,
             player=name,
             field=path + "melds",
@@ -383,7 +406,7 @@ def _check_melded(
     """A hand's melded cards as one flat list: split into legal melds by the engine (RECORD.md)."""
     field = path + "melded"
     if not isinstance(melded, list):
-        report.add("'melded' is one list of every card melded", "format", SRC_NOTATION, player=name, field=field)
+        report.add(msg("'melded' is one list of every card melded"), FORMAT, SRC_NOTATION, player=name, field=field)
         return
     split = check_melded(melded, rules)
     for e in split.errors:
@@ -407,19 +430,23 @@ def _check_held(
 ) -> None:
     """The cards left in a hand: natural cards as they are (a wild card in hand stands for nothing)."""
     if not isinstance(cards, list):
-        report.add("'held' is a list of cards", "format", SRC_NOTATION, player=name, field=path + "held")
+        report.add(msg("'held' is a list of cards"), FORMAT, SRC_NOTATION, player=name, field=path + "held")
         return
     field = path + "held"
     for raw_card in cards:
         try:
             e = entered(raw_card)
         except CardError as exc:
-            report.add(exc.message, "card notation", SRC_NOTATION, player=name, cards=[exc.token], field=field)
+            report.add(exc.message, N_("card notation"), SRC_NOTATION, player=name, cards=[exc.token], field=field)
             continue
         if e.named_rank:
             report.add(
-                f"a card in hand stands for nothing: write {e.card_code}, not {e.token.code}",
-                "wild cards",
+                msg(
+                    "a card in hand stands for nothing: write {card}, not {entered}",
+                    card=e.card_code,
+                    entered=e.token.code,
+                ),
+                N_("wild cards"),
                 SRC_WILD,
                 player=name,
                 cards=[e.label],
@@ -428,7 +455,12 @@ def _check_held(
         if e.joker and not rules.joker:
             source = rules.cite("joker").source
             report.add(
-                "this game is played without the Joker", "no Joker", source, player=name, cards=["JK"], field=field
+                msg("this game is played without the Joker"),
+                N_("no Joker"),
+                source,
+                player=name,
+                cards=["JK"],
+                field=field,
             )
             continue
         entered_cards.append((name, e.card_label))
@@ -445,16 +477,25 @@ def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str | None, str]
             continue  # already reported where it was entered
         limit = 1 if label == "JK" else 2
         by_player = Counter(name for name, card in entered_cards if card == label)
-        by = "" if None in by_player else " (" + ", ".join(f"{name} {k}" for name, k in by_player.items()) + ")"
         if label == "JK":
-            what = "one Joker"
+            what = msg("one Joker")
         elif label[0] == "2":
-            what = "two of each card (eight 2s)"
+            what = msg("two of each card (eight 2s)")
         else:
-            what = "two of each card"
+            what = msg("two of each card")
+        if None in by_player:  # a hand alone
+            message = msg("{card} is entered {n} times: the pack has {what}", card=label, n=count, what=what)
+        else:
+            message = msg(
+                "{card} is entered {n} times ({by}): the pack has {what}",
+                card=label,
+                n=count,
+                by=", ".join(f"{name} {k}" for name, k in by_player.items()),
+                what=what,
+            )
         report.add(
-            f"{label} is entered {count} times{by}: the pack has {what}",
-            "the pack",
+            message,
+            N_("the pack"),
             SRC_PACK,
             player=_past_the_limit(entered_cards, label, limit),
             cards=[label],
@@ -476,8 +517,8 @@ def _check_out_hand(out: str, hand: _Hand, raw: object, report: _Report) -> None
     """The player who went out melded every card (the last one discarded)."""
     if hand.held:
         report.add(
-            f"{out} went out: nothing is left in hand (every card melded but the last, discarded)",
-            "going out",
+            msg("{name} went out: nothing is left in hand (every card melded but the last, discarded)", name=out),
+            N_("going out"),
             SRC_OUT,
             player=out,
             cards=[e.label for e in hand.held],
@@ -487,8 +528,8 @@ def _check_out_hand(out: str, hand: _Hand, raw: object, report: _Report) -> None
     raw_melds = raw.get(key) if isinstance(raw, Mapping) else None
     if isinstance(raw_melds, list) and not raw_melds:
         report.add(
-            f"{out} went out but melded nothing: going out means melding all one's cards",
-            "going out",
+            msg("{name} went out but melded nothing: going out means melding all one's cards", name=out),
+            N_("going out"),
             "ruling",
             player=out,
             field=f"hands.{out}.{key}",
@@ -538,7 +579,11 @@ def _held_lines(cards: list[Entered], k8: CardValue) -> list[Line]:
 def _held_line(shown: tuple[str, ...], value: CardValue) -> Line:
     """One line of cards left in hand, priced by one rule: "K♦ in hand", "K♦ Q♥ in hand (2 × −20)"."""
     k = len(shown)
-    label = " ".join(shown) + (" in hand" if k == 1 else f" in hand ({k} × {value.points})")
+    cards = " ".join(shown)
+    if k == 1:
+        label = msg("{cards} in hand", cards=cards)
+    else:
+        label = msg("{cards} in hand ({n} × {unit})", cards=cards, n=k, unit=value.points)
     return Line(label=label, points=value.points * k, rule=value.rule, source=value.source, basis=value.basis)
 
 
@@ -551,25 +596,30 @@ def _bonus_lines(
     return (_going_out_line(rules, late_misdeal, first_turn),), side
 
 
+_NO_BONUS_AFTER_A_MISDEAL = N_("after a misdeal found after the first play, the winner gets no bonus for going out")
+
+
 def _going_out_line(rules: OklahomaRules, late_misdeal: bool, first_turn: bool) -> Line:
     if late_misdeal:
         return Line(
-            "went out, but a misdeal was found late: no going-out bonus",
-            0,
-            "after a misdeal found after the first play, the winner gets no bonus for going out",
-            SRC_MISDEAL,
+            label=msg("went out, but a misdeal was found late: no going-out bonus"),
+            points=0,
+            rule=_NO_BONUS_AFTER_A_MISDEAL,
+            source=SRC_MISDEAL,
         )
     if first_turn and not rules.first_turn_bonus:
         cite = rules.cite("first_turn_bonus")
         return Line(
-            "went out on the first turn: no going-out bonus",
-            0,
-            "no bonus for going out on one's first turn",
-            cite.source,
-            cite.basis,
+            label=msg("went out on the first turn: no going-out bonus"),
+            points=0,
+            rule=N_("no bonus for going out on one's first turn"),
+            source=cite.source,
+            basis=cite.basis,
         )
     cite = rules.cite("out_bonus")
-    return Line("went out", rules.out_bonus, "going out", cite.source, cite.basis)
+    return Line(
+        label=msg("went out"), points=rules.out_bonus, rule=N_("going out"), source=cite.source, basis=cite.basis
+    )
 
 
 def _concealed_line(rules: OklahomaRules, late_misdeal: bool, first_turn: bool) -> Line:
@@ -577,29 +627,33 @@ def _concealed_line(rules: OklahomaRules, late_misdeal: bool, first_turn: bool) 
     cite = rules.cite("concealed_bonus")
     if rules.concealed_bonus == 0:
         return Line(
-            "went out concealed: no concealed bonus under these rules", 0, "concealed bonus", cite.source, cite.basis
+            label=msg("went out concealed: no concealed bonus under these rules"),
+            points=0,
+            rule=N_("concealed bonus"),
+            source=cite.source,
+            basis=cite.basis,
         )
     if late_misdeal:
         return Line(
-            "went out concealed, but a misdeal was found late: no concealed bonus",
-            0,
-            "after a misdeal found after the first play, the winner gets no bonus for going out",
-            SRC_MISDEAL,
+            label=msg("went out concealed, but a misdeal was found late: no concealed bonus"),
+            points=0,
+            rule=_NO_BONUS_AFTER_A_MISDEAL,
+            source=SRC_MISDEAL,
         )
     if first_turn and not rules.first_turn_bonus:
         return Line(
-            "went out concealed on the first turn: no concealed bonus either",
-            0,
-            "the concealed bonus is additional to the going-out bonus",
-            "ruling",
-            "ruling",
+            label=msg("went out concealed on the first turn: no concealed bonus either"),
+            points=0,
+            rule=N_("the concealed bonus is additional to the going-out bonus"),
+            source="ruling",
+            basis="ruling",
         )
     return Line(
-        "went out concealed (side column, outside the race)",
-        rules.concealed_bonus,
-        "concealed bonus",
-        cite.source,
-        cite.basis,
+        label=msg("went out concealed (side column, outside the race)"),
+        points=rules.concealed_bonus,
+        rule=N_("concealed bonus"),
+        source=cite.source,
+        basis=cite.basis,
     )
 
 
@@ -668,8 +722,13 @@ def _deal_errors(
         winner = players[standing.winner]
         errors.append(
             RecordError(
-                f"the game ended on deal {standing.ended_on} ({winner} reached {rules.target:,}): no deal follows it",
-                rule="end of the game",
+                msg(
+                    "the game ended on deal {deal} ({name} reached {target:,}): no deal follows it",
+                    deal=standing.ended_on,
+                    name=winner,
+                    target=rules.target,
+                ),
+                rule=N_("end of the game"),
                 source=rules.cite("target").source,
                 deal=number,
             )
@@ -699,11 +758,16 @@ def _play(
     notes = _deal_notes(players, deal)
     winner, tie = _winner(totals, rules.target)
     if tie:
-        notes.append(f"an exact tie at the top on {max(totals):,}: the game goes on (ruling)")
+        notes.append(msg("an exact tie at the top on {total:,}: the game goes on (ruling)", total=max(totals)))
     if winner is not None:
         notes.append(
-            f"{players[winner]} wins the game with {totals[winner]:,} (target {rules.target:,}; "
-            "when several reach it the highest total wins — S0)"
+            msg(
+                "{name} wins the game with {total:,} (target {target:,}; when several reach it the highest "
+                "total wins — S0)",
+                name=players[winner],
+                total=totals[winner],
+                target=rules.target,
+            )
         )
     result = DealResult(
         number=number,
@@ -731,26 +795,26 @@ def _play(
     return result, after
 
 
-def _deal_notes(players: tuple[str, ...], deal: _Deal) -> list[str]:
+def _deal_notes(players: tuple[str, ...], deal: _Deal) -> list[Msg | str]:
     """What the engine decided and why: how the deal ended, the readings of unnamed wild cards."""
-    notes = []
+    notes: list[Msg | str] = []
     if deal.out is None:
-        notes.append("the stock ran out: nobody went out, no bonus (S0); the same dealer deals again (ruling)")
+        notes.append(msg("the stock ran out: nobody went out, no bonus (S0); the same dealer deals again (ruling)"))
         if deal.late_misdeal:
-            notes.append("a misdeal was found late, but nobody went out: there is no bonus to withhold (ruling)")
+            notes.append(msg("a misdeal was found late, but nobody went out: there is no bonus to withhold (ruling)"))
     elif deal.first_turn and not deal.concealed_given:
         notes.append(
-            f"{deal.out} went out on the first turn: that is going out concealed, "
-            "no meld can have been laid before it (RULES.md §1)"
+            msg(
+                "{name} went out on the first turn: that is going out concealed, no meld can have been laid "
+                "before it (RULES.md §1)",
+                name=deal.out,
+            )
         )
-    hands = deal.hands
     for name in players:
-        hand = hands[name]
+        hand = deal.hands[name]
         if hand.split_note:
-            notes.append(f"{name}'s melded cards: {hand.split_note}")
-        for check in hand.melds:
-            if check.note:
-                notes.append(f"{name}: {check.note}")
+            notes.append(msg("{name}'s melded cards: {note}", name=name, note=hand.split_note))
+        notes += [msg("{name}: {note}", name=name, note=check.note) for check in hand.melds if check.note]
     return notes
 
 
@@ -796,21 +860,36 @@ def conclude(
 
 def _final_lines(rules: OklahomaRules, standing: Standing, seat: int) -> tuple[Line, ...]:
     """A player's final tally: the running total, the side column, the game bonus to the winner."""
-    lines = [Line(label="running total", points=standing.totals[seat], rule="the running game score", source="S0")]
+    lines = [
+        Line(
+            label=msg("running total"),
+            points=standing.totals[seat],
+            rule=N_("the running game score"),
+            source="S0",
+        )
+    ]
     if standing.side[seat]:
         cite = rules.cite("concealed_bonus")
         lines.append(
             Line(
-                "concealed bonuses (side column)",
-                standing.side[seat],
-                "the concealed bonus counts only in the final tally",
-                cite.source,
-                cite.basis,
+                label=msg("concealed bonuses (side column)"),
+                points=standing.side[seat],
+                rule=N_("the concealed bonus counts only in the final tally"),
+                source=cite.source,
+                basis=cite.basis,
             )
         )
     if seat == standing.winner:
         cite = rules.cite("game_bonus")
-        lines.append(Line("game bonus", rules.game_bonus, "the winner of the game", cite.source, cite.basis))
+        lines.append(
+            Line(
+                label=msg("game bonus"),
+                points=rules.game_bonus,
+                rule=N_("the winner of the game"),
+                source=cite.source,
+                basis=cite.basis,
+            )
+        )
     return tuple(lines)
 
 
@@ -825,7 +904,7 @@ def score_game(
     players = tuple(players)
     errors = _players_errors(rules, players, first_dealer)
     if not isinstance(deals, (list, tuple)):
-        errors.append(RecordError("'deals' must be a list", rule="format", field="deals"))
+        errors.append(RecordError(msg("'deals' must be a list"), rule=FORMAT, field="deals"))
     if errors:
         raise RecordInvalid(errors)
     standing = _start(players, first_dealer)
