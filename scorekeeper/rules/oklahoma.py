@@ -101,7 +101,7 @@ class _Report:
 
     def add(
         self,
-        message: Msg,
+        message: Msg | str,  # str: a card's own notation error (cards.CardError)
         rule: str,
         source: str,
         player: str | None = None,

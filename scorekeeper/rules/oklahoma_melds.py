@@ -150,8 +150,11 @@ def labels_of(cards: Sequence[Entered]) -> list[str]:
 class Laid(Protocol):
     """A card as a meld lays it out: its token (with what it stands for) and how it prints."""
 
-    token: Token
-    label: str
+    @property
+    def token(self) -> Token: ...
+
+    @property
+    def label(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +185,7 @@ class MeldCheck:
 def laid_out(
     kind: str,
     ordered: Sequence[Entered | Laid],
-    scored: Sequence[tuple[Param, CardValue]],
+    scored: Sequence[tuple[Msg | str, CardValue]],
     *,
     rank: int | None = None,
     suit: Suit | None = None,
@@ -223,9 +226,9 @@ def _rejected(errors: list[RecordError], kind: str | None = None, cards: Sequenc
     )
 
 
-def score_lines(scored: Sequence[tuple[Param, CardValue]]) -> tuple[int, tuple[Line, ...]]:
+def score_lines(scored: Sequence[tuple[Msg | str, CardValue]]) -> tuple[int, tuple[Line, ...]]:
     """Group (shown as, value) pairs into cited lines, in order of first appearance."""
-    groups: dict[CardValue, list[Param]] = {}
+    groups: dict[CardValue, list[Msg | str]] = {}
     for shown, value in scored:
         groups.setdefault(value, []).append(shown)
     lines = tuple([_melded_line(tuple(shown), value) for value, shown in groups.items()])
@@ -233,7 +236,7 @@ def score_lines(scored: Sequence[tuple[Param, CardValue]]) -> tuple[int, tuple[L
 
 
 @cached(maxsize=16384)
-def _melded_line(shown: tuple[Param, ...], value: CardValue) -> Line:
+def _melded_line(shown: tuple[Msg | str, ...], value: CardValue) -> Line:
     """ "7♥ melded"; several cards that score by one rule: "Q♥ Q♦ melded (2 × 10)"."""
     n = len(shown)
     if n == 1:
@@ -243,12 +246,12 @@ def _melded_line(shown: tuple[Param, ...], value: CardValue) -> Line:
     return Line(label=label, points=value.points * n, rule=value.rule, source=value.source, basis=value.basis)
 
 
-def listed(items: Sequence[Param]) -> Param:
+def listed(items: Sequence[Msg | str]) -> Msg | str:
     """Cards in a row: printed cards apart by spaces ("Q♥ Q♦"), wild cards shown with what they stand
     for apart by commas ("2♣ as a 7, JK as a 7")."""
     if all(isinstance(item, str) for item in items):
-        return " ".join(items)  # type: ignore[arg-type]
-    head = items[0]
+        return " ".join(str(item) for item in items)
+    head: Msg | str = items[0]
     for item in items[1:]:
         head = msg("{first}, {next}", first=head, next=item)
     return head
@@ -514,7 +517,7 @@ def _laid_set(cards: Sequence[Entered], rank: int, note: Msg | str) -> MeldCheck
     """The set laid out: its natural cards by suit, then its wild cards as entered."""
     naturals = sorted((e for e in cards if not e.wild), key=_by_suit)
     wilds = [e for e in cards if e.wild]
-    scored: list[tuple[Param, CardValue]] = [(e.label, _natural_value(e)) for e in naturals]
+    scored: list[tuple[Msg | str, CardValue]] = [(e.label, _natural_value(e)) for e in naturals]
     meaning = [e.label for e in naturals]
     two_value = TWO_AS_TWO if rank == 2 else TWO_AS_RANK[rank]
     for e in wilds:
@@ -588,7 +591,7 @@ class _AtItsPlace:
 
     token: Token
     label: str
-    shown: Param
+    shown: Msg | str
 
 
 def two_points_at(place: int) -> int:

@@ -75,7 +75,7 @@ class MeldedCheck:
     points: int = 0
     lines: tuple[Line, ...] = ()
     errors: tuple[RecordError, ...] = ()
-    note: str = ""
+    note: Msg | str = ""
     unplaced: tuple[str, ...] = ()
 
     @property
