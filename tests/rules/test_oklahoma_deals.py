@@ -428,3 +428,21 @@ def test_the_same_cards_held_under_other_rules_are_priced_by_those_rules():
             ("3♠ in hand", -5, "S0; S1 law 12"),
         ]
         assert ben.points == 2 * k8 - 5
+
+
+@pytest.mark.parametrize(
+    "meld, message",
+    [
+        (["QS", "QS", "QS"], "Q♠ is entered 3 times: the pack has two of each card"),
+        (["7D", "7D", "7D", "7D"], "7♦ is entered 4 times: the pack has two of each card"),
+    ],
+)
+def test_a_single_meld_scored_as_a_hand_keeps_to_the_pack(meld, message):
+    """The checker (rules/checker.py) asks score_hand whether one meld keeps to the pack's limits:
+    a legal set by rank, but the pack holds two of each natural card."""
+    from scorekeeper.rules.oklahoma import score_hand
+
+    with pytest.raises(RecordInvalid) as info:
+        score_hand(BOOK, [meld], [])
+    assert [(str(e.message), e.rule, e.field) for e in info.value.errors] == [(message, "the pack", None)]
+    assert score_hand(BOOK, [["QS", "QH", "QS"]], []).points == 50 + 10 + 50
