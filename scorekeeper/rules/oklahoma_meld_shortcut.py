@@ -202,22 +202,8 @@ def _without_free_wilds(cards: list[Entered]) -> MeldCheck | None:
     Each card scores and shows as itself or what it names (``Entered.melded``, ``.shown``)."""
     n = len(cards)
     rank = cards[0].place_rank
-    for e in cards:
-        if e.place_rank != rank:
-            break
-    else:
-        if n > 4:
-            return None
-        # A set: the natural cards by suit, then the wild cards as entered.
-        naturals = [e for e in cards if not e.wild]
-        if len(naturals) < n:
-            naturals.sort(key=_by_suit)
-            ordered = naturals + [e for e in cards if e.wild]
-            meaning = tuple([e.named_label if e.wild else e.label for e in ordered])
-        else:
-            ordered = sorted(cards, key=_by_suit)
-            meaning = tuple([e.label for e in ordered])
-        return laid_out("set", ordered, _scored(ordered), rank=rank, meaning=meaning, entered=cards)
+    if all(e.place_rank == rank for e in cards):
+        return _named_set(cards, rank) if n <= 4 else None
     # A sequence: each card at its place in one suit (``row``), its aces apart (low or high end).
     suit = cards[0].place_suit
     placed = _placed(cards, suit)
@@ -226,7 +212,7 @@ def _without_free_wilds(cards: list[Entered]) -> MeldCheck | None:
     row, aces, low, high, _ = placed
     if high - low + 1 != n - len(aces):  # a gap between the places (all distinct), or no place
         return None
-    ordered = row[low : high + 1]  # type: ignore[assignment]
+    ordered: list[Entered | _AtPlace] = row[low : high + 1]  # type: ignore[assignment]  # no gap: no None
     if not aces:
         pass
     elif len(aces) == 1:
@@ -245,6 +231,19 @@ def _without_free_wilds(cards: list[Entered]) -> MeldCheck | None:
         return None
     meaning = PLACE_LABEL[suit][low : low + n]
     return laid_out("sequence", ordered, _scored(ordered), suit=SUITS[suit], meaning=meaning, entered=cards)
+
+
+def _named_set(cards: list[Entered], rank: int) -> MeldCheck:
+    """A set whose wild cards are all named: the natural cards by suit, then the wild cards as entered."""
+    naturals = [e for e in cards if not e.wild]
+    if len(naturals) < len(cards):
+        naturals.sort(key=_by_suit)
+        ordered = naturals + [e for e in cards if e.wild]
+        meaning = tuple([e.named_label if e.wild else e.label for e in ordered])
+    else:
+        ordered = sorted(cards, key=_by_suit)
+        meaning = tuple([e.label for e in ordered])
+    return laid_out("set", ordered, _scored(ordered), rank=rank, meaning=meaning, entered=cards)
 
 
 def _placed(

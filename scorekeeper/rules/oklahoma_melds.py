@@ -860,31 +860,7 @@ def _why_not_a_sequence(parts: _Parts, suit: int) -> list[RecordError]:
         if best is None or len(missing) < len(best):
             best = missing
     assert best is not None
-    shown = " ".join(PLACE_LABEL[suit][p] for p in best)
-    free = len(parts.free)
-    if not free:
-        message = nmsg(
-            "not in sequence: {cards} missing, and no wild card to fill it",
-            "not in sequence: {cards} missing, and no wild card to fill them",
-            len(best),
-            cards=shown,
-        )
-    elif len(best) == 1:
-        message = nmsg(
-            "not in sequence: {cards} missing, and {wilds} wild card to fill it",
-            "not in sequence: {cards} missing, and {wilds} wild cards to fill it",
-            free,
-            cards=shown,
-            wilds=free,
-        )
-    else:
-        message = nmsg(
-            "not in sequence: {cards} missing, and {wilds} wild card to fill them",
-            "not in sequence: {cards} missing, and {wilds} wild cards to fill them",
-            free,
-            cards=shown,
-            wilds=free,
-        )
+    message = _missing(" ".join(PLACE_LABEL[suit][p] for p in best), len(best), len(parts.free))
     return [
         _error(
             message,
@@ -893,6 +869,32 @@ def _why_not_a_sequence(parts: _Parts, suit: int) -> list[RecordError]:
             labels_of(cards),
         )
     ]
+
+
+def _missing(cards: str, missing: int, free: int) -> Msg:
+    """ "not in sequence: 9♥ missing, and no wild card to fill it" (or 2 wild cards, to fill them)."""
+    if not free:
+        return nmsg(
+            "not in sequence: {cards} missing, and no wild card to fill it",
+            "not in sequence: {cards} missing, and no wild card to fill them",
+            missing,
+            cards=cards,
+        )
+    if missing == 1:
+        return nmsg(
+            "not in sequence: {cards} missing, and {wilds} wild card to fill it",
+            "not in sequence: {cards} missing, and {wilds} wild cards to fill it",
+            free,
+            cards=cards,
+            wilds=free,
+        )
+    return nmsg(
+        "not in sequence: {cards} missing, and {wilds} wild card to fill them",
+        "not in sequence: {cards} missing, and {wilds} wild cards to fill them",
+        free,
+        cards=cards,
+        wilds=free,
+    )
 
 
 def _place_clashes(seq: _SequenceCards, suit: int) -> list[RecordError]:
