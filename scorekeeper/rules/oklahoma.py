@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from operator import itemgetter
+from typing import TypeGuard
 
 from .caches import cached
 from .cards import CardError
@@ -121,7 +122,7 @@ def _check_deal(
     """Validate one deal, every check in turn; append every error; return the parsed deal when it is valid."""
     start = len(errors)
     report = _Report(number, errors)
-    if not isinstance(deal, Mapping):
+    if not _is_mapping(deal):
         report.add(
             msg("a deal is an object with 'out', 'hands' (and optionally 'first_turn', 'concealed', 'late_misdeal')"),
             FORMAT,
@@ -133,7 +134,7 @@ def _check_deal(
     flags = _check_flags(deal, report)
     late_misdeal = _check_late_misdeal(deal, report)
     hands_raw = deal.get("hands")
-    if not isinstance(hands_raw, Mapping):
+    if not _is_mapping(hands_raw):
         report.add(
             msg("the deal has no 'hands' object: every player's melds and cards held"),
             FORMAT,
@@ -217,7 +218,7 @@ def _check_late_misdeal(deal: Mapping[object, object], report: _Report) -> bool:
     return value
 
 
-def _is_mapping(value: object) -> bool:
+def _is_mapping(value: object) -> TypeGuard[Mapping[object, object]]:
     """isinstance(value, Mapping), quick for the plain dict JSON gives."""
     return type(value) is dict or isinstance(value, Mapping)
 
@@ -265,7 +266,6 @@ def _check_holds_a_card(name: str, raw: object, report: _Report, out: str | None
     out nobody went out, so every player holds a card (a ruling: RULES.md §1 read for that case)."""
     if not _is_mapping(raw):
         return  # reported as a format error
-    assert isinstance(raw, Mapping)
     melds, melded, held = raw.get("melds", []), raw.get("melded", []), raw.get("held", [])
     if not isinstance(melds, list) or not isinstance(melded, list) or not isinstance(held, list):
         return  # reported as a format error
@@ -311,7 +311,6 @@ def _check_hand(
             field=f"hands.{name}",
         )
         return hand
-    assert isinstance(raw, Mapping)
     _check_hand_keys(name, raw, report)
     path = f"hands.{name}."
     if "melded" in raw:
@@ -524,8 +523,8 @@ def _check_out_hand(out: str, hand: _Hand, raw: object, report: _Report) -> None
             cards=[e.label for e in hand.held],
             field=f"hands.{out}.held",
         )
-    key = "melded" if isinstance(raw, Mapping) and "melded" in raw else "melds"
-    raw_melds = raw.get(key) if isinstance(raw, Mapping) else None
+    key = "melded" if _is_mapping(raw) and "melded" in raw else "melds"
+    raw_melds = raw.get(key) if _is_mapping(raw) else None
     if isinstance(raw_melds, list) and not raw_melds:
         report.add(
             msg("{name} went out but melded nothing: going out means melding all one's cards", name=out),
