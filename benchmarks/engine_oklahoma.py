@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from scorekeeper.rules import oklahoma
+from scorekeeper.rules import caches, oklahoma
 from scorekeeper.rules.profiles import resolve
 
 REPEATS = 7
@@ -151,7 +151,7 @@ def measure(rounds: int = ROUNDS) -> dict[str, float]:
         oklahoma.score_deal(rules, PLAYERS, DEAL)
 
     def one_deal_cold() -> None:
-        oklahoma.clear_caches(parsed_cards=False)  # every meld checked afresh (cards stay parsed)
+        caches.clear_caches()  # every meld checked afresh (card texts parsed afresh too)
         oklahoma.score_deal(rules, PLAYERS, DEAL)
 
     def one_game() -> None:
@@ -162,7 +162,7 @@ def measure(rounds: int = ROUNDS) -> dict[str, float]:
             oklahoma.check_meld(meld, rules)
 
     def melds_cold() -> None:
-        oklahoma.clear_caches(parsed_cards=False)
+        caches.clear_caches()
         for meld in MELDS:
             oklahoma.check_meld(meld, rules)
 
@@ -172,7 +172,7 @@ def measure(rounds: int = ROUNDS) -> dict[str, float]:
         assert oklahoma.check_melded(cards, rules).ok, name
 
         def split_afresh(cards: list[str] = cards) -> None:
-            oklahoma.clear_caches(parsed_cards=False)
+            caches.clear_caches()
             oklahoma.check_melded(cards, rules)
 
         per_second = _rate(split_afresh, rounds=max(rounds // 10, 20))
@@ -185,7 +185,7 @@ def measure(rounds: int = ROUNDS) -> dict[str, float]:
     def play_all(afresh: bool) -> None:
         for players, deals in played:
             if afresh:
-                oklahoma.clear_caches(parsed_cards=False)
+                caches.clear_caches()
             standing = oklahoma.begin(rules_long, players, None)
             for number, deal in enumerate(deals, 1):
                 _, standing = oklahoma.play(rules_long, players, standing, deal, number)

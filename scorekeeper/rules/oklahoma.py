@@ -16,43 +16,20 @@ import contextlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from operator import itemgetter
+from typing import TypeGuard
 
-from . import oklahoma_melds, oklahoma_split
+from .caches import cached
 from .cards import CardError
 from .errors import RecordError, RecordInvalid
-from .oklahoma_melds import (
-    _ENTERED,
-    _HELD,
-    _VERDICTS,
-    SRC_NOTATION,
-    SRC_WILD,
-    Entered,
-    MeldCheck,
-    _unseen,
-    check_meld,
-    entered,
-    known_card,
-    verdict_key,
-    within_the_pack,
-)
+from .messages import N_, Msg, msg
+from .oklahoma_meld_shortcut import check_meld
+from .oklahoma_melds import SRC_NOTATION, SRC_WILD, Entered, MeldCheck, entered
 from .oklahoma_split import MeldedCheck, check_melded
 from .oklahoma_values import CardValue, card_value_held, card_value_melded, k8_held, pack_counts
 from .players import first_dealer_errors, player_count_errors, player_errors
 from .profiles import OklahomaRules
-from .results import (
-    DealResult,
-    GameResult,
-    Line,
-    PlayerDeal,
-    Standing,
-    make_deal_result,
-    make_line,
-    make_player_deal,
-    make_standing,
-    positional_maker,
-)
+from .results import DealResult, GameResult, Line, PlayerDeal, Standing
 
 __all__ = [
     "GAME",
@@ -63,7 +40,6 @@ __all__ = [
     "MeldedCheck",
     "check_meld",
     "check_melded",
-    "clear_caches",
     "conclude",
     "pack_counts",
     "play",
@@ -85,13 +61,8 @@ DEAL_KEYS = ("out", "first_turn", "concealed", "late_misdeal", "hands")
 HAND_KEYS = ("melds", "melded", "held")  # 'melds' or 'melded' (one flat list, split by the engine)
 FLAGS = ("first_turn", "concealed")  # how the player who went out did it
 
-
-def clear_caches(parsed_cards: bool = True) -> None:
-    """Forget every cached verdict (melds, melded lists) and, unless told not to, every parsed card."""
-    oklahoma_melds.clear_caches(parsed_cards)
-    oklahoma_split.clear_cache()
-    _HELD_LINES_OF.clear()
-    _HELD_LINES.clear()
+FORMAT = N_("format")
+CARDS_IN_HAND = N_("cards in hand")
 
 
 # --------------------------------------------------------------------------------------------
@@ -102,7 +73,7 @@ def clear_caches(parsed_cards: bool = True) -> None:
 class _Hand:
     melds: list[MeldCheck]
     held: list[Entered]
-    split_note: str = ""  # how a 'melded' list was split, where it splits more than one way
+    split_note: Msg | str = ""  # how a 'melded' list was split, where it splits more than one way
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +102,7 @@ class _Report:
 
     def add(
         self,
-        message: str,
+        message: Msg | str,  # str: a card's own notation error (cards.CardError)
         rule: str,
         source: str,
         player: str | None = None,
@@ -148,23 +119,13 @@ class _Report:
 def _check_deal(
     rules: OklahomaRules, players: tuple[str, ...], deal: object, number: int, errors: list[RecordError]
 ) -> _Deal | None:
-    """Validate one deal; append every error; return the parsed deal when it is valid."""
-    valid = _valid_deal(rules, players, deal)
-    if valid is not None:
-        return valid
-    return _check_deal_fully(rules, players, deal, number, errors)
-
-
-def _check_deal_fully(
-    rules: OklahomaRules, players: tuple[str, ...], deal: object, number: int, errors: list[RecordError]
-) -> _Deal | None:
     """Validate one deal, every check in turn; append every error; return the parsed deal when it is valid."""
     start = len(errors)
     report = _Report(number, errors)
-    if not isinstance(deal, Mapping):
+    if not _is_mapping(deal):
         report.add(
-            "a deal is an object with 'out', 'hands' (and optionally 'first_turn', 'concealed', 'late_misdeal')",
-            "format",
+            msg("a deal is an object with 'out', 'hands' (and optionally 'first_turn', 'concealed', 'late_misdeal')"),
+            FORMAT,
             SRC_NOTATION,
         )
         return None
@@ -173,9 +134,12 @@ def _check_deal_fully(
     flags = _check_flags(deal, report)
     late_misdeal = _check_late_misdeal(deal, report)
     hands_raw = deal.get("hands")
-    if not isinstance(hands_raw, Mapping):
+    if not _is_mapping(hands_raw):
         report.add(
-            "the deal has no 'hands' object: every player's melds and cards held", "format", SRC_NOTATION, field="hands"
+            msg("the deal has no 'hands' object: every player's melds and cards held"),
+            FORMAT,
+            SRC_NOTATION,
+            field="hands",
         )
         return None
     hands = _check_hands(rules, players, hands_raw, report, out)
@@ -185,111 +149,25 @@ def _check_deal_fully(
         return None
     first_turn = flags["first_turn"]
     concealed = flags["concealed"] or first_turn
-    return _Deal(hands, out, first_turn, concealed, late_misdeal, flags["concealed"])
-
-
-_DEAL_KEYS = frozenset(DEAL_KEYS)
-_make_deal = positional_maker(_Deal)
-
-
-def _valid_deal(rules: OklahomaRules, players: tuple[str, ...], deal: object) -> _Deal | None:
-    """The parsed deal of a deal as plain JSON gives it that passes every check, found without
-    collecting errors; None at the first doubt (anything wrong, or not of the plain JSON types):
-    the full check then says what is wrong. It accepts exactly what the full check accepts with no
-    error, and gives the same parsed deal."""
-    if type(deal) is not dict or "out" not in deal or not _DEAL_KEYS.issuperset(deal):
-        return None
-    out = deal["out"]
-    if out is not None and (type(out) is not str or out not in players):
-        return None
-    first_turn = deal.get("first_turn", False)
-    concealed = deal.get("concealed", False)
-    late_misdeal = deal.get("late_misdeal", False)
-    if type(first_turn) is not bool or type(concealed) is not bool or type(late_misdeal) is not bool:
-        return None
-    if out is None and (first_turn or concealed):
-        return None
-    hands_raw = deal.get("hands")
-    if type(hands_raw) is not dict or len(hands_raw) != len(players):
-        return None
-    for name in hands_raw:
-        if name not in players:
-            return None
-    joker = rules.joker
-    joker_key = verdict_key(rules)
-    verdicts = _VERDICTS
-    entered_cache = _ENTERED
-    pack = count = 0  # the weight and number of every card entered, for the pack's limits
-    hands: dict[str, _Hand] = {}
-    for name in players:
-        raw = hands_raw[name]  # every player has a hand: as many hands as players, each a player's
-        if type(raw) is not dict or len(raw) != 2:
-            return None
-        melds = raw.get("melds")
-        cards = raw.get("held")
-        if type(melds) is not list or type(cards) is not list:  # so the two keys are 'melds' and 'held'
-            return None
-        if name == out:
-            if cards or not melds:
-                return None
-        elif not cards and not melds:  # every meld is checked below: an empty one is no meld
-            return None
-        checks: list[MeldCheck] = []
-        for meld in melds:
-            if type(meld) is not list:
-                return None
-            try:
-                key = (joker_key, *meld)
-                found = verdicts.get(key)
-            except TypeError:  # something unhashable in the meld
-                return None
-            check, weight = _unseen(key, meld, rules) if found is None else found
-            if not check.ok:
-                return None
-            checks.append(check)
-            pack += weight
-            count += len(check.card_labels)
-        held: list[Entered] | None = None
-        if joker:  # every card seen before and naming nothing (a Joker held is fine)
-            try:
-                held = [_HELD[raw_card] for raw_card in cards]
-            except (KeyError, TypeError):
-                held = None
-        if held is not None:
-            pack += sum([e.weight for e in held])
-            count += len(held)
-            hands[name] = _Hand(checks, held)
-            continue
-        held = []
-        for raw_card in cards:
-            if type(raw_card) is not str:
-                return None
-            e = entered_cache.get(raw_card)
-            if type(e) is not Entered:
-                try:
-                    e = entered(raw_card)
-                except CardError:
-                    return None
-            if e.named_rank or (e.joker and not joker):
-                return None
-            held.append(e)
-            pack += e.weight
-        count += len(held)
-        hands[name] = _Hand(checks, held)
-    if not within_the_pack(pack, count):  # one Joker; two of every other card
-        return None
-    return _make_deal(hands, out, first_turn, concealed or first_turn, late_misdeal, concealed)
+    return _Deal(
+        hands=hands,
+        out=out,
+        first_turn=first_turn,
+        concealed=concealed,
+        late_misdeal=late_misdeal,
+        concealed_given=flags["concealed"],
+    )
 
 
 def _check_deal_keys(deal: Mapping[object, object], report: _Report) -> None:
     for key in deal:
         if key not in DEAL_KEYS:
-            message = f"unknown key '{key}': an Oklahoma deal has {', '.join(DEAL_KEYS)}"
-            report.add(message, "format", SRC_NOTATION, field=str(key))
+            message = msg("unknown key '{key}': an Oklahoma deal has {keys}", key=str(key), keys=", ".join(DEAL_KEYS))
+            report.add(message, FORMAT, SRC_NOTATION, field=str(key))
     if "out" not in deal:
         report.add(
-            "the deal has no 'out': name the player who went out, or null when the stock ran out",
-            "format",
+            msg("the deal has no 'out': name the player who went out, or null when the stock ran out"),
+            FORMAT,
             SRC_NOTATION,
             field="out",
         )
@@ -301,7 +179,7 @@ def _check_out(deal: Mapping[object, object], players: tuple[str, ...], report: 
     if out is None:
         return None
     if not isinstance(out, str) or out not in players:
-        report.add(f"'out' is {out!r}, not one of the players", "format", SRC_NOTATION, field="out")
+        report.add(msg("'out' is {value}, not one of the players", value=repr(out)), FORMAT, SRC_NOTATION, field="out")
         return None
     return out
 
@@ -312,12 +190,17 @@ def _check_flags(deal: Mapping[object, object], report: _Report) -> dict[str, bo
     for key in FLAGS:
         value = deal.get(key, False)
         if not isinstance(value, bool):
-            report.add(f"'{key}' takes true or false, not {value!r}", "format", SRC_NOTATION, field=key)
+            message = msg("'{key}' takes true or false, not {value}", key=key, value=repr(value))
+            report.add(message, FORMAT, SRC_NOTATION, field=key)
             value = False
         if value and deal.get("out") is None:
             report.add(
-                f"'{key}' says how the player who went out did it: with nobody out (stock ran out) it cannot be true",
-                "going out",
+                msg(
+                    "'{key}' says how the player who went out did it: with nobody out (stock ran out) it "
+                    "cannot be true",
+                    key=key,
+                ),
+                N_("going out"),
                 "S0",
                 field=key,
             )
@@ -329,12 +212,13 @@ def _check_late_misdeal(deal: Mapping[object, object], report: _Report) -> bool:
     """``late_misdeal``: a misdeal found after the first play (S1 law 4); true or false."""
     value = deal.get("late_misdeal", False)
     if not isinstance(value, bool):
-        report.add(f"'late_misdeal' takes true or false, not {value!r}", "format", SRC_NOTATION, field="late_misdeal")
+        message = msg("'{key}' takes true or false, not {value}", key="late_misdeal", value=repr(value))
+        report.add(message, FORMAT, SRC_NOTATION, field="late_misdeal")
         return False
     return value
 
 
-def _is_mapping(value: object) -> bool:
+def _is_mapping(value: object) -> TypeGuard[Mapping[object, object]]:
     """isinstance(value, Mapping), quick for the plain dict JSON gives."""
     return type(value) is dict or isinstance(value, Mapping)
 
@@ -350,15 +234,19 @@ def _check_hands(
     for name in hands_raw:
         if name not in players:
             report.add(
-                f"'{name}' is not one of the players", "format", SRC_NOTATION, player=str(name), field=f"hands.{name}"
+                msg("'{name}' is not one of the players", name=str(name)),
+                FORMAT,
+                SRC_NOTATION,
+                player=str(name),
+                field=f"hands.{name}",
             )
     hands: dict[str, _Hand] = {}
     entered_cards: list[tuple[str | None, str]] = []  # every card entered, with its player, for the pack count
     for name in players:
         if name not in hands_raw:
             report.add(
-                f"{name} has no hand in this deal: every player has an entry (melds and cards held)",
-                "format",
+                msg("{name} has no hand in this deal: every player has an entry (melds and cards held)", name=name),
+                FORMAT,
                 SRC_NOTATION,
                 player=name,
                 field=f"hands.{name}",
@@ -366,29 +254,48 @@ def _check_hands(
             continue
         hands[name] = _check_hand(rules, name, hands_raw[name], report, entered_cards)
         if name != out:
-            _check_holds_a_card(name, hands_raw[name], report)
+            _check_holds_a_card(name, hands_raw[name], report, out)
     _check_pack(rules, entered_cards, report)
     return hands
 
 
-def _check_holds_a_card(name: str, raw: object, report: _Report) -> None:
-    """A player who did not go out holds at least one card (RULES.md §1): no cards at all is an
-    entry error, not a score of 0 (a player whose hand empties has gone out)."""
+def _check_holds_a_card(name: str, raw: object, report: _Report, out: str | None) -> None:
+    """A player who did not go out holds at least one card at the end of the deal, whatever he
+    melded (RULES.md §1): a player whose hand empties has gone out. No cards at all is an entry
+    error, not a score of 0; melds and nothing held is an entry error on ``held``. With the stock
+    out nobody went out, so every player holds a card (a ruling: RULES.md §1 read for that case)."""
     if not _is_mapping(raw):
         return  # reported as a format error
-    assert isinstance(raw, Mapping)
     melds, melded, held = raw.get("melds", []), raw.get("melded", []), raw.get("held", [])
     if not isinstance(melds, list) or not isinstance(melded, list) or not isinstance(held, list):
         return  # reported as a format error
-    if held or melded or any(isinstance(meld, list) and meld for meld in melds):
+    if held:
         return
-    report.add(
-        f"{name} has no cards: every player who did not go out holds at least one card",
-        "cards in hand",
-        "S0",
-        player=name,
-        field=f"hands.{name}",
-    )
+    if not melded and not any(isinstance(meld, list) and meld for meld in melds):
+        report.add(
+            msg("{name} has no cards: every player who did not go out holds at least one card", name=name),
+            CARDS_IN_HAND,
+            "S0",
+            player=name,
+            field=f"hands.{name}",
+        )
+        return
+    if out is None:
+        message = msg(
+            "{name} melded every card and holds none: with the stock run out nobody went out, "
+            "so every player still holds at least one card",
+            name=name,
+        )
+        source = "ruling"
+    else:
+        message = msg(
+            "{name} melded every card and holds none, but {out} went out: every player who did not "
+            "go out holds at least one card (a player whose hand empties has gone out)",
+            name=name,
+            out=out,
+        )
+        source = "RULES.md §1"
+    report.add(message, CARDS_IN_HAND, source, player=name, field=f"hands.{name}.held")
 
 
 def _check_hand(
@@ -397,14 +304,13 @@ def _check_hand(
     hand = _Hand([], [])
     if not _is_mapping(raw):
         report.add(
-            f"{name}'s hand is an object with 'melds' and 'held'",
-            "format",
+            msg("{name}'s hand is an object with 'melds' and 'held'", name=name),
+            FORMAT,
             SRC_NOTATION,
             player=name,
             field=f"hands.{name}",
         )
         return hand
-    assert isinstance(raw, Mapping)
     _check_hand_keys(name, raw, report)
     path = f"hands.{name}."
     if "melded" in raw:
@@ -419,32 +325,35 @@ def _check_hand_keys(name: str, raw: Mapping[object, object], report: _Report) -
     for key in raw:
         if key not in HAND_KEYS:
             report.add(
-                f"unknown key '{key}': a hand has 'melds' (or 'melded') and 'held'",
-                "format",
+                msg("unknown key '{key}': a hand has 'melds' (or 'melded') and 'held'", key=str(key)),
+                FORMAT,
                 SRC_NOTATION,
                 player=name,
                 field=f"hands.{name}.{key}",
             )
     if "melds" in raw and "melded" in raw:
         report.add(
-            f"{name}'s hand gives both 'melds' and 'melded': give the melds, or one list of every card melded",
-            "format",
+            msg(
+                "{name}'s hand gives both 'melds' and 'melded': give the melds, or one list of every card melded",
+                name=name,
+            ),
+            FORMAT,
             SRC_NOTATION,
             player=name,
             field=f"hands.{name}.melded",
         )
     if "melds" not in raw and "melded" not in raw:
         report.add(
-            f"{name}'s hand has no 'melds' (write [] for none, or give 'melded')",
-            "format",
+            msg("{name}'s hand has no 'melds' (write [] for none, or give 'melded')", name=name),
+            FORMAT,
             SRC_NOTATION,
             player=name,
             field=f"hands.{name}.melds",
         )
     if "held" not in raw:
         report.add(
-            f"{name}'s hand has no 'held' (write [] for none)",
-            "format",
+            msg("{name}'s hand has no 'held' (write [] for none)", name=name),
+            FORMAT,
             SRC_NOTATION,
             player=name,
             field=f"hands.{name}.held",
@@ -463,8 +372,8 @@ def _check_melds(
     """A hand's melds, each checked alone; ``path`` leads to the hand in the record ("hands.Ann.")."""
     if not isinstance(melds, list) or not all(isinstance(m, list) for m in melds):
         report.add(
-            "'melds' is a list of melds, each a list of cards",
-            "format",
+            msg("'melds' is a list of melds, each a list of cards"),
+            FORMAT,
             SRC_NOTATION,
             player=name,
             field=path + "melds",
@@ -496,7 +405,7 @@ def _check_melded(
     """A hand's melded cards as one flat list: split into legal melds by the engine (RECORD.md)."""
     field = path + "melded"
     if not isinstance(melded, list):
-        report.add("'melded' is one list of every card melded", "format", SRC_NOTATION, player=name, field=field)
+        report.add(msg("'melded' is one list of every card melded"), FORMAT, SRC_NOTATION, player=name, field=field)
         return
     split = check_melded(melded, rules)
     for e in split.errors:
@@ -520,21 +429,23 @@ def _check_held(
 ) -> None:
     """The cards left in a hand: natural cards as they are (a wild card in hand stands for nothing)."""
     if not isinstance(cards, list):
-        report.add("'held' is a list of cards", "format", SRC_NOTATION, player=name, field=path + "held")
+        report.add(msg("'held' is a list of cards"), FORMAT, SRC_NOTATION, player=name, field=path + "held")
         return
     field = path + "held"
     for raw_card in cards:
-        e = known_card(raw_card)  # the parsed card when this text was seen before
-        if e is None:
-            try:
-                e = entered(raw_card)
-            except CardError as exc:
-                report.add(exc.message, "card notation", SRC_NOTATION, player=name, cards=[exc.token], field=field)
-                continue
+        try:
+            e = entered(raw_card)
+        except CardError as exc:
+            report.add(exc.message, N_("card notation"), SRC_NOTATION, player=name, cards=[exc.token], field=field)
+            continue
         if e.named_rank:
             report.add(
-                f"a card in hand stands for nothing: write {e.card_code}, not {e.token.code}",
-                "wild cards",
+                msg(
+                    "a card in hand stands for nothing: write {card}, not {entered}",
+                    card=e.card_code,
+                    entered=e.token.code,
+                ),
+                N_("wild cards"),
                 SRC_WILD,
                 player=name,
                 cards=[e.label],
@@ -543,7 +454,12 @@ def _check_held(
         if e.joker and not rules.joker:
             source = rules.cite("joker").source
             report.add(
-                "this game is played without the Joker", "no Joker", source, player=name, cards=["JK"], field=field
+                msg("this game is played without the Joker"),
+                N_("no Joker"),
+                source,
+                player=name,
+                cards=["JK"],
+                field=field,
             )
             continue
         entered_cards.append((name, e.card_label))
@@ -560,16 +476,25 @@ def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str | None, str]
             continue  # already reported where it was entered
         limit = 1 if label == "JK" else 2
         by_player = Counter(name for name, card in entered_cards if card == label)
-        by = "" if None in by_player else " (" + ", ".join(f"{name} {k}" for name, k in by_player.items()) + ")"
         if label == "JK":
-            what = "one Joker"
+            what = msg("one Joker")
         elif label[0] == "2":
-            what = "two of each card (eight 2s)"
+            what = msg("two of each card (eight 2s)")
         else:
-            what = "two of each card"
+            what = msg("two of each card")
+        if None in by_player:  # a hand alone
+            message = msg("{card} is entered {n} times: the pack has {what}", card=label, n=count, what=what)
+        else:
+            message = msg(
+                "{card} is entered {n} times ({by}): the pack has {what}",
+                card=label,
+                n=count,
+                by=", ".join(f"{name} {k}" for name, k in by_player.items()),
+                what=what,
+            )
         report.add(
-            f"{label} is entered {count} times{by}: the pack has {what}",
-            "the pack",
+            message,
+            N_("the pack"),
             SRC_PACK,
             player=_past_the_limit(entered_cards, label, limit),
             cards=[label],
@@ -591,19 +516,19 @@ def _check_out_hand(out: str, hand: _Hand, raw: object, report: _Report) -> None
     """The player who went out melded every card (the last one discarded)."""
     if hand.held:
         report.add(
-            f"{out} went out: nothing is left in hand (every card melded but the last, discarded)",
-            "going out",
+            msg("{name} went out: nothing is left in hand (every card melded but the last, discarded)", name=out),
+            N_("going out"),
             SRC_OUT,
             player=out,
             cards=[e.label for e in hand.held],
             field=f"hands.{out}.held",
         )
-    key = "melded" if isinstance(raw, Mapping) and "melded" in raw else "melds"
-    raw_melds = raw.get(key) if isinstance(raw, Mapping) else None
+    key = "melded" if _is_mapping(raw) and "melded" in raw else "melds"
+    raw_melds = raw.get(key) if _is_mapping(raw) else None
     if isinstance(raw_melds, list) and not raw_melds:
         report.add(
-            f"{out} went out but melded nothing: going out means melding all one's cards",
-            "going out",
+            msg("{name} went out but melded nothing: going out means melding all one's cards", name=out),
+            N_("going out"),
             "ruling",
             player=out,
             field=f"hands.{out}.{key}",
@@ -614,132 +539,54 @@ def _check_out_hand(out: str, hand: _Hand, raw: object, report: _Report) -> None
 # Scoring a deal.
 
 
-_Bonus = tuple[tuple[Line, ...], tuple[Line, ...]]  # the going-out lines, the side column's lines
-
-
-class _Tables:
-    """What scoring a deal takes from the rules, worked out once for a rules object (rules are frozen
-    values): the K–8 value in hand, the going-out lines by (late misdeal, first turn, concealed)."""
-
-    __slots__ = ("bonus", "k8", "rules")
-
-    def __init__(self, rules: OklahomaRules) -> None:
-        self.rules = rules
-        self.k8 = k8_held(rules)
-        self.bonus: dict[tuple[bool, bool, bool], tuple[tuple[Line, ...], tuple[Line, ...]]] = {}
-
-    def bonus_lines(
-        self, late_misdeal: bool, first_turn: bool, concealed: bool
-    ) -> tuple[tuple[Line, ...], tuple[Line, ...]]:
-        key = (late_misdeal, first_turn, concealed)
-        lines = self.bonus.get(key)
-        if lines is None:
-            lines = self.bonus[key] = _bonus_lines(self.rules, late_misdeal, first_turn, concealed)
-        return lines
-
-
-_TABLES: list[_Tables] = []  # the tables of the rules played last (one game's, in an import)
-
-
-def _tables(rules: OklahomaRules) -> _Tables:
-    tables = _TABLES[0] if _TABLES else None
-    if tables is None or tables.rules is not rules:
-        tables = _Tables(rules)
-        _TABLES[:] = [tables]
-    return tables
-
-
 def _score_deal(rules: OklahomaRules, players: tuple[str, ...], deal: _Deal) -> dict[str, PlayerDeal]:
-    tables = _tables(rules)
-    k8 = tables.k8
-    out = deal.out
-    hands = deal.hands
+    k8 = k8_held(rules)
     result = {}
     for name in players:
-        if name == out:
-            bonus, side = tables.bonus_lines(deal.late_misdeal, deal.first_turn, deal.concealed)
-            result[name] = _player_deal(hands[name], k8, bonus, side)
+        if name == deal.out:
+            bonus, side = _bonus_lines(rules, deal.late_misdeal, deal.first_turn, deal.concealed)
+            result[name] = _player_deal(deal.hands[name], k8, bonus, side)
         else:
-            result[name] = _player_deal(hands[name], k8)
+            result[name] = _player_deal(deal.hands[name], k8)
     return result
 
 
 def _player_deal(hand: _Hand, k8: CardValue, bonus: tuple[Line, ...] = (), side: tuple[Line, ...] = ()) -> PlayerDeal:
     """One player's score: the melds, the cards left in hand, the going-out bonus; the side column."""
-    melds = hand.melds
-    lines: list[Line] = []
-    for check in melds:
-        lines += check.lines
-    cards = hand.held
-    held = tuple([e.card_label for e in cards])
-    if held:
-        key = (held, k8)
-        held_lines = _HELD_LINES_OF.get(key)
-        lines += _held_lines(cards, key) if held_lines is None else held_lines
-    if bonus:
-        lines += bonus
-    points = 0
-    for line in lines:
-        points += line.points
-    return make_player_deal(
-        points,
-        tuple(lines),
-        tuple([check.labels for check in melds]),
-        held,
-        (),
-        (),
-        None,
-        None,
-        side[0].points if side else 0,
-        side,
+    lines = [line for check in hand.melds for line in check.lines]
+    lines += _held_lines(hand.held, k8)
+    lines += bonus
+    return PlayerDeal(
+        points=sum(line.points for line in lines),
+        lines=tuple(lines),
+        melds=tuple(check.labels for check in hand.melds),
+        held=tuple(e.card_label for e in hand.held),
+        side_points=sum(line.points for line in side),
+        side_lines=side,
     )
 
 
-# The lines of the cards left in a hand, by the cards (as printed: the card says what it costs) and
-# the rules' K–8 value: lines are values, the same cards and rule give the same lines.
-_HELD_LINES_OF: dict[tuple[tuple[str, ...], CardValue], tuple[Line, ...]] = {}
-
-
-def _held_lines(cards: list[Entered], key: tuple[tuple[str, ...], CardValue]) -> tuple[Line, ...]:
-    """The cards left in hand, grouped by the rule that prices them (``key``: their labels, the K–8 value)."""
-    k8 = key[1]
+def _held_lines(cards: list[Entered], k8: CardValue) -> list[Line]:
+    """The cards left in hand, one line for each rule that prices them (``k8``: the K–8 value)."""
     groups: dict[CardValue, list[str]] = {}
     for e in cards:
-        value = e.held_value or k8
-        group = groups.get(value)
-        if group is None:
-            groups[value] = [e.card_label]
-        else:
-            group.append(e.card_label)
-    lines = []
-    for value, shown in groups.items():
-        line_key = (tuple(shown), value)
-        line = _HELD_LINES.get(line_key)
-        lines.append(_held_line(line_key) if line is None else line)
-    if len(_HELD_LINES_OF) >= 8192:
-        _HELD_LINES_OF.clear()
-    _HELD_LINES_OF[key] = result = tuple(lines)
-    return result
+        groups.setdefault(e.held_value or k8, []).append(e.card_label)
+    return [_held_line(tuple(shown), value) for value, shown in groups.items()]
 
 
-_HELD_LINES: dict[tuple[tuple[str, ...], CardValue], Line] = {}
-
-
-def _held_line(key: tuple[tuple[str, ...], CardValue]) -> Line:
-    """One line of cards left in hand, priced by one rule (lines are values: the same cards and rule
-    give the same line, kept for the next deal)."""
-    shown, value = key
+@cached(maxsize=16384)
+def _held_line(shown: tuple[str, ...], value: CardValue) -> Line:
+    """One line of cards left in hand, priced by one rule: "K♦ in hand", "K♦ Q♥ in hand (2 × −20)"."""
     k = len(shown)
-    unit = value.points
-    label = " ".join(shown) + (" in hand" if k == 1 else f" in hand ({k} × {unit})")
-    line = make_line(label, unit * k, value.rule, value.source, value.basis)
-    if len(_HELD_LINES) >= 8192:
-        _HELD_LINES.clear()
-    _HELD_LINES[key] = line
-    return line
+    cards = " ".join(shown)
+    if k == 1:
+        label = msg("{cards} in hand", cards=cards)
+    else:
+        label = msg("{cards} in hand ({n} × {unit})", cards=cards, n=k, unit=value.points)
+    return Line(label=label, points=value.points * k, rule=value.rule, source=value.source, basis=value.basis)
 
 
-@lru_cache(maxsize=256)
+@cached(maxsize=256)
 def _bonus_lines(
     rules: OklahomaRules, late_misdeal: bool, first_turn: bool, concealed: bool
 ) -> tuple[tuple[Line, ...], tuple[Line, ...]]:
@@ -748,25 +595,30 @@ def _bonus_lines(
     return (_going_out_line(rules, late_misdeal, first_turn),), side
 
 
+_NO_BONUS_AFTER_A_MISDEAL = N_("after a misdeal found after the first play, the winner gets no bonus for going out")
+
+
 def _going_out_line(rules: OklahomaRules, late_misdeal: bool, first_turn: bool) -> Line:
     if late_misdeal:
         return Line(
-            "went out, but a misdeal was found late: no going-out bonus",
-            0,
-            "after a misdeal found after the first play, the winner gets no bonus for going out",
-            SRC_MISDEAL,
+            label=msg("went out, but a misdeal was found late: no going-out bonus"),
+            points=0,
+            rule=_NO_BONUS_AFTER_A_MISDEAL,
+            source=SRC_MISDEAL,
         )
     if first_turn and not rules.first_turn_bonus:
         cite = rules.cite("first_turn_bonus")
         return Line(
-            "went out on the first turn: no going-out bonus",
-            0,
-            "no bonus for going out on one's first turn",
-            cite.source,
-            cite.basis,
+            label=msg("went out on the first turn: no going-out bonus"),
+            points=0,
+            rule=N_("no bonus for going out on one's first turn"),
+            source=cite.source,
+            basis=cite.basis,
         )
     cite = rules.cite("out_bonus")
-    return Line("went out", rules.out_bonus, "going out", cite.source, cite.basis)
+    return Line(
+        label=msg("went out"), points=rules.out_bonus, rule=N_("going out"), source=cite.source, basis=cite.basis
+    )
 
 
 def _concealed_line(rules: OklahomaRules, late_misdeal: bool, first_turn: bool) -> Line:
@@ -774,29 +626,33 @@ def _concealed_line(rules: OklahomaRules, late_misdeal: bool, first_turn: bool) 
     cite = rules.cite("concealed_bonus")
     if rules.concealed_bonus == 0:
         return Line(
-            "went out concealed: no concealed bonus under these rules", 0, "concealed bonus", cite.source, cite.basis
+            label=msg("went out concealed: no concealed bonus under these rules"),
+            points=0,
+            rule=N_("concealed bonus"),
+            source=cite.source,
+            basis=cite.basis,
         )
     if late_misdeal:
         return Line(
-            "went out concealed, but a misdeal was found late: no concealed bonus",
-            0,
-            "after a misdeal found after the first play, the winner gets no bonus for going out",
-            SRC_MISDEAL,
+            label=msg("went out concealed, but a misdeal was found late: no concealed bonus"),
+            points=0,
+            rule=_NO_BONUS_AFTER_A_MISDEAL,
+            source=SRC_MISDEAL,
         )
     if first_turn and not rules.first_turn_bonus:
         return Line(
-            "went out concealed on the first turn: no concealed bonus either",
-            0,
-            "the concealed bonus is additional to the going-out bonus",
-            "ruling",
-            "ruling",
+            label=msg("went out concealed on the first turn: no concealed bonus either"),
+            points=0,
+            rule=N_("the concealed bonus is additional to the going-out bonus"),
+            source="ruling",
+            basis="ruling",
         )
     return Line(
-        "went out concealed (side column, outside the race)",
-        rules.concealed_bonus,
-        "concealed bonus",
-        cite.source,
-        cite.basis,
+        label=msg("went out concealed (side column, outside the race)"),
+        points=rules.concealed_bonus,
+        rule=N_("concealed bonus"),
+        source=cite.source,
+        basis=cite.basis,
     )
 
 
@@ -865,8 +721,13 @@ def _deal_errors(
         winner = players[standing.winner]
         errors.append(
             RecordError(
-                f"the game ended on deal {standing.ended_on} ({winner} reached {rules.target:,}): no deal follows it",
-                rule="end of the game",
+                msg(
+                    "the game ended on deal {deal} ({name} reached {target:,}): no deal follows it",
+                    deal=standing.ended_on,
+                    name=winner,
+                    target=rules.target,
+                ),
+                rule=N_("end of the game"),
                 source=rules.cite("target").source,
                 deal=number,
             )
@@ -879,10 +740,6 @@ def play(
 ) -> tuple[DealResult, Standing]:
     """Check and score deal ``number`` onto ``standing``; raise RecordInvalid with every error of the deal."""
     players = tuple(players)
-    if standing.ended_on is None:
-        valid = _valid_deal(rules, players, deal)
-        if valid is not None:
-            return _play(rules, players, standing, valid, number)
     parsed, errors = _deal_errors(rules, players, standing, deal, number)
     if errors or parsed is None:
         raise RecordInvalid(errors)
@@ -893,85 +750,70 @@ def _play(
     rules: OklahomaRules, players: tuple[str, ...], standing: Standing, deal: _Deal, number: int
 ) -> tuple[DealResult, Standing]:
     scored = _score_deal(rules, players, deal)
-    before = standing.totals
-    if len(before) != len(players) or len(standing.side) != len(players):  # not this game's standing
-        for seats in (before, standing.side):
-            for _ in zip(seats, players, strict=True):  # raises ValueError, as it always did
-                pass
-    side_before = standing.side
-    totals_before: dict[str, int] = {}  # by name, as the result gives them
-    totals_after: dict[str, int] = {}
-    side_after: dict[str, int] = {}
-    by_seat: list[int] = []
-    side_by_seat: list[int] = []
-    for seat, name in enumerate(players):  # every seat: as many totals as players, checked above
-        player = scored[name]
-        totals_before[name] = total = before[seat]
-        totals_after[name] = total = total + player.points
-        by_seat.append(total)
-        side_after[name] = total = side_before[seat] + player.side_points
-        side_by_seat.append(total)
-    totals = tuple(by_seat)
-    side = tuple(side_by_seat)
+    totals = tuple(total + scored[name].points for total, name in zip(standing.totals, players, strict=True))
+    side = tuple(total + scored[name].side_points for total, name in zip(standing.side, players, strict=True))
     out = deal.out
     next_dealer = players.index(out) if out is not None else standing.dealer
     notes = _deal_notes(players, deal)
-    winner, tie = (None, False) if max(totals) < rules.target else _winner(totals, rules.target)
+    winner, tie = _winner(totals, rules.target)
     if tie:
-        notes.append(f"an exact tie at the top on {max(totals):,}: the game goes on (ruling)")
+        notes.append(msg("an exact tie at the top on {total:,}: the game goes on (ruling)", total=max(totals)))
     if winner is not None:
         notes.append(
-            f"{players[winner]} wins the game with {totals[winner]:,} (target {rules.target:,}; "
-            "when several reach it the highest total wins — S0)"
+            msg(
+                "{name} wins the game with {total:,} (target {target:,}; when several reach it the highest "
+                "total wins — S0)",
+                name=players[winner],
+                total=totals[winner],
+                target=rules.target,
+            )
         )
-    result = make_deal_result(
-        number,
-        "out" if out is not None else "stock_out",
-        1,  # no multiplier in Oklahoma
-        scored,
-        totals_before,
-        totals_after,
-        side_after,
-        None if standing.dealer is None else players[standing.dealer],
-        None if next_dealer is None else players[next_dealer],
-        tuple(notes),
-        out,  # who went out
-        out,  # who won the hand
-        (),  # no Hollywood columns in Oklahoma
+    result = DealResult(
+        number=number,
+        outcome="out" if out is not None else "stock_out",
+        multiplier=1,  # no multiplier in Oklahoma
+        players=scored,
+        totals_before=dict(zip(players, standing.totals, strict=True)),
+        totals=dict(zip(players, totals, strict=True)),
+        side=dict(zip(players, side, strict=True)),
+        dealer=_name(players, standing.dealer),
+        next_dealer=_name(players, next_dealer),
+        notes=tuple(notes),
+        actor=out,  # who went out
+        winner=out,  # who won the hand
     )
-    after = make_standing(
-        standing.deals + 1,
-        totals,
-        side,
-        standing.boxes,
-        next_dealer,
-        number if winner is not None else None,
-        winner,
-        (),  # no Hollywood columns in Oklahoma
+    after = Standing(
+        deals=standing.deals + 1,
+        totals=totals,
+        side=side,
+        boxes=standing.boxes,
+        dealer=next_dealer,
+        ended_on=number if winner is not None else None,
+        winner=winner,
     )
     return result, after
 
 
-def _deal_notes(players: tuple[str, ...], deal: _Deal) -> list[str]:
+def _deal_notes(players: tuple[str, ...], deal: _Deal) -> list[Msg | str]:
     """What the engine decided and why: how the deal ended, the readings of unnamed wild cards."""
-    notes = []
+    notes: list[Msg | str] = []
     if deal.out is None:
-        notes.append("the stock ran out: nobody went out, no bonus (S0); the same dealer deals again (ruling)")
+        notes.append(msg("the stock ran out: nobody went out, no bonus (S0); the same dealer deals again (ruling)"))
         if deal.late_misdeal:
-            notes.append("a misdeal was found late, but nobody went out: there is no bonus to withhold (ruling)")
+            notes.append(msg("a misdeal was found late, but nobody went out: there is no bonus to withhold (ruling)"))
     elif deal.first_turn and not deal.concealed_given:
         notes.append(
-            f"{deal.out} went out on the first turn: that is going out concealed, "
-            "no meld can have been laid before it (RULES.md §1)"
+            msg(
+                "{name} went out on the first turn: that is going out concealed, no meld can have been laid "
+                "before it (RULES.md §1)",
+                name=deal.out,
+            )
         )
-    hands = deal.hands
     for name in players:
-        hand = hands[name]
+        hand = deal.hands[name]
         if hand.split_note:
-            notes.append(f"{name}'s melded cards: {hand.split_note}")
-        for check in hand.melds:
-            if check.note:
-                notes.append(f"{name}: {check.note}")
+            notes.append(msg("{name}'s melded cards: {note}", name=name, note=hand.split_note))
+        notes += [msg("{name}: {note}", name=name, note=check.note) for check in hand.melds if check.note]
     return notes
 
 
@@ -1017,21 +859,36 @@ def conclude(
 
 def _final_lines(rules: OklahomaRules, standing: Standing, seat: int) -> tuple[Line, ...]:
     """A player's final tally: the running total, the side column, the game bonus to the winner."""
-    lines = [Line("running total", standing.totals[seat], "the running game score", "S0")]
+    lines = [
+        Line(
+            label=msg("running total"),
+            points=standing.totals[seat],
+            rule=N_("the running game score"),
+            source="S0",
+        )
+    ]
     if standing.side[seat]:
         cite = rules.cite("concealed_bonus")
         lines.append(
             Line(
-                "concealed bonuses (side column)",
-                standing.side[seat],
-                "the concealed bonus counts only in the final tally",
-                cite.source,
-                cite.basis,
+                label=msg("concealed bonuses (side column)"),
+                points=standing.side[seat],
+                rule=N_("the concealed bonus counts only in the final tally"),
+                source=cite.source,
+                basis=cite.basis,
             )
         )
     if seat == standing.winner:
         cite = rules.cite("game_bonus")
-        lines.append(Line("game bonus", rules.game_bonus, "the winner of the game", cite.source, cite.basis))
+        lines.append(
+            Line(
+                label=msg("game bonus"),
+                points=rules.game_bonus,
+                rule=N_("the winner of the game"),
+                source=cite.source,
+                basis=cite.basis,
+            )
+        )
     return tuple(lines)
 
 
@@ -1046,7 +903,7 @@ def score_game(
     players = tuple(players)
     errors = _players_errors(rules, players, first_dealer)
     if not isinstance(deals, (list, tuple)):
-        errors.append(RecordError("'deals' must be a list", rule="format", field="deals"))
+        errors.append(RecordError(msg("'deals' must be a list"), rule=FORMAT, field="deals"))
     if errors:
         raise RecordInvalid(errors)
     standing = _start(players, first_dealer)

@@ -11,13 +11,16 @@ so checking a meld never parses, prints or hashes a card again; verdicts are val
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from operator import attrgetter
+from typing import Protocol
 
-from .cards import ACE, JOKER, PACK_52, QUEEN, SUITS, Card, CardError, Suit, Token, parse_token
+from .caches import cached
+from .cards import ACE, QUEEN, SUITS, Card, CardError, Suit, Token, parse_token
 from .errors import RecordError
+from .messages import N_, Msg, Param, a_rank, either, msg, nmsg, ranks
 from .oklahoma_values import (
     JOKER_MELDED,
     TWO_AS_QUEEN_OF_SPADES,
@@ -28,8 +31,7 @@ from .oklahoma_values import (
     natural_melded,
 )
 from .profiles import OklahomaRules
-from .results import Line, make_line, positional_maker
-from .words import a_rank, either, plural, ranks
+from .results import Line
 
 # Sources of the fixed rules (knob values are cited through rules.cite).
 SRC_MELD = "S0; S1 law 7"
@@ -51,26 +53,6 @@ PLACE_CARD: tuple[tuple[Card, ...], ...] = tuple(
 )
 PLACE_LABEL: tuple[tuple[str, ...], ...] = tuple(tuple(card.label for card in row) for row in PLACE_CARD)
 PLACE_CODE: tuple[tuple[str, ...], ...] = tuple(tuple(card.code for card in row) for row in PLACE_CARD)
-
-
-# --------------------------------------------------------------------------------------------
-# The pack's limits counted at once (S0; S1 law 1): each card's count is a field of 9 bits in one
-# int, the sum of its cards' weights (``PACK_WEIGHT``, by the card as printed). Adding 253 to a
-# field (254 to the Joker's) carries into its top bit exactly when its count passes two (one for
-# the Joker); with no more cards than the pack holds (105), no field's sum passes 511, so no carry
-# reaches the next field.
-
-_PACK_LABELS = tuple(card.label for card in (*PACK_52, JOKER))
-PACK_WEIGHT: dict[str, int] = {label: 1 << (9 * i) for i, label in enumerate(_PACK_LABELS)}
-_PAST_THE_LIMIT = sum((254 if label == "JK" else 253) << (9 * i) for i, label in enumerate(_PACK_LABELS))
-_TOP_BITS = sum(256 << (9 * i) for i in range(len(_PACK_LABELS)))
-PACK_SIZE = 2 * len(PACK_52) + 1
-
-
-def within_the_pack(weight: int, count: int) -> bool:
-    """Do ``count`` cards whose weights sum to ``weight`` keep to the pack: two of each card at
-    most, one Joker, no more cards than the pack holds?"""
-    return count <= PACK_SIZE and not (weight + _PAST_THE_LIMIT) & _TOP_BITS
 
 
 # --------------------------------------------------------------------------------------------
@@ -99,8 +81,6 @@ class Entered:
         "place_suit",
         "shown",
         "melded",
-        "line",
-        "weight",
     )
 
     def __init__(self, token: Token) -> None:
@@ -109,7 +89,6 @@ class Entered:
         self.label = token.label  # '2♣=7♥'
         self.card_label = card.label  # '2♣'
         self.card_code = card.code  # '2C'
-        self.weight = PACK_WEIGHT[self.card_label]  # its count in the pack's limits
         self.rank = card.rank  # 0 for the Joker
         self.suit = card.suit.index if card.suit is not None else -1
         self.wild = card.is_wild
@@ -124,16 +103,11 @@ class Entered:
         self.place_suit = self.named_suit if self.wild else self.suit
         # How it shows in a score line and what it scores melded, where that does not hang on a
         # reading: a natural card as itself, a named wild as what it names (a free wild: None).
-        self.shown = self.label
+        self.shown: Msg | str = self.label
         self.melded: CardValue | None = self.value
         if self.wild and self.named_rank:
-            self.shown = f"{self.card_label} as {self.named_label}"
+            self.shown = wild_as(self.card_label, self.named_label)
             self.melded = _named_wild_value(self.joker, self.named_rank, self.named_suit)
-        melded = self.melded
-        # Its score line alone ("7♥ melded"), as ``score_lines`` writes it (None for a free wild).
-        self.line: Line | None = None
-        if melded is not None:
-            self.line = make_line(self.shown + " melded", melded.points, melded.rule, melded.source, melded.basis)
 
 
 def _named_wild_value(joker: bool, rank: int, suit: int) -> CardValue:
@@ -148,59 +122,21 @@ def _named_wild_value(joker: bool, rank: int, suit: int) -> CardValue:
     return TWO_AS_RANK[rank]
 
 
-class _AtPlace:
-    """An unnamed wild card where a reading puts it, as ``_fixed_lines`` and ``_laid_out`` read an
-    ``Entered``: its token and printed card, how it shows in a score line and what it scores there."""
-
-    __slots__ = ("token", "label", "card_label", "shown", "melded", "line")
-
-    def __init__(self, token: Token, label: str, shown: str, melded: CardValue) -> None:
-        self.token = token
-        self.label = label
-        self.card_label = token.card.label
-        self.shown = shown
-        self.melded = melded
-        self.line = make_line(shown + " melded", melded.points, melded.rule, melded.source, melded.basis)
-
-
-_ENTERED: dict[str, Entered | CardError] = {}
-_CARDS: dict[str, Entered] = {}  # the texts of _ENTERED that are cards
-_HELD: dict[str, Entered] = {}  # the texts of _ENTERED whose card names nothing: what a hand may hold
-_CACHE_LIMIT = 16384  # parsed cards and meld verdicts kept (an import of many games meets many melds)
-
-
 def entered(raw: object) -> Entered:
     """The parsed card of a token (``'2C=7H'``, a Token or a Card); raise CardError."""
+    if type(raw) is str:
+        return _entered_text(raw)
     if isinstance(raw, Token):
         return Entered(raw)
     if isinstance(raw, Card):
         return Entered(Token(raw))
-    if type(raw) is not str:
-        return Entered(parse_token(raw))  # not text: parse_token raises the CardError that says so
-    hit = _ENTERED.get(raw)
-    if hit is None:
-        try:
-            hit = Entered(parse_token(raw))
-        except CardError as exc:
-            hit = exc
-        if len(_ENTERED) >= _CACHE_LIMIT:
-            _ENTERED.clear()
-            _CARDS.clear()
-            _HELD.clear()
-        _ENTERED[raw] = hit
-        if type(hit) is Entered:
-            _CARDS[raw] = hit
-            if not hit.named_rank:
-                _HELD[raw] = hit
-    if isinstance(hit, Entered):
-        return hit
-    raise hit
+    return Entered(parse_token(raw))  # not text: parse_token raises the CardError that says so
 
 
-def known_card(raw: object) -> Entered | None:
-    """The parsed card of a token text seen before (None: not seen, or not a card: ask ``entered``)."""
-    hit = _ENTERED.get(raw) if type(raw) is str else None
-    return hit if type(hit) is Entered else None
+@cached(maxsize=16384)
+def _entered_text(text: str) -> Entered:
+    """A card's text parsed once (an import meets the same texts in every game)."""
+    return Entered(parse_token(text))
 
 
 def labels_of(cards: Sequence[Entered]) -> list[str]:
@@ -209,6 +145,16 @@ def labels_of(cards: Sequence[Entered]) -> list[str]:
 
 # --------------------------------------------------------------------------------------------
 # The verdict.
+
+
+class Laid(Protocol):
+    """A card as a meld lays it out: its token (with what it stands for) and how it prints."""
+
+    @property
+    def token(self) -> Token: ...
+
+    @property
+    def label(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,133 +178,88 @@ class MeldCheck:
     suit: Suit | None = None
     meaning: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()  # ``cards`` printed ('2♣=7♥')
-    note: str = ""  # which reading was taken, where the cards allow several that score the same
+    note: Msg | str = ""  # which reading was taken, where the cards allow several that score the same
     card_labels: tuple[str, ...] = ()  # the cards entered, as printed without what they stand for ('2♣')
 
 
-_make_meld_check = positional_maker(MeldCheck)  # every field, in order: for the hot paths
-
-
-def _laid_out(
+def laid_out(
     kind: str,
-    ordered: Sequence[Entered],
-    points: int,
-    lines: tuple[Line, ...],
-    rank: int | None,
-    suit: Suit | None,
+    ordered: Sequence[Entered | Laid],
+    scored: Sequence[tuple[Msg | str, CardValue]],
+    *,
+    rank: int | None = None,
+    suit: Suit | None = None,
     meaning: tuple[str, ...],
     entered: Sequence[Entered],
+    note: Msg | str = "",
 ) -> MeldCheck:
-    """A legal meld laid out as ``ordered`` (its tokens and printed cards in that order), no note;
-    ``entered``: its cards as the player entered them."""
-    return _make_meld_check(
-        True,
-        kind,
-        tuple([e.token for e in ordered]),
-        points,
-        lines,
-        (),
-        rank,
-        suit,
-        meaning,
-        tuple([e.label for e in ordered]),
-        "",
-        tuple([e.card_label for e in entered]),
+    """A legal meld laid out as ``ordered`` (its tokens and printed cards in that order), each card
+    shown and scored as ``scored`` says; ``entered``: its cards as the player entered them."""
+    points, lines = score_lines(scored)
+    return MeldCheck(
+        ok=True,
+        kind=kind,
+        cards=tuple([e.token for e in ordered]),
+        points=points,
+        lines=lines,
+        rank=rank,
+        suit=suit,
+        meaning=meaning,
+        labels=tuple([e.label for e in ordered]),
+        note=note,
+        card_labels=tuple([e.card_label for e in entered]),
     )
 
 
-def _error(message: str, rule: str, source: str, cards: Sequence[str] = ()) -> RecordError:
+def _error(message: Msg | str, rule: str, source: str, cards: Sequence[str] = ()) -> RecordError:
     return RecordError(message, rule=rule, source=source, cards=tuple(cards))
 
 
 def _rejected(errors: list[RecordError], kind: str | None = None, cards: Sequence[Entered] = ()) -> MeldCheck:
     return MeldCheck(
-        False,
-        kind,
-        tuple(e.token for e in cards),
-        0,
-        (),
-        tuple(errors),
+        ok=False,
+        kind=kind,
+        cards=tuple(e.token for e in cards),
+        errors=tuple(errors),
         labels=tuple(e.label for e in cards),
         card_labels=tuple(e.card_label for e in cards),
     )
 
 
-def score_lines(scored: list[tuple[str, CardValue]]) -> tuple[int, tuple[Line, ...]]:
+def score_lines(scored: Sequence[tuple[Msg | str, CardValue]]) -> tuple[int, tuple[Line, ...]]:
     """Group (shown as, value) pairs into cited lines, in order of first appearance."""
-    return _lines([shown for shown, _ in scored], [value for _, value in scored])
+    groups: dict[CardValue, list[Msg | str]] = {}
+    for shown, value in scored:
+        groups.setdefault(value, []).append(shown)
+    lines = tuple([_melded_line(tuple(shown), value) for value, shown in groups.items()])
+    return sum([line.points for line in lines]), lines
 
 
-_ONE_LINE: dict[tuple[str, CardValue], Line] = {}  # "7♥ melded": the line of one card, made once
+@cached(maxsize=16384)
+def _melded_line(shown: tuple[Msg | str, ...], value: CardValue) -> Line:
+    """ "7♥ melded"; several cards that score by one rule: "Q♥ Q♦ melded (2 × 10)"."""
+    n = len(shown)
+    if n == 1:
+        label = msg("{cards} melded", cards=shown[0])
+    else:
+        label = msg("{cards} melded ({n} × {unit})", cards=listed(shown), n=n, unit=value.points)
+    return Line(label=label, points=value.points * n, rule=value.rule, source=value.source, basis=value.basis)
 
 
-def _fixed_lines(ordered: Sequence[Entered | _AtPlace]) -> tuple[int, tuple[Line, ...]]:
-    """``score_lines`` of cards that each score and show as themselves or what they name (or, for
-    an unnamed wild, as its ``_AtPlace`` says)."""
-    groups: dict[CardValue, list[Entered | _AtPlace]] = {}
-    for e in ordered:
-        group = groups.get(e.melded)  # type: ignore[arg-type]
-        if group is None:
-            groups[e.melded] = [e]  # type: ignore[index]
-        else:
-            group.append(e)
-    lines = []
-    total = 0
-    for value, cards in groups.items():
-        n = len(cards)
-        if n == 1:
-            lines.append(cards[0].line)
-            total += value.points
-        else:
-            lines.append(_group_line([e.shown for e in cards], value))
-            total += value.points * n
-    return total, tuple(lines)  # type: ignore[arg-type]
+def listed(items: Sequence[Msg | str]) -> Msg | str:
+    """Cards in a row: printed cards apart by spaces ("Q♥ Q♦"), wild cards shown with what they stand
+    for apart by commas ("2♣ as a 7, JK as a 7")."""
+    if all(isinstance(item, str) for item in items):
+        return " ".join(str(item) for item in items)
+    head: Msg | str = items[0]
+    for item in items[1:]:
+        head = msg("{first}, {next}", first=head, next=item)
+    return head
 
 
-def _lines(shown: list[str], values: list[CardValue]) -> tuple[int, tuple[Line, ...]]:
-    """``score_lines`` of the cards shown as ``shown`` scoring ``values`` (two lists in step)."""
-    groups: dict[CardValue, list[str]] = {}
-    for text, value in zip(shown, values, strict=True):
-        group = groups.get(value)
-        if group is None:
-            groups[value] = [text]
-        else:
-            group.append(text)
-    lines = []
-    total = 0
-    for value, texts in groups.items():
-        n = len(texts)
-        unit = value.points
-        if n == 1:
-            key = (texts[0], value)
-            line = _ONE_LINE.get(key)
-            if line is None:
-                if len(_ONE_LINE) >= _CACHE_LIMIT:
-                    _ONE_LINE.clear()
-                line = _ONE_LINE[key] = make_line(texts[0] + " melded", unit, value.rule, value.source, value.basis)
-            lines.append(line)
-            total += unit
-        else:
-            lines.append(_group_line(texts, value))
-            total += unit * n
-    return total, tuple(lines)
-
-
-_GROUP_LINE: dict[tuple[object, ...], Line] = {}  # "Q♥ Q♦ melded (2 × 10)": made once
-
-
-def _group_line(texts: list[str], value: CardValue) -> Line:
-    """The one line of several cards that score the same: "Q♥ Q♦ melded (2 × 10)"."""
-    key = (value, *texts)
-    line = _GROUP_LINE.get(key)
-    if line is None:
-        n, unit = len(texts), value.points
-        sep = ", " if " " in texts[0] else " "
-        text = f"{sep.join(texts)} melded ({n} × {unit})"
-        if len(_GROUP_LINE) >= _CACHE_LIMIT:
-            _GROUP_LINE.clear()
-        line = _GROUP_LINE[key] = make_line(text, unit * n, value.rule, value.source, value.basis)
-    return line
+def wild_as(card: str, stands_for: Param) -> Msg:
+    """A wild card with what it stands for: "2♣ as 7♥", "JK as a 7"."""
+    return msg("{card} as {stands_for}", card=card, stands_for=stands_for)
 
 
 # --------------------------------------------------------------------------------------------
@@ -371,131 +272,28 @@ def _group_line(texts: list[str], value: CardValue) -> Line:
 # sequence's suit in its own place; ace low; lowest first; the Joker at the highest open place),
 # and the verdict's ``note`` says which was taken.
 
-# Each verdict with the weight of its cards in the pack's limits (``within_the_pack``; 0 for a meld
-# refused).
-_VERDICTS: dict[tuple[Hashable, ...], tuple[MeldCheck, int]] = {}
+
+def without_joker(rules: OklahomaRules) -> str:
+    """What of the rules a meld's verdict depends on: "" when the game has the Joker, else the
+    source of the rule without it (its error cites it)."""
+    return "" if rules.joker else rules.cite("joker").source
 
 
-def verdict_key(rules: OklahomaRules) -> object:
-    """What of the rules a meld's verdict depends on, first in its key in ``_VERDICTS``: True when
-    the game has the Joker, else where the rule without it comes from (its error cites it)."""
-    return True if rules.joker else rules.cite("joker").source
-
-
-def check_meld(tokens: Sequence[str | Token | Card], rules: OklahomaRules) -> MeldCheck:
-    """Check one meld as entered (any order) and score it as melded.
-
-    Verdicts are values and depend on the tokens and the Joker knob only: they are cached.
-    """
-    try:
-        key = (verdict_key(rules), *tokens)
-        hit = _VERDICTS.get(key)
-    except TypeError:  # something unhashable was entered: check it uncached
-        return _check_meld(tokens, rules)
-    return _unseen(key, tokens, rules)[0] if hit is None else hit[0]
-
-
-# Legal verdicts with no note, and their weights, by the meld's cards in any order (``_unseen``):
-# the key's first item (``verdict_key``), then the texts of the cards sorted.
-_SAME_CARDS: dict[tuple[Hashable, ...], tuple[MeldCheck, int]] = {}
-
-
-def _unseen(key: tuple[Hashable, ...], tokens: Sequence[object], rules: OklahomaRules) -> tuple[MeldCheck, int]:
-    """``check_meld`` of a meld not in ``_VERDICTS`` (``key``: its key there), kept there with the
-    weight of its cards.
-
-    A legal meld with no note is read the same whatever the order of its natural cards, and
-    wherever its wild cards stand among them (a set lays out its natural cards by suit, then its
-    wild cards as entered; a sequence lays out its cards by place; the same card entered twice is
-    the same card): so when its wild cards are one text or none, the same texts in any order have
-    the same verdict but for ``card_labels``, the cards as entered. They take it from
-    ``_SAME_CARDS``, with their own ``card_labels``."""
-    try:
-        same: tuple[Hashable, ...] | None = (key[0], *sorted(tokens))  # type: ignore[type-var]
-    except TypeError:  # not all text (cards, tokens), or something not to sort
-        same = None
-    found = _SAME_CARDS.get(same) if same is not None else None
-    kept = None
-    if found is not None:  # every text a card of that meld: parsed, unless the parsed cards were cleared
-        try:
-            card_labels = tuple([e.card_label for e in map(_CARDS.__getitem__, tokens)])  # type: ignore[arg-type]
-        except KeyError:
-            pass
-        else:
-            hit, weight = found
-            if card_labels == hit.card_labels:
-                kept = found
-            else:
-                copy = _make_meld_check(
-                    True,
-                    hit.kind,
-                    hit.cards,
-                    hit.points,
-                    hit.lines,
-                    (),
-                    hit.rank,
-                    hit.suit,
-                    hit.meaning,
-                    hit.labels,
-                    "",
-                    card_labels,
-                )
-                kept = (copy, weight)
-    if kept is None:
-        verdict = _check_meld(tokens, rules)
-        kept = (verdict, sum(map(PACK_WEIGHT.__getitem__, verdict.card_labels)) if verdict.ok else 0)
-        if same is not None and verdict.ok and not verdict.note and _order_free(tokens):
-            if len(_SAME_CARDS) >= _CACHE_LIMIT:
-                _SAME_CARDS.clear()
-            _SAME_CARDS[same] = kept
-    if len(_VERDICTS) >= _CACHE_LIMIT:
-        _VERDICTS.clear()
-    _VERDICTS[key] = kept
-    return kept
-
-
-def _order_free(tokens: Sequence[object]) -> bool:
-    """Every token the text of a card parsed before, and the wild cards' texts one or none."""
-    wild: object = None
-    for raw in tokens:
-        e = _ENTERED.get(raw) if type(raw) is str else None
-        if type(e) is not Entered:
-            return False
-        if e.wild:
-            if wild is not None and raw != wild:
-                return False
-            wild = raw
-    return True
-
-
-def clear_caches(parsed_cards: bool = True) -> None:
-    """Forget every meld verdict and, unless told not to, every parsed card (for benchmarks and tests)."""
-    if parsed_cards:
-        _ENTERED.clear()
-        _CARDS.clear()
-        _HELD.clear()
-    _VERDICTS.clear()
-    _SAME_CARDS.clear()
-    _ONE_LINE.clear()
-    _GROUP_LINE.clear()
+def check_meld_searched(tokens: Sequence[str | Token | Card], rules: OklahomaRules) -> MeldCheck:
+    """Check one meld as entered (any order) and score it as melded, through the search of every
+    reading: the spec of ``oklahoma_meld_shortcut.check_meld``, which every caller uses."""
+    cards = prechecked(tokens, without_joker(rules))
+    return cards if isinstance(cards, MeldCheck) else searched(cards)
 
 
 def _parse_meld(tokens: Sequence[object]) -> tuple[list[Entered], list[RecordError]]:
-    try:  # every token the text of a card seen before
-        return list(map(_CARDS.__getitem__, tokens)), []  # type: ignore[arg-type]
-    except (KeyError, TypeError):  # not seen, not a card, not text: one by one
-        pass
     cards: list[Entered] = []
     errors: list[RecordError] = []
     for raw in tokens:
-        hit = _ENTERED.get(raw) if type(raw) is str else None
-        if type(hit) is Entered:
-            cards.append(hit)
-            continue
         try:
             cards.append(entered(raw))
         except CardError as exc:
-            errors.append(_error(exc.message, "card notation", SRC_NOTATION, [exc.token]))
+            errors.append(_error(exc.message, N_("card notation"), SRC_NOTATION, [exc.token]))
     return cards, errors
 
 
@@ -528,236 +326,39 @@ class _Parts:
         return {e.suit for e in self.naturals} | {e.named_suit for e in self.named}
 
 
-def _prechecked(tokens: Sequence[object], rules: OklahomaRules) -> list[Entered] | MeldCheck:
-    """The meld's cards parsed, or the verdict when they are not cards, too few or a Joker unplayed."""
+def prechecked(tokens: Sequence[object], no_joker: str) -> list[Entered] | MeldCheck:
+    """The meld's cards parsed, or the verdict when they are not cards, too few or a Joker unplayed
+    (``no_joker``: ``without_joker(rules)``)."""
     cards, errors = _parse_meld(tokens)
     if errors:
         return _rejected(errors)
     if not cards:
-        return _rejected([_error("an empty meld: a meld is 3 or more cards", "meld", SRC_MELD)])
-    if not rules.joker:
+        return _rejected([_error(msg("an empty meld: a meld is 3 or more cards"), N_("meld"), SRC_MELD)])
+    if no_joker:
         jokers = [e for e in cards if e.joker]
         if jokers:
-            cite = rules.cite("joker")
-            message = "this game is played without the Joker"
-            return _rejected([_error(message, "no Joker", cite.source, labels_of(jokers))])
+            message = msg("this game is played without the Joker")
+            return _rejected([_error(message, N_("no Joker"), no_joker, labels_of(jokers))])
     if len(cards) < 3:
-        message = f"a meld needs at least 3 cards, not {len(cards)}"
-        return _rejected([_error(message, "meld", SRC_MELD, labels_of(cards))])
+        message = msg("a meld needs at least 3 cards, not {n}", n=len(cards))
+        return _rejected([_error(message, N_("meld"), SRC_MELD, labels_of(cards))])
     return cards
 
 
-def _check_meld(tokens: Sequence[object], rules: OklahomaRules) -> MeldCheck:
-    cards = _prechecked(tokens, rules)
-    if isinstance(cards, MeldCheck):
-        return cards
-    laid = _shortcut(cards)
-    return laid if laid is not None else _searched(cards)
-
-
-def _check_meld_searched(tokens: Sequence[object], rules: OklahomaRules) -> MeldCheck:
-    """``_check_meld`` with no shortcut: every meld through the search of its readings (for tests)."""
-    cards = _prechecked(tokens, rules)
-    return cards if isinstance(cards, MeldCheck) else _searched(cards)
-
-
-def _shortcut(cards: list[Entered]) -> MeldCheck | None:
-    """The verdict of a meld with one reading that is plain from its cards, laid out straight away
-    as the search of the readings would; None for anything else (the search then decides).
-
-    Those are a legal meld whose wild cards are all named (``_without_free_wilds``); a set of 3
-    or 4 with an unnamed wild whose natural cards are of one rank and two suits or more (no
-    sequence reading, one set reading, no note); and a sequence with one unnamed wild filling
-    its one gap (``_one_wild_in_a_gap``)."""
-    rank = -1
-    mixed = False
-    free: list[Entered] = []  # the unnamed wild cards
-    suits = 0  # a bit for each suit of the natural cards
-    for e in cards:
-        if e.free:
-            free.append(e)
-        else:
-            if e.place_rank != rank:
-                mixed = rank >= 0
-                rank = e.place_rank
-            if not e.wild:
-                suits |= 1 << e.suit
-    if not free:
-        return _without_free_wilds(cards)
-    if mixed:  # a sequence, if anything (a meld of wild cards only is for the search to refuse)
-        return _one_wild_in_a_gap(cards, free[0]) if len(free) == 1 and suits else None
-    if rank < 0 or len(cards) > 4 or suits & (suits - 1) == 0:
-        return None  # wilds only, too many for a set, or natural cards of one suit (a sequence too?)
-    return _free_wilds_in_a_set(cards, rank)
-
-
-def _one_wild_in_a_gap(cards: list[Entered], wild: Entered) -> MeldCheck | None:
-    """A sequence with one unnamed wild card and cards of more than one rank, when every reading
-    (``_sequence_readings``) puts the wild in the same place: it fills the one gap between the
-    other cards, and the first reading is taken (ace low where a 13-card run allows either end).
-    No set reading (more than one rank), so the note is only ``_two_not_itself``'s. None for
-    anything else: the search decides."""
-    n = len(cards)
-    suit = cards[0].place_suit if cards[0] is not wild else cards[1].place_suit
-    placed = _placed(cards, suit, wild)
-    if placed is None or not placed[3]:
-        return None
-    row, aces, low, high, total = placed  # the other cards by place
-    if not aces:
-        options: tuple[tuple[int, ...], ...] = ((),)
-    elif len(aces) == 1:
-        options = ((LOW_ACE,), (HIGH_ACE,))
-    elif len(aces) == 2:
-        options = ((LOW_ACE, HIGH_ACE),)
-        if aces[0].wild and not aces[1].wild:  # a natural ace takes the low end, a wild one the high end
-            aces.reverse()
-    else:
-        return None
-    # Each reading lays the n cards from a low end: the n - 1 other places (all distinct) lie in
-    # it, so the gap is the one place of the n whose sum they lack.
-    span = n * (n - 1) // 2
-    taken: tuple[tuple[int, ...], int, int] | None = None  # the first reading: aces, low end, gap
-    for option in options:
-        first = LOW_ACE if LOW_ACE in option else low
-        last = HIGH_ACE if HIGH_ACE in option else high
-        held = total + sum(option)
-        for start in range(max(1, last - n + 1), min(first, 15 - n) + 1):
-            gap = start * n + span - held
-            if taken is None:
-                taken = (option, start, gap)
-            elif gap != taken[2]:
-                return None  # readings that mean other cards: the search compares them
-    if taken is None:
-        return None
-    option, start, gap = taken  # where several, they differ in the end an ace takes only: the first
-    for place, ace in zip(option, aces, strict=True):
-        row[place] = ace
-    row[gap] = _WILD_AT[wild.card_code][suit][gap]
-    laid: list[Entered | _AtPlace] = row[start : start + n]  # type: ignore[assignment]
-    points, lines = _fixed_lines(laid)
-    note = ""
-    if not wild.joker and wild.suit == suit and gap != 2 and HIGH_ACE in option:  # as _two_not_itself
-        note = (
-            f"{' '.join(labels_of(cards))}: the {wild.card_label} stands for {PLACE_LABEL[suit][gap]}, the only "
-            "card it can be here (as itself it would go round the corner, K-A-2)"
-        )
-    return _make_meld_check(
-        True,
-        "sequence",
-        tuple([e.token for e in laid]),
-        points,
-        lines,
-        (),
-        None,
-        SUITS[suit],
-        PLACE_LABEL[suit][start : start + n],
-        tuple([e.label for e in laid]),
-        note,
-        tuple([e.card_label for e in cards]),
-    )
-
-
-def _free_wilds_in_a_set(cards: list[Entered], rank: int) -> MeldCheck:
-    """``_laid_set`` of a set of ``rank`` with unnamed wild cards: each such wild scores and shows
-    as ``_WILD_IN_SET`` says (a named one as itself, ``Entered.shown`` and ``.melded``)."""
-    naturals = [e for e in cards if not e.wild]
-    naturals.sort(key=_by_suit)
-    wilds = [e for e in cards if e.wild]
-    word = _A_RANK[rank]
-    scored: list[Entered | _AtPlace] = [*naturals]
-    meaning = [e.label for e in naturals]
-    for e in wilds:
-        if e.named_rank:
-            scored.append(e)
-            meaning.append(e.named_label)
-        else:
-            scored.append(_WILD_IN_SET[e.card_code][rank - 1])
-            meaning.append(word)
-    points, lines = _fixed_lines(scored)
-    return _laid_out("set", naturals + wilds, points, lines, rank, None, tuple(meaning), cards)
-
-
-def _searched(cards: list[Entered]) -> MeldCheck:
+def searched(cards: list[Entered]) -> MeldCheck:
     """The verdict from every legal reading of the meld: taken when they all score the same."""
     parts = _Parts.of(cards)
     if not parts.naturals and parts.free:
-        message = "a meld of wild cards only must name what each card stands for (like 2C=7H)"
-        return _rejected([_error(message, "wild cards", SRC_WILD, labels_of(parts.free))], cards=cards)
+        message = msg("a meld of wild cards only must name what each card stands for (like 2C=7H)")
+        return _rejected([_error(message, N_("wild cards"), SRC_WILD, labels_of(parts.free))], cards=cards)
     readings = _set_readings(parts) + _sequence_readings(parts)
     if not readings:
         return _no_reading(parts)
     if len({r.points for r in readings}) > 1:
         return _rejected([_name_the_wilds(parts, readings)], _kind_of(readings), cards)
     best = min(readings, key=_canonical)
-    laid = _laid_set(parts.cards, best.rank) if best.is_set else _laid_sequence(parts, best)
-    return _make_meld_check(  # the laid meld with the note of the reading taken, the cards as entered
-        laid.ok,
-        laid.kind,
-        laid.cards,
-        laid.points,
-        laid.lines,
-        laid.errors,
-        laid.rank,
-        laid.suit,
-        laid.meaning,
-        laid.labels,
-        _reading_note(parts, readings, best),
-        tuple([e.card_label for e in cards]),
-    )
-
-
-def _without_free_wilds(cards: list[Entered]) -> MeldCheck | None:
-    """A meld whose wild cards are all named has one reading at most (a 13-card sequence's ace high
-    or low stands for the same cards): lay it out straight away, as the search of the readings
-    would. None when it is not a legal meld: the search then says why.
-
-    Each card scores and shows as itself or what it names (``Entered.melded``, ``.shown``)."""
-    n = len(cards)
-    rank = cards[0].place_rank
-    for e in cards:
-        if e.place_rank != rank:
-            break
-    else:
-        if n > 4:
-            return None
-        # A set: the natural cards by suit, then the wild cards as entered.
-        naturals = [e for e in cards if not e.wild]
-        if len(naturals) < n:
-            naturals.sort(key=_by_suit)
-            ordered = naturals + [e for e in cards if e.wild]
-            meaning = tuple([e.named_label if e.wild else e.label for e in ordered])
-        else:
-            ordered = sorted(cards, key=_by_suit)
-            meaning = tuple([e.label for e in ordered])
-        points, lines = _fixed_lines(ordered)
-        return _laid_out("set", ordered, points, lines, rank, None, meaning, cards)
-    # A sequence: each card at its place in one suit (``row``), its aces apart (low or high end).
-    suit = cards[0].place_suit
-    placed = _placed(cards, suit)
-    if placed is None:
-        return None
-    row, aces, low, high, _ = placed
-    if high - low + 1 != n - len(aces):  # a gap between the places (all distinct), or no place
-        return None
-    ordered = row[low : high + 1]  # type: ignore[assignment]
-    if not aces:
-        pass
-    elif len(aces) == 1:
-        if high == n:  # A-2-…: ace low, taken first where both ends fit (the same cards)
-            ordered.insert(0, aces[0])
-            low = LOW_ACE
-        elif low != 15 - n:  # not …-Q-K-A either
-            return None
-        else:
-            ordered.append(aces[0])
-    elif len(aces) == 2 and n == 14:  # A-2-…-K-A: a natural ace low, a wild one high
-        ace_low, ace_high = sorted(aces, key=_by_wild)
-        ordered = [ace_low, *ordered, ace_high]
-        low = LOW_ACE
-    else:
-        return None
-    points, lines = _fixed_lines(ordered)
-    return _laid_out("sequence", ordered, points, lines, None, SUITS[suit], PLACE_LABEL[suit][low : low + n], cards)
+    note = _reading_note(parts, readings, best)
+    return _laid_set(cards, best.rank, note) if best.is_set else _laid_sequence(parts, best, note)
 
 
 # --------------------------------------------------------------------------------------------
@@ -912,10 +513,11 @@ def _sequence_readings(parts: _Parts) -> list[_Reading]:
 # A meld laid out at its reading.
 
 
-def _laid_set(cards: Sequence[Entered], rank: int) -> MeldCheck:
+def _laid_set(cards: Sequence[Entered], rank: int, note: Msg | str) -> MeldCheck:
+    """The set laid out: its natural cards by suit, then its wild cards as entered."""
     naturals = sorted((e for e in cards if not e.wild), key=_by_suit)
     wilds = [e for e in cards if e.wild]
-    scored: list[tuple[str, CardValue]] = [(e.label, _natural_value(e)) for e in naturals]
+    scored: list[tuple[Msg | str, CardValue]] = [(e.label, _natural_value(e)) for e in naturals]
     meaning = [e.label for e in naturals]
     two_value = TWO_AS_TWO if rank == 2 else TWO_AS_RANK[rank]
     for e in wilds:
@@ -926,47 +528,16 @@ def _laid_set(cards: Sequence[Entered], rank: int) -> MeldCheck:
         else:
             value = two_value
         if e.named_rank:
-            scored.append((f"{e.card_label} as {e.named_label}", value))
+            scored.append((wild_as(e.card_label, e.named_label), value))
             meaning.append(e.named_label)
         else:
-            scored.append((f"{e.card_label} as {a_rank(rank)}", value))
-            meaning.append(a_rank(rank))
+            scored.append((wild_as(e.card_label, a_rank(rank)), value))
+            meaning.append(str(a_rank(rank)))
     ordered = naturals + wilds
-    points, lines = score_lines(scored)
-    return _laid_out("set", ordered, points, lines, rank, None, tuple(meaning), cards)
-
-
-def _placed(
-    cards: Sequence[Entered], suit: int, skip: Entered | None = None
-) -> tuple[list[Entered | _AtPlace | None], list[Entered], int, int, int] | None:
-    """A sequence's cards (but ``skip``) at their places in ``suit`` (a row of 15, by place), its aces
-    apart (an ace may go low or high), and the lowest, highest and sum of the places taken (15, 0
-    and 0 when none is); None when a card is of another suit or two take one place."""
-    row: list[Entered | _AtPlace | None] = [None] * 15
-    aces: list[Entered] = []
-    low, high, total = 15, 0, 0
-    for e in cards:
-        if e is skip:
-            continue
-        if e.place_suit != suit:
-            return None
-        place = e.place_rank
-        if place == ACE:
-            aces.append(e)
-        elif row[place] is not None:
-            return None
-        else:
-            row[place] = e
-            total += place
-            if place < low:
-                low = place
-            if place > high:
-                high = place
-    return row, aces, low, high, total
+    return laid_out("set", ordered, scored, rank=rank, meaning=tuple(meaning), entered=cards, note=note)
 
 
 _by_suit = attrgetter("suit")
-_by_wild = attrgetter("wild")
 
 
 def _natural_value(e: Entered) -> CardValue:
@@ -989,37 +560,38 @@ def _free_places(parts: _Parts, reading: _Reading) -> list[tuple[Entered, int]]:
     return placed
 
 
-def _laid_sequence(parts: _Parts, reading: _Reading) -> MeldCheck:
+def _laid_sequence(parts: _Parts, reading: _Reading, note: Msg | str) -> MeldCheck:
     """The sequence laid out at its reading: every wild at its place, scored in order."""
     suit = reading.suit
     labels = PLACE_LABEL[suit]
-    laid: dict[int, tuple[Token, str, CardValue, str]] = {}  # place -> (token, printed, value, shown as)
+    laid: dict[int, tuple[_AtItsPlace, CardValue]] = {}  # place -> the card there, what it scores
     for e, place in _free_places(parts, reading):
         token = Token(e.token.card, PLACE_CARD[suit][place])
-        shown = f"{e.card_label} as {labels[place]}"
-        laid[place] = (token, f"{e.card_label}={labels[place]}", wild_value_at(e, place, suit), shown)
+        shown = wild_as(e.card_label, labels[place])
+        laid[place] = (_AtItsPlace(token, f"{e.card_label}={labels[place]}", shown), wild_value_at(e, place, suit))
     ace_places = list(reading.aces)
     # Two aces (a 14-card sequence): a natural ace takes the low end, a wild one the high end.
     for e, rank in sorted(_SequenceCards.of(parts).fixed, key=lambda item: item[1] == ACE and item[0].wild):
         place = ace_places.pop(0) if rank == ACE else rank
-        if e.wild:
-            laid[place] = (e.token, e.label, wild_value_at(e, place, suit), f"{e.card_label} as {e.named_label}")
-        else:
-            laid[place] = (e.token, e.label, _natural_value(e), e.label)
+        value = wild_value_at(e, place, suit) if e.wild else _natural_value(e)
+        laid[place] = (
+            _AtItsPlace(e.token, e.label, wild_as(e.card_label, e.named_label) if e.wild else e.label),
+            value,
+        )
     order = sorted(laid)
-    points, lines = score_lines([(laid[p][3], laid[p][2]) for p in order])
-    return MeldCheck(
-        True,
-        "sequence",
-        tuple(laid[p][0] for p in order),
-        points,
-        lines,
-        (),
-        None,
-        SUITS[suit],
-        tuple(labels[p] for p in order),
-        tuple(laid[p][1] for p in order),
-    )
+    ordered = [laid[p][0] for p in order]
+    scored = [(laid[p][0].shown, laid[p][1]) for p in order]
+    meaning = tuple(labels[p] for p in order)
+    return laid_out("sequence", ordered, scored, suit=SUITS[suit], meaning=meaning, entered=parts.cards, note=note)
+
+
+@dataclass(frozen=True, slots=True)
+class _AtItsPlace:
+    """A card of a sequence at its place: its token, how it prints, how it shows in a score line."""
+
+    token: Token
+    label: str
+    shown: Msg | str
 
 
 def two_points_at(place: int) -> int:
@@ -1047,58 +619,48 @@ def wild_value_at_place(place: int, suit: int) -> CardValue:
     return TWO_AS_RANK[ACE if place == HIGH_ACE else place]
 
 
-_WILD_CARDS = (Card(0), *(Card(2, suit) for suit in SUITS))  # the Joker and the four 2s
-
-
-def _wild_at(card: Card, suit: int, place: int) -> _AtPlace:
-    named = PLACE_CARD[suit][place]
-    value = JOKER_MELDED if card.is_joker else wild_value_at_place(place, suit)
-    return _AtPlace(Token(card, named), f"{card.label}={named.label}", f"{card.label} as {named.label}", value)
-
-
-# An unnamed wild card standing at a sequence place: by its code ('2C', 'JK'), suit index and place.
-_WILD_AT: dict[str, tuple[tuple[_AtPlace | None, ...], ...]] = {
-    card.code: tuple(
-        tuple(_wild_at(card, suit.index, place) if place else None for place in range(15)) for suit in SUITS
-    )
-    for card in _WILD_CARDS
-}
-_A_RANK: tuple[str, ...] = tuple(a_rank(rank) if rank else "" for rank in range(14))  # "a 7", by rank
-# An unnamed wild card in a set, by its code and the set's rank less one: "2♣ as a 7" (a Joker
-# scores 100, a 2 the rank's value).
-_WILD_IN_SET: dict[str, tuple[_AtPlace, ...]] = {
-    card.code: tuple(
-        _AtPlace(
-            Token(card),
-            card.label,
-            f"{card.label} as {_A_RANK[rank]}",
-            JOKER_MELDED if card.is_joker else TWO_AS_TWO if rank == 2 else TWO_AS_RANK[rank],
-        )
-        for rank in range(1, 14)
-    )
-    for card in _WILD_CARDS
-}
-
-
 # --------------------------------------------------------------------------------------------
 # What the explanation says of the reading taken, and the errors.
 
 
-def _describe(parts: _Parts, reading: _Reading, mixed: bool) -> str:
+def _describe(parts: _Parts, reading: _Reading, mixed: bool) -> Msg:
     """A reading in words: "as a set of kings"; "with JK as J♠" (what each free wild stands for) or,
     beside a set reading, "as the sequence J♠–K♠"."""
     if reading.is_set:
-        return f"as a set of {ranks(reading.rank)}"
-    labels = PLACE_LABEL[reading.suit]
+        return msg("as a set of {ranks}", ranks=ranks(reading.rank))
     if mixed:
-        return f"as the sequence {labels[reading.low]}–{labels[reading.low + reading.n - 1]}"
+        return msg("as the sequence {span}", span=_span(reading))
+    return msg("with {wilds}", wilds=_wilds_placed(parts, reading))
+
+
+def _described(parts: _Parts, reading: _Reading, mixed: bool) -> Msg | str:
+    """``_describe`` without its "as" or "with": "a set of kings", "the sequence J♠–K♠", "JK as J♠"."""
+    if reading.is_set:
+        return msg("a set of {ranks}", ranks=ranks(reading.rank))
+    if mixed:
+        return msg("the sequence {span}", span=_span(reading))
+    return _wilds_placed(parts, reading)
+
+
+def _span(reading: _Reading) -> str:
+    """A sequence reading's first and last cards: "J♠–K♠"."""
+    labels = PLACE_LABEL[reading.suit]
+    return f"{labels[reading.low]}–{labels[reading.low + reading.n - 1]}"
+
+
+def _wilds_placed(parts: _Parts, reading: _Reading) -> Msg | str:
+    """What each free wild stands for in a sequence reading: "2♥ as itself, JK as J♠"; where only
+    the end an ace takes differs, "the ace high" or "the ace low"."""
+    labels = PLACE_LABEL[reading.suit]
     wilds = [
-        f"{e.card_label} as itself" if place == 2 and e.suit == reading.suit else f"{e.card_label} as {labels[place]}"
+        msg("{card} as itself", card=e.card_label)
+        if place == 2 and e.suit == reading.suit
+        else wild_as(e.card_label, labels[place])
         for e, place in sorted(_free_places(parts, reading), key=lambda item: item[1])
     ]
-    if not wilds:  # only the end an ace takes differs
-        return f"with the ace {'high' if HIGH_ACE in reading.aces else 'low'}"
-    return "with " + ", ".join(wilds)
+    if wilds:
+        return listed(wilds)
+    return msg("the ace high") if HIGH_ACE in reading.aces else msg("the ace low")
 
 
 def _distinct(readings: list[_Reading]) -> list[_Reading]:
@@ -1113,7 +675,7 @@ def _mixed(readings: list[_Reading]) -> bool:
     return any(r.is_set for r in readings) and not all(r.is_set for r in readings)
 
 
-def _reading_note(parts: _Parts, readings: list[_Reading], best: _Reading) -> str:
+def _reading_note(parts: _Parts, readings: list[_Reading], best: _Reading) -> Msg | str:
     """Which reading was taken: where the cards allow several that score the same, or where an
     unnamed 2 of a sequence's suit stands for another card (""  when the labels say it all)."""
     distinct = _distinct(readings)
@@ -1122,30 +684,44 @@ def _reading_note(parts: _Parts, readings: list[_Reading], best: _Reading) -> st
         return _two_not_itself(parts, best)
     mixed = _mixed(distinct)
     others = [r for r in distinct if r.meaning != best.meaning]
+    shown: list[Param]
     if mixed:  # a set and sequences: the sequences by their span
-        spans = [_describe(parts, r, True).removeprefix("as the sequence ") for r in others if not r.is_set]
+        spans: list[Param] = [_span(r) for r in others if not r.is_set]
         shown = [_describe(parts, r, True) for r in others if r.is_set]
         if spans:
-            shown.append("as the sequence " + either(spans[:3] + (["…"] if len(spans) > 3 else [])))
+            shown.append(msg("as the sequence {span}", span=either(spans[:3] + (["…"] if len(spans) > 3 else []))))
     else:
         shown = [_describe(parts, r, False) for r in others[:2]]
         if len(others) > 2:
-            shown.append(plural(len(others) - 2, "other way"))
-    return f"{cards}: taken {_describe(parts, best, mixed)}; {either(shown)} it scores the same ({best.points})"
+            shown.append(nmsg("{n} other way", "{n} other ways", len(others) - 2))
+    return msg(
+        "{cards}: taken {taken}; {others} it scores the same ({points})",
+        cards=cards,
+        taken=_describe(parts, best, mixed),
+        others=either(shown),
+        points=best.points,
+    )
 
 
-def _two_not_itself(parts: _Parts, reading: _Reading) -> str:
+def _two_not_itself(parts: _Parts, reading: _Reading) -> Msg | str:
     """An unnamed 2 of the sequence's suit that can only stand for another card, next to K-A."""
     if reading.is_set:
         return ""
     for e, place in _free_places(parts, reading):
         if e.suit == reading.suit and place != 2 and HIGH_ACE in reading.aces:
-            label = PLACE_LABEL[reading.suit][place]
-            return (
-                f"{' '.join(labels_of(parts.cards))}: the {e.card_label} stands for {label}, the only card it can be "
-                "here (as itself it would go round the corner, K-A-2)"
-            )
+            return two_not_itself_note(parts.cards, e, PLACE_LABEL[reading.suit][place])
     return ""
+
+
+def two_not_itself_note(cards: Sequence[Entered], two: Entered, stands_for: str) -> Msg:
+    """The note of a sequence where an unnamed 2 of its suit stands for another card, next to K-A."""
+    return msg(
+        "{cards}: the {two} stands for {card}, the only card it can be here "
+        "(as itself it would go round the corner, K-A-2)",
+        cards=" ".join(labels_of(cards)),
+        two=two.card_label,
+        card=stands_for,
+    )
 
 
 def _name_the_wilds(parts: _Parts, readings: list[_Reading]) -> RecordError:
@@ -1156,37 +732,59 @@ def _name_the_wilds(parts: _Parts, readings: list[_Reading]) -> RecordError:
     shown = list(by_points.values())
     ordered = sorted(readings, key=_canonical)
     example = _naming_example(parts, next(r for r in ordered if not r.is_set))  # a set has one reading
+    cards = labels_of(parts.cards)
     if any(r.is_set for r in shown):
-        options = [f"{_describe(parts, r, True).removeprefix('as ')} ({r.points})" for r in shown]
-        return _error(
-            f"{' '.join(labels_of(parts.cards))} could be {either(options)}: these score differently, "
-            f"so name the wild cards (like {example})",
-            "wild cards: name the card",
-            SRC_READINGS,
-            labels_of(parts.cards),
+        options = [_scoring(_described(parts, r, True), r) for r in shown]
+        message = msg(
+            "{cards} could be {options}: these score differently, so name the wild cards (like {example})",
+            cards=" ".join(cards),
+            options=either(options),
+            example=example,
         )
+        return _error(message, N_("wild cards: name the card"), SRC_READINGS, cards)
     if len({(r.aces, r.low) for r in shown}) == 1:
         return _joker_must_be_named(parts, shown[0])
     free = parts.free
-    what = "a 2" if not any(e.joker for e in free) else ("the Joker" if len(free) == 1 else "a wild card")
-    if any(e.joker for e in free) and len(free) > 1:  # say where the Joker stands in each
-        options = [f"{_describe(parts, r, False).removeprefix('with ')} ({r.points})" for r in shown]
+    jokers = sum(1 for e in free if e.joker)
+    if jokers and len(free) > 1:  # say where the Joker stands in each
+        options = [_scoring(_described(parts, r, False), r) for r in shown]
     else:
-        options = [f"{_open_places_text(parts, r)} ({r.points})" for r in shown]
-    return _error(
-        f"{what} in a sequence must name the card it stands for: "
-        f"{' '.join(e.card_label for e in free)} could be {either(options)}, which score differently; "
-        f"write it like {example}",
-        "wild cards: name the card",
-        SRC_WILD_SEQ if what == "a 2" else SRC_JOKER_NAME,
-        labels_of(parts.cards),
-    )
+        options = [_scoring(_open_places_text(parts, r), r) for r in shown]
+    args: dict[str, Param] = {
+        "wilds": " ".join(e.card_label for e in free),
+        "options": either(options),
+        "example": example,
+    }
+    if not jokers:
+        message = msg(
+            "a 2 in a sequence must name the card it stands for: {wilds} could be {options}, which score "
+            "differently; write it like {example}",
+            **args,
+        )
+    elif len(free) == 1:
+        message = msg(
+            "the Joker in a sequence must name the card it stands for: {wilds} could be {options}, which "
+            "score differently; write it like {example}",
+            **args,
+        )
+    else:
+        message = msg(
+            "a wild card in a sequence must name the card it stands for: {wilds} could be {options}, which "
+            "score differently; write it like {example}",
+            **args,
+        )
+    return _error(message, N_("wild cards: name the card"), SRC_JOKER_NAME if jokers else SRC_WILD_SEQ, cards)
 
 
-def _open_places_text(parts: _Parts, reading: _Reading) -> str:
+def _scoring(reading: Param, r: _Reading) -> Msg:
+    """A reading with what it scores: "a set of kings (45)"."""
+    return msg("{reading} ({points})", reading=reading, points=r.points)
+
+
+def _open_places_text(parts: _Parts, reading: _Reading) -> Msg | str:
     """The cards the free wilds stand for in a reading ("7♥ 8♥"; "itself" for a lone 2 of the suit)."""
     if reading.own_two and len(parts.free) == 1:
-        return "itself"
+        return msg("itself")
     return " ".join(PLACE_LABEL[reading.suit][p] for p in reading.open_places)
 
 
@@ -1203,10 +801,15 @@ def _joker_must_be_named(parts: _Parts, reading: _Reading) -> RecordError:
     shown = " ".join(PLACE_LABEL[reading.suit][p] for p in open_places)
     jokers = [e for e in parts.free if e.joker]
     twos = [e for e in parts.free if not e.joker]
+    message = msg(
+        "the Joker and the 2 fill {cards}, which score differently as a 2: name the card the Joker stands "
+        "for (like JK={code})",
+        cards=shown,
+        code=PLACE_CODE[reading.suit][open_places[-1]],
+    )
     return _error(
-        f"the Joker and the 2 fill {shown}, which score differently as a 2: name the "
-        f"card the Joker stands for (like JK={PLACE_CODE[reading.suit][open_places[-1]]})",
-        "wild cards: name the card",
+        message,
+        N_("wild cards: name the card"),
         SRC_JOKER_NAME,
         labels_of(jokers) + labels_of(twos),
     )
@@ -1216,8 +819,8 @@ def _no_reading(parts: _Parts) -> MeldCheck:
     """No legal reading: say why, for the kind of meld the natural and named cards point to."""
     cards = list(parts.cards)
     if len(parts.ranks) == 1:
-        message = f"a set has at most 4 cards, wild cards included, not {len(cards)}"
-        return _rejected([_error(message, "set: at most 4 cards", "S0", labels_of(cards))], "set", cards)
+        message = msg("a set has at most 4 cards, wild cards included, not {n}", n=len(cards))
+        return _rejected([_error(message, N_("set: at most 4 cards"), "S0", labels_of(cards))], "set", cards)
     if len(parts.suits) == 1:
         return _rejected(_why_not_a_sequence(parts, next(iter(parts.suits))), "sequence", cards)
     return _not_a_meld(parts)
@@ -1227,23 +830,25 @@ def _why_not_a_sequence(parts: _Parts, suit: int) -> list[RecordError]:
     cards = list(parts.cards)
     n = len(cards)
     if n > 14:
-        message = f"a sequence has at most 14 cards (A to K to A), not {n}"
-        return [_error(message, "sequence: at most 14 cards", "S0", labels_of(cards))]
+        message = msg("a sequence has at most 14 cards (A to K to A), not {n}", n=n)
+        return [_error(message, N_("sequence: at most 14 cards"), "S0", labels_of(cards))]
     seq = _SequenceCards.of(parts)
     if seq.clash():
         return _place_clashes(seq, suit)
     if len(seq.aces) == 2:
-        message = (
-            f"{' and '.join(e.label for e in seq.aces)}: a sequence holds two aces only when it runs from "
-            f"ace to ace, all 14 cards (A-2-…-K-A); this one has {n}"
+        message = msg(
+            "{aces}: a sequence holds two aces only when it runs from ace to ace, all 14 cards (A-2-…-K-A); "
+            "this one has {n}",
+            aces=either(labels_of(seq.aces), "and"),
+            n=n,
         )
-        return [_error(message, "sequence: ace high or low", SRC_SEQUENCE, labels_of(seq.aces))]
+        return [_error(message, N_("sequence: ace high or low"), SRC_SEQUENCE, labels_of(seq.aces))]
     ranks_held = seq.ranks_held()
     if ACE in ranks_held and goes_round_the_corner(ranks_held, n):
         return [
             _error(
-                "a sequence never goes round the corner (K-A-2)",
-                "sequence: no round the corner",
+                msg("a sequence never goes round the corner (K-A-2)"),
+                N_("sequence: no round the corner"),
                 SRC_CORNER,
                 labels_of(cards),
             )
@@ -1255,17 +860,41 @@ def _why_not_a_sequence(parts: _Parts, suit: int) -> list[RecordError]:
         if best is None or len(missing) < len(best):
             best = missing
     assert best is not None
-    shown = " ".join(PLACE_LABEL[suit][p] for p in best)
-    free = len(parts.free)
-    wilds = plural(free, "wild card") if free else "no wild card"
+    message = _missing(" ".join(PLACE_LABEL[suit][p] for p in best), len(best), len(parts.free))
     return [
         _error(
-            f"not in sequence: {shown} missing, and {wilds} to fill {'them' if len(best) > 1 else 'it'}",
-            "sequence: in order",
+            message,
+            N_("sequence: in order"),
             SRC_SEQUENCE,
             labels_of(cards),
         )
     ]
+
+
+def _missing(cards: str, missing: int, free: int) -> Msg:
+    """ "not in sequence: 9♥ missing, and no wild card to fill it" (or 2 wild cards, to fill them)."""
+    if not free:
+        return nmsg(
+            "not in sequence: {cards} missing, and no wild card to fill it",
+            "not in sequence: {cards} missing, and no wild card to fill them",
+            missing,
+            cards=cards,
+        )
+    if missing == 1:
+        return nmsg(
+            "not in sequence: {cards} missing, and {wilds} wild card to fill it",
+            "not in sequence: {cards} missing, and {wilds} wild cards to fill it",
+            free,
+            cards=cards,
+            wilds=free,
+        )
+    return nmsg(
+        "not in sequence: {cards} missing, and {wilds} wild card to fill them",
+        "not in sequence: {cards} missing, and {wilds} wild cards to fill them",
+        free,
+        cards=cards,
+        wilds=free,
+    )
 
 
 def _place_clashes(seq: _SequenceCards, suit: int) -> list[RecordError]:
@@ -1273,14 +902,17 @@ def _place_clashes(seq: _SequenceCards, suit: int) -> list[RecordError]:
     errors = []
     for rank, group in sorted(seq.by_rank.items()):
         if len(group) > 1:
-            message = (
-                f"{PLACE_LABEL[suit][rank]} is in the sequence {len(group)} times: each card of a "
-                "sequence holds its own place"
+            message = msg(
+                "{card} is in the sequence {n} times: each card of a sequence holds its own place",
+                card=PLACE_LABEL[suit][rank],
+                n=len(group),
             )
-            errors.append(_error(message, "sequence: each place once", SRC_SEQUENCE, labels_of(group)))
+            errors.append(_error(message, N_("sequence: each place once"), SRC_SEQUENCE, labels_of(group)))
     if len(seq.aces) > 2:
-        message = f"{len(seq.aces)} aces: a sequence holds at most two (A-2-3… and …Q-K-A in a 14-card sequence)"
-        errors.append(_error(message, "sequence: each place once", SRC_SEQUENCE, labels_of(seq.aces)))
+        message = msg(
+            "{n} aces: a sequence holds at most two (A-2-3… and …Q-K-A in a 14-card sequence)", n=len(seq.aces)
+        )
+        errors.append(_error(message, N_("sequence: each place once"), SRC_SEQUENCE, labels_of(seq.aces)))
     return errors
 
 
@@ -1294,19 +926,28 @@ def _not_a_meld(parts: _Parts) -> MeldCheck:
         rank = natural_ranks.pop()
         for e in parts.named:
             if e.named_rank != rank:
-                message = f"in a set of {ranks(rank)} a wild card must stand for {a_rank(rank)}, not {e.named_label}"
-                errors.append(_error(message, "set: one rank", SRC_SET, [e.label]))
+                message = msg(
+                    "in a set of {ranks} a wild card must stand for {a_rank}, not {card}",
+                    ranks=ranks(rank),
+                    a_rank=a_rank(rank),
+                    card=e.named_label,
+                )
+                errors.append(_error(message, N_("set: one rank"), SRC_SET, [e.label]))
         return _rejected(errors, "set", cards)
     if parts.naturals and len(natural_suits) == 1:
         suit = natural_suits.pop()
         symbol = SUITS[suit].symbol
         for e in parts.named:
             if e.named_suit != suit:
-                message = f"in a {symbol} sequence a wild card must stand for a {symbol} card, not {e.named_label}"
-                errors.append(_error(message, "sequence: one suit", SRC_SEQUENCE, [e.label]))
+                message = msg(
+                    "in a {suit} sequence a wild card must stand for a {suit} card, not {card}",
+                    suit=symbol,
+                    card=e.named_label,
+                )
+                errors.append(_error(message, N_("sequence: one suit"), SRC_SEQUENCE, [e.label]))
         return _rejected(errors, "sequence", cards)
-    message = "not a meld: a set is cards of one rank, a sequence cards of one suit in order"
-    return _rejected([_error(message, "meld", SRC_MELD, labels_of(cards))])
+    message = msg("not a meld: a set is cards of one rank, a sequence cards of one suit in order")
+    return _rejected([_error(message, N_("meld"), SRC_MELD, labels_of(cards))])
 
 
 def goes_round_the_corner(ranks_held: set[int], n: int) -> bool:

@@ -30,13 +30,15 @@ score, the note says which split was taken and shows another.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import combinations_with_replacement
 
+from .caches import cached
 from .cards import ACE, Card, CardError, Token
 from .errors import RecordError
+from .messages import N_, Msg, either, msg, nmsg, ranks
+from .oklahoma_meld_shortcut import check_meld
 from .oklahoma_melds import (
     HIGH_ACE,
     LOW_ACE,
@@ -45,14 +47,13 @@ from .oklahoma_melds import (
     SRC_NOTATION,
     Entered,
     MeldCheck,
-    check_meld,
     entered,
     labels_of,
     two_points_at,
+    without_joker,
 )
 from .profiles import OklahomaRules
 from .results import Line
-from .words import either, plural, ranks
 
 SRC_SPLIT = "ruling"  # RULES.md §1: the split is asked for only where splits score differently
 
@@ -74,7 +75,7 @@ class MeldedCheck:
     points: int = 0
     lines: tuple[Line, ...] = ()
     errors: tuple[RecordError, ...] = ()
-    note: str = ""
+    note: Msg | str = ""
     unplaced: tuple[str, ...] = ()
 
     @property
@@ -82,7 +83,7 @@ class MeldedCheck:
         return tuple(m.labels for m in self.melds)
 
 
-def _error(message: str, rule: str, source: str, cards: Sequence[str] = ()) -> RecordError:
+def _error(message: Msg | str, rule: str, source: str, cards: Sequence[str] = ()) -> RecordError:
     return RecordError(message, rule=rule, source=source, cards=tuple(cards))
 
 
@@ -414,7 +415,7 @@ def _group_actions(
     return out
 
 
-@lru_cache(maxsize=8192)
+@cached(maxsize=8192)
 def _suit_options(
     runs: tuple[_Run, ...], naturals: int, named: int, wilds: int, may_start: bool
 ) -> tuple[tuple[_Move, tuple[_Run, ...], int, int, int, int, int, int], ...]:
@@ -461,7 +462,7 @@ def _suit_options(
     return tuple(out)
 
 
-@lru_cache(maxsize=4096)
+@cached(maxsize=4096)
 def _set_groups(naturals: int, named: int, wilds: int) -> tuple[tuple[int, int, int], ...] | None:
     """The fewest sets (3–4 cards; a set with a free wild holds a natural card) that take exactly
     these cards and wilds, as (naturals, named, wilds) each; None when no sets can."""
@@ -480,7 +481,7 @@ def _set_groups(naturals: int, named: int, wilds: int) -> tuple[tuple[int, int, 
     return best
 
 
-@lru_cache(maxsize=4096)
+@cached(maxsize=4096)
 def _set_options(
     naturals: int, named: int, wilds: int, cover: bool
 ) -> tuple[tuple[tuple[tuple[int, int, int], ...], int, tuple[int, int]], ...]:
@@ -650,9 +651,6 @@ def _as_melds(laid: list[_Laid], jokers: tuple[int, int, int]) -> list[_Meld]:
 # --------------------------------------------------------------------------------------------
 # check_melded: parse, sweep, and check each meld of the split found.
 
-_VERDICTS: dict[tuple[Hashable, ...], MeldedCheck] = {}
-_CACHE_LIMIT = 1024
-
 
 def check_melded(tokens: Sequence[str | Token | Card], rules: OklahomaRules) -> MeldedCheck:
     """Split one player's melded cards (any order) into legal melds and score them.
@@ -661,20 +659,14 @@ def check_melded(tokens: Sequence[str | Token | Card], rules: OklahomaRules) -> 
     the split with the fewest melds is taken (``note`` says so where the cards lie in other melds
     too). Verdicts depend on the cards and the Joker knob only: they are cached."""
     try:
-        key = (rules.joker, rules.cite("joker").source, *tokens)
-        hit = _VERDICTS.get(key)
+        return _melded_verdict(tuple(tokens), rules)
     except TypeError:  # something unhashable was entered
         return _check_melded(tokens, rules)
-    if hit is None:
-        hit = _check_melded(tokens, rules)
-        if len(_VERDICTS) >= _CACHE_LIMIT:
-            _VERDICTS.clear()
-        _VERDICTS[key] = hit
-    return hit
 
 
-def clear_cache() -> None:
-    _VERDICTS.clear()
+@cached(maxsize=1024)
+def _melded_verdict(tokens: tuple[object, ...], rules: OklahomaRules) -> MeldedCheck:
+    return _check_melded(tokens, rules)
 
 
 def _check_melded(tokens: Sequence[object], rules: OklahomaRules) -> MeldedCheck:
@@ -686,16 +678,16 @@ def _check_melded(tokens: Sequence[object], rules: OklahomaRules) -> MeldedCheck
         except CardError as exc:
             errors.append(_error(exc.message, "card notation", SRC_NOTATION, [exc.token]))
     if errors:
-        return MeldedCheck(False, errors=tuple(errors))
+        return MeldedCheck(ok=False, errors=tuple(errors))
     if not rules.joker and any(e.joker for e in cards):
-        source = rules.cite("joker").source
         jokers = [e.label for e in cards if e.joker]
-        return MeldedCheck(False, errors=(_error("this game is played without the Joker", "no Joker", source, jokers),))
+        error = _error(msg("this game is played without the Joker"), N_("no Joker"), without_joker(rules), jokers)
+        return MeldedCheck(ok=False, errors=(error,))
     if len(cards) > MAX_CARDS:
-        message = f"{len(cards)} melded cards: more than a player melds in a deal"
-        return MeldedCheck(False, errors=(_error(message, "melds", SRC_MELD),))
+        message = msg("{n} melded cards: more than a player melds in a deal", n=len(cards))
+        return MeldedCheck(ok=False, errors=(_error(message, N_("melds"), SRC_MELD),))
     if not cards:
-        return MeldedCheck(True)
+        return MeldedCheck(ok=True)
     cards.sort(key=_entry_order)
     counts = _Counts.of(cards)
     try:
@@ -707,11 +699,12 @@ def _check_melded(tokens: Sequence[object], rules: OklahomaRules) -> MeldedCheck
             return _splits_differ(cards, sweep, totals)
         return _accepted(cards, sweep, totals, rules)
     except _TooMany:
-        message = (
-            f"these {plural(len(cards), 'card')} can be laid in too many ways to work out here: "
-            "give the melds one by one"
+        message = nmsg(
+            "these {n} card can be laid in too many ways to work out here: give the melds one by one",
+            "these {n} cards can be laid in too many ways to work out here: give the melds one by one",
+            len(cards),
         )
-        return MeldedCheck(False, errors=(_error(message, "melds", SRC_SPLIT, labels_of(cards)),))
+        return MeldedCheck(ok=False, errors=(_error(message, N_("melds"), SRC_SPLIT, labels_of(cards)),))
 
 
 def _every_total(sweep: _Sweep, jokers: int) -> dict[int, list[tuple[int, tuple[int, int, int]]]]:
@@ -809,15 +802,20 @@ def _accepted(
     checks = [check_meld([e.token for e in tokens.take(meld)], rules) for meld in melds]
     errors = [e for check in checks for e in check.errors]
     if errors:  # not expected: the sweep and check_meld read melds alike (a test holds them to it)
-        return MeldedCheck(False, tuple(c for c in checks if c.ok), errors=tuple(errors))
+        return MeldedCheck(ok=False, melds=tuple(c for c in checks if c.ok), errors=tuple(errors))
     points = sum(c.points for c in checks)
     lines = tuple(line for check in checks for line in check.lines)
     others = [_split(sweep, key, on_jokers, other=True)] + [_split(sweep, k, j) for k, j in ways[1:]]
     other = next((m for m in others if m is not None and _partition(m) != _partition(melds)), None)
-    note = ""
+    note: Msg | str = ""
     if other is not None:
-        note = f"split as {_shown(checks)}; {_shown_search(other, cards)} would score the same ({points})"
-    return MeldedCheck(True, tuple(checks), points, lines, note=note)
+        note = msg(
+            "split as {split}; {other} would score the same ({points})",
+            split=_shown(checks),
+            other=_shown_search(other, cards),
+            points=points,
+        )
+    return MeldedCheck(ok=True, melds=tuple(checks), points=points, lines=lines, note=note)
 
 
 def _partition(melds: Sequence[_Meld]) -> list[tuple[object, ...]]:
@@ -861,15 +859,27 @@ def _splits_differ(
     shown = []
     for total, ways in list(totals.items())[:3]:
         key, on_jokers = ways[0]
-        shown.append(f"{_shown_search(_split(sweep, key, on_jokers) or [], cards)} ({constant + total})")
+        split = _shown_search(_split(sweep, key, on_jokers) or [], cards)
+        shown.append(msg("{split} ({points})", split=split, points=constant + total))
     if len(totals) > 3:
-        shown.append(plural(len(totals) - 3, "other total"))
-    twos = [e for e in cards if e.wild and not e.joker and not e.named_rank]
-    message = (
-        f"these cards split into melds several ways that score differently: {either(shown)}; "
-        "give the melds one by one, or name the 2s" + (f" ({' '.join(e.card_label for e in twos)})" if twos else "")
-    )
-    return MeldedCheck(False, errors=(_error(message, "melds: name the split", SRC_SPLIT, labels_of(cards)),))
+        shown.append(nmsg("{n} other total", "{n} other totals", len(totals) - 3))
+    twos = [e.card_label for e in cards if e.wild and not e.joker and not e.named_rank]
+    splits = either(shown)
+    if twos:
+        message = msg(
+            "these cards split into melds several ways that score differently: {splits}; "
+            "give the melds one by one, or name the 2s ({twos})",
+            splits=splits,
+            twos=" ".join(twos),
+        )
+    else:
+        message = msg(
+            "these cards split into melds several ways that score differently: {splits}; "
+            "give the melds one by one, or name the 2s",
+            splits=splits,
+        )
+    error = _error(message, N_("melds: name the split"), SRC_SPLIT, labels_of(cards))
+    return MeldedCheck(ok=False, errors=(error,))
 
 
 def _free_two_points(rank: int) -> int:
@@ -906,13 +916,18 @@ def _no_split(cards: list[Entered], counts: _Counts) -> MeldedCheck:
         tokens.take(meld)
     unplaced = [tokens.fixed[card].pop(0) for card in left] + tokens.twos + tokens.jokers
     labels = [e.label for e in sorted(unplaced, key=_entry_order)]
-    placed = _shown_search(melds, cards) if melds else ""
-    message = (
-        f"{' '.join(labels)} cannot be placed in a legal meld"
-        + (f" beside {placed}" if placed else "")
-        + _why_unplaced(unplaced)
-    )
-    return MeldedCheck(False, errors=(_error(message, "melds", SRC_SPLIT, labels),), unplaced=tuple(labels))
+    why = _why_unplaced(unplaced)
+    if melds:
+        message = msg(
+            "{cards} cannot be placed in a legal meld beside {placed}: {why}",
+            cards=" ".join(labels),
+            placed=_shown_search(melds, cards),
+            why=why,
+        )
+    else:
+        message = msg("{cards} cannot be placed in a legal meld: {why}", cards=" ".join(labels), why=why)
+    error = _error(message, N_("melds"), SRC_SPLIT, labels)
+    return MeldedCheck(ok=False, errors=(error,), unplaced=tuple(labels))
 
 
 def _jokers_anywhere(laid: list[_Laid], jokers: int) -> tuple[int, int, int]:
@@ -929,10 +944,12 @@ def _jokers_anywhere(laid: list[_Laid], jokers: int) -> tuple[int, int, int]:
     return (out[0], out[1], out[2])
 
 
-def _why_unplaced(cards: list[Entered]) -> str:
+def _why_unplaced(cards: list[Entered]) -> Msg:
     if cards and all(e.wild and not e.named_rank for e in cards):
-        return ": wild cards need a natural card in their meld (a meld of wild cards only names every card)"
+        return msg("wild cards need a natural card in their meld (a meld of wild cards only names every card)")
     ranks_left = {e.named_rank or e.rank for e in cards if not (e.wild and not e.named_rank)}
     if len(ranks_left) == 1 and len(cards) < 3:
-        return f": a set is 3 or 4 {ranks(ranks_left.pop())}, a sequence 3 or more cards of one suit in order"
-    return ": a set is 3 or 4 cards of one rank, a sequence 3 or more cards of one suit in order"
+        return msg(
+            "a set is 3 or 4 {ranks}, a sequence 3 or more cards of one suit in order", ranks=ranks(ranks_left.pop())
+        )
+    return msg("a set is 3 or 4 cards of one rank, a sequence 3 or more cards of one suit in order")

@@ -7,9 +7,10 @@ line can cite it. The K–8 in-hand value is a knob (``k8_in_hand``) and is cite
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
+from .caches import cached
 from .cards import ACE, JOKER, PACK_52, QUEEN, Card, Suit, Token, parse_token
+from .messages import N_
 from .profiles import OklahomaRules
 
 SRC_VALUES = "S0; S1 law 12"
@@ -37,24 +38,26 @@ def natural_melded_points(rank: int) -> int:
     return 5  # 7..3 (a 2 standing for a 2 is a ruling: TWO_AS_TWO)
 
 
-JOKER_MELDED = CardValue(100, "a Joker melded scores 100, whatever it stands for", "S0")
-QUEEN_OF_SPADES_MELDED = CardValue(50, "Q♠ melded scores 50", SRC_VALUES)
-ACE_MELDED = CardValue(20, "an ace melded scores 20", SRC_VALUES)
-K_TO_8_MELDED = CardValue(10, "K Q J 10 9 8 melded score 10", SRC_VALUES)
-SEVEN_TO_3_MELDED = CardValue(5, "7 6 5 4 3 melded score 5", SRC_VALUES)
-TWO_AS_QUEEN_OF_SPADES = CardValue(10, "a 2 standing for Q♠ scores 10", "S0")
-TWO_AS_TWO = CardValue(5, "a 2 standing for a 2 scores as a low card, 5", "ruling", "ruling")
+JOKER_MELDED = CardValue(points=100, rule=N_("a Joker melded scores 100, whatever it stands for"), source="S0")
+QUEEN_OF_SPADES_MELDED = CardValue(points=50, rule=N_("Q♠ melded scores 50"), source=SRC_VALUES)
+ACE_MELDED = CardValue(points=20, rule=N_("an ace melded scores 20"), source=SRC_VALUES)
+K_TO_8_MELDED = CardValue(points=10, rule=N_("K Q J 10 9 8 melded score 10"), source=SRC_VALUES)
+SEVEN_TO_3_MELDED = CardValue(points=5, rule=N_("7 6 5 4 3 melded score 5"), source=SRC_VALUES)
+TWO_AS_QUEEN_OF_SPADES = CardValue(points=10, rule=N_("a 2 standing for Q♠ scores 10"), source="S0")
+TWO_AS_TWO = CardValue(
+    points=5, rule=N_("a 2 standing for a 2 scores as a low card, 5"), source="ruling", basis="ruling"
+)
 TWO_AS_RANK: dict[int, CardValue] = {
-    rank: CardValue(natural_melded_points(rank), "a 2 scores the card it stands for", "S0")
+    rank: CardValue(points=natural_melded_points(rank), rule=N_("a 2 scores the card it stands for"), source="S0")
     for rank in range(1, 14)
     if rank != 2
 }
 
-JOKER_HELD = CardValue(-200, "a Joker left in hand costs 200", "S0")
-TWO_HELD = CardValue(-20, "a 2 left in hand costs 20", "S0")
-QUEEN_OF_SPADES_HELD = CardValue(-100, "Q♠ left in hand costs 100", SRC_VALUES)
-ACE_HELD = CardValue(-20, "an ace left in hand costs 20", SRC_VALUES)
-SEVEN_TO_3_HELD = CardValue(-5, "7 6 5 4 3 left in hand cost 5", SRC_VALUES)
+JOKER_HELD = CardValue(points=-200, rule=N_("a Joker left in hand costs 200"), source="S0")
+TWO_HELD = CardValue(points=-20, rule=N_("a 2 left in hand costs 20"), source="S0")
+QUEEN_OF_SPADES_HELD = CardValue(points=-100, rule=N_("Q♠ left in hand costs 100"), source=SRC_VALUES)
+ACE_HELD = CardValue(points=-20, rule=N_("an ace left in hand costs 20"), source=SRC_VALUES)
+SEVEN_TO_3_HELD = CardValue(points=-5, rule=N_("7 6 5 4 3 left in hand cost 5"), source=SRC_VALUES)
 
 
 def natural_melded(card: Card) -> CardValue:
@@ -93,12 +96,14 @@ def melded(card: Card, stands_rank: int | None, stands_for_queen_of_spades: bool
     return natural_melded(card)
 
 
-@lru_cache(maxsize=64)
+@cached(maxsize=64)
 def k8_held(rules: OklahomaRules) -> CardValue:
     """What a K, Q, J, 10, 9 or 8 left in hand costs under these rules (a knob)."""
     cite = rules.cite("k8_in_hand")
     value = rules.k8_in_hand
-    return CardValue(value, f"K Q J 10 9 8 left in hand cost {-value}", cite.source, cite.basis)
+    return CardValue(
+        points=value, rule=f"K Q J 10 9 8 left in hand cost {-value}", source=cite.source, basis=cite.basis
+    )
 
 
 def held(card: Card, k8: CardValue) -> CardValue:
@@ -117,7 +122,7 @@ def held(card: Card, k8: CardValue) -> CardValue:
     return SEVEN_TO_3_HELD
 
 
-_RULES_K8 = CardValue(0, "K Q J 10 9 8 left in hand", "the rules")  # stands for the knob's value
+_RULES_K8 = CardValue(points=0, rule="K Q J 10 9 8 left in hand", source="the rules")  # stands for the knob's value
 
 
 def held_whatever_the_rules(card: Card) -> CardValue | None:

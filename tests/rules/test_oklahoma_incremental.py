@@ -66,7 +66,7 @@ def test_folding_play_from_begin_is_score_game(case):
         with pytest.raises(RecordInvalid) as info:
             games.score_game(rules, players, deals, first_dealer)
         assert [e.deal for e in info.value.errors] == list(range(len(results) + 1, len(deals) + 1))
-        assert all(f"ended on deal {len(results)}" in e.message for e in info.value.errors)
+        assert all(f"ended on deal {len(results)}" in str(e.message) for e in info.value.errors)
         with pytest.raises(RecordInvalid) as one:
             games.play(rules, players, standings[-1], deals[len(results)], len(results) + 1)
         assert one.value.errors == info.value.errors[:1]

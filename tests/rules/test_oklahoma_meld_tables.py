@@ -1,12 +1,10 @@
 """The meld check's shortcuts that read module tables (an unnamed wild card at a sequence place,
-``_WILD_AT``; in a set, ``_WILD_IN_SET``) and the sequence laid out from a row of places give the
+``_wild_at``; in a set, ``_wild_in_set``) and the sequence laid out from a row of places give the
 very verdict of the full search of the readings: every run of every suit and length with one wild
 card, named or not, in each place; every set with unnamed wild cards; each with the Joker in the
 game and without."""
 
 import itertools
-
-from scorekeeper.rules import oklahoma_melds
 
 from .test_oklahoma_meld_shortcut import NO_JOKER, RANKS, SUITS, _same
 
@@ -55,10 +53,3 @@ def test_sets_with_unnamed_wild_cards():
                 _same(wilds + naturals[::-1])
                 _same(naturals + wilds, NO_JOKER)
             _same([*naturals, rank + "H", "2H"])
-
-
-def test_the_tables_hold_every_wild_card():
-    for code, by_suit in oklahoma_melds._WILD_AT.items():
-        assert len(by_suit) == 4 and all(len(row) == 15 and row[0] is None for row in by_suit)
-        assert len(oklahoma_melds._WILD_IN_SET[code]) == 13
-    assert set(oklahoma_melds._WILD_AT) == {"JK", "2S", "2H", "2D", "2C"}

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from scorekeeper.rules import oklahoma, oklahoma_split
+from scorekeeper.rules import caches, oklahoma, oklahoma_split
 from scorekeeper.rules.cards import parse_token
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.oklahoma import check_meld, check_melded, score_deal
@@ -28,7 +28,7 @@ def split(text, rules=BOOK):
 
 def accepted(text, rules=BOOK):
     result = split(text, rules)
-    assert result.ok, [e.message for e in result.errors]
+    assert result.ok, [str(e.message) for e in result.errors]
     assert sum(m.points for m in result.melds) == result.points == sum(x.points for x in result.lines)
     for meld in result.melds:  # every meld of the split is a legal meld entered alone
         assert check_meld(list(meld.cards), rules).ok
@@ -39,7 +39,7 @@ def rejected(text, rules=BOOK):
     result = split(text, rules)
     assert not result.ok and result.errors and not result.melds
     for e in result.errors:
-        assert e.message and e.rule and e.source
+        assert str(e.message) and e.rule and e.source
     return result
 
 
@@ -49,7 +49,7 @@ def rejected(text, rules=BOOK):
 def test_the_melds_of_record_md_entered_as_one_list():
     result = accepted("QS QH 2C=QD 9H 8H JK=7H")
     assert sorted(result.labels) == [("JK=7♥", "8♥", "9♥"), ("Q♠", "Q♥", "2♣=Q♦")]
-    assert result.points == 50 + 10 + 10 + 100 + 10 + 10 and not result.note
+    assert result.points == 50 + 10 + 10 + 100 + 10 + 10 and not str(result.note)
 
 
 def test_a_set_and_a_sequence_sharing_a_rank():
@@ -84,9 +84,9 @@ def test_free_wilds_with_one_place_each():
 def test_the_2_next_to_k_a_and_a_readings_note_per_meld():
     result = accepted("KH AH 2H")
     assert result.labels == (("2♥=Q♥", "K♥", "A♥"),)
-    assert "the only card it can be" in result.melds[0].note
+    assert "the only card it can be" in str(result.melds[0].note)
     same = accepted("JK QS KS")
-    assert same.labels == (("JK=J♠", "Q♠", "K♠"),) and "it scores the same" in same.melds[0].note
+    assert same.labels == (("JK=J♠", "Q♠", "K♠"),) and "it scores the same" in str(same.melds[0].note)
 
 
 # --- splits that score the same: one answer, said so ----------------------------------------------
@@ -95,14 +95,14 @@ def test_the_2_next_to_k_a_and_a_readings_note_per_meld():
 def test_a_long_sequence_is_taken_whole_and_the_note_says_it_splits_too():
     result = accepted("5H 6H 7H 8H 9H 10H")
     assert result.labels == (("5♥", "6♥", "7♥", "8♥", "9♥", "10♥"),)  # the fewest melds
-    assert result.note == ("split as 5♥ 6♥ 7♥ 8♥ 9♥ 10♥; 5♥ 6♥ 7♥ · 8♥ 9♥ 10♥ would score the same (45)")
+    assert str(result.note) == ("split as 5♥ 6♥ 7♥ 8♥ 9♥ 10♥; 5♥ 6♥ 7♥ · 8♥ 9♥ 10♥ would score the same (45)")
 
 
 def test_a_2_that_scores_the_same_in_either_meld():
     # The 2 makes a set of 10s or 9-10-J of hearts: 10 either way.
     result = accepted("10H 10S 10D 2C 9H JH")
     assert result.points == 10 * 5 + 10  # 10♥ 10♠ 10♦ 9♥ J♥ and the 2 as a 10-point card
-    assert result.note.startswith("split as")
+    assert str(result.note).startswith("split as")
 
 
 # --- splits or readings that score differently: the error names them --------------------------
@@ -110,19 +110,19 @@ def test_a_2_that_scores_the_same_in_either_meld():
 
 def test_a_2_at_either_end_of_a_sequence_beside_a_set():
     e = rejected("9H 8H 2C 7S 7D 7C").errors[0]
-    assert "score differently" in e.message
-    assert "2♣=7♥ 8♥ 9♥ (40)" in e.message and "8♥ 9♥ 2♣=10♥ (45)" in e.message
-    assert "name the 2s (2♣)" in e.message and e.rule == "melds: name the split" and e.source == "ruling"
+    assert "score differently" in str(e.message)
+    assert "2♣=7♥ 8♥ 9♥ (40)" in str(e.message) and "8♥ 9♥ 2♣=10♥ (45)" in str(e.message)
+    assert "name the 2s (2♣)" in str(e.message) and e.rule == "melds: name the split" and e.source == "ruling"
 
 
 def test_a_2_that_could_join_either_set():
     e = rejected("QS QH QD AS AH AD 2C").errors[0]
-    assert "(140)" in e.message and "(150)" in e.message
+    assert "(140)" in str(e.message) and "(150)" in str(e.message)
 
 
 def test_rules_md_example_a_2_j_as_one_list():
     e = rejected("AH 2H JK").errors[0]
-    assert "(125)" in e.message and "(130)" in e.message and "(140)" in e.message
+    assert "(125)" in str(e.message) and "(130)" in str(e.message) and "(140)" in str(e.message)
 
 
 def test_naming_the_wild_settles_it():
@@ -136,7 +136,7 @@ def test_a_stray_card():
     result = rejected("7H 8H 9H KS")
     assert result.unplaced == ("K♠",)
     e = result.errors[0]
-    assert e.message.startswith("K♠ cannot be placed in a legal meld beside 7♥ 8♥ 9♥") and e.cards == ("K♠",)
+    assert str(e.message).startswith("K♠ cannot be placed in a legal meld beside 7♥ 8♥ 9♥") and e.cards == ("K♠",)
 
 
 def test_the_fewest_cards_that_cannot_be_placed():
@@ -145,14 +145,15 @@ def test_the_fewest_cards_that_cannot_be_placed():
 
 def test_wild_cards_alone():
     result = rejected("2C 2D 2S")
-    assert "wild cards need a natural card" in result.errors[0].message
+    assert "wild cards need a natural card" in str(result.errors[0].message)
     assert sorted(result.unplaced) == ["2♠", "2♣", "2♦"]
 
 
 def test_bad_card_text_and_the_joker_off():
     e = rejected("7H 8X 9H").errors[0]
     assert e.cards == ("8X",) and e.rule == "card notation"
-    assert "without the Joker" in rejected("7H 8H JK", resolve("oklahoma", "laws", {"joker": False})).errors[0].message
+    no_joker = rejected("7H 8H JK", resolve("oklahoma", "laws", {"joker": False}))
+    assert "without the Joker" in str(no_joker.errors[0].message)
 
 
 # --- 14-card sequences ---------------------------------------------------------------------------
@@ -167,7 +168,7 @@ def test_a_14_card_sequence_with_both_aces_and_a_named_2():
 def test_a_14_card_sequence_whose_own_2_could_make_a_set_of_aces_instead():
     # A♠ A♠ 2♠ is a set of aces (2♠ as an ace, 20) beside 3♠–K♠; or one sequence with the 2♠ as itself (5).
     e = rejected("AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S AS").errors[0]
-    assert "(170)" in e.message and "(185)" in e.message
+    assert "(170)" in str(e.message) and "(185)" in str(e.message)
 
 
 def test_two_suits_from_ace_to_ace():
@@ -199,7 +200,7 @@ def test_a_deal_with_melded_cards_scores_the_split():
 
 def test_a_deal_notes_the_split_taken():
     g = oklahoma.score_game(BOOK, P3, [deal("5H 6H 7H 8H 9H 10H")], None)
-    assert any(n.startswith("Ann's melded cards: split as 5♥ 6♥ 7♥ 8♥ 9♥ 10♥;") for n in g.deals[0].notes)
+    assert any(n.startswith("Ann's melded cards: split as 5♥ 6♥ 7♥ 8♥ 9♥ 10♥;") for n in map(str, g.deals[0].notes))
 
 
 def test_errors_of_a_melded_list_are_on_its_field():
@@ -213,7 +214,7 @@ def test_melded_cards_count_in_the_pack():
     ben = {"melded": ["QS", "QD", "QC"], "held": ["QS"]}
     with pytest.raises(RecordInvalid) as info:
         score_deal(BOOK, P3, deal("QS QH 2C=QD 9H 8H JK=7H", ben))
-    assert any("Q♠ is entered 3 times" in e.message for e in info.value.errors)
+    assert any("Q♠ is entered 3 times" in str(e.message) for e in info.value.errors)
 
 
 def test_melds_and_melded_together_or_neither():
@@ -221,24 +222,24 @@ def test_melds_and_melded_together_or_neither():
     both["hands"]["Ann"]["melds"] = [["QS", "QH", "QD"]]
     with pytest.raises(RecordInvalid) as info:
         score_deal(BOOK, P3, both)
-    assert any("both 'melds' and 'melded'" in e.message for e in info.value.errors)
+    assert any("both 'melds' and 'melded'" in str(e.message) for e in info.value.errors)
     neither = deal("QS QH QD")
     del neither["hands"]["Ann"]["melded"]
     with pytest.raises(RecordInvalid) as info:
         score_deal(BOOK, P3, neither)
-    assert any("has no 'melds'" in e.message for e in info.value.errors)
+    assert any("has no 'melds'" in str(e.message) for e in info.value.errors)
 
 
 def test_an_empty_melded_list():
     with pytest.raises(RecordInvalid) as info:
         score_deal(BOOK, P3, deal(""))
-    assert [(e.message.split(":")[0], e.field) for e in info.value.errors] == [
+    assert [(str(e.message).split(":")[0], e.field) for e in info.value.errors] == [
         ("Ann went out but melded nothing", "hands.Ann.melded")
     ]
     no_cards = deal("QS QH QD", {"melded": [], "held": []})
     with pytest.raises(RecordInvalid) as info:
         score_deal(BOOK, P3, no_cards)
-    assert info.value.errors[0].message.startswith("Ben has no cards")
+    assert str(info.value.errors[0].message).startswith("Ben has no cards")
 
 
 def test_melded_must_be_a_list():
@@ -249,12 +250,12 @@ def test_melded_must_be_a_list():
 
 def test_too_many_ways_to_work_out_is_an_honest_error(monkeypatch):
     monkeypatch.setattr(oklahoma_split, "MAX_STATES", 5)
-    oklahoma.clear_caches()
+    caches.clear_caches()
     try:
         e = rejected("QS QH 2C 9H 8H 7H 10H AS KS JS 2D 5C 5D").errors[0]
-        assert "too many ways to work out here: give the melds one by one" in e.message
+        assert "too many ways to work out here: give the melds one by one" in str(e.message)
     finally:
-        oklahoma.clear_caches()
+        caches.clear_caches()
 
 
 # --- the brute-force reference ----------------------------------------------------------------------
@@ -304,14 +305,14 @@ def test_every_verdict_agrees_with_the_brute_force_reference(seed):
         got = check_melded(cards, BOOK)
         if not want:
             seen["none"] += 1
-            assert not got.ok and "cannot be placed" in got.errors[0].message, (cards, got.errors)
+            assert not got.ok and "cannot be placed" in str(got.errors[0].message), (cards, got.errors)
         elif len(want) == 1:
             seen["one total"] += 1
-            assert got.ok, (cards, [e.message for e in got.errors])
+            assert got.ok, (cards, [str(e.message) for e in got.errors])
             assert got.points == want.pop() == sum(m.points for m in got.melds)
             laid = sorted(token.card.code for meld in got.melds for token in meld.cards)
             assert laid == sorted(parse_token(c).card.code for c in cards)  # every card laid, once
         else:
             seen["several"] += 1
-            assert not got.ok and "score differently" in got.errors[0].message, (cards, want, got.errors)
+            assert not got.ok and "score differently" in str(got.errors[0].message), (cards, want, got.errors)
     assert min(seen.values()) >= 40, seen  # every kind of verdict is well tried

@@ -25,12 +25,12 @@ def bad(tokens, rules=BOOK):
     assert not check.ok
     assert check.errors
     for e in check.errors:
-        assert e.message and e.rule and e.source and e.cards, e
+        assert str(e.message) and e.rule and e.source and e.cards, e
     return check
 
 
 def text(check):
-    return " | ".join(e.message for e in check.errors)
+    return " | ".join(str(e.message) for e in check.errors)
 
 
 # --- sets ---------------------------------------------------------------------------------
@@ -56,10 +56,10 @@ def test_two_naturals_of_the_same_card_in_a_set():
 
 def test_unnamed_wilds_with_naturals_of_one_rank_and_two_suits_make_a_set():
     check = ok(["7H", "7S", "2C", "JK"])
-    assert check.kind == "set" and check.rank == 7 and not check.note
+    assert check.kind == "set" and check.rank == 7 and not str(check.note)
     assert check.points == 5 + 5 + 5 + 100
     assert check.meaning[-2:] == ("a 7", "a 7")
-    assert [line.label for line in check.lines][-2:] == ["2♣ as a 7 melded", "JK as a 7 melded"]
+    assert [str(line.label) for line in check.lines][-2:] == ["2♣ as a 7 melded", "JK as a 7 melded"]
 
 
 def test_one_natural_and_two_unnamed_wilds_read_several_ways_must_be_named():
@@ -68,7 +68,11 @@ def test_one_natural_and_two_unnamed_wilds_read_several_ways_must_be_named():
     check = bad(["7H", "2C", "JK"])
     assert check.kind is None
     e = check.errors[0]
-    assert "set of 7s (110)" in e.message and "6♥–8♥ (115)" in e.message and "name the wild cards" in e.message
+    assert (
+        "set of 7s (110)" in str(e.message)
+        and "6♥–8♥ (115)" in str(e.message)
+        and "name the wild cards" in str(e.message)
+    )
     assert e.rule == "wild cards: name the card" and e.source == "ruling"
     assert ok(["7H", "2C=7S", "JK"]).kind == "set"  # naming one wild leaves one reading
     assert ok(["7H", "2C=8H", "JK"]).points == 5 + 10 + 100  # the Joker as 6♥ or 9♥: 100 either way
@@ -79,7 +83,7 @@ def test_a_wild_in_a_set_reads_with_its_article(rank, word):
     name = {1: "A", 13: "K"}.get(rank, str(rank))
     check = ok([f"{name}H", f"{name}S", "2C"])
     assert check.meaning[-1] == word
-    assert check.lines[-1].label == f"2♣ as {word} melded"
+    assert str(check.lines[-1].label) == f"2♣ as {word} melded"
 
 
 def test_named_wild_in_a_set_must_be_of_the_rank():
@@ -112,7 +116,7 @@ def test_a_2_3_accepted_ace_low_natural_two_scores_five():
     check = ok(["3C", "AC", "2C"])
     assert check.labels == ("A♣", "2♣=2♣", "3♣")
     assert check.points == 20 + 5 + 5
-    two = [line for line in check.lines if line.label.startswith("2♣")][0]
+    two = [line for line in check.lines if str(line.label).startswith("2♣")][0]
     assert two.points == 5 and two.basis == "ruling"
 
 
@@ -144,7 +148,7 @@ def test_a_2_of_the_suit_next_to_k_a_has_one_reading_and_is_accepted(meld, label
     # legal reading has it stand for the card below the run; it was rejected as round the corner.
     check = ok(meld)
     assert check.labels == labels
-    assert "the only card it can be" in check.note and "round the corner" in check.note
+    assert "the only card it can be" in str(check.note) and "round the corner" in str(check.note)
 
 
 def test_a_2_of_another_suit_may_fill_the_jack_before_q_k_a():
@@ -209,8 +213,8 @@ def test_unnamed_wild_in_an_inner_gap_is_fixed():
 def test_unnamed_wild_at_either_end_must_be_named():
     check = bad(["9H", "8H", "2C"])
     e = check.errors[0]
-    assert "a 2 in a sequence must name the card it stands for" in e.message
-    assert "7♥" in e.message and "10♥" in e.message
+    assert "a 2 in a sequence must name the card it stands for" in str(e.message)
+    assert "7♥" in str(e.message) and "10♥" in str(e.message)
     assert e.source == "S0"
     assert e.cards == ("9♥", "8♥", "2♣")
 
@@ -226,15 +230,15 @@ def test_joker_at_either_end_scores_the_same_and_is_accepted():
     # RULING CHANGED (RULES.md §1, readings): 7♥ or 10♥, the Joker scores 100 either way.
     check = ok(["9H", "8H", "JK"])
     assert check.labels == ("JK=7♥", "8♥", "9♥") and check.points == 120
-    assert check.note == "9♥ 8♥ JK: taken with JK as 7♥; with JK as 10♥ it scores the same (120)"
+    assert str(check.note) == "9♥ 8♥ JK: taken with JK as 7♥; with JK as 10♥ it scores the same (120)"
     spades = ok(["JK", "QS", "KS"])  # RULES.md's example: J♠ or A♠, 100 either way
-    assert spades.labels == ("JK=J♠", "Q♠", "K♠") and spades.points == 160 and "A♠" in spades.note
+    assert spades.labels == ("JK=J♠", "Q♠", "K♠") and spades.points == 160 and "A♠" in str(spades.note)
 
 
 def test_a_2_at_either_end_is_accepted_when_both_places_score_the_same():
     check = ok(["10H", "JH", "2C"])  # 9♥ or Q♥: 10 either way
     assert check.labels == ("2♣=9♥", "10♥", "J♥") and check.points == 30
-    assert "with 2♣ as Q♥ it scores the same (30)" in check.note
+    assert "with 2♣ as Q♥ it scores the same (30)" in str(check.note)
 
 
 def test_joker_scores_100_whatever_it_stands_for():
@@ -247,7 +251,7 @@ def test_joker_scores_100_whatever_it_stands_for():
 def test_a_2_standing_for_the_queen_of_spades_scores_10():
     named = ok(["JS", "2D=QS", "KS"])
     assert named.points == 10 + 10 + 10
-    line = [x for x in named.lines if x.label.startswith("2♦")][0]
+    line = [x for x in named.lines if str(x.label).startswith("2♦")][0]
     assert line.points == 10 and "Q♠" in line.rule and line.source == "S0"
     # Fixed by its place, unnamed: still the Q♠, still 10.
     assert ok(["JS", "2D", "KS"]).labels[1] == "2♦=Q♠"
@@ -259,7 +263,7 @@ def test_a_2_standing_for_the_queen_of_spades_scores_10():
 def test_natural_queen_of_spades_scores_50():
     check = ok(["QS", "QH", "QD"])
     assert check.points == 70
-    line = [x for x in check.lines if x.label.startswith("Q♠")][0]
+    line = [x for x in check.lines if str(x.label).startswith("Q♠")][0]
     assert line.points == 50 and line.source == "S0; S1 law 12"
 
 
@@ -299,7 +303,7 @@ def test_joker_and_a_2_sharing_places_of_equal_value():
 def test_unnamed_2_of_the_suit_stands_for_itself_when_its_place_fits():
     check = ok(["2H", "3H", "4H"])
     assert check.labels == ("2♥=2♥", "3♥", "4♥") and check.points == 15
-    assert check.note == "2♥ 3♥ 4♥: taken with 2♥ as itself; with 2♥ as 5♥ it scores the same (15)"
+    assert str(check.note) == "2♥ 3♥ 4♥: taken with 2♥ as itself; with 2♥ as 5♥ it scores the same (15)"
     assert not ok(["AH", "2H", "3H"]).note  # one reading
 
 
@@ -307,14 +311,16 @@ def test_unnamed_2_of_the_suit_that_could_be_the_high_ace_must_be_named():
     # RULING CHANGED: 2♠ 3♠ … K♠ reads as 2 to K (the 2 scores 5) or 3 to A (the 2 as A♠, 20).
     run = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS"]
     e = bad(run).errors[0]
-    assert "a 2 in a sequence must name the card it stands for" in e.message and "A♠" in e.message
+    assert "a 2 in a sequence must name the card it stands for" in str(e.message) and "A♠" in str(e.message)
     assert ok(["2S=2S"] + run[1:]).points == ok(["2S=AS"] + run[1:]).points - 15
 
 
 def test_a_one_natural_meld_with_a_2_of_its_suit_and_the_joker():
     # RULES.md's example: A♥ 2♥ JK is a set of aces (140), A-2-3 (125) or Q-K-A (130).
     e = bad(["AH", "2H", "JK"]).errors[0]
-    assert "a set of aces (140)" in e.message and "A♥–3♥ (125)" in e.message and "Q♥–A♥ (130)" in e.message
+    assert (
+        "a set of aces (140)" in str(e.message) and "A♥–3♥ (125)" in str(e.message) and "Q♥–A♥ (130)" in str(e.message)
+    )
     assert e.source == "ruling" and e.cards == ("A♥", "2♥", "JK")
     assert ok(["AH", "2H", "JK=3H"]).points == 125
     assert ok(["AH", "2H=AS", "JK"]).kind == "set"
@@ -322,13 +328,13 @@ def test_a_one_natural_meld_with_a_2_of_its_suit_and_the_joker():
 
 def test_naming_some_wilds_is_enough_when_one_reading_is_left():
     check = ok(["KC", "2S=KH", "2H"])  # RULES.md's example: a set of kings
-    assert check.kind == "set" and check.points == 30 and not check.note
+    assert check.kind == "set" and check.points == 30 and not str(check.note)
 
 
 def test_readings_that_score_the_same_take_the_set():
     check = ok(["10H", "2C", "2D"])  # a set of 10s, or 8-10, 9-J, 10-Q of hearts: 30 each
     assert check.kind == "set" and check.points == 30
-    assert check.note == (
+    assert str(check.note) == (
         "10♥ 2♣ 2♦: taken as a set of 10s; as the sequence 8♥–10♥, 9♥–J♥ or 10♥–Q♥ it scores the same (30)"
     )
 
@@ -336,7 +342,9 @@ def test_readings_that_score_the_same_take_the_set():
 def test_two_aces_of_a_suit_in_a_short_sequence_say_why():
     # The odd reason ("2♣ … Q♣ missing") is gone: two aces need the whole suit, A to A.
     e = bad(["AC", "KC", "AC"]).errors[0]
-    assert "two aces only when it runs from ace to ace, all 14 cards" in e.message and "this one has 3" in e.message
+    assert "two aces only when it runs from ace to ace, all 14 cards" in str(e.message) and "this one has 3" in str(
+        e.message
+    )
     assert e.cards == ("A♣", "A♣")
 
 
@@ -385,7 +393,7 @@ def test_fourteen_cards_with_the_joker_as_the_other_ace():
 
 
 def test_verdicts_are_cached_and_equal_to_a_fresh_check():
-    from scorekeeper.rules.oklahoma import clear_caches
+    from scorekeeper.rules.caches import clear_caches
 
     first = check_meld(["9H", "8H", "JK=7H"], BOOK)
     assert check_meld(["9H", "8H", "JK=7H"], BOOK) is first

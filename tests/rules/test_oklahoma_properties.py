@@ -6,7 +6,8 @@ verdict agrees with a brute-force reference written from RULES.md alone."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules.oklahoma import check_meld, clear_caches
+from scorekeeper.rules.caches import clear_caches
+from scorekeeper.rules.oklahoma import check_meld
 from scorekeeper.rules.profiles import resolve
 
 from . import oklahoma_reference as reference
@@ -78,7 +79,7 @@ def test_every_legal_sequence_in_any_order(case):
     tokens, printed, points, (suit, _low, _n) = case
     check = check_meld(tokens, BOOK)
     if all("=" in t or t.startswith("2") for t in tokens) and f"2{suit}" in tokens:
-        assert not check.ok and "wild cards only" in check.errors[0].message  # every card must be named
+        assert not check.ok and "wild cards only" in str(check.errors[0].message)  # every card must be named
         return
     if reference.free_wilds(tokens) and len(reference.scores(tokens)) > 1:
         # The unnamed 2 of the suit may as well stand for a card at the other end (2-…-K or 3-…-A;
@@ -146,7 +147,7 @@ def test_every_legal_set_in_any_order(case):
     tokens, rank, points = case
     check = check_meld(tokens, BOOK)
     if all(t.startswith(("JK", "2")) for t in tokens) and reference.free_wilds(tokens):
-        assert not check.ok and "wild cards only" in check.errors[0].message  # every card must be named
+        assert not check.ok and "wild cards only" in str(check.errors[0].message)  # every card must be named
         return
     one_suit = len({t[-1] for t in tokens if t != "JK" and not (t.startswith("2") and "=" not in t)}) == 1
     if one_suit and reference.free_wilds(tokens):
@@ -174,7 +175,7 @@ def test_any_entry_gives_a_verdict_never_an_exception(tokens):
     check = check_meld(tokens, BOOK)
     assert check.ok == (not check.errors)
     for e in check.errors:
-        assert e.message and e.rule and e.source
+        assert str(e.message) and e.rule and e.source
     if check.ok:
         assert 3 <= len(check.cards) <= 14
         assert sum(x.points for x in check.lines) == check.points
