@@ -140,7 +140,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"scorekeeper-test-{os.getpid()}.sqlite3")
     }
-DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Each process keeps the pages' fragments cached by a game's version (the game page's board and
 # deal list) and by a deal's result (each deal of the review page): room for a few hundred games'

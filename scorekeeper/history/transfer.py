@@ -13,6 +13,7 @@ from typing import IO, Any
 from django.db.models import Prefetch, QuerySet
 
 from scorekeeper.rules.errors import RecordError, RecordInvalid
+from scorekeeper.rules.messages import Msg
 from scorekeeper.rules.record import HUGE_NUMBER, check_text
 from scorekeeper.table import engine
 from scorekeeper.table.models import Deal, Game, Seat
@@ -322,5 +323,5 @@ def record_of_text(text: bytes) -> Any:
         raise NotExportLayout from None
 
 
-def _error(message: str) -> RecordInvalid:
+def _error(message: Msg | str) -> RecordInvalid:
     return RecordInvalid([RecordError(message, rule="format")])

@@ -174,7 +174,7 @@ def client_ip(request: HttpRequest) -> str | None:
     X-Forwarded-For when a proxy that sets it stands in front (``DJANGO_BEHIND_PROXY``), else
     the peer's. Never the first X-Forwarded-For address: a client can write that one."""
     if settings.BEHIND_PROXY:
-        forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
+        forwarded = [a.strip() for a in request.headers.get("x-forwarded-for", "").split(",") if a.strip()]
         if forwarded:
             return forwarded[-1]
     return request.META.get("REMOTE_ADDR")

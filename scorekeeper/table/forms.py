@@ -309,7 +309,7 @@ def read_cards(text: str, *, wild: bool, groups: bool = False) -> tuple[list[lis
             try:
                 tokens.append(parse_token(raw) if wild else Token(parse_card(raw)))
             except CardError as exc:
-                errors.append(exc.message)
+                errors.append(str(exc.message))
         if tokens:
             read.append(tokens)
     return read, errors

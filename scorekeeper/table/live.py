@@ -26,7 +26,7 @@ def etag(version: int, role: str, *, partial: bool) -> str:
 
 def unchanged(request: HttpRequest, tag: str) -> bool:
     """Whether the phone holds this version already (``If-None-Match``, weak comparison)."""
-    header = request.META.get("HTTP_IF_NONE_MATCH")
+    header = request.headers.get("if-none-match")
     if not header:
         return False
     bare = tag.removeprefix("W/")

@@ -71,7 +71,7 @@ class Device(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="devices")
     name = models.CharField(max_length=40)
-    role = models.CharField(max_length=10, choices=Role.choices)
+    role = models.CharField(max_length=10, choices=Role)
     created = models.DateTimeField(default=timezone.now)
     revoked = models.DateTimeField(null=True, blank=True)
     added_by = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
@@ -88,7 +88,7 @@ class Link(models.Model):
     """An invitation to a table: whoever opens it becomes a phone of the table with its role."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="links")
-    role = models.CharField(max_length=10, choices=Role.choices)
+    role = models.CharField(max_length=10, choices=Role)
     token = models.CharField(max_length=64, unique=True)
     created = models.DateTimeField(default=timezone.now)
     revoked = models.DateTimeField(null=True, blank=True)
@@ -130,14 +130,14 @@ class GameQuerySet(models.QuerySet["Game"]):
 
 class Game(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
-    kind = models.CharField(max_length=20, choices=GameKind.choices)
+    kind = models.CharField(max_length=20, choices=GameKind)
     profile = models.CharField(max_length=20)
     options = models.JSONField(default=dict, blank=True)
     first_dealer = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Seat of the first dealer.")
     created = models.DateTimeField(default=timezone.now)
     updated = models.DateTimeField(default=timezone.now)
     version = models.PositiveIntegerField(default=0, help_text="Bumped by every change to the game.")
-    state = models.CharField(max_length=20, choices=GameState.choices, default=GameState.IN_PROGRESS)
+    state = models.CharField(max_length=20, choices=GameState, default=GameState.IN_PROGRESS)
     winner = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Seat of the winner.")
     scored_with = models.CharField(
         max_length=20, blank=True, default="", help_text="The engine's results version the stored results come from."
@@ -246,7 +246,7 @@ class Change(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes", db_index=False)
     deal_id = models.BigIntegerField(null=True, blank=True, help_text="The deal's stable identity (Deal.id).")
     number = models.PositiveIntegerField(null=True, blank=True, help_text="The deal's number at the time.")
-    action = models.CharField(max_length=10, choices=ChangeAction.choices)
+    action = models.CharField(max_length=10, choices=ChangeAction)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     at = models.DateTimeField(default=timezone.now)

@@ -38,7 +38,7 @@ def test_a_reload_mid_entry_keeps_the_cards(phone: Page, live_server, table, sho
     phone.reload()
     expect(phone.get_by_label("Cleo: Left in hand", exact=True)).to_have_value("QS 4C")
     expect(phone.locator(".draft-status")).to_contain_text("Restored the cards typed on this phone")
-    shot(phone, f"draft-restored-{phone.viewport_size['width']}")
+    shot(phone, f"draft-restored-{(phone.viewport_size or {'width': 0})['width']}")
     # Start again: the draft is forgotten and the form is empty.
     phone.get_by_role("button", name="Start again").click()
     expect(phone.get_by_label("Cleo: Left in hand", exact=True)).to_have_value("")
@@ -56,7 +56,7 @@ def test_offline_at_save_keeps_the_cards_and_sends_them_when_back(
     phone.context.set_offline(True)
     phone.get_by_role("button", name="Save deal").click()
     expect(phone.locator(".draft-status")).to_contain_text("Not sent — your cards are kept")
-    shot(phone, f"draft-offline-{phone.viewport_size['width']}")
+    shot(phone, f"draft-offline-{(phone.viewport_size or {'width': 0})['width']}")
     assert not Deal.objects.filter(game=game).exists()
     expect(phone.get_by_label("Cleo: Left in hand", exact=True)).to_have_value("QS 4C")
     phone.context.set_offline(False)

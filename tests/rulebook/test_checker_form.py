@@ -3,7 +3,7 @@
 import pytest
 
 from scorekeeper.rulebook.forms import CheckerForm
-from scorekeeper.rules import checker
+from scorekeeper.rules import checker, profiles
 
 
 @pytest.mark.parametrize(
@@ -41,7 +41,8 @@ def test_asked_only_when_something_was_entered():
 def test_house_options_are_read_as_the_rule_book_reads_them():
     q = CheckerForm({"kind": "meld", "profile": "laws", "joker": "false", "spade_multiplier": "3"}).question()
     assert q.options == {"joker": False}  # a knob of the other game is not this question's
-    assert q.rules.joker is False and q.rules.cite("joker").basis == "option"
+    assert isinstance(q.rules, profiles.OklahomaRules) and q.rules.joker is False
+    assert q.rules.cite("joker").basis == "option"
     form = CheckerForm({"kind": "meld", "joker": "perhaps"})
     assert form.question().options == {} and form.problems == [
         "Play with the Joker: Select a valid choice. perhaps is not one of the available choices."

@@ -151,7 +151,7 @@ def test_a_value_the_engine_refuses_is_said_next_to_its_option(client):
 def test_hollywood_with_penalty_points_gives_the_engines_message_next_to_the_option(client):
     text = page(client, "/rules/oklahoma-gin/party/book/?hollywood=true")
     field = block(text, 'id="id_hollywood"', "</p>")
-    expected = rulebook.refused(profiles.resolve("oklahoma-gin", "party", {"hollywood": True}))[0].message
+    expected = str(rulebook.refused(profiles.resolve("oklahoma-gin", "party", {"hollywood": True}))[0].message)
     assert html.escape(expected, quote=True).replace("&#x27;", "&#x27;") in field or expected in html.unescape(field)
     # The page shows the party rules without Hollywood.
     assert "Not played at this table" in plain(block(text, 'id="columns"', "</p>"))

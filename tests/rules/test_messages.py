@@ -27,8 +27,8 @@ def test_every_message_id_is_a_string_literal():
     """xgettext extracts only literal ids: an f-string or a variable as an id would never be translated."""
     bad = []
     for name, call in _marker_calls():
-        ids = call.args[: MARKERS[call.func.id]]  # type: ignore[attr-defined]
-        if len(ids) < MARKERS[call.func.id] or not all(  # type: ignore[attr-defined]
+        ids = call.args[: MARKERS[call.func.id]]
+        if len(ids) < MARKERS[call.func.id] or not all(
             isinstance(a, ast.Constant) and isinstance(a.value, str) for a in ids
         ):
             bad.append(f"{name}:{call.lineno}")

@@ -331,7 +331,7 @@ def test_sources_cited_are_listed():
 def test_hollywood_with_penalty_points_is_refused_with_the_engines_message():
     rules = profiles.resolve(profiles.GIN, "party", {"hollywood": True})
     (error,) = rulebook.refused(rules)
-    assert error.field == "rules.options.hollywood" and "penalty" in error.message
+    assert error.field == "rules.options.hollywood" and "penalty" in str(error.message)
     assert rulebook.refused(profiles.resolve(profiles.GIN, "standard", {"hollywood": True})) == []
 
 

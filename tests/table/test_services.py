@@ -65,7 +65,7 @@ def test_create_game_refuses_what_the_rules_refuse(new_ok, kwargs):
     assert not Game.objects.exists()
 
 
-START = {"kind": "oklahoma", "profile": "book", "options": {}, "players": NAMES, "first_dealer": 0}
+START: dict[str, Any] = {"kind": "oklahoma", "profile": "book", "options": {}, "players": NAMES, "first_dealer": 0}
 
 
 def test_start_game_by_a_phone_of_no_table_starts_the_table_with_the_game(db):
