@@ -24,6 +24,7 @@ from itertools import combinations
 from typing import Any
 
 from . import gin_search as search
+from .caches import cached
 from .cards import CARD_BY_INDEX, Card, CardError, Suit, knock_limit, parse_card
 from .errors import RecordError, RecordInvalid
 from .players import first_dealer_errors
@@ -83,7 +84,6 @@ def _points(n: int) -> str:
 
 
 LABELS: tuple[str, ...] = tuple(card.label for card in CARD_BY_INDEX)  # printed cards by bit index
-_INDEX_OF_TEXT = search.INDEX_OF_TEXT.__getitem__  # a card's bit index from its text (KeyError: not a card)
 
 
 # Per suit, by 13-bit suit mask: the printed cards of that suit's part of a mask (filled as suit
@@ -223,32 +223,14 @@ class _Report:
 
 def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report: _Report) -> list[int] | None:
     """The cards of a list as entered, as bit indices; a bad, Joker or repeated card is an error
-    and left out. None when ``raw`` is not a list.
-
-    Card text goes through the search's table of every accepted spelling; only a list holding a
-    token the table does not know, or a card already seen, is read card by card through
-    ``cards.parse_card`` (and its messages)."""
+    and left out. None when ``raw`` is not a list."""
     if not isinstance(raw, list):
         report.add(f"'{where}' must be a list of cards", "format", player=player, field=where)
         return None
-    try:
-        indices = list(map(_INDEX_OF_TEXT, raw))
-    except (KeyError, TypeError):
-        pass
-    else:
-        if len(set(indices)) == len(indices) and seen.keys().isdisjoint(indices):
-            seen.update(dict.fromkeys(indices, player or "?"))
-            return indices
-    return _parse_cards_one_by_one(raw, player, where, seen, report)
-
-
-def _parse_cards_one_by_one(
-    raw: list[Any], player: str, where: str, seen: dict[int, str], report: _Report
-) -> list[int]:
     out = []
     for text in raw:
         try:
-            card = parse_card(text)
+            card = _read_card(text)
         except CardError as exc:
             report.add(exc.message, "cards", source="RECORD.md", player=player, cards=(exc.token,), field=where)
             continue
@@ -262,7 +244,8 @@ def _parse_cards_one_by_one(
                 field=where,
             )
             continue
-        holder = seen.get(card.index)
+        index = card.index
+        holder = seen.get(index)
         if holder is not None:
             whose = f"twice in {player}'s hand" if holder == player else f"twice in this deal ({holder} and {player})"
             report.add(
@@ -274,16 +257,24 @@ def _parse_cards_one_by_one(
                 field=where,
             )
             continue
-        seen[card.index] = player or "?"
-        out.append(card.index)
+        seen[index] = player or "?"
+        out.append(index)
     return out
 
 
-_BITS: tuple[int, ...] = tuple(1 << i for i in range(52))
+@cached(maxsize=1024)
+def _parsed_card(text: str) -> Card:
+    return parse_card(text)
+
+
+def _read_card(text: object) -> Card:
+    """``cards.parse_card``, its answer for a text kept (a record names the same 52 cards again and
+    again); CardError for anything that is not a card."""
+    return _parsed_card(text) if isinstance(text, str) else parse_card(text)
 
 
 def _mask(indices: list[int]) -> int:
-    return sum(map(_BITS.__getitem__, indices))
+    return search.mask_of(indices)
 
 
 def _check_deal_keys(raw: Mapping[Any, Any], report: _Report) -> None:
@@ -317,9 +308,8 @@ def _parse_upcard(rules: GinRules, raw: Mapping[Any, Any], report: _Report) -> C
             field="upcard",
         )
         return None
-    index = search.INDEX_OF_TEXT.get(text) if isinstance(text, str) else None
     try:
-        upcard = CARD_BY_INDEX[index] if index is not None else parse_card(text)
+        upcard = parse_card(text)
     except CardError as exc:
         report.add(exc.message, "cards", source="RECORD.md", cards=(exc.token,), field="upcard")
         return None
@@ -415,13 +405,7 @@ def _parse_hand(
 ) -> tuple[Hand, int] | None:
     """One player's hand and how many cards were entered; None when it has an error."""
     base = f"hands.{name}"
-    if type(entry) is dict and len(entry) == 1 and "cards" in entry:  # the usual entry: its cards alone
-        raw = entry["cards"]
-        cards = _parse_cards(raw, name, f"{base}.cards", seen, report)
-        if cards is None:
-            return None
-        return Hand(name, "cards", _mask(cards)), len(raw)  # a bad card still counts
-    if type(entry) is not dict and not isinstance(entry, Mapping):
+    if not isinstance(entry, Mapping):
         report.add("a hand is an object with 'cards', or 'melds' and 'deadwood'", "format", player=name, field=base)
         return None
     for k in entry:
@@ -507,7 +491,7 @@ def _parse_hands(
         if not void:
             report.add("the deal has no 'hands'", "format", source="RECORD.md", field="hands")
         hands_raw = {}
-    if type(hands_raw) is not dict and not isinstance(hands_raw, Mapping):
+    if not isinstance(hands_raw, Mapping):
         report.add("'hands' must be an object with one entry per player", "format", field="hands")
         hands_raw = {}
     for name in hands_raw:
@@ -550,7 +534,7 @@ def _parse_deal(
     """The deal as entered, checked; None (with the errors added) when anything is wrong."""
     report = _Report(number, errors)
     start = len(errors)
-    if type(raw) is not dict and not isinstance(raw, Mapping):
+    if not isinstance(raw, Mapping):
         report.add("a deal is an object with 'upcard', 'knocker' and 'hands'", "format")
         return None
     _check_deal_keys(raw, report)
@@ -633,8 +617,7 @@ def _seat_order_after(players: tuple[str, ...], knocker: str) -> list[str]:
     return [players[(k + i) % len(players)] for i in range(1, len(players))]
 
 
-# The wording of each score line and note of a settlement, in one place for the steps below and
-# the usual deal's one step (``_usual_side``, ``_score_usual``).
+# The wording of each score line and note of a settlement.
 
 
 def _gin_deadwood_line(defender: str, deadwood: int, source: str) -> Line:
@@ -1049,250 +1032,6 @@ def _score_deal(
 
 
 # ---------------------------------------------------------------------------------------------
-# The usual deal in one step: two players, each hand entered as its cards alone, a knock or gin
-# within the limit. ``_score_usual`` gives what ``_parse_deal`` and ``_score_deal`` give for it,
-# without their layers; at anything else (an error to report, a spread, big gin, three or four
-# players, Hollywood, a game already ended) it gives None and the deal takes the steps above.
-
-
-@dataclass(slots=True)
-class _UsualRules:
-    """What the usual deal reads from the rules, worked out once for rules of the same values
-    (``GinRules`` is frozen and compared by value: equal rules read alike, their citations too)."""
-
-    rules: GinRules  # the first of these values seen
-    chained: bool
-    penalty: bool
-    spade_multiplier: int
-    knock_source: str
-    undercut_source: str
-    gin_source: str
-    gin_bonus: int
-    gin_label: str  # "gin bonus" (``_gin_bonus_line`` adds " (penalty)")
-    gin_cited: Citation
-    undercut_bonus: int
-    undercut_cited: Citation
-    spade_cited: Citation
-    layoffs_note: str
-    # by the upcard's bit index: its knock limit, the multiplier and the notes they set
-    upcards: dict[int, tuple[int, int, tuple[str, ...]]]
-
-
-# By the rules object's id, with the object itself (held, so its id is not reused while kept; a
-# game's deals share one object); and by the rules' values (a new game with the same rules).
-_USUAL_BY_ID: dict[int, tuple[GinRules, _UsualRules]] = {}
-_USUAL_BY_VALUE: dict[GinRules, _UsualRules] = {}
-
-
-def _usual_rules(rules: GinRules) -> _UsualRules:
-    got = _USUAL_BY_ID.get(id(rules))
-    if got is not None and got[0] is rules:
-        return got[1]
-    try:
-        usual = _USUAL_BY_VALUE.get(rules)
-    except TypeError:  # a value that cannot be hashed: these rules are read for themselves
-        usual = _usual_rules_of(rules)
-    if usual is None:
-        usual = _usual_rules_of(rules)
-        if len(_USUAL_BY_VALUE) >= 64:
-            _USUAL_BY_VALUE.clear()
-        _USUAL_BY_VALUE[rules] = usual
-    if len(_USUAL_BY_ID) >= 64:
-        _USUAL_BY_ID.clear()
-    _USUAL_BY_ID[id(rules)] = (rules, usual)
-    return usual
-
-
-def _usual_rules_of(rules: GinRules) -> _UsualRules:
-    gin_bonus, gin_label, gin_cited = _gin_bonus(rules, False)
-    return _UsualRules(
-        rules,
-        rules.layoffs == "chained",
-        rules.penalty,
-        rules.spade_multiplier,
-        outcome_source(rules, "knock"),
-        outcome_source(rules, "undercut"),
-        outcome_source(rules, "gin"),
-        gin_bonus,
-        gin_label,
-        gin_cited,
-        rules.undercut_bonus,
-        rules.cite("undercut_bonus"),
-        rules.cite("spade_multiplier"),
-        _layoffs_note(rules.layoffs == "chained", rules.cite("layoffs")),
-        {},
-    )
-
-
-def _usual_upcard(usual: _UsualRules, index: int) -> tuple[int, int, tuple[str, ...]]:
-    rules = usual.rules
-    upcard = CARD_BY_INDEX[index]
-    limit = knock_limit(upcard)
-    multiplier = rules.spade_multiplier if upcard.suit is Suit.SPADES else 1
-    got = usual.upcards[index] = (limit, multiplier, tuple(_upcard_notes(rules, upcard, limit, multiplier)))
-    return got
-
-
-_BIT_OF_TEXT: dict[str, int] = {text: 1 << i for text, i in search.INDEX_OF_TEXT.items()}
-_KEYS = frozenset(DEAL_KEYS)
-
-
-def _usual_mask(raw: Any, _bit: dict[str, int] = _BIT_OF_TEXT) -> int:
-    """The mask of a hand entered as ``{"cards": [...]}`` whose every card is in the spelling
-    table, none named twice (a card named twice makes a carry: fewer bits than cards); 0 for
-    anything else."""
-    if type(raw) is not dict or len(raw) != 1:
-        return 0
-    cards = raw.get("cards")
-    if type(cards) is not list:
-        return 0
-    try:
-        mask = sum([_bit[text] for text in cards])
-    except (KeyError, TypeError):
-        return 0
-    return mask if mask.bit_count() == len(cards) else 0
-
-
-def _usual_side(
-    usual: _UsualRules,
-    knocker: str,
-    defender: str,
-    kp: int,
-    dp: int,
-    multiplier: int,
-) -> tuple[str, str, list[Line], list[Line], int, int]:
-    """The settlement of the usual deal (``_settle`` for two players): the outcome, the hand's
-    winner, the knocker's and the defender's lines and points."""
-    klines: list[Line] = []
-    dlines: list[Line] = []
-    winner = knocker
-    if kp == 0:
-        outcome = "gin"
-        own = dlines if usual.penalty else klines
-        own.append(_gin_deadwood_line(defender, dp, usual.gin_source))
-        own.append(_gin_bonus_line(usual.gin_label, usual.gin_bonus, usual.penalty, usual.gin_cited))
-    elif dp > kp:
-        outcome = "knock"
-        own = dlines if usual.penalty else klines
-        own.append(_knock_line(dp, kp, usual.knock_source))
-    else:
-        outcome = "undercut"
-        winner = defender
-        line = _undercut_line(kp, dp, usual.undercut_source)
-        if usual.penalty:
-            klines.append(line)
-            klines.append(_undercut_penalty_line(usual.undercut_bonus, usual.undercut_cited))
-        else:
-            dlines.append(line)
-            dlines.append(_undercut_bonus_line(usual.undercut_bonus, usual.undercut_cited))
-    return (
-        outcome,
-        winner,
-        klines,
-        dlines,
-        _multiplied(usual, klines, multiplier),
-        _multiplied(usual, dlines, multiplier),
-    )
-
-
-def _multiplied(usual: _UsualRules, own: list[Line], multiplier: int) -> int:
-    """``_apply_multiplier`` for one player: the spade multiplier's line, and his points."""
-    if not own:
-        return 0
-    base = sum([x.points for x in own])
-    if multiplier > 1 and base:
-        own.append(_spade_line(base, multiplier, usual.spade_cited))
-        base = sum([x.points for x in own])
-    return base
-
-
-def _score_usual(
-    rules: GinRules, players: tuple[str, ...], standing: Standing, raw: Any
-) -> tuple[_ScoredDeal, str] | None:
-    """``_score_deal(_parse_deal(...))`` of the usual deal between two players, and the knocker;
-    None for any other deal (nothing is reported)."""
-    if type(raw) is not dict or len(raw) != 3 or not _KEYS.issuperset(raw) or standing.ended_on is not None:
-        return None
-    first, second = players
-    knocker = raw["knocker"]
-    if type(knocker) is not str or first == second:
-        return None
-    if knocker == first:
-        defender, knocker_first = second, True
-    elif knocker == second:
-        defender, knocker_first = first, False
-    else:
-        return None
-    text = raw["upcard"]
-    up = search.INDEX_OF_TEXT.get(text) if type(text) is str else None
-    hands = raw["hands"]
-    if up is None or type(hands) is not dict or len(hands) != 2:
-        return None
-    kmask = _usual_mask(hands.get(knocker))
-    dmask = _usual_mask(hands.get(defender))
-    if not kmask or dmask.bit_count() != 10 or kmask & dmask:
-        return None
-    n = kmask.bit_count()
-    if n != 10 and n != 11:
-        return None
-    usual = _usual_rules(rules)
-    limit, multiplier, upcard_notes = usual.upcards.get(up) or _usual_upcard(usual, up)
-    candidates = search.all_best_arrangements(kmask, discard=n == 11)
-    kp = candidates[0][0]
-    if kp > limit:
-        return None
-    chained = usual.chained
-    best: tuple[int, Any, Any, Any] | None = None
-    for candidate in candidates:
-        if kp:
-            dplay = search.defender_best(dmask, candidate[1], chained)
-        else:
-            points, melds, dead = search.best_arrangement(dmask)
-            dplay = (points, melds, 0, dead)
-        settled = _usual_side(usual, knocker, defender, kp, dplay[0], multiplier)
-        net = settled[5] - settled[4] if usual.penalty else settled[4] - settled[5]
-        if best is None or net > best[0]:
-            best = (net, candidate, dplay, settled)
-    assert best is not None
-    _, (_, kmelds, kdead, discard), (dp, dmelds, dlaid, ddead), settled = best
-    outcome, winner, klines, dlines, kpoints, dpoints = settled
-    notes = list(upcard_notes)
-    if len(candidates) > 1:
-        notes.append(_equal_arrangements_note(knocker, len(candidates), discard is not None))
-    if discard is not None:
-        notes.append(_discard_note(knocker, discard))
-    if kp:
-        notes.append(usual.layoffs_note)
-    get = _MELD_LABELS.get
-    kdeal = make_player_deal(
-        kpoints,
-        tuple(klines),
-        tuple([get(m) or labels(m) for m in kmelds]),
-        (),
-        labels(kdead),
-        (),
-        kp,
-        LABELS[discard] if discard is not None else None,
-        0,
-        (),
-    )
-    ddeal = make_player_deal(
-        dpoints,
-        tuple(dlines),
-        tuple([get(m) or labels(m) for m in dmelds]),
-        (),
-        labels(ddead),
-        labels(dlaid) if dlaid else (),
-        dp,
-        None,
-        0,
-        (),
-    )
-    deals = {knocker: kdeal, defender: ddeal} if knocker_first else {defender: ddeal, knocker: kdeal}
-    return _ScoredDeal(outcome, deals, winner, notes, multiplier), knocker
-
-
-# ---------------------------------------------------------------------------------------------
 # Step 3: the game, one deal at a time
 
 
@@ -1394,12 +1133,7 @@ def play(
     """Check and score deal ``number`` from ``standing``: its result and where the game stands
     after it. Raises RecordInvalid with every error of the deal (a deal after the game ended is one)."""
     players = tuple(players)
-    knocker: str | None
-    usual = _score_usual(rules, players, standing, deal) if len(players) == 2 and not rules.hollywood else None
-    if usual is not None:
-        scored, knocker = usual
-    else:
-        scored, knocker = _score_checked(rules, players, standing, deal, number)
+    scored, knocker = _score_checked(rules, players, standing, deal, number)
     entry = _enter_in_columns(rules, players, standing, scored, number) if rules.hollywood else None
     if entry is not None:
         scored = entry.scored
