@@ -37,10 +37,6 @@ from .results import (
     Line,
     PlayerDeal,
     Standing,
-    make_deal_result,
-    make_line,
-    make_player_deal,
-    make_standing,
 )
 
 GAME = "oklahoma-gin"
@@ -397,7 +393,16 @@ def _parse_spread(
     if not ok:
         return None
     dead = _mask(dead_cards)
-    return Hand(name, "spread", melded | dead, tuple(melds), tuple(meld_labels), dead, big), count
+    hand = Hand(
+        player=name,
+        given="spread",
+        mask=melded | dead,
+        melds=tuple(melds),
+        meld_labels=tuple(meld_labels),
+        deadwood=dead,
+        big_gin=big,
+    )
+    return hand, count
 
 
 def _parse_hand(
@@ -433,7 +438,8 @@ def _parse_hand(
         cards = _parse_cards(entry["cards"], name, f"{base}.cards", seen, report)
         if cards is None:
             return None
-        return Hand(name, "cards", _mask(cards), big_gin=big), len(entry["cards"])  # a bad card still counts
+        hand = Hand(player=name, given="cards", mask=_mask(cards), big_gin=big)
+        return hand, len(entry["cards"])  # a bad card still counts
     return _parse_spread(name, entry, big, seen, report)
 
 
@@ -544,7 +550,7 @@ def _parse_deal(
     hands = _parse_hands(rules, players, raw, knocker, void, report)
     if len(errors) > start or upcard is None:
         return None
-    return ParsedDeal(number, upcard, knocker, hands)
+    return ParsedDeal(number=number, upcard=upcard, knocker=knocker, hands=hands)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -557,8 +563,8 @@ class _Arrangement:
 
     melds: tuple[int, ...]
     deadwood: int  # mask of deadwood after layoffs
-    layoffs: int
     points: int  # deadwood points after layoffs
+    layoffs: int = 0
     meld_labels: tuple[tuple[str, ...], ...] | None = None
     discard: int | None = None
 
@@ -596,19 +602,28 @@ def _defender_arrangements(
         for hand in hands:
             if hand.given == "spread":
                 out[hand.player] = _Arrangement(
-                    hand.melds, hand.deadwood, 0, search.hand_points(hand.deadwood), hand.meld_labels
+                    melds=hand.melds,
+                    deadwood=hand.deadwood,
+                    points=search.hand_points(hand.deadwood),
+                    meld_labels=hand.meld_labels,
                 )
             else:
-                points, melds, dead = search.best_arrangement(hand.mask)
-                out[hand.player] = _Arrangement(melds, dead, 0, points)
+                best = search.best_arrangement(hand.mask)
+                out[hand.player] = _Arrangement(melds=best.melds, deadwood=best.deadwood, points=best.points)
         return out
     given: list[int | search.Spread] = [
-        search.Spread(h.melds, h.deadwood) if h.given == "spread" else h.mask for h in hands
+        search.Spread(melds=h.melds, deadwood=h.deadwood) if h.given == "spread" else h.mask for h in hands
     ]
     plays = search.defenders_in_turn(given, knocker_melds, rules.layoffs == "chained")
     return {
-        hand.player: _Arrangement(melds, dead, laid_off, points, hand.meld_labels if hand.given == "spread" else None)
-        for hand, (points, melds, laid_off, dead) in zip(hands, plays, strict=True)
+        hand.player: _Arrangement(
+            melds=play.melds,
+            deadwood=play.deadwood,
+            layoffs=play.layoffs,
+            points=play.points,
+            meld_labels=hand.meld_labels if hand.given == "spread" else None,
+        )
+        for hand, play in zip(hands, plays, strict=True)
     }
 
 
@@ -621,7 +636,9 @@ def _seat_order_after(players: tuple[str, ...], knocker: str) -> list[str]:
 
 
 def _gin_deadwood_line(defender: str, deadwood: int, source: str) -> Line:
-    return make_line(f"{defender}'s deadwood {deadwood} (no layoffs after gin)", deadwood, "gin", source, "source")
+    return Line(
+        label=f"{defender}'s deadwood {deadwood} (no layoffs after gin)", points=deadwood, rule="gin", source=source
+    )
 
 
 def _gin_bonus(rules: GinRules, big: bool) -> tuple[int, str, Citation]:
@@ -633,7 +650,13 @@ def _gin_bonus(rules: GinRules, big: bool) -> tuple[int, str, Citation]:
 
 def _gin_bonus_line(label: str, bonus: int, penalty: bool, cited: Citation) -> Line:
     """The gin or big gin bonus (``label``: "gin bonus" or "big gin bonus")."""
-    return make_line(label + ("" if not penalty else " (penalty)"), bonus, label, cited.source, cited.basis)
+    return Line(
+        label=label + ("" if not penalty else " (penalty)"),
+        points=bonus,
+        rule=label,
+        source=cited.source,
+        basis=cited.basis,
+    )
 
 
 def _knock_line(deadwood: int, knock: int, source: str, defender: str | None = None) -> Line:
@@ -641,25 +664,37 @@ def _knock_line(deadwood: int, knock: int, source: str, defender: str | None = N
     label = f"knock: {deadwood} − {knock}"
     if defender is not None:
         label += f" ({defender})"
-    return make_line(label, deadwood - knock, "knock", source, "source")
+    return Line(label=label, points=deadwood - knock, rule="knock", source=source)
 
 
 def _undercut_line(deadwood: int, least: int, source: str) -> Line:
     """An undercut: ``deadwood`` less the ``least`` deadwood it is settled against."""
-    return make_line(f"undercut: {deadwood} − {least}", deadwood - least, "undercut", source, "source")
+    return Line(label=f"undercut: {deadwood} − {least}", points=deadwood - least, rule="undercut", source=source)
 
 
 def _undercut_penalty_line(bonus: int, cited: Citation) -> Line:
-    return make_line("undercut penalty on the knocker", bonus, "undercut bonus", cited.source, cited.basis)
+    return Line(
+        label="undercut penalty on the knocker",
+        points=bonus,
+        rule="undercut bonus",
+        source=cited.source,
+        basis=cited.basis,
+    )
 
 
 def _undercut_bonus_line(bonus: int, cited: Citation) -> Line:
-    return make_line("undercut bonus", bonus, "undercut bonus", cited.source, cited.basis)
+    return Line(label="undercut bonus", points=bonus, rule="undercut bonus", source=cited.source, basis=cited.basis)
 
 
 def _spade_line(base: int, multiplier: int, cited: Citation) -> Line:
     """The spade upcard's multiplier on a player's ``base`` points: what it adds."""
-    return Line(f"spade upcard ×{multiplier}", base * (multiplier - 1), "spade upcard", cited.source, cited.basis)
+    return Line(
+        label=f"spade upcard ×{multiplier}",
+        points=base * (multiplier - 1),
+        rule="spade upcard",
+        source=cited.source,
+        basis=cited.basis,
+    )
 
 
 def _equal_arrangements_note(knocker: str, count: int, discards: bool) -> str:
@@ -807,7 +842,7 @@ def _settle(
         else:
             winner = _settle_undercut(rules, knocker, defenders, sides, lines, notes)
     points = _apply_multiplier(rules, players, multiplier, lines)
-    return _Settlement(outcome, points, lines, winner, notes)
+    return _Settlement(outcome=outcome, points=points, lines=lines, winner=winner, notes=notes)
 
 
 def _knocker_net(rules: GinRules, players: tuple[str, ...], knocker: str, settled: _Settlement) -> int:
@@ -858,10 +893,12 @@ def _knocker_candidates(
             )
             return None
         points = search.hand_points(hand.deadwood)
-        return [_Arrangement(hand.melds, hand.deadwood, 0, points, hand.meld_labels)], hand.big_gin
+        spread = _Arrangement(melds=hand.melds, deadwood=hand.deadwood, points=points, meld_labels=hand.meld_labels)
+        return [spread], hand.big_gin
     if hand.big_gin:
         if search.best_deadwood(hand.mask) != 0:
-            points, _, dead = search.best_arrangement(hand.mask)
+            best = search.best_arrangement(hand.mask)
+            points, dead = best.points, best.deadwood
             report.add(
                 f"big gin means all {size + 1} cards melded: these cards leave at least {_points(points)} of deadwood",
                 "big gin",
@@ -871,12 +908,12 @@ def _knocker_candidates(
                 field=f"hands.{knocker}.cards",
             )
             return None
-        points, melds, dead, _ = search.all_best_arrangements(hand.mask)[0]
-        return [_Arrangement(melds, dead, 0, points)], True
+        first = search.all_best_arrangements(hand.mask)[0]
+        return [_Arrangement(melds=first.melds, deadwood=first.deadwood, points=first.points)], True
     before_discard = hand.mask.bit_count() == size + 1
     return [
-        _Arrangement(melds, dead, 0, points, discard=discard)
-        for points, melds, dead, discard in search.all_best_arrangements(hand.mask, discard=before_discard)
+        _Arrangement(melds=found.melds, deadwood=found.deadwood, points=found.points, discard=found.discard)
+        for found in search.all_best_arrangements(hand.mask, discard=before_discard)
     ], False
 
 
@@ -978,17 +1015,14 @@ def _player_deals(
         meld_labels = side.meld_labels
         if meld_labels is None:
             meld_labels = tuple([_MELD_LABELS.get(m) or labels(m) for m in side.melds])
-        out[p] = make_player_deal(
-            points[p],
-            tuple(lines[p]),
-            meld_labels,
-            (),
-            labels(side.deadwood),
-            labels(side.layoffs) if side.layoffs else (),
-            side.points,
-            LABELS[side.discard] if side.discard is not None else None,
-            0,
-            (),
+        out[p] = PlayerDeal(
+            points=points[p],
+            lines=tuple(lines[p]),
+            melds=meld_labels,
+            deadwood=labels(side.deadwood),
+            layoffs=labels(side.layoffs),
+            deadwood_points=side.points,
+            discard=LABELS[side.discard] if side.discard is not None else None,
         )
     return out
 
@@ -1007,8 +1041,8 @@ def _score_deal(
         notes.append(
             "void hand: nobody knocked before the stock ran down to two cards; the same dealer deals again — S3"
         )
-        void = {p: PlayerDeal(0, (), deadwood_points=None) for p in players}
-        return _ScoredDeal("void", void, None, notes, multiplier)
+        void = {p: PlayerDeal(points=0, lines=()) for p in players}
+        return _ScoredDeal(outcome="void", players=void, winner=None, notes=notes, multiplier=multiplier)
     found = _knocker_candidates(rules, deal, knocker, hand_size(len(players)), report)
     if found is None:
         return None
@@ -1028,7 +1062,13 @@ def _score_deal(
     chosen, sides, settled = _best_for_knocker(rules, players, deal, knocker, candidates, outcome, multiplier, gin)
     notes.extend(_arrangement_notes(rules, players, deal, knocker, candidates, chosen, gin))
     notes.extend(settled.notes)
-    return _ScoredDeal(settled.outcome, _player_deals(players, sides, settled), settled.winner, notes, multiplier)
+    return _ScoredDeal(
+        outcome=settled.outcome,
+        players=_player_deals(players, sides, settled),
+        winner=settled.winner,
+        notes=notes,
+        multiplier=multiplier,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1076,7 +1116,7 @@ def begin(rules: GinRules, players: Sequence[str], first_dealer: str | None = No
     if errors:
         raise RecordInvalid(errors)
     zeros = (0,) * len(players)
-    columns = tuple(ColumnStanding(zeros, zeros) for _ in range(COLUMNS)) if rules.hollywood else ()
+    columns = tuple(ColumnStanding(totals=zeros, boxes=zeros) for _ in range(COLUMNS)) if rules.hollywood else ()
     return Standing(
         deals=0, totals=zeros, side=zeros, boxes=zeros, dealer=_seat(players, first_dealer), columns=columns
     )
@@ -1145,30 +1185,30 @@ def play(
     dealer = _name(players, standing.dealer)
     next_dealer = dealer if scored.outcome == "void" else scored.winner
     winner, tie_notes = (entry.match_winner, []) if entry is not None else _game_end(rules, players, totals)
-    result = make_deal_result(
-        number,
-        scored.outcome,
-        scored.multiplier,
-        scored.players,
-        before,
-        totals,
-        dict.fromkeys(players, 0),
-        dealer,
-        next_dealer,
-        tuple(scored.notes + tie_notes),
-        knocker,
-        scored.winner,
-        entry.entered if entry is not None else (),
+    result = DealResult(
+        number=number,
+        outcome=scored.outcome,
+        multiplier=scored.multiplier,
+        players=scored.players,
+        totals_before=before,
+        totals=totals,
+        side=dict.fromkeys(players, 0),
+        dealer=dealer,
+        next_dealer=next_dealer,
+        notes=tuple(scored.notes + tie_notes),
+        actor=knocker,
+        winner=scored.winner,
+        columns=entry.entered if entry is not None else (),
     )
-    after = make_standing(
-        standing.deals + 1,
-        tuple([totals[p] for p in players]),
-        standing.side,
-        tuple(boxes),
-        _seat(players, next_dealer),
-        number if winner is not None else None,
-        _seat(players, winner),
-        entry.columns if entry is not None else (),
+    after = Standing(
+        deals=standing.deals + 1,
+        totals=tuple([totals[p] for p in players]),
+        side=standing.side,
+        boxes=tuple(boxes),
+        dealer=_seat(players, next_dealer),
+        ended_on=number if winner is not None else None,
+        winner=_seat(players, winner),
+        columns=entry.columns if entry is not None else (),
     )
     return result, after
 
@@ -1218,7 +1258,7 @@ def _enter_in_columns(
     notes = list(scored.notes)
     if scored.winner is None:
         notes.append("Hollywood: nobody won this hand: nothing is entered in the columns")
-        return _ColumnEntry(replace(scored, notes=notes), (), tuple(columns), None)
+        return _ColumnEntry(scored=replace(scored, notes=notes), entered=(), columns=tuple(columns), match_winner=None)
     winner = scored.winner
     seat = players.index(winner)
     won = scored.players[winner]
@@ -1228,7 +1268,12 @@ def _enter_in_columns(
         totals[seat] += won.points
         boxes[seat] += 1
         closed = rules.reached(totals[seat])
-        columns[k] = ColumnStanding(tuple(totals), tuple(boxes), number if closed else None, seat if closed else None)
+        columns[k] = ColumnStanding(
+            totals=tuple(totals),
+            boxes=tuple(boxes),
+            ended_on=number if closed else None,
+            winner=seat if closed else None,
+        )
     shown = [k + 1 for k in entered]
     notes.append(
         f"Hollywood: {winner}'s {_points(won.points)} entered in column{'s' if len(shown) > 1 else ''} "
@@ -1245,7 +1290,13 @@ def _enter_in_columns(
             score = ", ".join(f"{p} {columns[k].totals[i]}" for i, p in enumerate(players))
             notes.append(f"Hollywood: column {k + 1} closes: {winner} reaches the target ({score})")
     extra = tuple(
-        Line(f"Hollywood: also entered in column {k}", won.points, "hollywood", HOLLYWOOD_SOURCE, "option")
+        Line(
+            label=f"Hollywood: also entered in column {k}",
+            points=won.points,
+            rule="hollywood",
+            source=HOLLYWOOD_SOURCE,
+            basis="option",
+        )
         for k in shown[1:]
     )
     won = replace(won, points=won.points * len(shown), lines=won.lines + extra)
@@ -1258,7 +1309,7 @@ def _enter_in_columns(
             "columns (ruling: the match goes to the player who won the most columns)"
         )
     scored = replace(scored, players={**scored.players, winner: won}, notes=notes)
-    return _ColumnEntry(scored, tuple(shown), tuple(columns), match_winner)
+    return _ColumnEntry(scored=scored, entered=tuple(shown), columns=tuple(columns), match_winner=match_winner)
 
 
 def _column_results(
@@ -1294,7 +1345,13 @@ def _match_final(
     """The match's final tally: the sum of the three columns' (ruling), one line per column."""
     lines = {
         p: tuple(
-            Line(f"column {c.number}: final tally", (c.final or {}).get(p, 0), "hollywood", "ruling", "ruling")
+            Line(
+                label=f"column {c.number}: final tally",
+                points=(c.final or {}).get(p, 0),
+                rule="hollywood",
+                source="ruling",
+                basis="ruling",
+            )
             for c in columns
         )
         for p in players
@@ -1311,7 +1368,7 @@ def _final(
     source = outcome_source(rules, "game")
     for p in players:
         label = "game total" + (" (penalty points)" if rules.penalty else "")
-        lines[p].append(Line(label, totals[p], "game total", source))
+        lines[p].append(Line(label=label, points=totals[p], rule="game total", source=source))
     if rules.penalty:
         if rules.game_bonus or rules.box_bonus or rules.shutout:
             notes.append("game bonus, box bonus and shutout are not used with penalty scoring (ruling)")
@@ -1324,27 +1381,35 @@ def _final(
             cited = rules.cite("shutout")
             lines[winner].append(
                 Line(
-                    "shutout: the winner's points from hands doubled, the bonuses added after (GC)",
-                    totals[winner],
-                    "shutout",
-                    cited.source,
-                    cited.basis,
+                    label="shutout: the winner's points from hands doubled, the bonuses added after (GC)",
+                    points=totals[winner],
+                    rule="shutout",
+                    source=cited.source,
+                    basis=cited.basis,
                 )
             )
         if rules.game_bonus:
             cited = rules.cite("game_bonus")
-            lines[winner].append(Line("game bonus", rules.game_bonus, "game bonus", cited.source, cited.basis))
+            lines[winner].append(
+                Line(
+                    label="game bonus",
+                    points=rules.game_bonus,
+                    rule="game bonus",
+                    source=cited.source,
+                    basis=cited.basis,
+                )
+            )
         if rules.box_bonus:
             cited = rules.cite("box_bonus")
             for p in players:
                 if boxes[p]:
                     lines[p].append(
                         Line(
-                            f"boxes: {boxes[p]} hand{'s' if boxes[p] != 1 else ''} won × {rules.box_bonus}",
-                            boxes[p] * rules.box_bonus,
-                            "box bonus",
-                            cited.source,
-                            cited.basis,
+                            label=f"boxes: {boxes[p]} hand{'s' if boxes[p] != 1 else ''} won × {rules.box_bonus}",
+                            points=boxes[p] * rules.box_bonus,
+                            rule="box bonus",
+                            source=cited.source,
+                            basis=cited.basis,
                         )
                     )
     final = {p: sum(x.points for x in lines[p]) for p in players}

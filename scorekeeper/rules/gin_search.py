@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import NamedTuple
 
 from .cards import CARD_BY_INDEX, CardError, parse_card
 
@@ -74,10 +75,34 @@ INF = 10**6
 
 # The suit masks left after a choice of sets, and the sets chosen (52-bit masks).
 SetChoice = tuple[int, int, int, int, tuple[int, ...]]
-# (deadwood points, melds, deadwood mask, discard bit index or None).
-Arrangement = tuple[int, tuple[int, ...], int, int | None]
-# (deadwood points, own melds, layoffs mask, deadwood mask).
-DefenderPlay = tuple[int, tuple[int, ...], int, int]
+
+
+class Arranged(NamedTuple):
+    """A hand's arrangement: its deadwood points, its melds (52-bit masks) and its deadwood mask."""
+
+    points: int
+    melds: tuple[int, ...]
+    deadwood: int
+
+
+class Arrangement(NamedTuple):
+    """One of a hand's least-deadwood arrangements, and the discard it needs (a bit index; None:
+    the hand was given after its discard)."""
+
+    points: int
+    melds: tuple[int, ...]
+    deadwood: int
+    discard: int | None
+
+
+class DefenderPlay(NamedTuple):
+    """A defender's play against the knocker's melds: deadwood points, own melds, layoffs mask,
+    deadwood mask."""
+
+    points: int
+    melds: tuple[int, ...]
+    layoffs: int
+    deadwood: int
 
 
 def popcount(x: int) -> int:
@@ -413,7 +438,7 @@ def _rank_of_set(m: int) -> int:
     return low % 13
 
 
-def _arrangement_with_sets(mask: int, a: int, b: int, c: int, d: int, multi: int) -> tuple[int, tuple[int, ...], int]:
+def _arrangement_with_sets(mask: int, a: int, b: int, c: int, d: int, multi: int) -> Arranged:
     """``best_arrangement`` of a hand holding some rank (``multi``) three or four times."""
     choices = _CHOICES.get(mask & multi * _COLUMN)
     if choices is None:
@@ -433,12 +458,12 @@ def _arrangement_with_sets(mask: int, a: int, b: int, c: int, d: int, multi: int
         c -= xc
         d -= xd
         if _T_RUN[a] + _T_RUN[b] + _T_RUN[c] + _T_RUN[d] < _RUN:  # no run
-            return value, sets, mask - taken
+            return Arranged(value, sets, mask - taken)
     melds = sets + _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
-    return value, melds, mask - sum(melds)
+    return Arranged(value, melds, mask - sum(melds))
 
 
-def best_arrangement(mask: int) -> tuple[int, tuple[int, ...], int]:
+def best_arrangement(mask: int) -> Arranged:
     """(deadwood points, melds as 52-bit masks, deadwood mask) of a least-deadwood arrangement.
 
     Melds come sets first (by rank), then runs by suit and rank."""
@@ -451,7 +476,7 @@ def best_arrangement(mask: int) -> tuple[int, tuple[int, ...], int]:
         return _arrangement_with_sets(mask, a, b, c, d, multi)
     melds = _RUNS_S[a] + _RUNS_H[b] + _RUNS_D[c] + _RUNS_C[d]
     # the melds are disjoint: their sum is the cards they take
-    return T[a] + T[b] + T[c] + T[d], melds, mask - sum(melds) if melds else mask
+    return Arranged(T[a] + T[b] + T[c] + T[d], melds, mask - sum(melds) if melds else mask)
 
 
 def best_arrangement_discard(mask: int) -> tuple[int, tuple[int, ...], int, int]:
@@ -549,7 +574,7 @@ def all_best_arrangements(mask: int, discard: bool = False) -> list[Arrangement]
             rest = mask & ~(1 << i)
             if best_deadwood(rest) == target:
                 for v, melds, dead, _ in all_best_arrangements(rest):
-                    out.append((v, melds, dead, i))
+                    out.append(Arrangement(v, melds, dead, i))
         return out
     a = mask & FULL
     b = mask >> 13 & FULL
@@ -582,7 +607,7 @@ def all_best_arrangements(mask: int, discard: bool = False) -> list[Arrangement]
                 for rc in runs_c:
                     for rd in runs_d:
                         melds = sets + ra + rb + rc + rd
-                        out.append((target, melds, mask - sum(melds), None))
+                        out.append(Arrangement(target, melds, mask - sum(melds), None))
     return out
 
 
@@ -730,7 +755,7 @@ def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True)
     if not mask & touch:
         # Nothing touches the knocker's melds: no layoff can start, his own best arrangement it is.
         points, melds, dead = best_arrangement(mask)
-        return points, melds, 0, dead
+        return DefenderPlay(points, melds, 0, dead)
     a = mask & FULL
     b = mask >> 13 & FULL
     c = mask >> 26 & FULL
@@ -793,7 +818,7 @@ def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True)
         total += cost
         if lay:
             layoff |= lay << shift
-    return total, own, layoff, dead
+    return DefenderPlay(total, own, layoff, dead)
 
 
 class _SuitCosts(dict[int, int]):
@@ -907,7 +932,7 @@ def _least_plays(defender: int | Spread, knocker_melds: Sequence[int], chained: 
     if isinstance(defender, Spread):
         laid_off = layoff_closure(defender.deadwood, knocker_melds, chained)
         dead = defender.deadwood & ~laid_off
-        return [(hand_points(dead), defender.melds, laid_off, dead)]
+        return [DefenderPlay(hand_points(dead), defender.melds, laid_off, dead)]
     best = INF
     plays: dict[int, DefenderPlay] = {}
     for own in _meld_collections(_melds_within(defender)):
@@ -921,7 +946,7 @@ def _least_plays(defender: int | Spread, knocker_melds: Sequence[int], chained: 
             best = points
             plays.clear()
         if points == best and laid_off not in plays:
-            plays[laid_off] = (points, _sort_melds(own), laid_off, dead)
+            plays[laid_off] = DefenderPlay(points, _sort_melds(own), laid_off, dead)
     return list(plays.values())
 
 
