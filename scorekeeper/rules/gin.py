@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import combinations
 from typing import Any
 
 from . import gin_search as search
@@ -82,46 +81,19 @@ def _points(n: int) -> str:
 LABELS: tuple[str, ...] = tuple(card.label for card in CARD_BY_INDEX)  # printed cards by bit index
 
 
-# Per suit, by 13-bit suit mask: the printed cards of that suit's part of a mask (filled as suit
-# masks come up, at most 8192 a suit).
-_SUIT_LABELS: tuple[dict[int, tuple[str, ...]], ...] = tuple({0: ()} for _ in range(4))
-
-
-def _suit_labels(suit: int, part: int) -> tuple[str, ...]:
-    got = tuple(LABELS[13 * suit + i] for i in search.bits_of(part))
-    _SUIT_LABELS[suit][part] = got
-    return got
-
-
-def _meld_labels() -> dict[int, tuple[str, ...]]:
-    """The printed cards of every legal meld (every set, every run), by its mask."""
-    table = {}
-    for r in range(13):
-        column = [1 << (13 * suit + r) for suit in range(4)]
-        for size in (3, 4):
-            for cards in combinations(column, size):
-                mask = sum(cards)
-                table[mask] = tuple(LABELS[i] for i in search.bits_of(mask))
-    for suit in range(4):
-        for low in range(13):
-            for high in range(low + 2, 13):
-                mask = ((1 << (high + 1)) - (1 << low)) << (13 * suit)
-                table[mask] = tuple(LABELS[i] for i in search.bits_of(mask))
-    return table
-
-
-_MELD_LABELS: dict[int, tuple[str, ...]] = _meld_labels()
-
-
-def labels(mask: int, _by_suit: tuple[dict[int, tuple[str, ...]], ...] = _SUIT_LABELS) -> tuple[str, ...]:
+def labels(mask: int) -> tuple[str, ...]:
     """Printed cards of a mask, in suit-major rank order."""
     out: tuple[str, ...] = ()
-    for suit, printed in enumerate(_by_suit):
-        part = mask >> 13 * suit & 8191
+    for suit, part in enumerate(search.suits_of(mask)):
         if part:
-            got = printed.get(part)
-            out += got if got is not None else _suit_labels(suit, part)
+            out += _suit_labels(suit, part)
     return out
+
+
+@cached(maxsize=None)
+def _suit_labels(suit: int, part: int) -> tuple[str, ...]:
+    """Printed cards of suit mask ``part`` in ``suit`` (at most 4 x 8,192 of them)."""
+    return tuple(LABELS[i + search.SUIT_SHIFTS[suit]] for i in search.bits_of(part))
 
 
 def hand_size(n_players: int) -> int:
@@ -149,7 +121,7 @@ def meld_problem(m: int) -> str | None:
         return "a set holds 3 or 4 cards of one rank"
     if len(suits) == 1:
         (s,) = suits
-        part = m >> (13 * s) & search.FULL
+        part = m >> search.SUIT_SHIFTS[s] & search.BB_SUIT
         if part & 1 and part & (1 << 12):
             return "the ace is low only in Oklahoma Gin: A-2-3 is a run, Q-K-A and K-A-2 are not"
         return "a run's cards must follow one another in rank with no gap"
@@ -1014,7 +986,7 @@ def _player_deals(
         side = sides[p]
         meld_labels = side.meld_labels
         if meld_labels is None:
-            meld_labels = tuple([_MELD_LABELS.get(m) or labels(m) for m in side.melds])
+            meld_labels = tuple(labels(m) for m in side.melds)
         out[p] = PlayerDeal(
             points=points[p],
             lines=tuple(lines[p]),

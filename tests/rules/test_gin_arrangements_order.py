@@ -53,7 +53,7 @@ def previous_all_best(mask: int, discard: bool = False) -> list[gf.Arrangement]:
     seen: set[tuple[int, ...]] = set()
     for ca, cb, cc, cd, sets in gf._set_choices(a, b, c, d, multi):
         parts = (ca, cb, cc, cd)
-        if sum(gf.T[p] for p in parts) != target:
+        if sum(gf.RUN_DEADWOOD[p] for p in parts) != target:
             continue
         per_suit = []
         for s, p in enumerate(parts):

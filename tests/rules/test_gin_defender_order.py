@@ -24,7 +24,7 @@ def previous_knocker_targets(knocker_melds: Iterable[int]) -> tuple[int, list[tu
         elif gf.meld_is_run(m):
             low = (m & -m).bit_length() - 1
             s = low // 13
-            runs.append((s, m >> (13 * s) & gf.FULL))
+            runs.append((s, m >> (13 * s) & gf.BB_SUIT))
     return set_free, runs
 
 
@@ -36,7 +36,7 @@ def previous_defender_best(mask: int, knocker_melds: Sequence[int], chained: boo
         points, melds, dead = gf.best_arrangement(mask)
         return points, melds, 0, dead
     a, b, c, d, multi = gf._split(mask)
-    fa, fb, fc, fd = (set_free & gf.FULL, set_free >> 13 & gf.FULL, set_free >> 26 & gf.FULL, set_free >> 39)
+    fa, fb, fc, fd = (set_free & gf.BB_SUIT, set_free >> 13 & gf.BB_SUIT, set_free >> 26 & gf.BB_SUIT, set_free >> 39)
     if not chained:
         for s, run in kruns:
             adj = gf._adjacent(run)
@@ -99,11 +99,11 @@ def _cases(rnd: random.Random, count: int) -> Iterable[tuple[int, tuple[int, ...
 
 def test_knocker_targets_same_as_before():
     rnd = random.Random(11)
-    samples = [0, 1, 7, (1 << 13) | 1, gf._COLUMN, gf._COLUMN << 12, (gf._COLUMN << 3) & ~(1 << 16)]
+    samples = [0, 1, 7, (1 << 13) | 1, gf.BB_ACES, gf.BB_ACES << 12, (gf.BB_ACES << 3) & ~(1 << 16)]
     samples += [rnd.getrandbits(52) & rnd.getrandbits(52) & rnd.getrandbits(52) for _ in range(3000)]
     for r in range(13):
         for s in range(4):
-            samples.append(gf._COLUMN << r & ~(1 << (13 * s + r)))
+            samples.append(gf.BB_ACES << r & ~(1 << (13 * s + r)))
             for length in range(2, 14 - r):
                 samples.append(((1 << length) - 1) << (13 * s + r))
     for m in samples:
