@@ -11,9 +11,10 @@ A deal goes through three steps: ``_parse_deal`` checks the entry and turns card
 
 Hollywood (the ``hollywood`` house option, two players): the hand's points go in up to three
 columns, each settled as a game of its own (``_enter_in_columns``, ``_column_results``). Rulings:
-the match's running total and final are the sums of the three columns (so a hand entered in two
-columns adds its points twice, with a line for each), and the match goes to the player who won
-the most columns.
+a deal's points for a player are what it adds to his columns together (a hand entered in two
+columns adds its points twice, with a line for each); the match's running totals and final
+tallies are the sums of the three columns'; the match goes to the player with the larger sum of
+finals once all three are closed.
 """
 
 from __future__ import annotations
@@ -1212,13 +1213,18 @@ def _columns_for(columns: Sequence[ColumnStanding], seat: int) -> list[int]:
     return sorted(entered)
 
 
-def _match_winner(players: tuple[str, ...], columns: Sequence[ColumnStanding]) -> str:
-    """The match, once the three columns are closed: to the player who won the most columns
-    (ruling; two players and three columns never tie), then the higher sum of the columns."""
-    won = [sum(1 for c in columns if c.winner == seat) for seat in range(len(players))]
-    sums = [sum(c.totals[seat] for c in columns) for seat in range(len(players))]
-    best = max(range(len(players)), key=lambda seat: (won[seat], sums[seat]))
-    return players[best]
+def _match_winner(
+    rules: GinRules, players: tuple[str, ...], columns: Sequence[ColumnStanding]
+) -> tuple[str, dict[str, int]]:
+    """The match, once the three columns are closed: to the player with the larger sum of the three
+    columns' final tallies (ruling); on equal sums, to the player who won more columns (two players,
+    three columns: never equal). Returns the winner and each player's sum of finals."""
+    sums = dict.fromkeys(players, 0)
+    for column in _column_results(rules, players, columns):
+        for p in players:
+            sums[p] += (column.final or {}).get(p, 0)
+    won = {p: sum(1 for c in columns if c.winner == seat) for seat, p in enumerate(players)}
+    return max(players, key=lambda p: (sums[p], won[p])), sums
 
 
 def _enter_in_columns(
@@ -1274,11 +1280,11 @@ def _enter_in_columns(
     won = replace(won, points=won.points * len(shown), lines=won.lines + extra)
     match_winner = None
     if all(c.winner is not None for c in columns):
-        match_winner = _match_winner(players, columns)
-        count = sum(1 for c in columns if c.winner == players.index(match_winner))
+        match_winner, sums = _match_winner(rules, players, columns)
+        score = ", ".join(f"{p} {sums[p]}" for p in players)
         notes.append(
-            f"Hollywood: all three columns are closed: {match_winner} wins the match with {count} of the three "
-            "columns (ruling: the match goes to the player who won the most columns)"
+            f"Hollywood: all three columns are closed: {match_winner} wins the match with the larger sum of the "
+            f"three columns' final tallies ({score}) (ruling)"
         )
     scored = replace(scored, players={**scored.players, winner: won}, notes=notes)
     return _ColumnEntry(scored=scored, entered=tuple(shown), columns=tuple(columns), match_winner=match_winner)
@@ -1401,7 +1407,7 @@ def conclude(rules: GinRules, players: Sequence[str], standing: Standing, deals:
         game_notes.append(
             "Hollywood: three games scored at once, each settled on its own (game bonus, boxes for the hands "
             f"won in it, shutout) — {HOLLYWOOD_SOURCE}; the match's totals and final are the sums of the three "
-            "columns', and the match goes to the player who won the most columns (ruling)"
+            "columns', and the match goes to the player with the larger sum of finals (ruling)"
         )
         if standing.ended_on is not None:
             final, final_lines = _match_final(players, columns)

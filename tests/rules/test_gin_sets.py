@@ -68,5 +68,6 @@ def test_hands_with_sets_match_the_brute_force(mask):
     discard = ref.least_deadwood_discard(ref.from_mask(mask))
     assert search.best_deadwood_discard(mask) == discard
     points, melds, dead, card = search.best_arrangement_discard(mask)
+    assert card is not None
     assert points == discard == search.hand_points(dead)
     assert sum(melds) + dead + (1 << card) == mask
