@@ -27,6 +27,7 @@ from . import gin_search as search
 from .caches import cached
 from .cards import CARD_BY_INDEX, Card, CardError, Suit, knock_limit, parse_card
 from .errors import RecordError, RecordInvalid
+from .messages import N_, Msg, msg, nmsg
 from .players import first_dealer_errors
 from .profiles import Citation, GinRules
 from .results import (
@@ -57,7 +58,7 @@ _OUTCOME_SOURCE = {
     "casino": {"knock": "S3", "undercut": "S3", "gin": "S3", "limit": "S3", "layoff": "S3", "game": "S3"},
     "party": {"knock": "S4", "undercut": "S4", "gin": "S4", "limit": "S4", "layoff": "S4", "game": "S4"},
 }
-MELD_RULE = "meld"
+MELD_RULE = N_("meld")
 MELD_SOURCE = "S2, Gameplay 3; S4"
 HOLLYWOOD_SOURCE = "AR, HW"
 COLUMNS = 3  # Hollywood: three games at once
@@ -75,8 +76,8 @@ def _cited(cited: Citation) -> str:
     return cited.source
 
 
-def _points(n: int) -> str:
-    return f"{n} point" + ("" if n == 1 else "s")
+def _points(n: int) -> Msg:
+    return nmsg("{n} point", "{n} points", n)
 
 
 LABELS: tuple[str, ...] = tuple(card.label for card in CARD_BY_INDEX)  # printed cards by bit index
@@ -106,40 +107,40 @@ def hand_size(n_players: int) -> int:
 # Melds
 
 
-def meld_problem(m: int) -> str | None:
+def meld_problem(m: int) -> Msg | None:
     """None for a legal meld, else why it is not one."""
     if search.meld_kind(m):
         return None
     n = m.bit_count()
     if n < 3:
-        return "a meld needs 3 or more cards: a set of 3 or 4 of one rank, or a run of 3 or more of one suit"
+        return msg("a meld needs 3 or more cards: a set of 3 or 4 of one rank, or a run of 3 or more of one suit")
     ranks = 0
     suits = set()
     for i in search.bits_of(m):
         ranks |= 1 << (i % 13)
         suits.add(i // 13)
     if ranks.bit_count() == 1:
-        return "a set holds 3 or 4 cards of one rank"
+        return msg("a set holds 3 or 4 cards of one rank")
     if len(suits) == 1:
         (s,) = suits
         part = m >> search.SUIT_SHIFTS[s] & search.BB_SUIT
         if part & 1 and part & (1 << 12):
-            return "the ace is low only in Oklahoma Gin: A-2-3 is a run, Q-K-A and K-A-2 are not"
-        return "a run's cards must follow one another in rank with no gap"
-    return "not a meld: a set is 3 or 4 cards of one rank, a run 3 or more cards in order of one suit"
+            return msg("the ace is low only in Oklahoma Gin: A-2-3 is a run, Q-K-A and K-A-2 are not")
+        return msg("a run's cards must follow one another in rank with no gap")
+    return msg("not a meld: a set is 3 or 4 cards of one rank, a run 3 or more cards in order of one suit")
 
 
 def check_meld(cards: Sequence[Card]) -> tuple[str | None, str | None]:
     """A live check of one meld as entered: ("set" or "run", None) when legal, else (None, what is
     wrong with the rule and its source)."""
     if len(set(cards)) != len(cards):
-        return None, "a card is named twice in this meld: the pack has one of each — S2, Setup"
+        return None, str(msg("a card is named twice in this meld: the pack has one of each — S2, Setup"))
     if any(c.is_joker for c in cards):
-        return None, "Oklahoma Gin is played without the Joker — S2, Setup; S4"
+        return None, str(msg("Oklahoma Gin is played without the Joker — S2, Setup; S4"))
     mask = search.mask_of(c.index for c in cards)
     problem = meld_problem(mask)
     if problem:
-        return None, f"{problem} — {MELD_RULE}, {MELD_SOURCE}"
+        return None, str(msg("{problem} — {rule}, {source}", problem=problem, rule=MELD_RULE, source=MELD_SOURCE))
     return search.meld_kind(mask), None
 
 
@@ -175,7 +176,7 @@ class _Report:
 
     def add(
         self,
-        message: str,
+        message: Msg | str,
         rule: str,
         *,
         source: str = "",
@@ -194,19 +195,19 @@ def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report
     """The cards of a list as entered, as bit indices; a bad, Joker or repeated card is an error
     and left out. None when ``raw`` is not a list."""
     if not isinstance(raw, list):
-        report.add(f"'{where}' must be a list of cards", "format", player=player, field=where)
+        report.add(msg("'{where}' must be a list of cards", where=where), N_("format"), player=player, field=where)
         return None
     out = []
     for text in raw:
         try:
             card = _read_card(text)
         except CardError as exc:
-            report.add(exc.message, "cards", source="RECORD.md", player=player, cards=(exc.token,), field=where)
+            report.add(exc.message, N_("cards"), source="RECORD.md", player=player, cards=(exc.token,), field=where)
             continue
         if card.is_joker:
             report.add(
-                "the Joker is not in the Oklahoma Gin pack (one 52-card pack, no Joker)",
-                "pack",
+                msg("the Joker is not in the Oklahoma Gin pack (one 52-card pack, no Joker)"),
+                N_("pack"),
                 source="S4",
                 player=player,
                 cards=("JK",),
@@ -216,10 +217,22 @@ def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report
         index = card.index
         holder = seen.get(index)
         if holder is not None:
-            whose = f"twice in {player}'s hand" if holder == player else f"twice in this deal ({holder} and {player})"
+            if holder == player:
+                twice = msg(
+                    "{card} is entered twice in {player}'s hand: the pack holds one of each card",
+                    card=card.label,
+                    player=player,
+                )
+            else:
+                twice = msg(
+                    "{card} is entered twice in this deal ({holder} and {player}): the pack holds one of each card",
+                    card=card.label,
+                    holder=holder,
+                    player=player,
+                )
             report.add(
-                f"{card.label} is entered {whose}: the pack holds one of each card",
-                "pack",
+                twice,
+                N_("pack"),
                 source="S2, Setup",
                 player=player,
                 cards=(card.label,),
@@ -250,16 +263,22 @@ def _check_deal_keys(raw: Mapping[Any, Any], report: _Report) -> None:
     for key in raw:
         if key not in DEAL_KEYS:
             report.add(
-                f"unknown key '{key}' in an Oklahoma Gin deal: a deal has {', '.join(DEAL_KEYS)}",
-                "format",
+                msg(
+                    "unknown key '{key}' in an Oklahoma Gin deal: a deal has {keys}",
+                    key=str(key),
+                    keys=", ".join(DEAL_KEYS),
+                ),
+                N_("format"),
                 source="RECORD.md",
                 field=str(key),
             )
     for key in ("upcard", "knocker"):
         if key not in raw:
             report.add(
-                f"the deal has no '{key}'" + (" (null when the hand was void)" if key == "knocker" else ""),
-                "format",
+                msg("the deal has no 'knocker' (null when the hand was void)")
+                if key == "knocker"
+                else msg("the deal has no '{key}'", key=key),
+                N_("format"),
                 source="RECORD.md",
                 field=key,
             )
@@ -271,8 +290,8 @@ def _parse_upcard(rules: GinRules, raw: Mapping[Any, Any], report: _Report) -> C
     text = raw["upcard"]
     if text is None:
         report.add(
-            "the deal has no upcard: enter the first upcard",
-            "upcard",
+            msg("the deal has no upcard: enter the first upcard"),
+            N_("upcard"),
             source=outcome_source(rules, "limit"),
             field="upcard",
         )
@@ -280,10 +299,12 @@ def _parse_upcard(rules: GinRules, raw: Mapping[Any, Any], report: _Report) -> C
     try:
         upcard = parse_card(text)
     except CardError as exc:
-        report.add(exc.message, "cards", source="RECORD.md", cards=(exc.token,), field="upcard")
+        report.add(exc.message, N_("cards"), source="RECORD.md", cards=(exc.token,), field="upcard")
         return None
     if upcard.is_joker:
-        report.add("the Joker is not in the Oklahoma Gin pack", "pack", source="S4", cards=("JK",), field="upcard")
+        report.add(
+            msg("the Joker is not in the Oklahoma Gin pack"), N_("pack"), source="S4", cards=("JK",), field="upcard"
+        )
         return None
     return upcard
 
@@ -291,13 +312,19 @@ def _parse_upcard(rules: GinRules, raw: Mapping[Any, Any], report: _Report) -> C
 def _parse_knocker(rules: GinRules, players: tuple[str, ...], raw: Mapping[Any, Any], report: _Report) -> str | None:
     knocker = raw.get("knocker")
     if knocker is not None and knocker not in players:
-        report.add(f"the knocker {knocker!r} is not one of the players", "knocker", field="knocker")
+        report.add(
+            msg("the knocker {knocker} is not one of the players", knocker=repr(knocker)),
+            N_("knocker"),
+            field="knocker",
+        )
         knocker = None
     if "knocker" in raw and raw.get("knocker") is None and rules.stock_out != "void":
         report.add(
-            "nobody knocked: at this table a stock down to two cards is reshuffled and play goes on, "
-            "so every deal ends with a knock or gin — say who knocked",
-            "stock out",
+            msg(
+                "nobody knocked: at this table a stock down to two cards is reshuffled and play goes on, "
+                "so every deal ends with a knock or gin — say who knocked"
+            ),
+            N_("stock out"),
             source=rules.cite("stock_out").source,
             field="knocker",
         )
@@ -307,12 +334,12 @@ def _parse_knocker(rules: GinRules, players: tuple[str, ...], raw: Mapping[Any, 
 def _parse_big_gin(rules: GinRules, name: str, entry: Mapping[Any, Any], is_knocker: bool, report: _Report) -> bool:
     big = entry.get("big_gin", False)
     if not isinstance(big, bool):
-        report.add("'big_gin' is true or false", "format", player=name, field=f"hands.{name}.big_gin")
+        report.add(msg("'big_gin' is true or false"), N_("format"), player=name, field=f"hands.{name}.big_gin")
         big = False
     if big and not is_knocker:
         report.add(
-            "only the knocker can have big gin",
-            "big gin",
+            msg("only the knocker can have big gin"),
+            N_("big gin"),
             source=rules.cite("big_gin_bonus").source,
             player=name,
             field=f"hands.{name}.big_gin",
@@ -329,7 +356,10 @@ def _parse_spread(
     melds_raw = entry.get("melds", [])
     if not isinstance(melds_raw, list):
         report.add(
-            "'melds' must be a list of melds (each a list of cards)", "format", player=name, field=f"{base}.melds"
+            msg("'melds' must be a list of melds (each a list of cards)"),
+            N_("format"),
+            player=name,
+            field=f"{base}.melds",
         )
         return None
     melds: list[int] = []
@@ -354,7 +384,12 @@ def _parse_spread(
         problem = meld_problem(m)
         if problem:
             report.add(
-                problem, MELD_RULE, source=MELD_SOURCE, player=name, cards=[LABELS[i] for i in cards], field=where
+                problem,
+                MELD_RULE,
+                source=MELD_SOURCE,
+                player=name,
+                cards=[LABELS[i] for i in cards],
+                field=where,
             )
             ok = False
         melds.append(m)
@@ -384,14 +419,19 @@ def _parse_hand(
     """One player's hand and how many cards were entered; None when it has an error."""
     base = f"hands.{name}"
     if not isinstance(entry, Mapping):
-        report.add("a hand is an object with 'cards', or 'melds' and 'deadwood'", "format", player=name, field=base)
+        report.add(
+            msg("a hand is an object with 'cards', or 'melds' and 'deadwood'"), N_("format"), player=name, field=base
+        )
         return None
     for k in entry:
         if k not in HAND_KEYS:
             report.add(
-                f"unknown key '{k}' in a hand: a hand has 'cards', or 'melds' and "
-                "'deadwood' (and 'big_gin' for the knocker)",
-                "format",
+                msg(
+                    "unknown key '{key}' in a hand: a hand has 'cards', or 'melds' and "
+                    "'deadwood' (and 'big_gin' for the knocker)",
+                    key=str(k),
+                ),
+                N_("format"),
                 source="RECORD.md",
                 player=name,
                 field=f"{base}.{k}",
@@ -400,8 +440,8 @@ def _parse_hand(
     has_cards = "cards" in entry
     if has_cards and ("melds" in entry or "deadwood" in entry):
         report.add(
-            "give either the spread ('melds' and 'deadwood') or all the 'cards', not both",
-            "format",
+            msg("give either the spread ('melds' and 'deadwood') or all the 'cards', not both"),
+            N_("format"),
             source="RECORD.md",
             player=name,
             field=base,
@@ -423,8 +463,13 @@ def _count_ok(rules: GinRules, hand: Hand, count: int, size: int, is_knocker: bo
     if is_knocker and hand.big_gin:
         if count != size + 1:
             report.add(
-                f"big gin is all {size + 1} cards melded (the hand before the discard); {name} has {count}",
-                "big gin",
+                msg(
+                    "big gin is all {before} cards melded (the hand before the discard); {name} has {count}",
+                    before=size + 1,
+                    name=name,
+                    count=count,
+                ),
+                N_("big gin"),
                 source=rules.cite("big_gin_bonus").source,
                 player=name,
                 field=base,
@@ -434,8 +479,14 @@ def _count_ok(rules: GinRules, hand: Hand, count: int, size: int, is_knocker: bo
     if is_knocker and hand.given == "cards":
         if count not in (size, size + 1):
             report.add(
-                f"the knocker holds {size} cards after the discard ({size + 1} before it); {name} has {count}",
-                "cards dealt",
+                msg(
+                    "the knocker holds {size} cards after the discard ({before} before it); {name} has {count}",
+                    size=size,
+                    before=size + 1,
+                    name=name,
+                    count=count,
+                ),
+                N_("cards dealt"),
                 source="S2, Setup; S4",
                 player=name,
                 field=base,
@@ -443,12 +494,19 @@ def _count_ok(rules: GinRules, hand: Hand, count: int, size: int, is_knocker: bo
             return False
         return True
     if count != size:
-        extra = ""
         if is_knocker and count == size + 1:
-            extra = " (the discard is face down, not part of the spread; enter it as 'cards' to let the app choose it)"
+            wrong = msg(
+                "{name} has {count} cards; each player holds {size} (the discard is face down, not part of the "
+                "spread; enter it as 'cards' to let the app choose it)",
+                name=name,
+                count=count,
+                size=size,
+            )
+        else:
+            wrong = msg("{name} has {count} cards; each player holds {size}", name=name, count=count, size=size)
         report.add(
-            f"{name} has {count} cards; each player holds {size}" + extra,
-            "cards dealt",
+            wrong,
+            N_("cards dealt"),
             source="S2, Setup; S4",
             player=name,
             field=base,
@@ -468,16 +526,16 @@ def _parse_hands(
     hands_raw = raw.get("hands")
     if hands_raw is None:
         if not void:
-            report.add("the deal has no 'hands'", "format", source="RECORD.md", field="hands")
+            report.add(msg("the deal has no 'hands'"), N_("format"), source="RECORD.md", field="hands")
         hands_raw = {}
     if not isinstance(hands_raw, Mapping):
-        report.add("'hands' must be an object with one entry per player", "format", field="hands")
+        report.add(msg("'hands' must be an object with one entry per player"), N_("format"), field="hands")
         hands_raw = {}
     for name in hands_raw:
         if name not in players:
             report.add(
-                f"'hands' names {name!r}, who is not one of the players",
-                "format",
+                msg("'hands' names {name}, who is not one of the players", name=repr(name)),
+                N_("format"),
                 player=str(name),
                 field=f"hands.{name}",
             )
@@ -489,8 +547,8 @@ def _parse_hands(
         if entry is None:
             if not void:
                 report.add(
-                    f"no hand for {name}: every player's cards are needed",
-                    "format",
+                    msg("no hand for {name}: every player's cards are needed", name=name),
+                    N_("format"),
                     player=name,
                     field=f"hands.{name}",
                 )
@@ -514,7 +572,7 @@ def _parse_deal(
     report = _Report(number, errors)
     start = len(errors)
     if not isinstance(raw, Mapping):
-        report.add("a deal is an object with 'upcard', 'knocker' and 'hands'", "format")
+        report.add(msg("a deal is an object with 'upcard', 'knocker' and 'hands'"), N_("format"))
         return None
     _check_deal_keys(raw, report)
     upcard = _parse_upcard(rules, raw, report)
