@@ -608,7 +608,7 @@ class _Settlement:
     points: dict[str, int]
     lines: dict[str, list[Line]]
     winner: str | None  # the hand's winner (next dealer, box)
-    notes: list[str]
+    notes: list[Msg | str]
 
 
 @dataclass
@@ -616,7 +616,7 @@ class _ScoredDeal:
     outcome: str
     players: dict[str, PlayerDeal]
     winner: str | None
-    notes: list[str]
+    notes: list[Msg | str]
     multiplier: int
 
 
@@ -668,21 +668,33 @@ def _seat_order_after(players: tuple[str, ...], knocker: str) -> list[str]:
 
 def _gin_deadwood_line(defender: str, deadwood: int, source: str) -> Line:
     return Line(
-        label=f"{defender}'s deadwood {deadwood} (no layoffs after gin)", points=deadwood, rule="gin", source=source
+        label=msg("{defender}'s deadwood {deadwood} (no layoffs after gin)", defender=defender, deadwood=deadwood),
+        points=deadwood,
+        rule=N_("gin"),
+        source=source,
     )
 
 
 def _gin_bonus(rules: GinRules, big: bool) -> tuple[int, str, Citation]:
     """The gin (or big gin) bonus, its label and its citation."""
     if big:
-        return rules.big_gin_bonus, "big gin bonus", rules.cite("big_gin_bonus")
-    return rules.gin_bonus, "gin bonus", rules.cite("gin_bonus")
+        return rules.big_gin_bonus, N_("big gin bonus"), rules.cite("big_gin_bonus")
+    return rules.gin_bonus, N_("gin bonus"), rules.cite("gin_bonus")
+
+
+# The gin bonus lines' labels, by the bonus's rule name and whether it is a penalty.
+_GIN_BONUS_LABELS: dict[tuple[str, bool], Msg] = {
+    ("gin bonus", False): msg("gin bonus"),
+    ("gin bonus", True): msg("gin bonus (penalty)"),
+    ("big gin bonus", False): msg("big gin bonus"),
+    ("big gin bonus", True): msg("big gin bonus (penalty)"),
+}
 
 
 def _gin_bonus_line(label: str, bonus: int, penalty: bool, cited: Citation) -> Line:
     """The gin or big gin bonus (``label``: "gin bonus" or "big gin bonus")."""
     return Line(
-        label=label + ("" if not penalty else " (penalty)"),
+        label=_GIN_BONUS_LABELS[label, penalty],
         points=bonus,
         rule=label,
         source=cited.source,
@@ -692,53 +704,69 @@ def _gin_bonus_line(label: str, bonus: int, penalty: bool, cited: Citation) -> L
 
 def _knock_line(deadwood: int, knock: int, source: str, defender: str | None = None) -> Line:
     """A knock won: the defender's deadwood less the knocker's (``defender`` named when there are several)."""
-    label = f"knock: {deadwood} − {knock}"
-    if defender is not None:
-        label += f" ({defender})"
-    return Line(label=label, points=deadwood - knock, rule="knock", source=source)
+    if defender is None:
+        label = msg("knock: {deadwood} − {knock}", deadwood=deadwood, knock=knock)
+    else:
+        label = msg("knock: {deadwood} − {knock} ({defender})", deadwood=deadwood, knock=knock, defender=defender)
+    return Line(label=label, points=deadwood - knock, rule=N_("knock"), source=source)
 
 
 def _undercut_line(deadwood: int, least: int, source: str) -> Line:
     """An undercut: ``deadwood`` less the ``least`` deadwood it is settled against."""
-    return Line(label=f"undercut: {deadwood} − {least}", points=deadwood - least, rule="undercut", source=source)
+    return Line(
+        label=msg("undercut: {deadwood} − {least}", deadwood=deadwood, least=least),
+        points=deadwood - least,
+        rule=N_("undercut"),
+        source=source,
+    )
 
 
 def _undercut_penalty_line(bonus: int, cited: Citation) -> Line:
     return Line(
-        label="undercut penalty on the knocker",
+        label=msg("undercut penalty on the knocker"),
         points=bonus,
-        rule="undercut bonus",
+        rule=N_("undercut bonus"),
         source=cited.source,
         basis=cited.basis,
     )
 
 
 def _undercut_bonus_line(bonus: int, cited: Citation) -> Line:
-    return Line(label="undercut bonus", points=bonus, rule="undercut bonus", source=cited.source, basis=cited.basis)
+    return Line(
+        label=msg("undercut bonus"), points=bonus, rule=N_("undercut bonus"), source=cited.source, basis=cited.basis
+    )
 
 
 def _spade_line(base: int, multiplier: int, cited: Citation) -> Line:
     """The spade upcard's multiplier on a player's ``base`` points: what it adds."""
     return Line(
-        label=f"spade upcard ×{multiplier}",
+        label=msg("spade upcard ×{multiplier}", multiplier=multiplier),
         points=base * (multiplier - 1),
-        rule="spade upcard",
+        rule=N_("spade upcard"),
         source=cited.source,
         basis=cited.basis,
     )
 
 
-def _equal_arrangements_note(knocker: str, count: int, discards: bool) -> str:
-    return (
-        f"{knocker}'s cards allow {count} equally low arrangements"
-        + (" and discards" if discards else "")
-        + ": the one best for the knocker (least laid off against it) is scored (ruling)"
+def _equal_arrangements_note(knocker: str, count: int, discards: bool) -> Msg:
+    if discards:
+        return msg(
+            "{knocker}'s cards allow {count} equally low arrangements and discards: the one best for the knocker "
+            "(least laid off against it) is scored (ruling)",
+            knocker=knocker,
+            count=count,
+        )
+    return msg(
+        "{knocker}'s cards allow {count} equally low arrangements: the one best for the knocker (least laid off "
+        "against it) is scored (ruling)",
+        knocker=knocker,
+        count=count,
     )
 
 
-def _discard_note(knocker: str, discard: int) -> str:
+def _discard_note(knocker: str, discard: int) -> Msg:
     """The knocker's discard (a bit index) chosen from cards entered before it."""
-    return f"{knocker}'s discard: {CARD_BY_INDEX[discard].label}, the one leaving the least deadwood"
+    return msg("{knocker}'s discard: {card}, the one leaving the least deadwood", knocker=knocker, card=LABELS[discard])
 
 
 def _settle_gin(
@@ -778,7 +806,7 @@ def _settle_undercut_penalty(
     defenders: list[str],
     sides: Mapping[str, _Arrangement],
     lines: dict[str, list[Line]],
-    notes: list[str],
+    notes: list[Msg | str],
 ) -> str:
     """Penalty scoring: each player but the undercutter takes his deadwood minus the undercutter's,
     the knocker the undercut penalty on top. Returns the undercutter."""
@@ -789,8 +817,11 @@ def _settle_undercut_penalty(
     undercutter = next(d for d in defenders if sides[d].points == best)
     if sum(1 for d in defenders if sides[d].points == best) > 1:
         notes.append(
-            f"undercut: {undercutter} is the undercutter, first in seat order after the knocker among "
-            f"equal deadwood (ruling)"
+            msg(
+                "undercut: {undercutter} is the undercutter, first in seat order after the knocker among "
+                "equal deadwood (ruling)",
+                undercutter=undercutter,
+            )
         )
     for p in players:
         if p == undercutter:
@@ -808,7 +839,7 @@ def _settle_undercut(
     defenders: list[str],
     sides: Mapping[str, _Arrangement],
     lines: dict[str, list[Line]],
-    notes: list[str],
+    notes: list[Msg | str],
 ) -> str:
     """Points to the hand's winner: each defender settles with the knocker (two players: the one
     defender). Returns the hand's winner, the defender with the least deadwood."""
@@ -818,7 +849,10 @@ def _settle_undercut(
     winner = next(d for d in defenders if sides[d].points == best)
     if len(defenders) > 1:
         notes.append(
-            "more than two players scoring to the winner: each defender settles with the knocker on his own (ruling)"
+            msg(
+                "more than two players scoring to the winner: each defender settles with the knocker on his own "
+                "(ruling)"
+            )
         )
     for d in defenders:
         deadwood = sides[d].points
@@ -860,7 +894,7 @@ def _settle(
     """Points and lines of one deal, given the arrangements: gin, knock or undercut."""
     lines: dict[str, list[Line]] = {p: [] for p in players}
     defenders = _seat_order_after(players, knocker)
-    notes: list[str] = []
+    notes: list[Msg | str] = []
     winner = knocker
     if outcome in ("gin", "big_gin"):
         _settle_gin(rules, knocker, defenders, sides, outcome, lines)
@@ -884,25 +918,44 @@ def _knocker_net(rules: GinRules, players: tuple[str, ...], knocker: str, settle
     return settled.points[knocker] - others
 
 
-def _upcard_notes(rules: GinRules, upcard: Card, limit: int, multiplier: int) -> list[str]:
+def _upcard_notes(rules: GinRules, upcard: Card, limit: int, multiplier: int) -> list[Msg | str]:
     """The knock limit and the spade multiplier the upcard sets."""
-    notes: list[str] = []
+    notes: list[Msg | str] = []
     if limit == 0:
-        notes.append(f"knock limit: gin only (ace upcard {upcard.label}) — S4, BO; S2 'Ace = 1 (gin only hand)'")
+        notes.append(
+            msg(
+                "knock limit: gin only (ace upcard {upcard}) — S4, BO; S2 'Ace = 1 (gin only hand)'",
+                upcard=upcard.label,
+            )
+        )
     else:
         notes.append(
-            f"knock limit {limit} (upcard {upcard.label}: its point value, pictures 10) — "
-            f"{outcome_source(rules, 'limit')}"
+            msg(
+                "knock limit {limit} (upcard {upcard}: its point value, pictures 10) — {source}",
+                limit=limit,
+                upcard=upcard.label,
+                source=outcome_source(rules, "limit"),
+            )
         )
     if upcard.suit is Suit.SPADES:
         cited = rules.cite("spade_multiplier")
         if multiplier > 1:
             notes.append(
-                f"spade upcard {upcard.label}: every point of the hand ×{multiplier}, bonuses included "
-                f"— {_cited(cited)}"
+                msg(
+                    "spade upcard {upcard}: every point of the hand ×{multiplier}, bonuses included — {source}",
+                    upcard=upcard.label,
+                    multiplier=multiplier,
+                    source=_cited(cited),
+                )
             )
         else:
-            notes.append(f"spade upcard {upcard.label}: no multiplier at this table — {_cited(cited)}")
+            notes.append(
+                msg(
+                    "spade upcard {upcard}: no multiplier at this table — {source}",
+                    upcard=upcard.label,
+                    source=_cited(cited),
+                )
+            )
     return notes
 
 
@@ -915,8 +968,8 @@ def _knocker_candidates(
     if hand.given == "spread":
         if hand.big_gin and hand.deadwood:
             report.add(
-                "big gin means every card melded: this spread has deadwood",
-                "big gin",
+                msg("big gin means every card melded: this spread has deadwood"),
+                N_("big gin"),
                 source=rules.cite("big_gin_bonus").source,
                 player=knocker,
                 cards=labels(hand.deadwood),
@@ -931,8 +984,12 @@ def _knocker_candidates(
             best = search.best_arrangement(hand.mask)
             points, dead = best.points, best.deadwood
             report.add(
-                f"big gin means all {size + 1} cards melded: these cards leave at least {_points(points)} of deadwood",
-                "big gin",
+                msg(
+                    "big gin means all {before} cards melded: these cards leave at least {points} of deadwood",
+                    before=size + 1,
+                    points=_points(points),
+                ),
+                N_("big gin"),
                 source=rules.cite("big_gin_bonus").source,
                 player=knocker,
                 cards=labels(dead),
@@ -957,14 +1014,27 @@ def _within_limit(
         return True
     upcard = deal.upcard
     if limit == 0:
-        why = f"the upcard {upcard.label} is an ace: only gin (no deadwood) may end the hand"
+        why = msg("the upcard {upcard} is an ace: only gin (no deadwood) may end the hand", upcard=upcard.label)
     else:
-        why = f"the upcard {upcard.label} sets the knock limit at {limit}"
+        why = msg("the upcard {upcard} sets the knock limit at {limit}", upcard=upcard.label, limit=limit)
     spread = deal.hands[knocker].given == "spread"
-    what = "this spread leaves" if spread else "the best arrangement of these cards leaves"
+    if spread:
+        cannot = msg(
+            "{knocker} cannot knock: this spread leaves {points} of deadwood; {why}",
+            knocker=knocker,
+            points=_points(points),
+            why=why,
+        )
+    else:
+        cannot = msg(
+            "{knocker} cannot knock: the best arrangement of these cards leaves {points} of deadwood; {why}",
+            knocker=knocker,
+            points=_points(points),
+            why=why,
+        )
     report.add(
-        f"{knocker} cannot knock: {what} {_points(points)} of deadwood; {why}",
-        "knock limit",
+        cannot,
+        N_("knock limit"),
         source=outcome_source(rules, "limit") + ("; S4, BO" if limit == 0 else ""),
         player=knocker,
         cards=labels(arrangement.deadwood),
@@ -997,13 +1067,18 @@ def _best_for_knocker(
     return best[1], best[2], best[3]
 
 
-def _layoffs_note(chained: bool, cited: Citation) -> str:
+def _layoffs_note(chained: bool, cited: Citation) -> Msg:
     """How the layoffs were made (a knock, not gin)."""
-    return (
-        "layoffs onto the knocker's melds, a layoff may extend a run an earlier one extended"
-        if chained
-        else "layoffs only onto the knocker's melds as laid down, no chaining (ruling: also for a player's own layoffs)"
-    ) + f" — {cited.source}"
+    if chained:
+        return msg(
+            "layoffs onto the knocker's melds, a layoff may extend a run an earlier one extended — {source}",
+            source=cited.source,
+        )
+    return msg(
+        "layoffs only onto the knocker's melds as laid down, no chaining (ruling: also for a player's own "
+        "layoffs) — {source}",
+        source=cited.source,
+    )
 
 
 def _arrangement_notes(
@@ -1014,9 +1089,9 @@ def _arrangement_notes(
     candidates: list[_Arrangement],
     chosen: _Arrangement,
     gin: bool,
-) -> list[str]:
+) -> list[Msg | str]:
     """What the engine chose for the knocker, and how the layoffs were made."""
-    notes: list[str] = []
+    notes: list[Msg | str] = []
     if deal.hands[knocker].given == "cards" and len(candidates) > 1:
         notes.append(_equal_arrangements_note(knocker, len(candidates), chosen.discard is not None))
     if chosen.discard is not None:
@@ -1027,10 +1102,13 @@ def _arrangement_notes(
         notes.append(_layoffs_note(chained, cited))
         if chained and len(players) > 2:
             notes.append(
-                "the defenders lay off in seat order after the knocker (S4), each for his least deadwood; a "
-                f"later defender may extend a run an earlier defender's layoff extended — {cited.source}; where "
-                "a defender has equally good choices, the one leaving the defenders after him, in seat order, "
-                "the least deadwood is taken (ruling)"
+                msg(
+                    "the defenders lay off in seat order after the knocker (S4), each for his least deadwood; a "
+                    "later defender may extend a run an earlier defender's layoff extended — {source}; where "
+                    "a defender has equally good choices, the one leaving the defenders after him, in seat order, "
+                    "the least deadwood is taken (ruling)",
+                    source=cited.source,
+                )
             )
     return notes
 
@@ -1070,7 +1148,7 @@ def _score_deal(
     knocker = deal.knocker
     if knocker is None:
         notes.append(
-            "void hand: nobody knocked before the stock ran down to two cards; the same dealer deals again — S3"
+            msg("void hand: nobody knocked before the stock ran down to two cards; the same dealer deals again — S3")
         )
         void = {p: PlayerDeal(points=0, lines=()) for p in players}
         return _ScoredDeal(outcome="void", players=void, winner=None, notes=notes, multiplier=multiplier)
@@ -1088,7 +1166,10 @@ def _score_deal(
         else:
             cited = rules.cite("big_gin_bonus")
             notes.append(
-                f"big gin is not played at this table (big gin bonus 0 — {cited.source}): scored as gin (ruling)"
+                msg(
+                    "big gin is not played at this table (big gin bonus 0 — {source}): scored as gin (ruling)",
+                    source=cited.source,
+                )
             )
     chosen, sides, settled = _best_for_knocker(rules, players, deal, knocker, candidates, outcome, multiplier, gin)
     notes.extend(_arrangement_notes(rules, players, deal, knocker, candidates, chosen, gin))
@@ -1121,8 +1202,11 @@ def setup_errors(rules: GinRules, players: Sequence[str]) -> list[RecordError]:
     if rules.hollywood and len(players) != 2:
         errors.append(
             RecordError(
-                f"Hollywood scoring is for two players; this game has {len(players)}: switch it off or play with two",
-                rule="hollywood",
+                msg(
+                    "Hollywood scoring is for two players; this game has {count}: switch it off or play with two",
+                    count=len(players),
+                ),
+                rule=N_("hollywood"),
                 source=HOLLYWOOD_SOURCE,
                 field="rules.options.hollywood",
             )
@@ -1130,9 +1214,11 @@ def setup_errors(rules: GinRules, players: Sequence[str]) -> list[RecordError]:
     if rules.hollywood and rules.penalty:
         errors.append(
             RecordError(
-                "Hollywood scoring enters the points of each hand's winner in three columns: it is not "
-                "played with penalty points ('scoring': 'penalty') (ruling)",
-                rule="hollywood",
+                msg(
+                    "Hollywood scoring enters the points of each hand's winner in three columns: it is not "
+                    "played with penalty points ('scoring': 'penalty') (ruling)"
+                ),
+                rule=N_("hollywood"),
                 source="ruling",
                 field="rules.options.hollywood",
             )
@@ -1153,7 +1239,9 @@ def begin(rules: GinRules, players: Sequence[str], first_dealer: str | None = No
     )
 
 
-def _game_end(rules: GinRules, players: tuple[str, ...], totals: Mapping[str, int]) -> tuple[str | None, list[str]]:
+def _game_end(
+    rules: GinRules, players: tuple[str, ...], totals: Mapping[str, int]
+) -> tuple[str | None, list[Msg | str]]:
     """The game's winner once someone reaches the target (penalty: the lowest total wins), and a
     note when the leaders tie (the game goes on)."""
     reached = [p for p in players if rules.reached(totals[p])]
@@ -1167,7 +1255,24 @@ def _game_end(rules: GinRules, players: tuple[str, ...], totals: Mapping[str, in
         leaders = [p for p in reached if totals[p] == high]
     if len(leaders) == 1:
         return leaders[0], []
-    return None, [f"{' and '.join(leaders)} tie for the win: the game goes on (ruling)"]
+    return None, [msg("{players} tie for the win: the game goes on (ruling)", players=_joined(leaders))]
+
+
+def _scores(players: Sequence[str], points: Sequence[int]) -> Msg:
+    """``Ann 132, Ben 0``: each player's points, in seat order."""
+    each = [msg("{player} {points}", player=p, points=n) for p, n in zip(players, points, strict=True)]
+    joined = each[0]
+    for item in each[1:]:
+        joined = msg("{first}, {next}", first=joined, next=item)
+    return joined
+
+
+def _joined(items: Sequence[str | int]) -> Msg:
+    """``a and b and c``: the items joined by "and", each a plain parameter."""
+    joined: Msg = msg("{item}", item=items[0])
+    for item in items[1:]:
+        joined = msg("{first} and {last}", first=joined, last=item)
+    return joined
 
 
 def _score_checked(
@@ -1183,10 +1288,21 @@ def _score_checked(
         raise RecordInvalid(
             [
                 RecordError(
-                    f"deal {number} comes after the {'Hollywood match' if rules.hollywood else 'game'} ended "
-                    + ("(all three columns closed; " if rules.hollywood else "(")
-                    + f"{_name(players, standing.winner)} won on deal {standing.ended_on})",
-                    rule="game end",
+                    msg(
+                        "deal {number} comes after the Hollywood match ended (all three columns closed; {winner} "
+                        "won on deal {ended_on})",
+                        number=number,
+                        winner=str(_name(players, standing.winner)),
+                        ended_on=str(standing.ended_on),
+                    )
+                    if rules.hollywood
+                    else msg(
+                        "deal {number} comes after the game ended ({winner} won on deal {ended_on})",
+                        number=number,
+                        winner=str(_name(players, standing.winner)),
+                        ended_on=str(standing.ended_on),
+                    ),
+                    rule=N_("game end"),
                     source=outcome_source(rules, "game"),
                     deal=number,
                 )
@@ -1293,7 +1409,7 @@ def _enter_in_columns(
     columns = list(standing.columns)
     notes = list(scored.notes)
     if scored.winner is None:
-        notes.append("Hollywood: nobody won this hand: nothing is entered in the columns")
+        notes.append(msg("Hollywood: nobody won this hand: nothing is entered in the columns"))
         return _ColumnEntry(scored=replace(scored, notes=notes), entered=(), columns=tuple(columns), match_winner=None)
     winner = scored.winner
     seat = players.index(winner)
@@ -1311,25 +1427,45 @@ def _enter_in_columns(
             winner=seat if closed else None,
         )
     shown = [k + 1 for k in entered]
-    notes.append(
-        f"Hollywood: {winner}'s {_points(won.points)} entered in column{'s' if len(shown) > 1 else ''} "
-        f"{' and '.join(str(k) for k in shown)}: every open column where the hand's winner has an entry, "
-        f"and the first open column where he has none — {HOLLYWOOD_SOURCE}"
-        + (
-            "; the running total is the sum of the three columns, so the hand counts once for each (ruling)"
-            if len(shown) > 1
-            else ""
+    if len(shown) > 1:
+        notes.append(
+            msg(
+                "Hollywood: {winner}'s {points} entered in columns {columns}: every open column where the hand's "
+                "winner has an entry, and the first open column where he has none — {source}; the running total "
+                "is the sum of the three columns, so the hand counts once for each (ruling)",
+                winner=winner,
+                points=_points(won.points),
+                columns=_joined(shown),
+                source=HOLLYWOOD_SOURCE,
+            )
         )
-    )
+    else:
+        notes.append(
+            msg(
+                "Hollywood: {winner}'s {points} entered in column {column}: every open column where the hand's "
+                "winner has an entry, and the first open column where he has none — {source}",
+                winner=winner,
+                points=_points(won.points),
+                column=shown[0],
+                source=HOLLYWOOD_SOURCE,
+            )
+        )
     for k in entered:
         if columns[k].winner is not None:
-            score = ", ".join(f"{p} {columns[k].totals[i]}" for i, p in enumerate(players))
-            notes.append(f"Hollywood: column {k + 1} closes: {winner} reaches the target ({score})")
+            score = _scores(players, columns[k].totals)
+            notes.append(
+                msg(
+                    "Hollywood: column {column} closes: {winner} reaches the target ({score})",
+                    column=k + 1,
+                    winner=winner,
+                    score=score,
+                )
+            )
     extra = tuple(
         Line(
-            label=f"Hollywood: also entered in column {k}",
+            label=msg("Hollywood: also entered in column {column}", column=k),
             points=won.points,
-            rule="hollywood",
+            rule=N_("hollywood"),
             source=HOLLYWOOD_SOURCE,
             basis="option",
         )
@@ -1339,10 +1475,13 @@ def _enter_in_columns(
     match_winner = None
     if all(c.winner is not None for c in columns):
         match_winner, sums = _match_winner(rules, players, columns)
-        score = ", ".join(f"{p} {sums[p]}" for p in players)
         notes.append(
-            f"Hollywood: all three columns are closed: {match_winner} wins the match with the larger sum of the "
-            f"three columns' final tallies ({score}) (ruling)"
+            msg(
+                "Hollywood: all three columns are closed: {winner} wins the match with the larger sum of the "
+                "three columns' final tallies ({score}) (ruling)",
+                winner=match_winner,
+                score=_scores(players, [sums[p] for p in players]),
+            )
         )
     scored = replace(scored, players={**scored.players, winner: won}, notes=notes)
     return _ColumnEntry(scored=scored, entered=tuple(shown), columns=tuple(columns), match_winner=match_winner)
@@ -1382,9 +1521,9 @@ def _match_final(
     lines = {
         p: tuple(
             Line(
-                label=f"column {c.number}: final tally",
+                label=msg("column {column}: final tally", column=c.number),
                 points=(c.final or {}).get(p, 0),
-                rule="hollywood",
+                rule=N_("hollywood"),
                 source="ruling",
                 basis="ruling",
             )
@@ -1397,29 +1536,32 @@ def _match_final(
 
 def _final(
     rules: GinRules, players: tuple[str, ...], totals: Mapping[str, int], boxes: Mapping[str, int], winner: str
-) -> tuple[dict[str, int], dict[str, tuple[Line, ...]], list[str]]:
+) -> tuple[dict[str, int], dict[str, tuple[Line, ...]], list[Msg | str]]:
     """Each player's final tally with the end-of-game bonuses, their lines, and notes."""
     lines: dict[str, list[Line]] = {p: [] for p in players}
-    notes: list[str] = []
+    notes: list[Msg | str] = []
     source = outcome_source(rules, "game")
     for p in players:
-        label = "game total" + (" (penalty points)" if rules.penalty else "")
-        lines[p].append(Line(label=label, points=totals[p], rule="game total", source=source))
+        label = msg("game total (penalty points)") if rules.penalty else msg("game total")
+        lines[p].append(Line(label=label, points=totals[p], rule=N_("game total"), source=source))
     if rules.penalty:
         if rules.game_bonus or rules.box_bonus or rules.shutout:
-            notes.append("game bonus, box bonus and shutout are not used with penalty scoring (ruling)")
+            notes.append(msg("game bonus, box bonus and shutout are not used with penalty scoring (ruling)"))
         notes.append(
-            f"the game ends when someone reaches {rules.target} penalty points; the lowest total wins "
-            f"({rules.cite('target').source})"
+            msg(
+                "the game ends when someone reaches {target} penalty points; the lowest total wins ({source})",
+                target=rules.target,
+                source=rules.cite("target").source,
+            )
         )
     else:
         if rules.shutout and all(totals[p] == 0 for p in players if p != winner):
             cited = rules.cite("shutout")
             lines[winner].append(
                 Line(
-                    label="shutout: the winner's points from hands doubled, the bonuses added after (GC)",
+                    label=msg("shutout: the winner's points from hands doubled, the bonuses added after (GC)"),
                     points=totals[winner],
-                    rule="shutout",
+                    rule=N_("shutout"),
                     source=cited.source,
                     basis=cited.basis,
                 )
@@ -1428,9 +1570,9 @@ def _final(
             cited = rules.cite("game_bonus")
             lines[winner].append(
                 Line(
-                    label="game bonus",
+                    label=msg("game bonus"),
                     points=rules.game_bonus,
-                    rule="game bonus",
+                    rule=N_("game bonus"),
                     source=cited.source,
                     basis=cited.basis,
                 )
@@ -1441,9 +1583,14 @@ def _final(
                 if boxes[p]:
                     lines[p].append(
                         Line(
-                            label=f"boxes: {boxes[p]} hand{'s' if boxes[p] != 1 else ''} won × {rules.box_bonus}",
+                            label=nmsg(
+                                "boxes: {n} hand won × {bonus}",
+                                "boxes: {n} hands won × {bonus}",
+                                boxes[p],
+                                bonus=rules.box_bonus,
+                            ),
                             points=boxes[p] * rules.box_bonus,
-                            rule="box bonus",
+                            rule=N_("box bonus"),
                             source=cited.source,
                             basis=cited.basis,
                         )
@@ -1459,13 +1606,16 @@ def conclude(rules: GinRules, players: Sequence[str], standing: Standing, deals:
     winner = _name(players, standing.winner)
     final: Mapping[str, int] | None = None
     final_lines: Mapping[str, tuple[Line, ...]] | None = None
-    game_notes: list[str] = []
+    game_notes: list[Msg | str] = []
     columns = _column_results(rules, players, standing.columns) if rules.hollywood else ()
     if rules.hollywood:
         game_notes.append(
-            "Hollywood: three games scored at once, each settled on its own (game bonus, boxes for the hands "
-            f"won in it, shutout) — {HOLLYWOOD_SOURCE}; the match's totals and final are the sums of the three "
-            "columns', and the match goes to the player with the larger sum of finals (ruling)"
+            msg(
+                "Hollywood: three games scored at once, each settled on its own (game bonus, boxes for the hands "
+                "won in it, shutout) — {source}; the match's totals and final are the sums of the three "
+                "columns', and the match goes to the player with the larger sum of finals (ruling)",
+                source=HOLLYWOOD_SOURCE,
+            )
         )
         if standing.ended_on is not None:
             final, final_lines = _match_final(players, columns)
@@ -1496,7 +1646,7 @@ def score_game(rules: GinRules, players: Sequence[str], deals: Any, first_dealer
     before it) but no longer scored."""
     players = tuple(players)
     if not isinstance(deals, list):
-        raise RecordInvalid([RecordError("'deals' must be a list", rule="format", field="deals")])
+        raise RecordInvalid([RecordError(msg("'deals' must be a list"), rule=N_("format"), field="deals")])
     standing = begin(rules, players, first_dealer)
     errors: list[RecordError] = []
     results: list[DealResult] = []

@@ -96,4 +96,4 @@ def test_the_hollywood_match_goes_to_the_larger_sum_of_finals_not_to_more_column
     assert finals == result["final"] == {"Ann": 330, "Ben": 228}
     assert result["totals"] == {p: sum(c["totals"][p] for c in columns) for p in PLAYERS}
     assert result["winner"] == "Ann"
-    assert any("Ann wins the match with the larger sum" in n for n in result["deals"][-1]["notes"])
+    assert any("Ann wins the match with the larger sum" in str(n) for n in result["deals"][-1]["notes"])

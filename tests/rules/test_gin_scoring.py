@@ -436,8 +436,8 @@ def test_scoring_twice_gives_the_same_result():
             deal("8S", "Ben", {"Ben": cards("5H 6H 7H QS QD QC 2C 3C 4C 6S KD"), "Ann": BEN_LOSES}),
         ],
     )
-    a = json.dumps(record.result_json(score(rec)), sort_keys=True)
-    b = json.dumps(record.result_json(score(json.loads(json.dumps(rec)))), sort_keys=True)
+    a = json.dumps(record.result_json(score(rec)), sort_keys=True, default=str)
+    b = json.dumps(record.result_json(score(json.loads(json.dumps(rec)))), sort_keys=True, default=str)
     assert a == b
 
 
