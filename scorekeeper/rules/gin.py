@@ -1401,6 +1401,50 @@ def _match_winner(
     return max(players, key=lambda p: (sums[p], won[p])), sums
 
 
+def _entry_notes(
+    players: tuple[str, ...], winner: str, points: int, shown: list[int], columns: Sequence[ColumnStanding]
+) -> list[Msg | str]:
+    """The notes of a hand entered in the columns ``shown`` (1-based): where it went, and each
+    column it closed."""
+    notes: list[Msg | str] = []
+    if len(shown) > 1:
+        notes.append(
+            msg(
+                "Hollywood: {winner}'s {points} entered in columns {columns}: every open column where the hand's "
+                "winner has an entry, and the first open column where he has none — {source}; the running total "
+                "is the sum of the three columns, so the hand counts once for each (ruling)",
+                winner=winner,
+                points=_points(points),
+                columns=_joined(shown),
+                source=HOLLYWOOD_SOURCE,
+            )
+        )
+    else:
+        notes.append(
+            msg(
+                "Hollywood: {winner}'s {points} entered in column {column}: every open column where the hand's "
+                "winner has an entry, and the first open column where he has none — {source}",
+                winner=winner,
+                points=_points(points),
+                column=shown[0],
+                source=HOLLYWOOD_SOURCE,
+            )
+        )
+    for number in shown:
+        column = columns[number - 1]
+        if column.winner is not None:
+            score = _scores(players, column.totals)
+            notes.append(
+                msg(
+                    "Hollywood: column {column} closes: {winner} reaches the target ({score})",
+                    column=number,
+                    winner=winner,
+                    score=score,
+                )
+            )
+    return notes
+
+
 def _enter_in_columns(
     rules: GinRules, players: tuple[str, ...], standing: Standing, scored: _ScoredDeal, number: int
 ) -> _ColumnEntry:
@@ -1427,40 +1471,7 @@ def _enter_in_columns(
             winner=seat if closed else None,
         )
     shown = [k + 1 for k in entered]
-    if len(shown) > 1:
-        notes.append(
-            msg(
-                "Hollywood: {winner}'s {points} entered in columns {columns}: every open column where the hand's "
-                "winner has an entry, and the first open column where he has none — {source}; the running total "
-                "is the sum of the three columns, so the hand counts once for each (ruling)",
-                winner=winner,
-                points=_points(won.points),
-                columns=_joined(shown),
-                source=HOLLYWOOD_SOURCE,
-            )
-        )
-    else:
-        notes.append(
-            msg(
-                "Hollywood: {winner}'s {points} entered in column {column}: every open column where the hand's "
-                "winner has an entry, and the first open column where he has none — {source}",
-                winner=winner,
-                points=_points(won.points),
-                column=shown[0],
-                source=HOLLYWOOD_SOURCE,
-            )
-        )
-    for k in entered:
-        if columns[k].winner is not None:
-            score = _scores(players, columns[k].totals)
-            notes.append(
-                msg(
-                    "Hollywood: column {column} closes: {winner} reaches the target ({score})",
-                    column=k + 1,
-                    winner=winner,
-                    score=score,
-                )
-            )
+    notes += _entry_notes(players, winner, won.points, shown, columns)
     extra = tuple(
         Line(
             label=msg("Hollywood: also entered in column {column}", column=k),
@@ -1534,6 +1545,57 @@ def _match_final(
     return {p: sum(x.points for x in lines[p]) for p in players}, lines
 
 
+def _add_bonus_lines(
+    rules: GinRules,
+    players: tuple[str, ...],
+    totals: Mapping[str, int],
+    boxes: Mapping[str, int],
+    winner: str,
+    lines: dict[str, list[Line]],
+) -> None:
+    """The end-of-game bonuses of points scoring: shutout, game bonus, boxes."""
+    if rules.shutout and all(totals[p] == 0 for p in players if p != winner):
+        cited = rules.cite("shutout")
+        lines[winner].append(
+            Line(
+                label=msg("shutout: the winner's points from hands doubled, the bonuses added after (GC)"),
+                points=totals[winner],
+                rule=N_("shutout"),
+                source=cited.source,
+                basis=cited.basis,
+            )
+        )
+    if rules.game_bonus:
+        cited = rules.cite("game_bonus")
+        lines[winner].append(
+            Line(
+                label=msg("game bonus"),
+                points=rules.game_bonus,
+                rule=N_("game bonus"),
+                source=cited.source,
+                basis=cited.basis,
+            )
+        )
+    if rules.box_bonus:
+        cited = rules.cite("box_bonus")
+        for p in players:
+            if boxes[p]:
+                lines[p].append(
+                    Line(
+                        label=nmsg(
+                            "boxes: {n} hand won × {bonus}",
+                            "boxes: {n} hands won × {bonus}",
+                            boxes[p],
+                            bonus=rules.box_bonus,
+                        ),
+                        points=boxes[p] * rules.box_bonus,
+                        rule=N_("box bonus"),
+                        source=cited.source,
+                        basis=cited.basis,
+                    )
+                )
+
+
 def _final(
     rules: GinRules, players: tuple[str, ...], totals: Mapping[str, int], boxes: Mapping[str, int], winner: str
 ) -> tuple[dict[str, int], dict[str, tuple[Line, ...]], list[Msg | str]]:
@@ -1555,46 +1617,7 @@ def _final(
             )
         )
     else:
-        if rules.shutout and all(totals[p] == 0 for p in players if p != winner):
-            cited = rules.cite("shutout")
-            lines[winner].append(
-                Line(
-                    label=msg("shutout: the winner's points from hands doubled, the bonuses added after (GC)"),
-                    points=totals[winner],
-                    rule=N_("shutout"),
-                    source=cited.source,
-                    basis=cited.basis,
-                )
-            )
-        if rules.game_bonus:
-            cited = rules.cite("game_bonus")
-            lines[winner].append(
-                Line(
-                    label=msg("game bonus"),
-                    points=rules.game_bonus,
-                    rule=N_("game bonus"),
-                    source=cited.source,
-                    basis=cited.basis,
-                )
-            )
-        if rules.box_bonus:
-            cited = rules.cite("box_bonus")
-            for p in players:
-                if boxes[p]:
-                    lines[p].append(
-                        Line(
-                            label=nmsg(
-                                "boxes: {n} hand won × {bonus}",
-                                "boxes: {n} hands won × {bonus}",
-                                boxes[p],
-                                bonus=rules.box_bonus,
-                            ),
-                            points=boxes[p] * rules.box_bonus,
-                            rule=N_("box bonus"),
-                            source=cited.source,
-                            basis=cited.basis,
-                        )
-                    )
+        _add_bonus_lines(rules, players, totals, boxes, winner, lines)
     final = {p: sum(x.points for x in lines[p]) for p in players}
     return final, {p: tuple(v) for p, v in lines.items()}, notes
 
