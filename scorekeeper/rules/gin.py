@@ -200,11 +200,11 @@ def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report
     out = []
     for text in raw:
         try:
-            card = _read_card(text)
+            index = _read_card(text)
         except CardError as exc:
             report.add(exc.message, N_("cards"), source="RECORD.md", player=player, cards=(exc.token,), field=where)
             continue
-        if card.is_joker:
+        if index == _JOKER:
             report.add(
                 msg("the Joker is not in the Oklahoma Gin pack (one 52-card pack, no Joker)"),
                 N_("pack"),
@@ -214,19 +214,18 @@ def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report
                 field=where,
             )
             continue
-        index = card.index
         holder = seen.get(index)
         if holder is not None:
             if holder == player:
                 twice = msg(
                     "{card} is entered twice in {player}'s hand: the pack holds one of each card",
-                    card=card.label,
+                    card=LABELS[index],
                     player=player,
                 )
             else:
                 twice = msg(
                     "{card} is entered twice in this deal ({holder} and {player}): the pack holds one of each card",
-                    card=card.label,
+                    card=LABELS[index],
                     holder=holder,
                     player=player,
                 )
@@ -235,7 +234,7 @@ def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report
                 N_("pack"),
                 source="S2, Setup",
                 player=player,
-                cards=(card.label,),
+                cards=(LABELS[index],),
                 field=where,
             )
             continue
@@ -244,15 +243,25 @@ def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report
     return out
 
 
+_JOKER = -1  # what _read_card gives for the Joker, which has no bit
+
+
+def _index_of(card: Card) -> int:
+    return _JOKER if card.is_joker else card.index
+
+
 @cached(maxsize=1024)
-def _parsed_card(text: str) -> Card:
-    return parse_card(text)
+def _index_of_text(text: str) -> int:
+    return _index_of(parse_card(text))
 
 
-def _read_card(text: object) -> Card:
-    """``cards.parse_card``, its answer for a text kept (a record names the same 52 cards again and
-    again); CardError for anything that is not a card."""
-    return _parsed_card(text) if isinstance(text, str) else parse_card(text)
+def _read_card(text: object) -> int:
+    """The bit index of a card given as text (``_JOKER`` for the Joker) through ``cards.parse_card``,
+    its answer for a text kept (a record names the same 52 cards again and again); CardError for
+    anything that is not a card."""
+    if isinstance(text, str):
+        return _index_of_text(text)
+    return _index_of(parse_card(text))  # parse_card refuses anything but text, saying why
 
 
 def _mask(indices: list[int]) -> int:

@@ -295,8 +295,13 @@ def _after_discard(choice: SetChoice) -> int:
 
 
 def best_deadwood(mask: int) -> int:
-    """The least deadwood points of a hand (any number of cards, no discard)."""
-    return min(map(_without_discard, _choices(mask)))
+    """The least deadwood points of a hand (any number of cards, no discard): the least over the
+    choices of sets of the run deadwood of the cards each leaves."""
+    a, b, c, d, multi = _split(mask)
+    return min(
+        RUN_DEADWOOD[a & ~xa] + RUN_DEADWOOD[b & ~xb] + RUN_DEADWOOD[c & ~xc] + RUN_DEADWOOD[d & ~xd]
+        for (xa, xb, xc, xd), _ in _set_removals(a & multi, b & multi, c & multi, d & multi)
+    )
 
 
 def best_deadwood_discard(mask: int) -> int:
@@ -568,9 +573,15 @@ def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True)
 
     knocker_runs = [tuple(runs) for runs in runs_by_suit]
 
+    (free_a, free_b, free_c, free_d), (runs_a, runs_b, runs_c, runs_d) = frees, knocker_runs
+
     def cost(choice: SetChoice) -> int:
-        plays = zip(choice.suits, frees, knocker_runs, strict=True)
-        return sum(_suit_play(p, free, runs).points for p, free, runs in plays)
+        return (
+            _suit_play(choice.spades, free_a, runs_a).points
+            + _suit_play(choice.hearts, free_b, runs_b).points
+            + _suit_play(choice.diamonds, free_c, runs_c).points
+            + _suit_play(choice.clubs, free_d, runs_d).points
+        )
 
     chosen = min(_choices(mask), key=cost)  # the first of the least
     total = 0
