@@ -79,6 +79,16 @@ class Arranged(NamedTuple):
     deadwood: int
 
 
+class Discarded(NamedTuple):
+    """A hand's arrangement after its best discard: deadwood points, melds, deadwood mask and the
+    discard (a bit index)."""
+
+    points: int
+    melds: tuple[int, ...]
+    deadwood: int
+    discard: int
+
+
 class Arrangement(NamedTuple):
     """One of a hand's least-deadwood arrangements, and the discard it needs (a bit index; None:
     the hand was given after its discard)."""
@@ -325,7 +335,7 @@ def best_arrangement(mask: int) -> Arranged:
     return Arranged(_without_discard(choice), melds, dead)
 
 
-def best_arrangement_discard(mask: int) -> Arrangement:
+def best_arrangement_discard(mask: int) -> Discarded:
     """For a hand before its discard: (deadwood points, melds, deadwood mask, discard bit index)."""
     if not mask:
         raise ValueError("no card to discard")
@@ -336,7 +346,7 @@ def best_arrangement_discard(mask: int) -> Arrangement:
     card = DISCARD_CARD[suits[suit]]
     suits[suit] &= ~(1 << card)
     melds, dead = _arranged(choice.sets, suits)
-    return Arrangement(_after_discard(choice), melds, dead, SUIT_SHIFTS[suit] + card)
+    return Discarded(_after_discard(choice), melds, dead, SUIT_SHIFTS[suit] + card)
 
 
 def _sort_melds(melds: Iterable[int]) -> tuple[int, ...]:

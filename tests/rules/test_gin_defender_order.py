@@ -34,7 +34,7 @@ def previous_defender_best(mask: int, knocker_melds: Sequence[int], chained: boo
     if not mask & set_free and not any(mask >> (13 * s) & gf._adjacent(run) for s, run in kruns):
         # Nothing touches the knocker's melds: no layoff can start, his own best arrangement it is.
         points, melds, dead = gf.best_arrangement(mask)
-        return points, melds, 0, dead
+        return gf.DefenderPlay(points, melds, 0, dead)
     a, b, c, d, multi = gf._split(mask)
     fa, fb, fc, fd = (set_free & gf.BB_SUIT, set_free >> 13 & gf.BB_SUIT, set_free >> 26 & gf.BB_SUIT, set_free >> 39)
     if not chained:
@@ -78,7 +78,7 @@ def previous_defender_best(mask: int, knocker_melds: Sequence[int], chained: boo
             dead |= (rest & ~frees[s]) << (13 * s)
         else:
             if best is None or total < best[0]:
-                best = (total, gf._sort_melds(own), layoff, dead)
+                best = gf.DefenderPlay(total, gf._sort_melds(own), layoff, dead)
     assert best is not None  # the first set choice (no set at all) is always scored in full
     return best
 
