@@ -21,6 +21,11 @@ How it works (exact):
   suit to discard from (``DISCARD_GAIN``).
 
 Defender layoffs: see ``defender_best``; three or four players lay off in turn: ``defenders_in_turn``.
+
+Caches: the pure functions of a suit mask or of a hand's set ranks (``_set_removals``,
+``_least_covers``, ``_cover_runs``, ``_suit_play``, ...) are ``@cached`` (``caches.clear_caches``
+forgets them). With ``gin.py``'s two they halve the cost of scoring a Gin deal (callgrind, 300
+generated deals through ``gin.play``: 1,507 k instructions a deal without them, 723 k with them).
 """
 
 from __future__ import annotations
