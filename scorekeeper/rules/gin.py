@@ -306,16 +306,16 @@ def _parse_upcard(rules: GinRules, raw: Mapping[Any, Any], report: _Report) -> C
         )
         return None
     try:
-        upcard = parse_card(text)
+        index = _read_card(text)
     except CardError as exc:
         report.add(exc.message, N_("cards"), source="RECORD.md", cards=(exc.token,), field="upcard")
         return None
-    if upcard.is_joker:
+    if index == _JOKER:
         report.add(
             msg("the Joker is not in the Oklahoma Gin pack"), N_("pack"), source="S4", cards=("JK",), field="upcard"
         )
         return None
-    return upcard
+    return CARD_BY_INDEX[index]
 
 
 def _parse_knocker(rules: GinRules, players: tuple[str, ...], raw: Mapping[Any, Any], report: _Report) -> str | None:
