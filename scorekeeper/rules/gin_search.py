@@ -556,6 +556,25 @@ def _adjacent(run: int) -> int:
     return ((1 << run.bit_length()) & BB_SUIT) | (low >> 1)
 
 
+def _suit_targets(
+    knocker_melds: Sequence[int], chained: bool
+) -> tuple[int, tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Where a defender may lay off on these melds: every card that can start a layoff (52-bit);
+    per suit, the cards that score 0 wherever they go (a 3-set's fourth card; under "original",
+    a card touching a run) and the knocker's runs a chain of layoffs grows from (under "chained")."""
+    set_free, kruns = _knocker_targets(knocker_melds)
+    touch = set_free
+    frees = list(suits_of(set_free))
+    runs: tuple[list[int], ...] = ([], [], [], [])
+    for s, run in kruns:
+        touch |= _adjacent(run) << SUIT_SHIFTS[s]
+        if chained:
+            runs[s].append(run)
+        else:
+            frees[s] |= _adjacent(run)
+    return touch, tuple(frees), tuple(tuple(suit_runs) for suit_runs in runs)
+
+
 def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True) -> DefenderPlay:
     """The defender's own melds and layoffs chosen together for the least deadwood.
 
@@ -570,24 +589,11 @@ def defender_best(mask: int, knocker_melds: Sequence[int], chained: bool = True)
     no own run can reach past the chain, so laying off all of it is never worse); the other
     layoff-able cards score 0 but may still go into the defender's own runs.
     """
-    set_free, kruns = _knocker_targets(knocker_melds)
-    touch = set_free  # every card that can start a layoff
-    for s, run in kruns:
-        touch |= _adjacent(run) << SUIT_SHIFTS[s]
+    touch, frees, knocker_runs = _suit_targets(knocker_melds, chained)
     if not mask & touch:
         # Nothing touches the knocker's melds: no layoff can start, his own best arrangement it is.
         points, melds, dead = best_arrangement(mask)
         return DefenderPlay(points, melds, 0, dead)
-    frees = list(suits_of(set_free))
-    runs_by_suit: tuple[list[int], ...] = ([], [], [], [])
-    for s, run in kruns:
-        if chained:
-            runs_by_suit[s].append(run)
-        else:
-            frees[s] |= _adjacent(run)
-
-    knocker_runs = [tuple(runs) for runs in runs_by_suit]
-
     (free_a, free_b, free_c, free_d), (runs_a, runs_b, runs_c, runs_d) = frees, knocker_runs
 
     def cost(choice: SetChoice) -> int:
