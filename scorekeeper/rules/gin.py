@@ -468,60 +468,41 @@ def _parse_hand(
 def _count_ok(rules: GinRules, hand: Hand, count: int, size: int, is_knocker: bool, report: _Report) -> bool:
     """Does the hand hold as many cards as the deal gives (the knocker: one more before his discard)?"""
     name = hand.player
-    base = f"hands.{name}"
+    rule, source = N_("cards dealt"), "S2, Setup; S4"
     if is_knocker and hand.big_gin:
-        if count != size + 1:
-            report.add(
-                msg(
-                    "big gin is all {before} cards melded (the hand before the discard); {name} has {count}",
-                    before=size + 1,
-                    name=name,
-                    count=count,
-                ),
-                N_("big gin"),
-                source=rules.cite("big_gin_bonus").source,
-                player=name,
-                field=base,
-            )
-            return False
-        return True
-    if is_knocker and hand.given == "cards":
-        if count not in (size, size + 1):
-            report.add(
-                msg(
-                    "the knocker holds {size} cards after the discard ({before} before it); {name} has {count}",
-                    size=size,
-                    before=size + 1,
-                    name=name,
-                    count=count,
-                ),
-                N_("cards dealt"),
-                source="S2, Setup; S4",
-                player=name,
-                field=base,
-            )
-            return False
-        return True
-    if count != size:
-        if is_knocker and count == size + 1:
-            wrong = msg(
-                "{name} has {count} cards; each player holds {size} (the discard is face down, not part of the "
-                "spread; enter it as 'cards' to let the app choose it)",
-                name=name,
-                count=count,
-                size=size,
-            )
-        else:
-            wrong = msg("{name} has {count} cards; each player holds {size}", name=name, count=count, size=size)
-        report.add(
-            wrong,
-            N_("cards dealt"),
-            source="S2, Setup; S4",
-            player=name,
-            field=base,
+        if count == size + 1:
+            return True
+        wrong = msg(
+            "big gin is all {before} cards melded (the hand before the discard); {name} has {count}",
+            before=size + 1,
+            name=name,
+            count=count,
         )
-        return False
-    return True
+        rule, source = N_("big gin"), rules.cite("big_gin_bonus").source
+    elif is_knocker and hand.given == "cards":
+        if count in (size, size + 1):
+            return True
+        wrong = msg(
+            "the knocker holds {size} cards after the discard ({before} before it); {name} has {count}",
+            size=size,
+            before=size + 1,
+            name=name,
+            count=count,
+        )
+    elif count == size:
+        return True
+    elif is_knocker and count == size + 1:
+        wrong = msg(
+            "{name} has {count} cards; each player holds {size} (the discard is face down, not part of the "
+            "spread; enter it as 'cards' to let the app choose it)",
+            name=name,
+            count=count,
+            size=size,
+        )
+    else:
+        wrong = msg("{name} has {count} cards; each player holds {size}", name=name, count=count, size=size)
+    report.add(wrong, rule, source=source, player=name, field=f"hands.{name}")
+    return False
 
 
 def _parse_hands(
