@@ -357,6 +357,19 @@ def _parse_big_gin(rules: GinRules, name: str, entry: Mapping[Any, Any], is_knoc
     return big
 
 
+def _parse_meld(name: str, raw: Any, where: str, seen: dict[int, str], report: _Report) -> list[int] | None:
+    """The cards of one meld as entered (an empty list: none entered); None, with the errors
+    reported, when the meld is not a list of good cards or is no legal meld."""
+    cards = _parse_cards(raw, name, where, seen, report)
+    if cards is None or len(cards) != len(raw):
+        return None
+    problem = meld_problem(_mask(cards)) if cards else None
+    if problem:
+        report.add(problem, MELD_RULE, source=MELD_SOURCE, player=name, cards=[LABELS[i] for i in cards], field=where)
+        return None
+    return cards
+
+
 def _parse_spread(
     name: str, entry: Mapping[Any, Any], big: bool, seen: dict[int, str], report: _Report
 ) -> tuple[Hand, int] | None:
@@ -374,35 +387,16 @@ def _parse_spread(
     melds: list[int] = []
     meld_labels: list[tuple[str, ...]] = []
     count = 0
-    melded = 0
     ok = True
     for k, meld_raw in enumerate(melds_raw):
-        where = f"{base}.melds[{k}]"
-        cards = _parse_cards(meld_raw, name, where, seen, report)
+        cards = _parse_meld(name, meld_raw, f"{base}.melds[{k}]", seen, report)
         if cards is None:
             ok = False
             continue
         count += len(meld_raw)
-        if not cards:
-            continue
-        m = _mask(cards)
-        melded |= m
-        if len(cards) != len(meld_raw):
-            ok = False
-            continue
-        problem = meld_problem(m)
-        if problem:
-            report.add(
-                problem,
-                MELD_RULE,
-                source=MELD_SOURCE,
-                player=name,
-                cards=[LABELS[i] for i in cards],
-                field=where,
-            )
-            ok = False
-        melds.append(m)
-        meld_labels.append(tuple(LABELS[i] for i in cards))
+        if cards:
+            melds.append(_mask(cards))
+            meld_labels.append(tuple(LABELS[i] for i in cards))
     dead_cards = _parse_cards(entry.get("deadwood", []), name, f"{base}.deadwood", seen, report)
     if dead_cards is None:
         return None
@@ -413,7 +407,7 @@ def _parse_spread(
     hand = Hand(
         player=name,
         given="spread",
-        mask=melded | dead,
+        mask=sum(melds) | dead,
         melds=tuple(melds),
         meld_labels=tuple(meld_labels),
         deadwood=dead,
