@@ -11,21 +11,23 @@ A deal goes through three steps: ``_parse_deal`` checks the entry and turns card
 
 Hollywood (the ``hollywood`` house option, two players): the hand's points go in up to three
 columns, each settled as a game of its own (``_enter_in_columns``, ``_column_results``). Rulings:
-the match's running total and final are the sums of the three columns (so a hand entered in two
-columns adds its points twice, with a line for each), and the match goes to the player who won
-the most columns.
+a deal's points for a player are what it adds to his columns together (a hand entered in two
+columns adds its points twice, with a line for each); the match's running totals and final
+tallies are the sums of the three columns'; the match goes to the player with the larger sum of
+finals once all three are closed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import combinations
 from typing import Any
 
 from . import gin_search as search
+from .caches import cached
 from .cards import CARD_BY_INDEX, Card, CardError, Suit, knock_limit, parse_card
 from .errors import RecordError, RecordInvalid
+from .messages import N_, Msg, msg, nmsg
 from .players import first_dealer_errors
 from .profiles import Citation, GinRules
 from .results import (
@@ -36,10 +38,6 @@ from .results import (
     Line,
     PlayerDeal,
     Standing,
-    make_deal_result,
-    make_line,
-    make_player_deal,
-    make_standing,
 )
 
 GAME = "oklahoma-gin"
@@ -60,7 +58,7 @@ _OUTCOME_SOURCE = {
     "casino": {"knock": "S3", "undercut": "S3", "gin": "S3", "limit": "S3", "layoff": "S3", "game": "S3"},
     "party": {"knock": "S4", "undercut": "S4", "gin": "S4", "limit": "S4", "layoff": "S4", "game": "S4"},
 }
-MELD_RULE = "meld"
+MELD_RULE = N_("meld")
 MELD_SOURCE = "S2, Gameplay 3; S4"
 HOLLYWOOD_SOURCE = "AR, HW"
 COLUMNS = 3  # Hollywood: three games at once
@@ -78,54 +76,26 @@ def _cited(cited: Citation) -> str:
     return cited.source
 
 
-def _points(n: int) -> str:
-    return f"{n} point" + ("" if n == 1 else "s")
+def _points(n: int) -> Msg:
+    return nmsg("{n} point", "{n} points", n)
 
 
 LABELS: tuple[str, ...] = tuple(card.label for card in CARD_BY_INDEX)  # printed cards by bit index
-_INDEX_OF_TEXT = search.INDEX_OF_TEXT.__getitem__  # a card's bit index from its text (KeyError: not a card)
 
 
-# Per suit, by 13-bit suit mask: the printed cards of that suit's part of a mask (filled as suit
-# masks come up, at most 8192 a suit).
-_SUIT_LABELS: tuple[dict[int, tuple[str, ...]], ...] = tuple({0: ()} for _ in range(4))
-
-
-def _suit_labels(suit: int, part: int) -> tuple[str, ...]:
-    got = tuple(LABELS[13 * suit + i] for i in search.bits_of(part))
-    _SUIT_LABELS[suit][part] = got
-    return got
-
-
-def _meld_labels() -> dict[int, tuple[str, ...]]:
-    """The printed cards of every legal meld (every set, every run), by its mask."""
-    table = {}
-    for r in range(13):
-        column = [1 << (13 * suit + r) for suit in range(4)]
-        for size in (3, 4):
-            for cards in combinations(column, size):
-                mask = sum(cards)
-                table[mask] = tuple(LABELS[i] for i in search.bits_of(mask))
-    for suit in range(4):
-        for low in range(13):
-            for high in range(low + 2, 13):
-                mask = ((1 << (high + 1)) - (1 << low)) << (13 * suit)
-                table[mask] = tuple(LABELS[i] for i in search.bits_of(mask))
-    return table
-
-
-_MELD_LABELS: dict[int, tuple[str, ...]] = _meld_labels()
-
-
-def labels(mask: int, _by_suit: tuple[dict[int, tuple[str, ...]], ...] = _SUIT_LABELS) -> tuple[str, ...]:
+def labels(mask: int) -> tuple[str, ...]:
     """Printed cards of a mask, in suit-major rank order."""
     out: tuple[str, ...] = ()
-    for suit, printed in enumerate(_by_suit):
-        part = mask >> 13 * suit & 8191
+    for suit, part in enumerate(search.suits_of(mask)):
         if part:
-            got = printed.get(part)
-            out += got if got is not None else _suit_labels(suit, part)
+            out += _suit_labels(suit, part)
     return out
+
+
+@cached(maxsize=None)
+def _suit_labels(suit: int, part: int) -> tuple[str, ...]:
+    """Printed cards of suit mask ``part`` in ``suit`` (at most 4 x 8,192 of them)."""
+    return tuple(LABELS[i + search.SUIT_SHIFTS[suit]] for i in search.bits_of(part))
 
 
 def hand_size(n_players: int) -> int:
@@ -137,40 +107,40 @@ def hand_size(n_players: int) -> int:
 # Melds
 
 
-def meld_problem(m: int) -> str | None:
+def meld_problem(m: int) -> Msg | None:
     """None for a legal meld, else why it is not one."""
     if search.meld_kind(m):
         return None
     n = m.bit_count()
     if n < 3:
-        return "a meld needs 3 or more cards: a set of 3 or 4 of one rank, or a run of 3 or more of one suit"
+        return msg("a meld needs 3 or more cards: a set of 3 or 4 of one rank, or a run of 3 or more of one suit")
     ranks = 0
     suits = set()
     for i in search.bits_of(m):
         ranks |= 1 << (i % 13)
         suits.add(i // 13)
     if ranks.bit_count() == 1:
-        return "a set holds 3 or 4 cards of one rank"
+        return msg("a set holds 3 or 4 cards of one rank")
     if len(suits) == 1:
         (s,) = suits
-        part = m >> (13 * s) & search.FULL
+        part = m >> search.SUIT_SHIFTS[s] & search.BB_SUIT
         if part & 1 and part & (1 << 12):
-            return "the ace is low only in Oklahoma Gin: A-2-3 is a run, Q-K-A and K-A-2 are not"
-        return "a run's cards must follow one another in rank with no gap"
-    return "not a meld: a set is 3 or 4 cards of one rank, a run 3 or more cards in order of one suit"
+            return msg("the ace is low only in Oklahoma Gin: A-2-3 is a run, Q-K-A and K-A-2 are not")
+        return msg("a run's cards must follow one another in rank with no gap")
+    return msg("not a meld: a set is 3 or 4 cards of one rank, a run 3 or more cards in order of one suit")
 
 
 def check_meld(cards: Sequence[Card]) -> tuple[str | None, str | None]:
     """A live check of one meld as entered: ("set" or "run", None) when legal, else (None, what is
     wrong with the rule and its source)."""
     if len(set(cards)) != len(cards):
-        return None, "a card is named twice in this meld: the pack has one of each — S2, Setup"
+        return None, str(msg("a card is named twice in this meld: the pack has one of each — S2, Setup"))
     if any(c.is_joker for c in cards):
-        return None, "Oklahoma Gin is played without the Joker — S2, Setup; S4"
+        return None, str(msg("Oklahoma Gin is played without the Joker — S2, Setup; S4"))
     mask = search.mask_of(c.index for c in cards)
     problem = meld_problem(mask)
     if problem:
-        return None, f"{problem} — {MELD_RULE}, {MELD_SOURCE}"
+        return None, str(msg("{problem} — {rule}, {source}", problem=problem, rule=MELD_RULE, source=MELD_SOURCE))
     return search.meld_kind(mask), None
 
 
@@ -206,7 +176,7 @@ class _Report:
 
     def add(
         self,
-        message: str,
+        message: Msg | str,
         rule: str,
         *,
         source: str = "",
@@ -223,83 +193,101 @@ class _Report:
 
 def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report: _Report) -> list[int] | None:
     """The cards of a list as entered, as bit indices; a bad, Joker or repeated card is an error
-    and left out. None when ``raw`` is not a list.
-
-    Card text goes through the search's table of every accepted spelling; only a list holding a
-    token the table does not know, or a card already seen, is read card by card through
-    ``cards.parse_card`` (and its messages)."""
+    and left out. None when ``raw`` is not a list."""
     if not isinstance(raw, list):
-        report.add(f"'{where}' must be a list of cards", "format", player=player, field=where)
+        report.add(msg("'{where}' must be a list of cards", where=where), N_("format"), player=player, field=where)
         return None
-    try:
-        indices = list(map(_INDEX_OF_TEXT, raw))
-    except (KeyError, TypeError):
-        pass
-    else:
-        if len(set(indices)) == len(indices) and seen.keys().isdisjoint(indices):
-            seen.update(dict.fromkeys(indices, player or "?"))
-            return indices
-    return _parse_cards_one_by_one(raw, player, where, seen, report)
-
-
-def _parse_cards_one_by_one(
-    raw: list[Any], player: str, where: str, seen: dict[int, str], report: _Report
-) -> list[int]:
     out = []
     for text in raw:
         try:
-            card = parse_card(text)
+            index = _read_card(text)
         except CardError as exc:
-            report.add(exc.message, "cards", source="RECORD.md", player=player, cards=(exc.token,), field=where)
+            report.add(exc.message, N_("cards"), source="RECORD.md", player=player, cards=(exc.token,), field=where)
             continue
-        if card.is_joker:
+        if index == _JOKER:
             report.add(
-                "the Joker is not in the Oklahoma Gin pack (one 52-card pack, no Joker)",
-                "pack",
+                msg("the Joker is not in the Oklahoma Gin pack (one 52-card pack, no Joker)"),
+                N_("pack"),
                 source="S4",
                 player=player,
                 cards=("JK",),
                 field=where,
             )
             continue
-        holder = seen.get(card.index)
+        holder = seen.get(index)
         if holder is not None:
-            whose = f"twice in {player}'s hand" if holder == player else f"twice in this deal ({holder} and {player})"
+            if holder == player:
+                twice = msg(
+                    "{card} is entered twice in {player}'s hand: the pack holds one of each card",
+                    card=LABELS[index],
+                    player=player,
+                )
+            else:
+                twice = msg(
+                    "{card} is entered twice in this deal ({holder} and {player}): the pack holds one of each card",
+                    card=LABELS[index],
+                    holder=holder,
+                    player=player,
+                )
             report.add(
-                f"{card.label} is entered {whose}: the pack holds one of each card",
-                "pack",
+                twice,
+                N_("pack"),
                 source="S2, Setup",
                 player=player,
-                cards=(card.label,),
+                cards=(LABELS[index],),
                 field=where,
             )
             continue
-        seen[card.index] = player or "?"
-        out.append(card.index)
+        seen[index] = player or "?"
+        out.append(index)
     return out
 
 
-_BITS: tuple[int, ...] = tuple(1 << i for i in range(52))
+_JOKER = -1  # what _read_card gives for the Joker, which has no bit
+
+
+def _index_of(card: Card) -> int:
+    return _JOKER if card.is_joker else card.index
+
+
+@cached(maxsize=1024)
+def _index_of_text(text: str) -> int:
+    return _index_of(parse_card(text))
+
+
+def _read_card(text: object) -> int:
+    """The bit index of a card given as text (``_JOKER`` for the Joker) through ``cards.parse_card``,
+    its answer for a text kept (a record names the same 52 cards again and again); CardError for
+    anything that is not a card."""
+    if isinstance(text, str):
+        return _index_of_text(text)
+    return _index_of(parse_card(text))  # parse_card refuses anything but text, saying why
 
 
 def _mask(indices: list[int]) -> int:
-    return sum(map(_BITS.__getitem__, indices))
+    return search.mask_of(indices)
 
 
 def _check_deal_keys(raw: Mapping[Any, Any], report: _Report) -> None:
     for key in raw:
         if key not in DEAL_KEYS:
             report.add(
-                f"unknown key '{key}' in an Oklahoma Gin deal: a deal has {', '.join(DEAL_KEYS)}",
-                "format",
+                msg(
+                    "unknown key '{key}' in an Oklahoma Gin deal: a deal has {keys}",
+                    key=str(key),
+                    keys=", ".join(DEAL_KEYS),
+                ),
+                N_("format"),
                 source="RECORD.md",
                 field=str(key),
             )
     for key in ("upcard", "knocker"):
         if key not in raw:
             report.add(
-                f"the deal has no '{key}'" + (" (null when the hand was void)" if key == "knocker" else ""),
-                "format",
+                msg("the deal has no 'knocker' (null when the hand was void)")
+                if key == "knocker"
+                else msg("the deal has no '{key}'", key=key),
+                N_("format"),
                 source="RECORD.md",
                 field=key,
             )
@@ -311,34 +299,41 @@ def _parse_upcard(rules: GinRules, raw: Mapping[Any, Any], report: _Report) -> C
     text = raw["upcard"]
     if text is None:
         report.add(
-            "the deal has no upcard: enter the first upcard",
-            "upcard",
+            msg("the deal has no upcard: enter the first upcard"),
+            N_("upcard"),
             source=outcome_source(rules, "limit"),
             field="upcard",
         )
         return None
-    index = search.INDEX_OF_TEXT.get(text) if isinstance(text, str) else None
     try:
-        upcard = CARD_BY_INDEX[index] if index is not None else parse_card(text)
+        index = _read_card(text)
     except CardError as exc:
-        report.add(exc.message, "cards", source="RECORD.md", cards=(exc.token,), field="upcard")
+        report.add(exc.message, N_("cards"), source="RECORD.md", cards=(exc.token,), field="upcard")
         return None
-    if upcard.is_joker:
-        report.add("the Joker is not in the Oklahoma Gin pack", "pack", source="S4", cards=("JK",), field="upcard")
+    if index == _JOKER:
+        report.add(
+            msg("the Joker is not in the Oklahoma Gin pack"), N_("pack"), source="S4", cards=("JK",), field="upcard"
+        )
         return None
-    return upcard
+    return CARD_BY_INDEX[index]
 
 
 def _parse_knocker(rules: GinRules, players: tuple[str, ...], raw: Mapping[Any, Any], report: _Report) -> str | None:
     knocker = raw.get("knocker")
     if knocker is not None and knocker not in players:
-        report.add(f"the knocker {knocker!r} is not one of the players", "knocker", field="knocker")
+        report.add(
+            msg("the knocker {knocker} is not one of the players", knocker=repr(knocker)),
+            N_("knocker"),
+            field="knocker",
+        )
         knocker = None
     if "knocker" in raw and raw.get("knocker") is None and rules.stock_out != "void":
         report.add(
-            "nobody knocked: at this table a stock down to two cards is reshuffled and play goes on, "
-            "so every deal ends with a knock or gin — say who knocked",
-            "stock out",
+            msg(
+                "nobody knocked: at this table a stock down to two cards is reshuffled and play goes on, "
+                "so every deal ends with a knock or gin — say who knocked"
+            ),
+            N_("stock out"),
             source=rules.cite("stock_out").source,
             field="knocker",
         )
@@ -348,18 +343,31 @@ def _parse_knocker(rules: GinRules, players: tuple[str, ...], raw: Mapping[Any, 
 def _parse_big_gin(rules: GinRules, name: str, entry: Mapping[Any, Any], is_knocker: bool, report: _Report) -> bool:
     big = entry.get("big_gin", False)
     if not isinstance(big, bool):
-        report.add("'big_gin' is true or false", "format", player=name, field=f"hands.{name}.big_gin")
+        report.add(msg("'big_gin' is true or false"), N_("format"), player=name, field=f"hands.{name}.big_gin")
         big = False
     if big and not is_knocker:
         report.add(
-            "only the knocker can have big gin",
-            "big gin",
+            msg("only the knocker can have big gin"),
+            N_("big gin"),
             source=rules.cite("big_gin_bonus").source,
             player=name,
             field=f"hands.{name}.big_gin",
         )
         big = False
     return big
+
+
+def _parse_meld(name: str, raw: Any, where: str, seen: dict[int, str], report: _Report) -> list[int] | None:
+    """The cards of one meld as entered (an empty list: none entered); None, with the errors
+    reported, when the meld is not a list of good cards or is no legal meld."""
+    cards = _parse_cards(raw, name, where, seen, report)
+    if cards is None or len(cards) != len(raw):
+        return None
+    problem = meld_problem(_mask(cards)) if cards else None
+    if problem:
+        report.add(problem, MELD_RULE, source=MELD_SOURCE, player=name, cards=[LABELS[i] for i in cards], field=where)
+        return None
+    return cards
 
 
 def _parse_spread(
@@ -370,36 +378,25 @@ def _parse_spread(
     melds_raw = entry.get("melds", [])
     if not isinstance(melds_raw, list):
         report.add(
-            "'melds' must be a list of melds (each a list of cards)", "format", player=name, field=f"{base}.melds"
+            msg("'melds' must be a list of melds (each a list of cards)"),
+            N_("format"),
+            player=name,
+            field=f"{base}.melds",
         )
         return None
     melds: list[int] = []
     meld_labels: list[tuple[str, ...]] = []
     count = 0
-    melded = 0
     ok = True
     for k, meld_raw in enumerate(melds_raw):
-        where = f"{base}.melds[{k}]"
-        cards = _parse_cards(meld_raw, name, where, seen, report)
+        cards = _parse_meld(name, meld_raw, f"{base}.melds[{k}]", seen, report)
         if cards is None:
             ok = False
             continue
         count += len(meld_raw)
-        if not cards:
-            continue
-        m = _mask(cards)
-        melded |= m
-        if len(cards) != len(meld_raw):
-            ok = False
-            continue
-        problem = meld_problem(m)
-        if problem:
-            report.add(
-                problem, MELD_RULE, source=MELD_SOURCE, player=name, cards=[LABELS[i] for i in cards], field=where
-            )
-            ok = False
-        melds.append(m)
-        meld_labels.append(tuple(LABELS[i] for i in cards))
+        if cards:
+            melds.append(_mask(cards))
+            meld_labels.append(tuple(LABELS[i] for i in cards))
     dead_cards = _parse_cards(entry.get("deadwood", []), name, f"{base}.deadwood", seen, report)
     if dead_cards is None:
         return None
@@ -407,7 +404,16 @@ def _parse_spread(
     if not ok:
         return None
     dead = _mask(dead_cards)
-    return Hand(name, "spread", melded | dead, tuple(melds), tuple(meld_labels), dead, big), count
+    hand = Hand(
+        player=name,
+        given="spread",
+        mask=sum(melds) | dead,
+        melds=tuple(melds),
+        meld_labels=tuple(meld_labels),
+        deadwood=dead,
+        big_gin=big,
+    )
+    return hand, count
 
 
 def _parse_hand(
@@ -415,21 +421,20 @@ def _parse_hand(
 ) -> tuple[Hand, int] | None:
     """One player's hand and how many cards were entered; None when it has an error."""
     base = f"hands.{name}"
-    if type(entry) is dict and len(entry) == 1 and "cards" in entry:  # the usual entry: its cards alone
-        raw = entry["cards"]
-        cards = _parse_cards(raw, name, f"{base}.cards", seen, report)
-        if cards is None:
-            return None
-        return Hand(name, "cards", _mask(cards)), len(raw)  # a bad card still counts
-    if type(entry) is not dict and not isinstance(entry, Mapping):
-        report.add("a hand is an object with 'cards', or 'melds' and 'deadwood'", "format", player=name, field=base)
+    if not isinstance(entry, Mapping):
+        report.add(
+            msg("a hand is an object with 'cards', or 'melds' and 'deadwood'"), N_("format"), player=name, field=base
+        )
         return None
     for k in entry:
         if k not in HAND_KEYS:
             report.add(
-                f"unknown key '{k}' in a hand: a hand has 'cards', or 'melds' and "
-                "'deadwood' (and 'big_gin' for the knocker)",
-                "format",
+                msg(
+                    "unknown key '{key}' in a hand: a hand has 'cards', or 'melds' and "
+                    "'deadwood' (and 'big_gin' for the knocker)",
+                    key=str(k),
+                ),
+                N_("format"),
                 source="RECORD.md",
                 player=name,
                 field=f"{base}.{k}",
@@ -438,8 +443,8 @@ def _parse_hand(
     has_cards = "cards" in entry
     if has_cards and ("melds" in entry or "deadwood" in entry):
         report.add(
-            "give either the spread ('melds' and 'deadwood') or all the 'cards', not both",
-            "format",
+            msg("give either the spread ('melds' and 'deadwood') or all the 'cards', not both"),
+            N_("format"),
             source="RECORD.md",
             player=name,
             field=base,
@@ -449,49 +454,49 @@ def _parse_hand(
         cards = _parse_cards(entry["cards"], name, f"{base}.cards", seen, report)
         if cards is None:
             return None
-        return Hand(name, "cards", _mask(cards), big_gin=big), len(entry["cards"])  # a bad card still counts
+        hand = Hand(player=name, given="cards", mask=_mask(cards), big_gin=big)
+        return hand, len(entry["cards"])  # a bad card still counts
     return _parse_spread(name, entry, big, seen, report)
 
 
 def _count_ok(rules: GinRules, hand: Hand, count: int, size: int, is_knocker: bool, report: _Report) -> bool:
     """Does the hand hold as many cards as the deal gives (the knocker: one more before his discard)?"""
     name = hand.player
-    base = f"hands.{name}"
+    rule, source = N_("cards dealt"), "S2, Setup; S4"
     if is_knocker and hand.big_gin:
-        if count != size + 1:
-            report.add(
-                f"big gin is all {size + 1} cards melded (the hand before the discard); {name} has {count}",
-                "big gin",
-                source=rules.cite("big_gin_bonus").source,
-                player=name,
-                field=base,
-            )
-            return False
-        return True
-    if is_knocker and hand.given == "cards":
-        if count not in (size, size + 1):
-            report.add(
-                f"the knocker holds {size} cards after the discard ({size + 1} before it); {name} has {count}",
-                "cards dealt",
-                source="S2, Setup; S4",
-                player=name,
-                field=base,
-            )
-            return False
-        return True
-    if count != size:
-        extra = ""
-        if is_knocker and count == size + 1:
-            extra = " (the discard is face down, not part of the spread; enter it as 'cards' to let the app choose it)"
-        report.add(
-            f"{name} has {count} cards; each player holds {size}" + extra,
-            "cards dealt",
-            source="S2, Setup; S4",
-            player=name,
-            field=base,
+        if count == size + 1:
+            return True
+        wrong = msg(
+            "big gin is all {before} cards melded (the hand before the discard); {name} has {count}",
+            before=size + 1,
+            name=name,
+            count=count,
         )
-        return False
-    return True
+        rule, source = N_("big gin"), rules.cite("big_gin_bonus").source
+    elif is_knocker and hand.given == "cards":
+        if count in (size, size + 1):
+            return True
+        wrong = msg(
+            "the knocker holds {size} cards after the discard ({before} before it); {name} has {count}",
+            size=size,
+            before=size + 1,
+            name=name,
+            count=count,
+        )
+    elif count == size:
+        return True
+    elif is_knocker and count == size + 1:
+        wrong = msg(
+            "{name} has {count} cards; each player holds {size} (the discard is face down, not part of the "
+            "spread; enter it as 'cards' to let the app choose it)",
+            name=name,
+            count=count,
+            size=size,
+        )
+    else:
+        wrong = msg("{name} has {count} cards; each player holds {size}", name=name, count=count, size=size)
+    report.add(wrong, rule, source=source, player=name, field=f"hands.{name}")
+    return False
 
 
 def _parse_hands(
@@ -505,16 +510,16 @@ def _parse_hands(
     hands_raw = raw.get("hands")
     if hands_raw is None:
         if not void:
-            report.add("the deal has no 'hands'", "format", source="RECORD.md", field="hands")
+            report.add(msg("the deal has no 'hands'"), N_("format"), source="RECORD.md", field="hands")
         hands_raw = {}
-    if type(hands_raw) is not dict and not isinstance(hands_raw, Mapping):
-        report.add("'hands' must be an object with one entry per player", "format", field="hands")
+    if not isinstance(hands_raw, Mapping):
+        report.add(msg("'hands' must be an object with one entry per player"), N_("format"), field="hands")
         hands_raw = {}
     for name in hands_raw:
         if name not in players:
             report.add(
-                f"'hands' names {name!r}, who is not one of the players",
-                "format",
+                msg("'hands' names {name}, who is not one of the players", name=repr(name)),
+                N_("format"),
                 player=str(name),
                 field=f"hands.{name}",
             )
@@ -526,8 +531,8 @@ def _parse_hands(
         if entry is None:
             if not void:
                 report.add(
-                    f"no hand for {name}: every player's cards are needed",
-                    "format",
+                    msg("no hand for {name}: every player's cards are needed", name=name),
+                    N_("format"),
                     player=name,
                     field=f"hands.{name}",
                 )
@@ -550,8 +555,8 @@ def _parse_deal(
     """The deal as entered, checked; None (with the errors added) when anything is wrong."""
     report = _Report(number, errors)
     start = len(errors)
-    if type(raw) is not dict and not isinstance(raw, Mapping):
-        report.add("a deal is an object with 'upcard', 'knocker' and 'hands'", "format")
+    if not isinstance(raw, Mapping):
+        report.add(msg("a deal is an object with 'upcard', 'knocker' and 'hands'"), N_("format"))
         return None
     _check_deal_keys(raw, report)
     upcard = _parse_upcard(rules, raw, report)
@@ -560,7 +565,7 @@ def _parse_deal(
     hands = _parse_hands(rules, players, raw, knocker, void, report)
     if len(errors) > start or upcard is None:
         return None
-    return ParsedDeal(number, upcard, knocker, hands)
+    return ParsedDeal(number=number, upcard=upcard, knocker=knocker, hands=hands)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -573,8 +578,8 @@ class _Arrangement:
 
     melds: tuple[int, ...]
     deadwood: int  # mask of deadwood after layoffs
-    layoffs: int
     points: int  # deadwood points after layoffs
+    layoffs: int = 0
     meld_labels: tuple[tuple[str, ...], ...] | None = None
     discard: int | None = None
 
@@ -587,7 +592,7 @@ class _Settlement:
     points: dict[str, int]
     lines: dict[str, list[Line]]
     winner: str | None  # the hand's winner (next dealer, box)
-    notes: list[str]
+    notes: list[Msg | str]
 
 
 @dataclass
@@ -595,7 +600,7 @@ class _ScoredDeal:
     outcome: str
     players: dict[str, PlayerDeal]
     winner: str | None
-    notes: list[str]
+    notes: list[Msg | str]
     multiplier: int
 
 
@@ -612,19 +617,28 @@ def _defender_arrangements(
         for hand in hands:
             if hand.given == "spread":
                 out[hand.player] = _Arrangement(
-                    hand.melds, hand.deadwood, 0, search.hand_points(hand.deadwood), hand.meld_labels
+                    melds=hand.melds,
+                    deadwood=hand.deadwood,
+                    points=search.hand_points(hand.deadwood),
+                    meld_labels=hand.meld_labels,
                 )
             else:
-                points, melds, dead = search.best_arrangement(hand.mask)
-                out[hand.player] = _Arrangement(melds, dead, 0, points)
+                best = search.best_arrangement(hand.mask)
+                out[hand.player] = _Arrangement(melds=best.melds, deadwood=best.deadwood, points=best.points)
         return out
     given: list[int | search.Spread] = [
-        search.Spread(h.melds, h.deadwood) if h.given == "spread" else h.mask for h in hands
+        search.Spread(melds=h.melds, deadwood=h.deadwood) if h.given == "spread" else h.mask for h in hands
     ]
     plays = search.defenders_in_turn(given, knocker_melds, rules.layoffs == "chained")
     return {
-        hand.player: _Arrangement(melds, dead, laid_off, points, hand.meld_labels if hand.given == "spread" else None)
-        for hand, (points, melds, laid_off, dead) in zip(hands, plays, strict=True)
+        hand.player: _Arrangement(
+            melds=play.melds,
+            deadwood=play.deadwood,
+            layoffs=play.layoffs,
+            points=play.points,
+            meld_labels=hand.meld_labels if hand.given == "spread" else None,
+        )
+        for hand, play in zip(hands, plays, strict=True)
     }
 
 
@@ -633,63 +647,110 @@ def _seat_order_after(players: tuple[str, ...], knocker: str) -> list[str]:
     return [players[(k + i) % len(players)] for i in range(1, len(players))]
 
 
-# The wording of each score line and note of a settlement, in one place for the steps below and
-# the usual deal's one step (``_usual_side``, ``_score_usual``).
+# The wording of each score line and note of a settlement.
 
 
 def _gin_deadwood_line(defender: str, deadwood: int, source: str) -> Line:
-    return make_line(f"{defender}'s deadwood {deadwood} (no layoffs after gin)", deadwood, "gin", source, "source")
+    return Line(
+        label=msg("{defender}'s deadwood {deadwood} (no layoffs after gin)", defender=defender, deadwood=deadwood),
+        points=deadwood,
+        rule=N_("gin"),
+        source=source,
+    )
 
 
 def _gin_bonus(rules: GinRules, big: bool) -> tuple[int, str, Citation]:
     """The gin (or big gin) bonus, its label and its citation."""
     if big:
-        return rules.big_gin_bonus, "big gin bonus", rules.cite("big_gin_bonus")
-    return rules.gin_bonus, "gin bonus", rules.cite("gin_bonus")
+        return rules.big_gin_bonus, N_("big gin bonus"), rules.cite("big_gin_bonus")
+    return rules.gin_bonus, N_("gin bonus"), rules.cite("gin_bonus")
+
+
+# The gin bonus lines' labels, by the bonus's rule name and whether it is a penalty.
+_GIN_BONUS_LABELS: dict[tuple[str, bool], Msg] = {
+    ("gin bonus", False): msg("gin bonus"),
+    ("gin bonus", True): msg("gin bonus (penalty)"),
+    ("big gin bonus", False): msg("big gin bonus"),
+    ("big gin bonus", True): msg("big gin bonus (penalty)"),
+}
 
 
 def _gin_bonus_line(label: str, bonus: int, penalty: bool, cited: Citation) -> Line:
     """The gin or big gin bonus (``label``: "gin bonus" or "big gin bonus")."""
-    return make_line(label + ("" if not penalty else " (penalty)"), bonus, label, cited.source, cited.basis)
+    return Line(
+        label=_GIN_BONUS_LABELS[label, penalty],
+        points=bonus,
+        rule=label,
+        source=cited.source,
+        basis=cited.basis,
+    )
 
 
 def _knock_line(deadwood: int, knock: int, source: str, defender: str | None = None) -> Line:
     """A knock won: the defender's deadwood less the knocker's (``defender`` named when there are several)."""
-    label = f"knock: {deadwood} − {knock}"
-    if defender is not None:
-        label += f" ({defender})"
-    return make_line(label, deadwood - knock, "knock", source, "source")
+    if defender is None:
+        label = msg("knock: {deadwood} − {knock}", deadwood=deadwood, knock=knock)
+    else:
+        label = msg("knock: {deadwood} − {knock} ({defender})", deadwood=deadwood, knock=knock, defender=defender)
+    return Line(label=label, points=deadwood - knock, rule=N_("knock"), source=source)
 
 
 def _undercut_line(deadwood: int, least: int, source: str) -> Line:
     """An undercut: ``deadwood`` less the ``least`` deadwood it is settled against."""
-    return make_line(f"undercut: {deadwood} − {least}", deadwood - least, "undercut", source, "source")
+    return Line(
+        label=msg("undercut: {deadwood} − {least}", deadwood=deadwood, least=least),
+        points=deadwood - least,
+        rule=N_("undercut"),
+        source=source,
+    )
 
 
 def _undercut_penalty_line(bonus: int, cited: Citation) -> Line:
-    return make_line("undercut penalty on the knocker", bonus, "undercut bonus", cited.source, cited.basis)
+    return Line(
+        label=msg("undercut penalty on the knocker"),
+        points=bonus,
+        rule=N_("undercut bonus"),
+        source=cited.source,
+        basis=cited.basis,
+    )
 
 
 def _undercut_bonus_line(bonus: int, cited: Citation) -> Line:
-    return make_line("undercut bonus", bonus, "undercut bonus", cited.source, cited.basis)
+    return Line(
+        label=msg("undercut bonus"), points=bonus, rule=N_("undercut bonus"), source=cited.source, basis=cited.basis
+    )
 
 
 def _spade_line(base: int, multiplier: int, cited: Citation) -> Line:
     """The spade upcard's multiplier on a player's ``base`` points: what it adds."""
-    return Line(f"spade upcard ×{multiplier}", base * (multiplier - 1), "spade upcard", cited.source, cited.basis)
-
-
-def _equal_arrangements_note(knocker: str, count: int, discards: bool) -> str:
-    return (
-        f"{knocker}'s cards allow {count} equally low arrangements"
-        + (" and discards" if discards else "")
-        + ": the one best for the knocker (least laid off against it) is scored (ruling)"
+    return Line(
+        label=msg("spade upcard ×{multiplier}", multiplier=multiplier),
+        points=base * (multiplier - 1),
+        rule=N_("spade upcard"),
+        source=cited.source,
+        basis=cited.basis,
     )
 
 
-def _discard_note(knocker: str, discard: int) -> str:
+def _equal_arrangements_note(knocker: str, count: int, discards: bool) -> Msg:
+    if discards:
+        return msg(
+            "{knocker}'s cards allow {count} equally low arrangements and discards: the one best for the knocker "
+            "(least laid off against it) is scored (ruling)",
+            knocker=knocker,
+            count=count,
+        )
+    return msg(
+        "{knocker}'s cards allow {count} equally low arrangements: the one best for the knocker (least laid off "
+        "against it) is scored (ruling)",
+        knocker=knocker,
+        count=count,
+    )
+
+
+def _discard_note(knocker: str, discard: int) -> Msg:
     """The knocker's discard (a bit index) chosen from cards entered before it."""
-    return f"{knocker}'s discard: {CARD_BY_INDEX[discard].label}, the one leaving the least deadwood"
+    return msg("{knocker}'s discard: {card}, the one leaving the least deadwood", knocker=knocker, card=LABELS[discard])
 
 
 def _settle_gin(
@@ -729,7 +790,7 @@ def _settle_undercut_penalty(
     defenders: list[str],
     sides: Mapping[str, _Arrangement],
     lines: dict[str, list[Line]],
-    notes: list[str],
+    notes: list[Msg | str],
 ) -> str:
     """Penalty scoring: each player but the undercutter takes his deadwood minus the undercutter's,
     the knocker the undercut penalty on top. Returns the undercutter."""
@@ -740,8 +801,11 @@ def _settle_undercut_penalty(
     undercutter = next(d for d in defenders if sides[d].points == best)
     if sum(1 for d in defenders if sides[d].points == best) > 1:
         notes.append(
-            f"undercut: {undercutter} is the undercutter, first in seat order after the knocker among "
-            f"equal deadwood (ruling)"
+            msg(
+                "undercut: {undercutter} is the undercutter, first in seat order after the knocker among "
+                "equal deadwood (ruling)",
+                undercutter=undercutter,
+            )
         )
     for p in players:
         if p == undercutter:
@@ -759,7 +823,7 @@ def _settle_undercut(
     defenders: list[str],
     sides: Mapping[str, _Arrangement],
     lines: dict[str, list[Line]],
-    notes: list[str],
+    notes: list[Msg | str],
 ) -> str:
     """Points to the hand's winner: each defender settles with the knocker (two players: the one
     defender). Returns the hand's winner, the defender with the least deadwood."""
@@ -769,7 +833,10 @@ def _settle_undercut(
     winner = next(d for d in defenders if sides[d].points == best)
     if len(defenders) > 1:
         notes.append(
-            "more than two players scoring to the winner: each defender settles with the knocker on his own (ruling)"
+            msg(
+                "more than two players scoring to the winner: each defender settles with the knocker on his own "
+                "(ruling)"
+            )
         )
     for d in defenders:
         deadwood = sides[d].points
@@ -811,7 +878,7 @@ def _settle(
     """Points and lines of one deal, given the arrangements: gin, knock or undercut."""
     lines: dict[str, list[Line]] = {p: [] for p in players}
     defenders = _seat_order_after(players, knocker)
-    notes: list[str] = []
+    notes: list[Msg | str] = []
     winner = knocker
     if outcome in ("gin", "big_gin"):
         _settle_gin(rules, knocker, defenders, sides, outcome, lines)
@@ -824,7 +891,7 @@ def _settle(
         else:
             winner = _settle_undercut(rules, knocker, defenders, sides, lines, notes)
     points = _apply_multiplier(rules, players, multiplier, lines)
-    return _Settlement(outcome, points, lines, winner, notes)
+    return _Settlement(outcome=outcome, points=points, lines=lines, winner=winner, notes=notes)
 
 
 def _knocker_net(rules: GinRules, players: tuple[str, ...], knocker: str, settled: _Settlement) -> int:
@@ -835,25 +902,44 @@ def _knocker_net(rules: GinRules, players: tuple[str, ...], knocker: str, settle
     return settled.points[knocker] - others
 
 
-def _upcard_notes(rules: GinRules, upcard: Card, limit: int, multiplier: int) -> list[str]:
+def _upcard_notes(rules: GinRules, upcard: Card, limit: int, multiplier: int) -> list[Msg | str]:
     """The knock limit and the spade multiplier the upcard sets."""
-    notes: list[str] = []
+    notes: list[Msg | str] = []
     if limit == 0:
-        notes.append(f"knock limit: gin only (ace upcard {upcard.label}) — S4, BO; S2 'Ace = 1 (gin only hand)'")
+        notes.append(
+            msg(
+                "knock limit: gin only (ace upcard {upcard}) — S4, BO; S2 'Ace = 1 (gin only hand)'",
+                upcard=upcard.label,
+            )
+        )
     else:
         notes.append(
-            f"knock limit {limit} (upcard {upcard.label}: its point value, pictures 10) — "
-            f"{outcome_source(rules, 'limit')}"
+            msg(
+                "knock limit {limit} (upcard {upcard}: its point value, pictures 10) — {source}",
+                limit=limit,
+                upcard=upcard.label,
+                source=outcome_source(rules, "limit"),
+            )
         )
     if upcard.suit is Suit.SPADES:
         cited = rules.cite("spade_multiplier")
         if multiplier > 1:
             notes.append(
-                f"spade upcard {upcard.label}: every point of the hand ×{multiplier}, bonuses included "
-                f"— {_cited(cited)}"
+                msg(
+                    "spade upcard {upcard}: every point of the hand ×{multiplier}, bonuses included — {source}",
+                    upcard=upcard.label,
+                    multiplier=multiplier,
+                    source=_cited(cited),
+                )
             )
         else:
-            notes.append(f"spade upcard {upcard.label}: no multiplier at this table — {_cited(cited)}")
+            notes.append(
+                msg(
+                    "spade upcard {upcard}: no multiplier at this table — {source}",
+                    upcard=upcard.label,
+                    source=_cited(cited),
+                )
+            )
     return notes
 
 
@@ -866,8 +952,8 @@ def _knocker_candidates(
     if hand.given == "spread":
         if hand.big_gin and hand.deadwood:
             report.add(
-                "big gin means every card melded: this spread has deadwood",
-                "big gin",
+                msg("big gin means every card melded: this spread has deadwood"),
+                N_("big gin"),
                 source=rules.cite("big_gin_bonus").source,
                 player=knocker,
                 cards=labels(hand.deadwood),
@@ -875,25 +961,31 @@ def _knocker_candidates(
             )
             return None
         points = search.hand_points(hand.deadwood)
-        return [_Arrangement(hand.melds, hand.deadwood, 0, points, hand.meld_labels)], hand.big_gin
+        spread = _Arrangement(melds=hand.melds, deadwood=hand.deadwood, points=points, meld_labels=hand.meld_labels)
+        return [spread], hand.big_gin
     if hand.big_gin:
         if search.best_deadwood(hand.mask) != 0:
-            points, _, dead = search.best_arrangement(hand.mask)
+            best = search.best_arrangement(hand.mask)
+            points, dead = best.points, best.deadwood
             report.add(
-                f"big gin means all {size + 1} cards melded: these cards leave at least {_points(points)} of deadwood",
-                "big gin",
+                msg(
+                    "big gin means all {before} cards melded: these cards leave at least {points} of deadwood",
+                    before=size + 1,
+                    points=_points(points),
+                ),
+                N_("big gin"),
                 source=rules.cite("big_gin_bonus").source,
                 player=knocker,
                 cards=labels(dead),
                 field=f"hands.{knocker}.cards",
             )
             return None
-        points, melds, dead, _ = search.all_best_arrangements(hand.mask)[0]
-        return [_Arrangement(melds, dead, 0, points)], True
+        first = search.all_best_arrangements(hand.mask)[0]
+        return [_Arrangement(melds=first.melds, deadwood=first.deadwood, points=first.points)], True
     before_discard = hand.mask.bit_count() == size + 1
     return [
-        _Arrangement(melds, dead, 0, points, discard=discard)
-        for points, melds, dead, discard in search.all_best_arrangements(hand.mask, discard=before_discard)
+        _Arrangement(melds=found.melds, deadwood=found.deadwood, points=found.points, discard=found.discard)
+        for found in search.all_best_arrangements(hand.mask, discard=before_discard)
     ], False
 
 
@@ -906,14 +998,27 @@ def _within_limit(
         return True
     upcard = deal.upcard
     if limit == 0:
-        why = f"the upcard {upcard.label} is an ace: only gin (no deadwood) may end the hand"
+        why = msg("the upcard {upcard} is an ace: only gin (no deadwood) may end the hand", upcard=upcard.label)
     else:
-        why = f"the upcard {upcard.label} sets the knock limit at {limit}"
+        why = msg("the upcard {upcard} sets the knock limit at {limit}", upcard=upcard.label, limit=limit)
     spread = deal.hands[knocker].given == "spread"
-    what = "this spread leaves" if spread else "the best arrangement of these cards leaves"
+    if spread:
+        cannot = msg(
+            "{knocker} cannot knock: this spread leaves {points} of deadwood; {why}",
+            knocker=knocker,
+            points=_points(points),
+            why=why,
+        )
+    else:
+        cannot = msg(
+            "{knocker} cannot knock: the best arrangement of these cards leaves {points} of deadwood; {why}",
+            knocker=knocker,
+            points=_points(points),
+            why=why,
+        )
     report.add(
-        f"{knocker} cannot knock: {what} {_points(points)} of deadwood; {why}",
-        "knock limit",
+        cannot,
+        N_("knock limit"),
         source=outcome_source(rules, "limit") + ("; S4, BO" if limit == 0 else ""),
         player=knocker,
         cards=labels(arrangement.deadwood),
@@ -946,13 +1051,18 @@ def _best_for_knocker(
     return best[1], best[2], best[3]
 
 
-def _layoffs_note(chained: bool, cited: Citation) -> str:
+def _layoffs_note(chained: bool, cited: Citation) -> Msg:
     """How the layoffs were made (a knock, not gin)."""
-    return (
-        "layoffs onto the knocker's melds, a layoff may extend a run an earlier one extended"
-        if chained
-        else "layoffs only onto the knocker's melds as laid down, no chaining (ruling: also for a player's own layoffs)"
-    ) + f" — {cited.source}"
+    if chained:
+        return msg(
+            "layoffs onto the knocker's melds, a layoff may extend a run an earlier one extended — {source}",
+            source=cited.source,
+        )
+    return msg(
+        "layoffs only onto the knocker's melds as laid down, no chaining (ruling: also for a player's own "
+        "layoffs) — {source}",
+        source=cited.source,
+    )
 
 
 def _arrangement_notes(
@@ -963,9 +1073,9 @@ def _arrangement_notes(
     candidates: list[_Arrangement],
     chosen: _Arrangement,
     gin: bool,
-) -> list[str]:
+) -> list[Msg | str]:
     """What the engine chose for the knocker, and how the layoffs were made."""
-    notes: list[str] = []
+    notes: list[Msg | str] = []
     if deal.hands[knocker].given == "cards" and len(candidates) > 1:
         notes.append(_equal_arrangements_note(knocker, len(candidates), chosen.discard is not None))
     if chosen.discard is not None:
@@ -976,10 +1086,13 @@ def _arrangement_notes(
         notes.append(_layoffs_note(chained, cited))
         if chained and len(players) > 2:
             notes.append(
-                "the defenders lay off in seat order after the knocker (S4), each for his least deadwood; a "
-                f"later defender may extend a run an earlier defender's layoff extended — {cited.source}; where "
-                "a defender has equally good choices, the one leaving the defenders after him, in seat order, "
-                "the least deadwood is taken (ruling)"
+                msg(
+                    "the defenders lay off in seat order after the knocker (S4), each for his least deadwood; a "
+                    "later defender may extend a run an earlier defender's layoff extended — {source}; where "
+                    "a defender has equally good choices, the one leaving the defenders after him, in seat order, "
+                    "the least deadwood is taken (ruling)",
+                    source=cited.source,
+                )
             )
     return notes
 
@@ -994,18 +1107,15 @@ def _player_deals(
         side = sides[p]
         meld_labels = side.meld_labels
         if meld_labels is None:
-            meld_labels = tuple([_MELD_LABELS.get(m) or labels(m) for m in side.melds])
-        out[p] = make_player_deal(
-            points[p],
-            tuple(lines[p]),
-            meld_labels,
-            (),
-            labels(side.deadwood),
-            labels(side.layoffs) if side.layoffs else (),
-            side.points,
-            LABELS[side.discard] if side.discard is not None else None,
-            0,
-            (),
+            meld_labels = tuple(labels(m) for m in side.melds)
+        out[p] = PlayerDeal(
+            points=points[p],
+            lines=tuple(lines[p]),
+            melds=meld_labels,
+            deadwood=labels(side.deadwood),
+            layoffs=labels(side.layoffs),
+            deadwood_points=side.points,
+            discard=LABELS[side.discard] if side.discard is not None else None,
         )
     return out
 
@@ -1022,10 +1132,10 @@ def _score_deal(
     knocker = deal.knocker
     if knocker is None:
         notes.append(
-            "void hand: nobody knocked before the stock ran down to two cards; the same dealer deals again — S3"
+            msg("void hand: nobody knocked before the stock ran down to two cards; the same dealer deals again — S3")
         )
-        void = {p: PlayerDeal(0, (), deadwood_points=None) for p in players}
-        return _ScoredDeal("void", void, None, notes, multiplier)
+        void = {p: PlayerDeal(points=0, lines=()) for p in players}
+        return _ScoredDeal(outcome="void", players=void, winner=None, notes=notes, multiplier=multiplier)
     found = _knocker_candidates(rules, deal, knocker, hand_size(len(players)), report)
     if found is None:
         return None
@@ -1040,256 +1150,21 @@ def _score_deal(
         else:
             cited = rules.cite("big_gin_bonus")
             notes.append(
-                f"big gin is not played at this table (big gin bonus 0 — {cited.source}): scored as gin (ruling)"
+                msg(
+                    "big gin is not played at this table (big gin bonus 0 — {source}): scored as gin (ruling)",
+                    source=cited.source,
+                )
             )
     chosen, sides, settled = _best_for_knocker(rules, players, deal, knocker, candidates, outcome, multiplier, gin)
     notes.extend(_arrangement_notes(rules, players, deal, knocker, candidates, chosen, gin))
     notes.extend(settled.notes)
-    return _ScoredDeal(settled.outcome, _player_deals(players, sides, settled), settled.winner, notes, multiplier)
-
-
-# ---------------------------------------------------------------------------------------------
-# The usual deal in one step: two players, each hand entered as its cards alone, a knock or gin
-# within the limit. ``_score_usual`` gives what ``_parse_deal`` and ``_score_deal`` give for it,
-# without their layers; at anything else (an error to report, a spread, big gin, three or four
-# players, Hollywood, a game already ended) it gives None and the deal takes the steps above.
-
-
-@dataclass(slots=True)
-class _UsualRules:
-    """What the usual deal reads from the rules, worked out once for rules of the same values
-    (``GinRules`` is frozen and compared by value: equal rules read alike, their citations too)."""
-
-    rules: GinRules  # the first of these values seen
-    chained: bool
-    penalty: bool
-    spade_multiplier: int
-    knock_source: str
-    undercut_source: str
-    gin_source: str
-    gin_bonus: int
-    gin_label: str  # "gin bonus" (``_gin_bonus_line`` adds " (penalty)")
-    gin_cited: Citation
-    undercut_bonus: int
-    undercut_cited: Citation
-    spade_cited: Citation
-    layoffs_note: str
-    # by the upcard's bit index: its knock limit, the multiplier and the notes they set
-    upcards: dict[int, tuple[int, int, tuple[str, ...]]]
-
-
-# By the rules object's id, with the object itself (held, so its id is not reused while kept; a
-# game's deals share one object); and by the rules' values (a new game with the same rules).
-_USUAL_BY_ID: dict[int, tuple[GinRules, _UsualRules]] = {}
-_USUAL_BY_VALUE: dict[GinRules, _UsualRules] = {}
-
-
-def _usual_rules(rules: GinRules) -> _UsualRules:
-    got = _USUAL_BY_ID.get(id(rules))
-    if got is not None and got[0] is rules:
-        return got[1]
-    try:
-        usual = _USUAL_BY_VALUE.get(rules)
-    except TypeError:  # a value that cannot be hashed: these rules are read for themselves
-        usual = _usual_rules_of(rules)
-    if usual is None:
-        usual = _usual_rules_of(rules)
-        if len(_USUAL_BY_VALUE) >= 64:
-            _USUAL_BY_VALUE.clear()
-        _USUAL_BY_VALUE[rules] = usual
-    if len(_USUAL_BY_ID) >= 64:
-        _USUAL_BY_ID.clear()
-    _USUAL_BY_ID[id(rules)] = (rules, usual)
-    return usual
-
-
-def _usual_rules_of(rules: GinRules) -> _UsualRules:
-    gin_bonus, gin_label, gin_cited = _gin_bonus(rules, False)
-    return _UsualRules(
-        rules,
-        rules.layoffs == "chained",
-        rules.penalty,
-        rules.spade_multiplier,
-        outcome_source(rules, "knock"),
-        outcome_source(rules, "undercut"),
-        outcome_source(rules, "gin"),
-        gin_bonus,
-        gin_label,
-        gin_cited,
-        rules.undercut_bonus,
-        rules.cite("undercut_bonus"),
-        rules.cite("spade_multiplier"),
-        _layoffs_note(rules.layoffs == "chained", rules.cite("layoffs")),
-        {},
+    return _ScoredDeal(
+        outcome=settled.outcome,
+        players=_player_deals(players, sides, settled),
+        winner=settled.winner,
+        notes=notes,
+        multiplier=multiplier,
     )
-
-
-def _usual_upcard(usual: _UsualRules, index: int) -> tuple[int, int, tuple[str, ...]]:
-    rules = usual.rules
-    upcard = CARD_BY_INDEX[index]
-    limit = knock_limit(upcard)
-    multiplier = rules.spade_multiplier if upcard.suit is Suit.SPADES else 1
-    got = usual.upcards[index] = (limit, multiplier, tuple(_upcard_notes(rules, upcard, limit, multiplier)))
-    return got
-
-
-_BIT_OF_TEXT: dict[str, int] = {text: 1 << i for text, i in search.INDEX_OF_TEXT.items()}
-_KEYS = frozenset(DEAL_KEYS)
-
-
-def _usual_mask(raw: Any, _bit: dict[str, int] = _BIT_OF_TEXT) -> int:
-    """The mask of a hand entered as ``{"cards": [...]}`` whose every card is in the spelling
-    table, none named twice (a card named twice makes a carry: fewer bits than cards); 0 for
-    anything else."""
-    if type(raw) is not dict or len(raw) != 1:
-        return 0
-    cards = raw.get("cards")
-    if type(cards) is not list:
-        return 0
-    try:
-        mask = sum([_bit[text] for text in cards])
-    except (KeyError, TypeError):
-        return 0
-    return mask if mask.bit_count() == len(cards) else 0
-
-
-def _usual_side(
-    usual: _UsualRules,
-    knocker: str,
-    defender: str,
-    kp: int,
-    dp: int,
-    multiplier: int,
-) -> tuple[str, str, list[Line], list[Line], int, int]:
-    """The settlement of the usual deal (``_settle`` for two players): the outcome, the hand's
-    winner, the knocker's and the defender's lines and points."""
-    klines: list[Line] = []
-    dlines: list[Line] = []
-    winner = knocker
-    if kp == 0:
-        outcome = "gin"
-        own = dlines if usual.penalty else klines
-        own.append(_gin_deadwood_line(defender, dp, usual.gin_source))
-        own.append(_gin_bonus_line(usual.gin_label, usual.gin_bonus, usual.penalty, usual.gin_cited))
-    elif dp > kp:
-        outcome = "knock"
-        own = dlines if usual.penalty else klines
-        own.append(_knock_line(dp, kp, usual.knock_source))
-    else:
-        outcome = "undercut"
-        winner = defender
-        line = _undercut_line(kp, dp, usual.undercut_source)
-        if usual.penalty:
-            klines.append(line)
-            klines.append(_undercut_penalty_line(usual.undercut_bonus, usual.undercut_cited))
-        else:
-            dlines.append(line)
-            dlines.append(_undercut_bonus_line(usual.undercut_bonus, usual.undercut_cited))
-    return (
-        outcome,
-        winner,
-        klines,
-        dlines,
-        _multiplied(usual, klines, multiplier),
-        _multiplied(usual, dlines, multiplier),
-    )
-
-
-def _multiplied(usual: _UsualRules, own: list[Line], multiplier: int) -> int:
-    """``_apply_multiplier`` for one player: the spade multiplier's line, and his points."""
-    if not own:
-        return 0
-    base = sum([x.points for x in own])
-    if multiplier > 1 and base:
-        own.append(_spade_line(base, multiplier, usual.spade_cited))
-        base = sum([x.points for x in own])
-    return base
-
-
-def _score_usual(
-    rules: GinRules, players: tuple[str, ...], standing: Standing, raw: Any
-) -> tuple[_ScoredDeal, str] | None:
-    """``_score_deal(_parse_deal(...))`` of the usual deal between two players, and the knocker;
-    None for any other deal (nothing is reported)."""
-    if type(raw) is not dict or len(raw) != 3 or not _KEYS.issuperset(raw) or standing.ended_on is not None:
-        return None
-    first, second = players
-    knocker = raw["knocker"]
-    if type(knocker) is not str or first == second:
-        return None
-    if knocker == first:
-        defender, knocker_first = second, True
-    elif knocker == second:
-        defender, knocker_first = first, False
-    else:
-        return None
-    text = raw["upcard"]
-    up = search.INDEX_OF_TEXT.get(text) if type(text) is str else None
-    hands = raw["hands"]
-    if up is None or type(hands) is not dict or len(hands) != 2:
-        return None
-    kmask = _usual_mask(hands.get(knocker))
-    dmask = _usual_mask(hands.get(defender))
-    if not kmask or dmask.bit_count() != 10 or kmask & dmask:
-        return None
-    n = kmask.bit_count()
-    if n != 10 and n != 11:
-        return None
-    usual = _usual_rules(rules)
-    limit, multiplier, upcard_notes = usual.upcards.get(up) or _usual_upcard(usual, up)
-    candidates = search.all_best_arrangements(kmask, discard=n == 11)
-    kp = candidates[0][0]
-    if kp > limit:
-        return None
-    chained = usual.chained
-    best: tuple[int, Any, Any, Any] | None = None
-    for candidate in candidates:
-        if kp:
-            dplay = search.defender_best(dmask, candidate[1], chained)
-        else:
-            points, melds, dead = search.best_arrangement(dmask)
-            dplay = (points, melds, 0, dead)
-        settled = _usual_side(usual, knocker, defender, kp, dplay[0], multiplier)
-        net = settled[5] - settled[4] if usual.penalty else settled[4] - settled[5]
-        if best is None or net > best[0]:
-            best = (net, candidate, dplay, settled)
-    assert best is not None
-    _, (_, kmelds, kdead, discard), (dp, dmelds, dlaid, ddead), settled = best
-    outcome, winner, klines, dlines, kpoints, dpoints = settled
-    notes = list(upcard_notes)
-    if len(candidates) > 1:
-        notes.append(_equal_arrangements_note(knocker, len(candidates), discard is not None))
-    if discard is not None:
-        notes.append(_discard_note(knocker, discard))
-    if kp:
-        notes.append(usual.layoffs_note)
-    get = _MELD_LABELS.get
-    kdeal = make_player_deal(
-        kpoints,
-        tuple(klines),
-        tuple([get(m) or labels(m) for m in kmelds]),
-        (),
-        labels(kdead),
-        (),
-        kp,
-        LABELS[discard] if discard is not None else None,
-        0,
-        (),
-    )
-    ddeal = make_player_deal(
-        dpoints,
-        tuple(dlines),
-        tuple([get(m) or labels(m) for m in dmelds]),
-        (),
-        labels(ddead),
-        labels(dlaid) if dlaid else (),
-        dp,
-        None,
-        0,
-        (),
-    )
-    deals = {knocker: kdeal, defender: ddeal} if knocker_first else {defender: ddeal, knocker: kdeal}
-    return _ScoredDeal(outcome, deals, winner, notes, multiplier), knocker
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1311,8 +1186,11 @@ def setup_errors(rules: GinRules, players: Sequence[str]) -> list[RecordError]:
     if rules.hollywood and len(players) != 2:
         errors.append(
             RecordError(
-                f"Hollywood scoring is for two players; this game has {len(players)}: switch it off or play with two",
-                rule="hollywood",
+                msg(
+                    "Hollywood scoring is for two players; this game has {count}: switch it off or play with two",
+                    count=len(players),
+                ),
+                rule=N_("hollywood"),
                 source=HOLLYWOOD_SOURCE,
                 field="rules.options.hollywood",
             )
@@ -1320,9 +1198,11 @@ def setup_errors(rules: GinRules, players: Sequence[str]) -> list[RecordError]:
     if rules.hollywood and rules.penalty:
         errors.append(
             RecordError(
-                "Hollywood scoring enters the points of each hand's winner in three columns: it is not "
-                "played with penalty points ('scoring': 'penalty') (ruling)",
-                rule="hollywood",
+                msg(
+                    "Hollywood scoring enters the points of each hand's winner in three columns: it is not "
+                    "played with penalty points ('scoring': 'penalty') (ruling)"
+                ),
+                rule=N_("hollywood"),
                 source="ruling",
                 field="rules.options.hollywood",
             )
@@ -1337,13 +1217,15 @@ def begin(rules: GinRules, players: Sequence[str], first_dealer: str | None = No
     if errors:
         raise RecordInvalid(errors)
     zeros = (0,) * len(players)
-    columns = tuple(ColumnStanding(zeros, zeros) for _ in range(COLUMNS)) if rules.hollywood else ()
+    columns = tuple(ColumnStanding(totals=zeros, boxes=zeros) for _ in range(COLUMNS)) if rules.hollywood else ()
     return Standing(
         deals=0, totals=zeros, side=zeros, boxes=zeros, dealer=_seat(players, first_dealer), columns=columns
     )
 
 
-def _game_end(rules: GinRules, players: tuple[str, ...], totals: Mapping[str, int]) -> tuple[str | None, list[str]]:
+def _game_end(
+    rules: GinRules, players: tuple[str, ...], totals: Mapping[str, int]
+) -> tuple[str | None, list[Msg | str]]:
     """The game's winner once someone reaches the target (penalty: the lowest total wins), and a
     note when the leaders tie (the game goes on)."""
     reached = [p for p in players if rules.reached(totals[p])]
@@ -1357,7 +1239,24 @@ def _game_end(rules: GinRules, players: tuple[str, ...], totals: Mapping[str, in
         leaders = [p for p in reached if totals[p] == high]
     if len(leaders) == 1:
         return leaders[0], []
-    return None, [f"{' and '.join(leaders)} tie for the win: the game goes on (ruling)"]
+    return None, [msg("{players} tie for the win: the game goes on (ruling)", players=_joined(leaders))]
+
+
+def _scores(players: Sequence[str], points: Sequence[int]) -> Msg:
+    """``Ann 132, Ben 0``: each player's points, in seat order."""
+    each = [msg("{player} {points}", player=p, points=n) for p, n in zip(players, points, strict=True)]
+    joined = each[0]
+    for item in each[1:]:
+        joined = msg("{first}, {next}", first=joined, next=item)
+    return joined
+
+
+def _joined(items: Sequence[str | int]) -> Msg:
+    """``a and b and c``: the items joined by "and", each a plain parameter."""
+    joined: Msg = msg("{item}", item=items[0])
+    for item in items[1:]:
+        joined = msg("{first} and {last}", first=joined, last=item)
+    return joined
 
 
 def _score_checked(
@@ -1373,10 +1272,21 @@ def _score_checked(
         raise RecordInvalid(
             [
                 RecordError(
-                    f"deal {number} comes after the {'Hollywood match' if rules.hollywood else 'game'} ended "
-                    + ("(all three columns closed; " if rules.hollywood else "(")
-                    + f"{_name(players, standing.winner)} won on deal {standing.ended_on})",
-                    rule="game end",
+                    msg(
+                        "deal {number} comes after the Hollywood match ended (all three columns closed; {winner} "
+                        "won on deal {ended_on})",
+                        number=number,
+                        winner=str(_name(players, standing.winner)),
+                        ended_on=str(standing.ended_on),
+                    )
+                    if rules.hollywood
+                    else msg(
+                        "deal {number} comes after the game ended ({winner} won on deal {ended_on})",
+                        number=number,
+                        winner=str(_name(players, standing.winner)),
+                        ended_on=str(standing.ended_on),
+                    ),
+                    rule=N_("game end"),
                     source=outcome_source(rules, "game"),
                     deal=number,
                 )
@@ -1394,12 +1304,7 @@ def play(
     """Check and score deal ``number`` from ``standing``: its result and where the game stands
     after it. Raises RecordInvalid with every error of the deal (a deal after the game ended is one)."""
     players = tuple(players)
-    knocker: str | None
-    usual = _score_usual(rules, players, standing, deal) if len(players) == 2 and not rules.hollywood else None
-    if usual is not None:
-        scored, knocker = usual
-    else:
-        scored, knocker = _score_checked(rules, players, standing, deal, number)
+    scored, knocker = _score_checked(rules, players, standing, deal, number)
     entry = _enter_in_columns(rules, players, standing, scored, number) if rules.hollywood else None
     if entry is not None:
         scored = entry.scored
@@ -1411,30 +1316,30 @@ def play(
     dealer = _name(players, standing.dealer)
     next_dealer = dealer if scored.outcome == "void" else scored.winner
     winner, tie_notes = (entry.match_winner, []) if entry is not None else _game_end(rules, players, totals)
-    result = make_deal_result(
-        number,
-        scored.outcome,
-        scored.multiplier,
-        scored.players,
-        before,
-        totals,
-        dict.fromkeys(players, 0),
-        dealer,
-        next_dealer,
-        tuple(scored.notes + tie_notes),
-        knocker,
-        scored.winner,
-        entry.entered if entry is not None else (),
+    result = DealResult(
+        number=number,
+        outcome=scored.outcome,
+        multiplier=scored.multiplier,
+        players=scored.players,
+        totals_before=before,
+        totals=totals,
+        side=dict.fromkeys(players, 0),
+        dealer=dealer,
+        next_dealer=next_dealer,
+        notes=tuple(scored.notes + tie_notes),
+        actor=knocker,
+        winner=scored.winner,
+        columns=entry.entered if entry is not None else (),
     )
-    after = make_standing(
-        standing.deals + 1,
-        tuple([totals[p] for p in players]),
-        standing.side,
-        tuple(boxes),
-        _seat(players, next_dealer),
-        number if winner is not None else None,
-        _seat(players, winner),
-        entry.columns if entry is not None else (),
+    after = Standing(
+        deals=standing.deals + 1,
+        totals=tuple([totals[p] for p in players]),
+        side=standing.side,
+        boxes=tuple(boxes),
+        dealer=_seat(players, next_dealer),
+        ended_on=number if winner is not None else None,
+        winner=_seat(players, winner),
+        columns=entry.columns if entry is not None else (),
     )
     return result, after
 
@@ -1466,13 +1371,62 @@ def _columns_for(columns: Sequence[ColumnStanding], seat: int) -> list[int]:
     return sorted(entered)
 
 
-def _match_winner(players: tuple[str, ...], columns: Sequence[ColumnStanding]) -> str:
-    """The match, once the three columns are closed: to the player who won the most columns
-    (ruling; two players and three columns never tie), then the higher sum of the columns."""
-    won = [sum(1 for c in columns if c.winner == seat) for seat in range(len(players))]
-    sums = [sum(c.totals[seat] for c in columns) for seat in range(len(players))]
-    best = max(range(len(players)), key=lambda seat: (won[seat], sums[seat]))
-    return players[best]
+def _match_winner(
+    rules: GinRules, players: tuple[str, ...], columns: Sequence[ColumnStanding]
+) -> tuple[str, dict[str, int]]:
+    """The match, once the three columns are closed: to the player with the larger sum of the three
+    columns' final tallies (ruling); on equal sums, to the player who won more columns (two players,
+    three columns: never equal). Returns the winner and each player's sum of finals."""
+    sums = dict.fromkeys(players, 0)
+    for column in _column_results(rules, players, columns):
+        for p in players:
+            sums[p] += (column.final or {}).get(p, 0)
+    won = {p: sum(1 for c in columns if c.winner == seat) for seat, p in enumerate(players)}
+    return max(players, key=lambda p: (sums[p], won[p])), sums
+
+
+def _entry_notes(
+    players: tuple[str, ...], winner: str, points: int, shown: list[int], columns: Sequence[ColumnStanding]
+) -> list[Msg | str]:
+    """The notes of a hand entered in the columns ``shown`` (1-based): where it went, and each
+    column it closed."""
+    notes: list[Msg | str] = []
+    if len(shown) > 1:
+        notes.append(
+            msg(
+                "Hollywood: {winner}'s {points} entered in columns {columns}: every open column where the hand's "
+                "winner has an entry, and the first open column where he has none — {source}; the running total "
+                "is the sum of the three columns, so the hand counts once for each (ruling)",
+                winner=winner,
+                points=_points(points),
+                columns=_joined(shown),
+                source=HOLLYWOOD_SOURCE,
+            )
+        )
+    else:
+        notes.append(
+            msg(
+                "Hollywood: {winner}'s {points} entered in column {column}: every open column where the hand's "
+                "winner has an entry, and the first open column where he has none — {source}",
+                winner=winner,
+                points=_points(points),
+                column=shown[0],
+                source=HOLLYWOOD_SOURCE,
+            )
+        )
+    for number in shown:
+        column = columns[number - 1]
+        if column.winner is not None:
+            score = _scores(players, column.totals)
+            notes.append(
+                msg(
+                    "Hollywood: column {column} closes: {winner} reaches the target ({score})",
+                    column=number,
+                    winner=winner,
+                    score=score,
+                )
+            )
+    return notes
 
 
 def _enter_in_columns(
@@ -1483,8 +1437,8 @@ def _enter_in_columns(
     columns = list(standing.columns)
     notes = list(scored.notes)
     if scored.winner is None:
-        notes.append("Hollywood: nobody won this hand: nothing is entered in the columns")
-        return _ColumnEntry(replace(scored, notes=notes), (), tuple(columns), None)
+        notes.append(msg("Hollywood: nobody won this hand: nothing is entered in the columns"))
+        return _ColumnEntry(scored=replace(scored, notes=notes), entered=(), columns=tuple(columns), match_winner=None)
     winner = scored.winner
     seat = players.index(winner)
     won = scored.players[winner]
@@ -1494,37 +1448,38 @@ def _enter_in_columns(
         totals[seat] += won.points
         boxes[seat] += 1
         closed = rules.reached(totals[seat])
-        columns[k] = ColumnStanding(tuple(totals), tuple(boxes), number if closed else None, seat if closed else None)
-    shown = [k + 1 for k in entered]
-    notes.append(
-        f"Hollywood: {winner}'s {_points(won.points)} entered in column{'s' if len(shown) > 1 else ''} "
-        f"{' and '.join(str(k) for k in shown)}: every open column where the hand's winner has an entry, "
-        f"and the first open column where he has none — {HOLLYWOOD_SOURCE}"
-        + (
-            "; the running total is the sum of the three columns, so the hand counts once for each (ruling)"
-            if len(shown) > 1
-            else ""
+        columns[k] = ColumnStanding(
+            totals=tuple(totals),
+            boxes=tuple(boxes),
+            ended_on=number if closed else None,
+            winner=seat if closed else None,
         )
-    )
-    for k in entered:
-        if columns[k].winner is not None:
-            score = ", ".join(f"{p} {columns[k].totals[i]}" for i, p in enumerate(players))
-            notes.append(f"Hollywood: column {k + 1} closes: {winner} reaches the target ({score})")
+    shown = [k + 1 for k in entered]
+    notes += _entry_notes(players, winner, won.points, shown, columns)
     extra = tuple(
-        Line(f"Hollywood: also entered in column {k}", won.points, "hollywood", HOLLYWOOD_SOURCE, "option")
+        Line(
+            label=msg("Hollywood: also entered in column {column}", column=k),
+            points=won.points,
+            rule=N_("hollywood"),
+            source=HOLLYWOOD_SOURCE,
+            basis="option",
+        )
         for k in shown[1:]
     )
     won = replace(won, points=won.points * len(shown), lines=won.lines + extra)
     match_winner = None
     if all(c.winner is not None for c in columns):
-        match_winner = _match_winner(players, columns)
-        count = sum(1 for c in columns if c.winner == players.index(match_winner))
+        match_winner, sums = _match_winner(rules, players, columns)
         notes.append(
-            f"Hollywood: all three columns are closed: {match_winner} wins the match with {count} of the three "
-            "columns (ruling: the match goes to the player who won the most columns)"
+            msg(
+                "Hollywood: all three columns are closed: {winner} wins the match with the larger sum of the "
+                "three columns' final tallies ({score}) (ruling)",
+                winner=match_winner,
+                score=_scores(players, [sums[p] for p in players]),
+            )
         )
     scored = replace(scored, players={**scored.players, winner: won}, notes=notes)
-    return _ColumnEntry(scored, tuple(shown), tuple(columns), match_winner)
+    return _ColumnEntry(scored=scored, entered=tuple(shown), columns=tuple(columns), match_winner=match_winner)
 
 
 def _column_results(
@@ -1560,7 +1515,13 @@ def _match_final(
     """The match's final tally: the sum of the three columns' (ruling), one line per column."""
     lines = {
         p: tuple(
-            Line(f"column {c.number}: final tally", (c.final or {}).get(p, 0), "hollywood", "ruling", "ruling")
+            Line(
+                label=msg("column {column}: final tally", column=c.number),
+                points=(c.final or {}).get(p, 0),
+                rule=N_("hollywood"),
+                source="ruling",
+                basis="ruling",
+            )
             for c in columns
         )
         for p in players
@@ -1568,51 +1529,79 @@ def _match_final(
     return {p: sum(x.points for x in lines[p]) for p in players}, lines
 
 
+def _add_bonus_lines(
+    rules: GinRules,
+    players: tuple[str, ...],
+    totals: Mapping[str, int],
+    boxes: Mapping[str, int],
+    winner: str,
+    lines: dict[str, list[Line]],
+) -> None:
+    """The end-of-game bonuses of points scoring: shutout, game bonus, boxes."""
+    if rules.shutout and all(totals[p] == 0 for p in players if p != winner):
+        cited = rules.cite("shutout")
+        lines[winner].append(
+            Line(
+                label=msg("shutout: the winner's points from hands doubled, the bonuses added after (GC)"),
+                points=totals[winner],
+                rule=N_("shutout"),
+                source=cited.source,
+                basis=cited.basis,
+            )
+        )
+    if rules.game_bonus:
+        cited = rules.cite("game_bonus")
+        lines[winner].append(
+            Line(
+                label=msg("game bonus"),
+                points=rules.game_bonus,
+                rule=N_("game bonus"),
+                source=cited.source,
+                basis=cited.basis,
+            )
+        )
+    if rules.box_bonus:
+        cited = rules.cite("box_bonus")
+        for p in players:
+            if boxes[p]:
+                lines[p].append(
+                    Line(
+                        label=nmsg(
+                            "boxes: {n} hand won × {bonus}",
+                            "boxes: {n} hands won × {bonus}",
+                            boxes[p],
+                            bonus=rules.box_bonus,
+                        ),
+                        points=boxes[p] * rules.box_bonus,
+                        rule=N_("box bonus"),
+                        source=cited.source,
+                        basis=cited.basis,
+                    )
+                )
+
+
 def _final(
     rules: GinRules, players: tuple[str, ...], totals: Mapping[str, int], boxes: Mapping[str, int], winner: str
-) -> tuple[dict[str, int], dict[str, tuple[Line, ...]], list[str]]:
+) -> tuple[dict[str, int], dict[str, tuple[Line, ...]], list[Msg | str]]:
     """Each player's final tally with the end-of-game bonuses, their lines, and notes."""
     lines: dict[str, list[Line]] = {p: [] for p in players}
-    notes: list[str] = []
+    notes: list[Msg | str] = []
     source = outcome_source(rules, "game")
     for p in players:
-        label = "game total" + (" (penalty points)" if rules.penalty else "")
-        lines[p].append(Line(label, totals[p], "game total", source))
+        label = msg("game total (penalty points)") if rules.penalty else msg("game total")
+        lines[p].append(Line(label=label, points=totals[p], rule=N_("game total"), source=source))
     if rules.penalty:
         if rules.game_bonus or rules.box_bonus or rules.shutout:
-            notes.append("game bonus, box bonus and shutout are not used with penalty scoring (ruling)")
+            notes.append(msg("game bonus, box bonus and shutout are not used with penalty scoring (ruling)"))
         notes.append(
-            f"the game ends when someone reaches {rules.target} penalty points; the lowest total wins "
-            f"({rules.cite('target').source})"
+            msg(
+                "the game ends when someone reaches {target} penalty points; the lowest total wins ({source})",
+                target=rules.target,
+                source=rules.cite("target").source,
+            )
         )
     else:
-        if rules.shutout and all(totals[p] == 0 for p in players if p != winner):
-            cited = rules.cite("shutout")
-            lines[winner].append(
-                Line(
-                    "shutout: the winner's points from hands doubled, the bonuses added after (GC)",
-                    totals[winner],
-                    "shutout",
-                    cited.source,
-                    cited.basis,
-                )
-            )
-        if rules.game_bonus:
-            cited = rules.cite("game_bonus")
-            lines[winner].append(Line("game bonus", rules.game_bonus, "game bonus", cited.source, cited.basis))
-        if rules.box_bonus:
-            cited = rules.cite("box_bonus")
-            for p in players:
-                if boxes[p]:
-                    lines[p].append(
-                        Line(
-                            f"boxes: {boxes[p]} hand{'s' if boxes[p] != 1 else ''} won × {rules.box_bonus}",
-                            boxes[p] * rules.box_bonus,
-                            "box bonus",
-                            cited.source,
-                            cited.basis,
-                        )
-                    )
+        _add_bonus_lines(rules, players, totals, boxes, winner, lines)
     final = {p: sum(x.points for x in lines[p]) for p in players}
     return final, {p: tuple(v) for p, v in lines.items()}, notes
 
@@ -1624,13 +1613,16 @@ def conclude(rules: GinRules, players: Sequence[str], standing: Standing, deals:
     winner = _name(players, standing.winner)
     final: Mapping[str, int] | None = None
     final_lines: Mapping[str, tuple[Line, ...]] | None = None
-    game_notes: list[str] = []
+    game_notes: list[Msg | str] = []
     columns = _column_results(rules, players, standing.columns) if rules.hollywood else ()
     if rules.hollywood:
         game_notes.append(
-            "Hollywood: three games scored at once, each settled on its own (game bonus, boxes for the hands "
-            f"won in it, shutout) — {HOLLYWOOD_SOURCE}; the match's totals and final are the sums of the three "
-            "columns', and the match goes to the player who won the most columns (ruling)"
+            msg(
+                "Hollywood: three games scored at once, each settled on its own (game bonus, boxes for the hands "
+                "won in it, shutout) — {source}; the match's totals and final are the sums of the three "
+                "columns', and the match goes to the player with the larger sum of finals (ruling)",
+                source=HOLLYWOOD_SOURCE,
+            )
         )
         if standing.ended_on is not None:
             final, final_lines = _match_final(players, columns)
@@ -1661,7 +1653,7 @@ def score_game(rules: GinRules, players: Sequence[str], deals: Any, first_dealer
     before it) but no longer scored."""
     players = tuple(players)
     if not isinstance(deals, list):
-        raise RecordInvalid([RecordError("'deals' must be a list", rule="format", field="deals")])
+        raise RecordInvalid([RecordError(msg("'deals' must be a list"), rule=N_("format"), field="deals")])
     standing = begin(rules, players, first_dealer)
     errors: list[RecordError] = []
     results: list[DealResult] = []

@@ -45,7 +45,7 @@ def previous_all_best(mask: int, discard: bool = False) -> list[gf.Arrangement]:
             rest = mask & ~(1 << i)
             if gf.best_deadwood(rest) == target:
                 for v, melds, dead, _ in previous_all_best(rest):
-                    out.append((v, melds, dead, i))
+                    out.append(gf.Arrangement(v, melds, dead, i))
         return out
     target = gf.best_deadwood(mask)
     a, b, c, d, multi = gf._split(mask)
@@ -53,7 +53,7 @@ def previous_all_best(mask: int, discard: bool = False) -> list[gf.Arrangement]:
     seen: set[tuple[int, ...]] = set()
     for ca, cb, cc, cd, sets in gf._set_choices(a, b, c, d, multi):
         parts = (ca, cb, cc, cd)
-        if sum(gf.T[p] for p in parts) != target:
+        if sum(gf.RUN_DEADWOOD[p] for p in parts) != target:
             continue
         per_suit = []
         for s, p in enumerate(parts):
@@ -70,7 +70,7 @@ def previous_all_best(mask: int, discard: bool = False) -> list[gf.Arrangement]:
                         melded = 0
                         for m in melds:
                             melded |= m
-                        out.append((target, melds, mask & ~melded, None))
+                        out.append(gf.Arrangement(target, melds, mask & ~melded, None))
     return out
 
 

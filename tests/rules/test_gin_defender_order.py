@@ -24,7 +24,7 @@ def previous_knocker_targets(knocker_melds: Iterable[int]) -> tuple[int, list[tu
         elif gf.meld_is_run(m):
             low = (m & -m).bit_length() - 1
             s = low // 13
-            runs.append((s, m >> (13 * s) & gf.FULL))
+            runs.append((s, m >> (13 * s) & gf.BB_SUIT))
     return set_free, runs
 
 
@@ -34,9 +34,9 @@ def previous_defender_best(mask: int, knocker_melds: Sequence[int], chained: boo
     if not mask & set_free and not any(mask >> (13 * s) & gf._adjacent(run) for s, run in kruns):
         # Nothing touches the knocker's melds: no layoff can start, his own best arrangement it is.
         points, melds, dead = gf.best_arrangement(mask)
-        return points, melds, 0, dead
+        return gf.DefenderPlay(points, melds, 0, dead)
     a, b, c, d, multi = gf._split(mask)
-    fa, fb, fc, fd = (set_free & gf.FULL, set_free >> 13 & gf.FULL, set_free >> 26 & gf.FULL, set_free >> 39)
+    fa, fb, fc, fd = (set_free & gf.BB_SUIT, set_free >> 13 & gf.BB_SUIT, set_free >> 26 & gf.BB_SUIT, set_free >> 39)
     if not chained:
         for s, run in kruns:
             adj = gf._adjacent(run)
@@ -78,7 +78,7 @@ def previous_defender_best(mask: int, knocker_melds: Sequence[int], chained: boo
             dead |= (rest & ~frees[s]) << (13 * s)
         else:
             if best is None or total < best[0]:
-                best = (total, gf._sort_melds(own), layoff, dead)
+                best = gf.DefenderPlay(total, gf._sort_melds(own), layoff, dead)
     assert best is not None  # the first set choice (no set at all) is always scored in full
     return best
 
@@ -99,11 +99,11 @@ def _cases(rnd: random.Random, count: int) -> Iterable[tuple[int, tuple[int, ...
 
 def test_knocker_targets_same_as_before():
     rnd = random.Random(11)
-    samples = [0, 1, 7, (1 << 13) | 1, gf._COLUMN, gf._COLUMN << 12, (gf._COLUMN << 3) & ~(1 << 16)]
+    samples = [0, 1, 7, (1 << 13) | 1, gf.BB_ACES, gf.BB_ACES << 12, (gf.BB_ACES << 3) & ~(1 << 16)]
     samples += [rnd.getrandbits(52) & rnd.getrandbits(52) & rnd.getrandbits(52) for _ in range(3000)]
     for r in range(13):
         for s in range(4):
-            samples.append(gf._COLUMN << r & ~(1 << (13 * s + r)))
+            samples.append(gf.BB_ACES << r & ~(1 << (13 * s + r)))
             for length in range(2, 14 - r):
                 samples.append(((1 << length) - 1) << (13 * s + r))
     for m in samples:

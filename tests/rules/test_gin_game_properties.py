@@ -155,7 +155,7 @@ def test_a_deal_after_the_game_ended_is_refused_by_play():
     with pytest.raises(RecordInvalid) as info:
         gin.play(rules, players, standing, gin_deal, 2)
     assert [(e.deal, e.rule) for e in info.value.errors] == [(2, "game end")]
-    assert "Ann won on deal 1" in info.value.errors[0].message
+    assert "Ann won on deal 1" in str(info.value.errors[0].message)
 
 
 def test_play_names_every_error_of_the_deal():

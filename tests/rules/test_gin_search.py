@@ -52,13 +52,13 @@ FAST = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCh
 
 def test_table_values():
     assert gf.VALUES == (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
-    assert gf.T[0] == 0
-    assert gf.T[0b111] == 0  # A-2-3
-    assert gf.T[0b11] == 3  # A, 2
-    assert gf.T[0b1_0000_0000_0011] == 13  # A 2 K: no Q-K-A, no K-A-2
-    assert gf.T[(1 << 11) | (1 << 12) | 1] == 21  # Q K A: the ace is low only
-    assert gf.T[gf.FULL] == 0
-    assert gf.T1[0b1111] == 0 and gf.T1_CARD[0b1111] in (0, 3)
+    assert gf.RUN_DEADWOOD[0] == 0
+    assert gf.RUN_DEADWOOD[0b111] == 0  # A-2-3
+    assert gf.RUN_DEADWOOD[0b11] == 3  # A, 2
+    assert gf.RUN_DEADWOOD[0b1_0000_0000_0011] == 13  # A 2 K: no Q-K-A, no K-A-2
+    assert gf.RUN_DEADWOOD[(1 << 11) | (1 << 12) | 1] == 21  # Q K A: the ace is low only
+    assert gf.RUN_DEADWOOD[gf.BB_SUIT] == 0
+    assert gf.DISCARD_DEADWOOD[0b1111] == 0 and gf.DISCARD_CARD[0b1111] in (0, 3)
 
 
 def test_ace_is_low_only():

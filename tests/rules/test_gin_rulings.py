@@ -1,0 +1,99 @@
+"""This round's rulings of RULES.md §2 for Oklahoma Gin, each shown on a deal or a match of its own.
+
+- Hollywood: a deal's points for a player are what it adds to his columns together; the match's
+  running totals and final tallies are the sums of the three columns'; the match goes to the
+  player with the larger sum of finals once all three columns are closed.
+- A void hand scores nothing, wins no box, makes no Hollywood entry; its record needs no hands.
+- A hand won for 0 points (an undercut on equal deadwood, undercut bonus 0) is still won: a box
+  and a Hollywood entry.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from scorekeeper.rules import gin, record
+from tests.rules.test_gin_game_properties import gin_rules
+
+PLAYERS = ("Ann", "Ben")
+RECORDS = Path(__file__).parent / "records"
+
+# Ann knocks with 4 (5♠ 6♠ 7♠, 8♥ 9♥ 10♥, J♦ Q♦ K♦ and 4♣ as deadwood); Ben holds 4 after his
+# own melds (A♣ 2♣ 3♣, 9♣ 10♣ J♣, 2♦ 3♦ 4♦; 4♥ left) and cannot lay off: an undercut on equal deadwood.
+ANN_FOUR = ["5S", "6S", "7S", "8H", "9H", "10H", "JD", "QD", "KD", "4C"]
+BEN_FOUR = ["AC", "2C", "3C", "9C", "10C", "JC", "2D", "3D", "4D", "4H"]
+# Ann knocks with 4 again; Ben holds much deadwood: Ann's knock.
+BEN_HIGH = ["AC", "2C", "3C", "9C", "10C", "KC", "2D", "3D", "8D", "4H"]
+
+
+def deal(knocker: str | None, ann: list[str] | None = None, ben: list[str] | None = None) -> dict[str, Any]:
+    if knocker is None:
+        return {"upcard": "10D", "knocker": None}
+    return {"upcard": "10D", "knocker": knocker, "hands": {"Ann": {"cards": ann}, "Ben": {"cards": ben}}}
+
+
+def test_a_void_hand_needs_no_hands_scores_nothing_and_wins_no_box():
+    rules = gin_rules("standard")
+    standing = gin.begin(rules, PLAYERS, "Ben")
+    result, after = gin.play(rules, PLAYERS, standing, deal(None), 1)
+    assert result.outcome == "void" and result.winner is None
+    assert {p: d.points for p, d in result.players.items()} == {"Ann": 0, "Ben": 0}
+    assert all(not d.lines for d in result.players.values())
+    assert after.boxes == standing.boxes and after.totals == standing.totals
+    assert result.next_dealer == result.dealer == "Ben"  # the same dealer deals again
+
+
+def test_a_void_hand_makes_no_hollywood_entry():
+    rules = gin_rules("standard", {"hollywood": True})
+    standing = gin.begin(rules, PLAYERS)
+    result, after = gin.play(rules, PLAYERS, standing, deal(None), 1)
+    assert result.columns == ()
+    assert after.columns == standing.columns
+    assert "Hollywood: nobody won this hand: nothing is entered in the columns" in [str(n) for n in result.notes]
+
+
+def test_a_hand_won_for_0_points_is_still_won():
+    rules = gin_rules("standard", {"undercut_bonus": 0})
+    standing = gin.begin(rules, PLAYERS)
+    result, after = gin.play(rules, PLAYERS, standing, deal("Ann", ANN_FOUR, BEN_FOUR), 1)
+    assert result.outcome == "undercut" and result.winner == "Ben"
+    assert {p: d.points for p, d in result.players.items()} == {"Ann": 0, "Ben": 0}
+    assert after.boxes == (0, 1)  # a box for Ben
+    assert result.next_dealer == "Ben"
+
+
+def test_a_hand_won_for_0_points_is_a_hollywood_entry():
+    rules = gin_rules("standard", {"undercut_bonus": 0, "hollywood": True})
+    standing = gin.begin(rules, PLAYERS)
+    result, after = gin.play(rules, PLAYERS, standing, deal("Ann", ANN_FOUR, BEN_FOUR), 1)
+    assert result.winner == "Ben" and result.columns == (1,)
+    assert after.columns[0].boxes == (0, 1) and after.columns[0].totals == (0, 0)
+    # his second win goes in column 1, where he has an entry, and in column 2
+    result, after = gin.play(rules, PLAYERS, after, deal("Ann", ANN_FOUR, BEN_FOUR), 2)
+    assert result.columns == (1, 2)
+    assert [c.boxes for c in after.columns] == [(0, 2), (0, 1), (0, 0)]
+
+
+def test_hollywood_deal_points_are_what_the_hand_adds_to_the_columns_together():
+    rules = gin_rules("standard", {"hollywood": True})
+    standing = gin.begin(rules, PLAYERS)
+    first, standing = gin.play(rules, PLAYERS, standing, deal("Ann", ANN_FOUR, BEN_HIGH), 1)
+    second, standing = gin.play(rules, PLAYERS, standing, deal("Ann", ANN_FOUR, BEN_HIGH), 2)
+    hand = first.players["Ann"].points
+    assert first.columns == (1,) and second.columns == (1, 2)
+    assert second.players["Ann"].points == 2 * hand  # once for each column it entered
+    assert sum(x.points for x in second.players["Ann"].lines) == second.players["Ann"].points
+    assert second.totals["Ann"] == sum(c.totals[0] for c in standing.columns) == 3 * hand
+
+
+def test_the_hollywood_match_goes_to_the_larger_sum_of_finals_not_to_more_columns():
+    # The example record: Ann closes column 1 at 132-0, Ben wins columns 2 and 3 at 114-99.
+    result = record.result_json(record.score_text((RECORDS / "gin_hollywood_casino.json").read_text("utf-8")))
+    columns = result["columns"]
+    assert [c["winner"] for c in columns] == ["Ann", "Ben", "Ben"]
+    finals = {p: sum(c["final"][p] for c in columns) for p in PLAYERS}
+    assert finals == result["final"] == {"Ann": 330, "Ben": 228}
+    assert result["totals"] == {p: sum(c["totals"][p] for c in columns) for p in PLAYERS}
+    assert result["winner"] == "Ann"
+    assert any("Ann wins the match with the larger sum" in str(n) for n in result["deals"][-1]["notes"])
