@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from scorekeeper.history.transfer import NotExportLayout, iter_record_texts, iter_records, record_of_text
 from scorekeeper.rules.errors import RecordError, RecordInvalid
+from scorekeeper.rules.messages import msg
 from scorekeeper.rules.players import MAX_PLAYER_NAME
 from scorekeeper.table import engine
 from scorekeeper.table.models import (
@@ -49,9 +50,9 @@ from scorekeeper.table.services import (
 def _check_name(name: str) -> str:
     name = clean_name(name or "")
     if not name:
-        raise RecordInvalid([RecordError("a player's name is empty", rule="players")])
+        raise RecordInvalid([RecordError(msg("a player's name is empty"), rule="players")])
     if len(name) > MAX_PLAYER_NAME:
-        raise RecordInvalid([RecordError(f"a name has at most {MAX_PLAYER_NAME} characters", rule="players")])
+        raise RecordInvalid([RecordError(msg("a name has at most {n} characters", n=MAX_PLAYER_NAME), rule="players")])
     return name
 
 
@@ -62,7 +63,9 @@ def rename_player(*, player: Player, name: str) -> Player:
     player = Player.objects.select_for_update().get(pk=player.pk)
     clash = Player.objects.filter(table_id=player.table_id, key=name_key(name)).exclude(pk=player.pk).first()
     if clash is not None:
-        raise RecordInvalid([RecordError(f"'{clash.name}' is another player: merge the two instead", rule="players")])
+        raise RecordInvalid(
+            [RecordError(msg("'{name}' is another player: merge the two instead", name=clash.name), rule="players")]
+        )
     if player.name != name:
         player.name = name
         player.save(update_fields=["name", "key"])
@@ -75,18 +78,24 @@ def merge_players(*, source: Player, into: Player) -> Player:
     """Merge ``source`` into ``into``: every game of ``source`` becomes ``into``'s. Refused when
     both sat at the same game (a game's players are distinct people) or are at different tables."""
     if source.pk == into.pk:
-        raise RecordInvalid([RecordError("a player cannot be merged into himself", rule="players")])
+        raise RecordInvalid([RecordError(msg("a player cannot be merged into himself"), rule="players")])
     source = Player.objects.select_for_update().get(pk=source.pk)
     into = Player.objects.select_for_update().get(pk=into.pk)
     if source.table_id != into.table_id:
-        raise RecordInvalid([RecordError("these players are at different tables", rule="players")])
+        raise RecordInvalid([RecordError(msg("these players are at different tables"), rule="players")])
     shared = Game.objects.filter(seats__player=source).filter(seats__player=into).values_list("pk", flat=True)
     if shared:
         ids = ", ".join(f"#{pk}" for pk in sorted(shared)[:10])
         raise RecordInvalid(
             [
                 RecordError(
-                    f"{source.name} and {into.name} played together in game {ids}: they are two people", rule="players"
+                    msg(
+                        "{first} and {second} played together in game {ids}: they are two people",
+                        first=source.name,
+                        second=into.name,
+                        ids=ids,
+                    ),
+                    rule="players",
                 )
             ]
         )
@@ -149,7 +158,7 @@ def _import(table: Table, records: Iterable[Any], by: Actor, workers: int, *, te
         except RecordInvalid as exc:  # the file itself: not JSON from some point on
             report.errors.append({"record": None, "errors": [e.as_dict() for e in exc.errors]})
         except BrokenProcessPool:  # a worker process was killed (out of memory, say): nothing is saved
-            stopped = RecordError("a process scoring the records stopped; nothing was imported", rule="internal")
+            stopped = RecordError(msg("a process scoring the records stopped; nothing was imported"), rule="internal")
             report.errors.append({"record": None, "errors": [stopped.as_dict()]})
         if report.errors:
             report.game_ids = []

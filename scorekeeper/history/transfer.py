@@ -13,7 +13,7 @@ from typing import IO, Any
 from django.db.models import Prefetch, QuerySet
 
 from scorekeeper.rules.errors import RecordError, RecordInvalid
-from scorekeeper.rules.messages import Msg
+from scorekeeper.rules.messages import Msg, msg
 from scorekeeper.rules.record import HUGE_NUMBER, check_text
 from scorekeeper.table import engine
 from scorekeeper.table.models import Deal, Game, Seat
@@ -183,7 +183,7 @@ class _Reader:
         try:
             text = data if isinstance(data, str) else self.decoder.decode(data, final=not data)
         except UnicodeDecodeError:
-            raise _error("not valid JSON: the file is not UTF-8 text") from None
+            raise _error(msg("not valid JSON: the file is not UTF-8 text")) from None
         if not data:
             self.eof = True
         if self.pos:
@@ -213,7 +213,14 @@ class _Reader:
         column = at - self.buf.rfind("\n", 0, at)
         if not line:
             column += self.column_before
-        return _error(f"not valid JSON: {message} at line {self.lines_before + line + 1}, column {column}")
+        return _error(
+            msg(
+                "not valid JSON: {problem} at line {line}, column {column}",
+                problem=message,
+                line=self.lines_before + line + 1,
+                column=column,
+            )
+        )
 
     def _value(self) -> Any:
         """The JSON value at the position (reading on while the buffer may hold only part of it)."""
@@ -226,7 +233,7 @@ class _Reader:
                     continue
                 raise self._fail(exc.msg, self.pos + offset) from None
             except RecursionError:
-                raise _error("not a game record: the JSON is nested too deeply") from None
+                raise _error(msg("not a game record: the JSON is nested too deeply")) from None
             except ValueError:  # Python reads integers of at most 4,300 digits (more text only adds digits)
                 raise _error(HUGE_NUMBER) from None
             if _ESCAPE.search(self.buf, self.pos, end):
@@ -252,7 +259,7 @@ class _Reader:
             self.pos += 1
             if self._skip() != "":
                 raise self._fail("Extra data", self.pos)
-            raise _error("the file holds an empty list: no game to import")
+            raise _error(msg("the file holds an empty list: no game to import"))
         while True:
             following = self._skip()
             if following in ("", "]"):
@@ -323,5 +330,5 @@ def record_of_text(text: bytes) -> Any:
         raise NotExportLayout from None
 
 
-def _error(message: Msg | str) -> RecordInvalid:
+def _error(message: Msg) -> RecordInvalid:
     return RecordInvalid([RecordError(message, rule="format")])

@@ -17,7 +17,7 @@ from .messages import Msg, msg
 class CardError(ValueError):
     """A token that is not a card; the message says what is wrong with it."""
 
-    def __init__(self, token: str, message: Msg | str) -> None:
+    def __init__(self, token: str, message: Msg) -> None:
         super().__init__(str(message))
         self.token = token
         self.message = message

@@ -9,7 +9,7 @@ from .messages import Msg
 
 @dataclass(frozen=True, slots=True)
 class RecordError:
-    message: Msg | str  # a message (its English text is str(message)); plain text until every maker gives one
+    message: Msg  # what is wrong, as a message: str(message) is its English text
     rule: str = ""
     source: str = ""
     deal: int | None = None

@@ -130,17 +130,17 @@ def meld_problem(m: int) -> Msg | None:
     return msg("not a meld: a set is 3 or 4 cards of one rank, a run 3 or more cards in order of one suit")
 
 
-def check_meld(cards: Sequence[Card]) -> tuple[str | None, str | None]:
+def check_meld(cards: Sequence[Card]) -> tuple[str | None, Msg | None]:
     """A live check of one meld as entered: ("set" or "run", None) when legal, else (None, what is
     wrong with the rule and its source)."""
     if len(set(cards)) != len(cards):
-        return None, str(msg("a card is named twice in this meld: the pack has one of each — S2, Setup"))
+        return None, msg("a card is named twice in this meld: the pack has one of each — S2, Setup")
     if any(c.is_joker for c in cards):
-        return None, str(msg("Oklahoma Gin is played without the Joker — S2, Setup; S4"))
+        return None, msg("Oklahoma Gin is played without the Joker — S2, Setup; S4")
     mask = search.mask_of(c.index for c in cards)
     problem = meld_problem(mask)
     if problem:
-        return None, str(msg("{problem} — {rule}, {source}", problem=problem, rule=MELD_RULE, source=MELD_SOURCE))
+        return None, msg("{problem} — {rule}, {source}", problem=problem, rule=MELD_RULE, source=MELD_SOURCE)
     return search.meld_kind(mask), None
 
 
@@ -176,7 +176,7 @@ class _Report:
 
     def add(
         self,
-        message: Msg | str,
+        message: Msg,
         rule: str,
         *,
         source: str = "",
@@ -592,7 +592,7 @@ class _Settlement:
     points: dict[str, int]
     lines: dict[str, list[Line]]
     winner: str | None  # the hand's winner (next dealer, box)
-    notes: list[Msg | str]
+    notes: list[Msg]
 
 
 @dataclass
@@ -600,7 +600,7 @@ class _ScoredDeal:
     outcome: str
     players: dict[str, PlayerDeal]
     winner: str | None
-    notes: list[Msg | str]
+    notes: list[Msg]
     multiplier: int
 
 
@@ -790,7 +790,7 @@ def _settle_undercut_penalty(
     defenders: list[str],
     sides: Mapping[str, _Arrangement],
     lines: dict[str, list[Line]],
-    notes: list[Msg | str],
+    notes: list[Msg],
 ) -> str:
     """Penalty scoring: each player but the undercutter takes his deadwood minus the undercutter's,
     the knocker the undercut penalty on top. Returns the undercutter."""
@@ -823,7 +823,7 @@ def _settle_undercut(
     defenders: list[str],
     sides: Mapping[str, _Arrangement],
     lines: dict[str, list[Line]],
-    notes: list[Msg | str],
+    notes: list[Msg],
 ) -> str:
     """Points to the hand's winner: each defender settles with the knocker (two players: the one
     defender). Returns the hand's winner, the defender with the least deadwood."""
@@ -878,7 +878,7 @@ def _settle(
     """Points and lines of one deal, given the arrangements: gin, knock or undercut."""
     lines: dict[str, list[Line]] = {p: [] for p in players}
     defenders = _seat_order_after(players, knocker)
-    notes: list[Msg | str] = []
+    notes: list[Msg] = []
     winner = knocker
     if outcome in ("gin", "big_gin"):
         _settle_gin(rules, knocker, defenders, sides, outcome, lines)
@@ -902,9 +902,9 @@ def _knocker_net(rules: GinRules, players: tuple[str, ...], knocker: str, settle
     return settled.points[knocker] - others
 
 
-def _upcard_notes(rules: GinRules, upcard: Card, limit: int, multiplier: int) -> list[Msg | str]:
+def _upcard_notes(rules: GinRules, upcard: Card, limit: int, multiplier: int) -> list[Msg]:
     """The knock limit and the spade multiplier the upcard sets."""
-    notes: list[Msg | str] = []
+    notes: list[Msg] = []
     if limit == 0:
         notes.append(
             msg(
@@ -1073,9 +1073,9 @@ def _arrangement_notes(
     candidates: list[_Arrangement],
     chosen: _Arrangement,
     gin: bool,
-) -> list[Msg | str]:
+) -> list[Msg]:
     """What the engine chose for the knocker, and how the layoffs were made."""
-    notes: list[Msg | str] = []
+    notes: list[Msg] = []
     if deal.hands[knocker].given == "cards" and len(candidates) > 1:
         notes.append(_equal_arrangements_note(knocker, len(candidates), chosen.discard is not None))
     if chosen.discard is not None:
@@ -1223,9 +1223,7 @@ def begin(rules: GinRules, players: Sequence[str], first_dealer: str | None = No
     )
 
 
-def _game_end(
-    rules: GinRules, players: tuple[str, ...], totals: Mapping[str, int]
-) -> tuple[str | None, list[Msg | str]]:
+def _game_end(rules: GinRules, players: tuple[str, ...], totals: Mapping[str, int]) -> tuple[str | None, list[Msg]]:
     """The game's winner once someone reaches the target (penalty: the lowest total wins), and a
     note when the leaders tie (the game goes on)."""
     reached = [p for p in players if rules.reached(totals[p])]
@@ -1387,10 +1385,10 @@ def _match_winner(
 
 def _entry_notes(
     players: tuple[str, ...], winner: str, points: int, shown: list[int], columns: Sequence[ColumnStanding]
-) -> list[Msg | str]:
+) -> list[Msg]:
     """The notes of a hand entered in the columns ``shown`` (1-based): where it went, and each
     column it closed."""
-    notes: list[Msg | str] = []
+    notes: list[Msg] = []
     if len(shown) > 1:
         notes.append(
             msg(
@@ -1582,10 +1580,10 @@ def _add_bonus_lines(
 
 def _final(
     rules: GinRules, players: tuple[str, ...], totals: Mapping[str, int], boxes: Mapping[str, int], winner: str
-) -> tuple[dict[str, int], dict[str, tuple[Line, ...]], list[Msg | str]]:
+) -> tuple[dict[str, int], dict[str, tuple[Line, ...]], list[Msg]]:
     """Each player's final tally with the end-of-game bonuses, their lines, and notes."""
     lines: dict[str, list[Line]] = {p: [] for p in players}
-    notes: list[Msg | str] = []
+    notes: list[Msg] = []
     source = outcome_source(rules, "game")
     for p in players:
         label = msg("game total (penalty points)") if rules.penalty else msg("game total")
@@ -1613,7 +1611,7 @@ def conclude(rules: GinRules, players: Sequence[str], standing: Standing, deals:
     winner = _name(players, standing.winner)
     final: Mapping[str, int] | None = None
     final_lines: Mapping[str, tuple[Line, ...]] | None = None
-    game_notes: list[Msg | str] = []
+    game_notes: list[Msg] = []
     columns = _column_results(rules, players, standing.columns) if rules.hollywood else ()
     if rules.hollywood:
         game_notes.append(

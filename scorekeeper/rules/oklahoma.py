@@ -102,7 +102,7 @@ class _Report:
 
     def add(
         self,
-        message: Msg | str,  # str: a card's own notation error (cards.CardError)
+        message: Msg,
         rule: str,
         source: str,
         player: str | None = None,
@@ -794,9 +794,9 @@ def _play(
     return result, after
 
 
-def _deal_notes(players: tuple[str, ...], deal: _Deal) -> list[Msg | str]:
+def _deal_notes(players: tuple[str, ...], deal: _Deal) -> list[Msg]:
     """What the engine decided and why: how the deal ended, the readings of unnamed wild cards."""
-    notes: list[Msg | str] = []
+    notes: list[Msg] = []
     if deal.out is None:
         notes.append(msg("the stock ran out: nobody went out, no bonus (S0); the same dealer deals again (ruling)"))
         if deal.late_misdeal:

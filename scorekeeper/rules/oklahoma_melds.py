@@ -211,7 +211,7 @@ def laid_out(
     )
 
 
-def _error(message: Msg | str, rule: str, source: str, cards: Sequence[str] = ()) -> RecordError:
+def _error(message: Msg, rule: str, source: str, cards: Sequence[str] = ()) -> RecordError:
     return RecordError(message, rule=rule, source=source, cards=tuple(cards))
 
 

@@ -83,7 +83,7 @@ class MeldedCheck:
         return tuple(m.labels for m in self.melds)
 
 
-def _error(message: Msg | str, rule: str, source: str, cards: Sequence[str] = ()) -> RecordError:
+def _error(message: Msg, rule: str, source: str, cards: Sequence[str] = ()) -> RecordError:
     return RecordError(message, rule=rule, source=source, cards=tuple(cards))
 
 

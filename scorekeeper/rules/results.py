@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .messages import Msg
@@ -17,7 +17,7 @@ class Line:
     project's reading where the sources are silent or disagree, "option" for a house option.
     """
 
-    label: Msg | str  # a message (its English text is str(label)); plain text until every maker gives one
+    label: Msg  # what scored, as a message: str(label) is its English text
     points: int
     rule: str
     source: str
@@ -60,7 +60,7 @@ class DealResult:
     side: Mapping[str, int]
     dealer: str | None
     next_dealer: str | None
-    notes: tuple[Msg | str, ...] = ()  # e.g. "knock limit 7 (upcard 7♠)"
+    notes: tuple[Msg, ...] = ()  # e.g. "knock limit 7 (upcard 7♠)"
     actor: str | None = None  # who went out (Oklahoma) or knocked (Gin)
     winner: str | None = None  # who won the hand: out, knocker, or the undercutter
     columns: tuple[int, ...] = ()  # Gin, Hollywood: the columns (1, 2, 3) the hand was entered in
@@ -93,7 +93,7 @@ class GameResult:
     final: Mapping[str, int] | None = None
     final_lines: Mapping[str, tuple[Line, ...]] | None = None
     target: int = 0
-    notes: tuple[Msg | str, ...] = field(default_factory=tuple)
+    notes: tuple[Msg, ...] = field(default_factory=tuple)
     columns: tuple[ColumnResult, ...] = ()  # Gin, Hollywood: the three columns
 
 
@@ -168,29 +168,3 @@ class Standing:
             winner=data["winner"],
             columns=tuple(ColumnStanding.from_json(c) for c in data.get("columns", ())),
         )
-
-
-def positional_maker[T](cls: type[T]) -> Callable[..., T]:
-    """A positional constructor for a frozen slots dataclass, for the engine's hot loops. Every
-    field must be given, in order; nothing is checked or defaulted.
-
-    The generated ``__init__`` of a frozen dataclass sets each field through ``object.__setattr__``,
-    and a slot's own setter called by name is not much quicker: so the object is made as an
-    instance of a plain class with the very same slots, its fields set as ordinary attributes,
-    then given ``cls`` as its class (allowed because the two lay out their slots alike: Python
-    checks it) - an instance of ``cls`` like any other, about three times quicker to make."""
-    names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
-    if cls.__bases__ != (object,) or getattr(cls, "__slots__", None) != names:
-        raise TypeError(f"{cls.__name__}: a dataclass of its own slots only, one for each field, in order")
-    twin = type(f"_{cls.__name__}Fields", (), {"__slots__": names})
-    scope: dict[str, Any] = {"twin": twin, "cls": cls}
-    body = "".join(f"    obj.{name} = {name}\n" for name in names)
-    exec(f"def make({', '.join(names)}):\n    obj = twin()\n{body}    obj.__class__ = cls\n    return obj\n", scope)
-    made: Callable[..., T] = scope["make"]
-    return made
-
-
-make_line = positional_maker(Line)
-make_player_deal = positional_maker(PlayerDeal)
-make_deal_result = positional_maker(DealResult)
-make_standing = positional_maker(Standing)

@@ -381,7 +381,7 @@ def _meld_example_gin(example_id: str, text: str) -> MeldExample:
     cards = [parse_card(x) for x in split_cards(text)]
     kind, problem = gin.check_meld(cards)
     return MeldExample(
-        example_id, GIN, text, kind is not None, kind or "", tuple(c.label for c in cards), problem=problem or ""
+        example_id, GIN, text, kind is not None, kind or "", tuple(c.label for c in cards), problem=str(problem or "")
     )
 
 
@@ -1615,9 +1615,9 @@ def _gin_hollywood(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exam
         ),
         w.p(
             msg(
-                "The match ends when all three columns are closed. Ruling: the match goes to the player who won "
-                "the most columns. Its running total and its final tally are the sums of the three columns, so a "
-                "hand entered in two columns counts twice."
+                "The match ends when all three columns are closed. Ruling: its running total and its final tally "
+                "are the sums of the three columns, so a hand entered in two columns counts twice, and the match "
+                "goes to the player with the larger sum of finals, not to the one who won the most columns."
             ),
             cite=RULING,
             id="match",

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from scorekeeper.rules import games, gin, oklahoma, profiles
-from scorekeeper.rules.cards import Card
+from scorekeeper.rules import games, profiles
 from scorekeeper.rules.errors import RecordError, RecordInvalid
-from scorekeeper.rules.profiles import OklahomaRules, Rules
+from scorekeeper.rules.messages import msg
+from scorekeeper.rules.profiles import Rules
 from scorekeeper.rules.record import FORMAT, check_header
 from scorekeeper.rules.results import DealResult, GameResult, Standing
 from scorekeeper.table.models import Game
@@ -148,7 +148,10 @@ def _guarded() -> Iterator[None]:
         raise RecordInvalid(
             [
                 RecordError(
-                    f"the score keeper could not check this entry ({type(exc).__name__}); nothing was saved",
+                    msg(
+                        "the score keeper could not check this entry ({error}); nothing was saved",
+                        error=type(exc).__name__,
+                    ),
                     rule="internal",
                 )
             ]
@@ -391,42 +394,3 @@ def _concluded(at: _GameAt) -> GameResult:
 
 
 # ----------------------------------------------------------------------------- live checks
-
-
-def check_meld(tokens: list[Any], rules: Rules) -> oklahoma.MeldCheck | None:
-    """The engine's live check of one Oklahoma meld (None if the engine failed: logged)."""
-    if not isinstance(rules, OklahomaRules):
-        return None
-    try:
-        return oklahoma.check_meld(tokens, rules)
-    except Exception:
-        log.exception("check_meld failed")
-        return None
-
-
-def check_melded(tokens: list[Any], rules: Rules) -> oklahoma.MeldedCheck | None:
-    """The engine's live check of one Oklahoma player's melded cards as one flat list: the melds
-    it splits them into, or why it cannot (None if the engine failed: logged)."""
-    if not isinstance(rules, OklahomaRules):
-        return None
-    try:
-        return oklahoma.check_melded(tokens, rules)
-    except Exception:
-        log.exception("check_melded failed")
-        return None
-
-
-def pack_counts(rules: Rules) -> dict[str, int] | None:
-    """How many of each card the pack holds (Oklahoma's double pack), keyed by card code."""
-    if not isinstance(rules, OklahomaRules):
-        return None
-    return {card.code: n for card, n in oklahoma.pack_counts(rules).items()}
-
-
-def check_gin_meld(cards: list[Card]) -> tuple[str | None, str | None]:
-    """The engine's live check of one Oklahoma Gin meld: (kind, None) or (None, the problem)."""
-    try:
-        return gin.check_meld(cards)
-    except Exception:
-        log.exception("gin meld check failed")
-        return None, None

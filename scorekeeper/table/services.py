@@ -25,6 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scorekeeper.rules.errors import RecordError, RecordInvalid
+from scorekeeper.rules.messages import msg
 from scorekeeper.rules.results import DealResult, GameResult, Standing
 from scorekeeper.table import engine
 from scorekeeper.table.models import (
@@ -284,16 +285,20 @@ def player_name_errors(names: Sequence[Any]) -> list[RecordError]:
             continue  # the engine says so
         cleaned = clean_name(name)
         if not cleaned:
-            errors.append(RecordError("a player's name is empty", rule="players", field="players"))
+            errors.append(RecordError(msg("a player's name is empty"), rule="players", field="players"))
             continue
         key = name_key(cleaned)
         if key in seen:
-            same = f" ('{seen[key]}' is the same name)" if seen[key] != cleaned else ""
-            errors.append(
-                RecordError(
-                    f"'{cleaned}' is named twice{same}: player names must be unique", rule="players", field="players"
+            twice = (
+                msg("'{name}' is named twice: player names must be unique", name=cleaned)
+                if seen[key] == cleaned
+                else msg(
+                    "'{name}' is named twice ('{other}' is the same name): player names must be unique",
+                    name=cleaned,
+                    other=seen[key],
                 )
             )
+            errors.append(RecordError(twice, rule="players", field="players"))
         seen.setdefault(key, cleaned)
     return errors
 
@@ -333,7 +338,7 @@ def create_game(
     names = [known.get(name_key(n), n) for n in names]
     if first_dealer is not None and not 0 <= first_dealer < len(names):
         raise RecordInvalid(
-            [RecordError("the first dealer must be one of the players", rule="players", field="first_dealer")]
+            [RecordError(msg("the first dealer must be one of the players"), rule="players", field="first_dealer")]
         )
     rules = engine.resolve(kind, profile, options)
     engine.score(engine.record(kind=kind, profile=profile, options=options, names=names, first_dealer=first_dealer))
@@ -576,7 +581,11 @@ def add_deal(
         raise RecordInvalid(
             [
                 RecordError(
-                    f"the game is over: {game.winner_name()} won. Edit or delete a deal to change it.", rule="game over"
+                    msg(
+                        "the game is over: {winner} won. Edit or delete a deal to change it.",
+                        winner=game.winner_name() or "",
+                    ),
+                    rule="game over",
                 )
             ]
         )

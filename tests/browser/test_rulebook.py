@@ -131,7 +131,7 @@ def test_a_hollywood_match_on_every_page(scorer_page: Page, table, live_server, 
     columns = page.locator("#hw")
     expect(columns.locator('[data-column-state="3"]')).to_have_text("closed on deal 9")
     expect(columns.locator('[data-column-winner="1"]')).to_have_text("Ann wins")
-    expect(columns).to_contain_text("Ann wins the match with 3 of the three columns")
+    expect(columns).to_contain_text("Ann wins the match with the larger sum of finals (3 of the three columns won)")
     no_sideways_scroll(page)
     columns.scroll_into_view_if_needed()
     page.screenshot(path=str(_shot_path(f"hollywood-{size}-1-game")), caret="initial")

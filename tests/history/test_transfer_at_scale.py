@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from scorekeeper.history import services as history_services
 from scorekeeper.history import transfer
 from scorekeeper.rules.errors import RecordInvalid
+from scorekeeper.rules.messages import msg
 from scorekeeper.rules.record import parse_json
 from scorekeeper.table import services as table_services
 from scorekeeper.table.models import Change, Deal, Game, Player, Seat, Table
@@ -308,7 +309,7 @@ def test_the_reader_reads_what_json_reads(value, indent, cut, noise, chunk, as_b
         data = parse_json(source)
         if isinstance(data, list):
             if not data:
-                raise RecordInvalid([transfer._error("the file holds an empty list: no game to import").errors[0]])
+                raise RecordInvalid([transfer._error(msg("the file holds an empty list: no game to import")).errors[0]])
             return data
         return [data]
 

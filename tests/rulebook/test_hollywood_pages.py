@@ -91,7 +91,7 @@ def assert_finals(part: str, result) -> None:
             row = tally[tally.index(f'<th scope="row">{name}</th>') :]
             row = row[: row.index("</tr>")]
             for line in lines:
-                assert f"{html.escape(line.label)} {signed_text(line.points)}" in row.replace("&#x27;", "'")
+                assert f"{html.escape(str(line.label))} {signed_text(line.points)}" in row.replace("&#x27;", "'")
             assert f"<strong>{column.final[name]}</strong>" in row
 
 
@@ -105,7 +105,7 @@ def test_the_game_page_shows_three_columns_with_winners_bonuses_and_final_tallie
     assert_finals(part, result)
     assert "game bonus +100" in plain(part)
     match = plain(part[part.index('<p class="winner"') :])
-    assert match.startswith(f"{result.winner} wins the match with 3 of the three columns")
+    assert match.startswith(f"{result.winner} wins the match with the larger sum of finals (3 of the three columns won)")
     for name, total in (result.final or {}).items():
         assert f"{name} {total}" in match
     # The game bonus line of each column links to its paragraph in the game's rule book.

@@ -202,7 +202,7 @@ def check_examples(text: str, game: str, rules: profiles.Rules) -> int:
                 pd = deal.players[name]
                 assert f'<span class="value">{signed_text(pd.points)}</span>' in part
                 lines = [(html.unescape(a), html.unescape(b)) for a, b in LINE.findall(part)]
-                want = [(x.label, signed_text(x.points)) for x in pd.lines] + [
+                want = [(str(x.label), signed_text(x.points)) for x in pd.lines] + [
                     (f"{x.label} (side column)", signed_text(x.points)) for x in pd.side_lines
                 ]
                 assert lines == want, example_id

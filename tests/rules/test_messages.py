@@ -11,12 +11,12 @@ import pytest
 
 from scorekeeper.rules.messages import Msg, a_rank, either, msg, nmsg, ranks
 
-ENGINE = Path(__file__).resolve().parents[2] / "scorekeeper" / "rules"
+CODE = Path(__file__).resolve().parents[2] / "scorekeeper"
 MARKERS = {"msg": 1, "nmsg": 2, "N_": 1}
 
 
 def _marker_calls():
-    for path in sorted(ENGINE.glob("*.py")):
+    for path in sorted(CODE.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in MARKERS:

@@ -1,6 +1,5 @@
 """The pages through Django's test client: happy paths, bad input, tampered posts, 404s, htmx."""
 
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -363,20 +362,3 @@ def test_head_requests_are_answered(client, ok_game):
 )
 def test_a_score_line_is_cited_with_its_rule_source_and_basis(line, text, classes):
     assert cite_text(line) == text and cite_class(line) == classes
-
-
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-OURS = sorted(
-    [
-        *TEMPLATES.glob("table/**/*.html"),
-        *TEMPLATES.glob("components/*.html"),
-        *(TEMPLATES / name for name in ("base.html", "404.html", "500.html")),
-    ]
-)
-
-
-@pytest.mark.parametrize("path", OURS, ids=lambda p: str(p.relative_to(TEMPLATES)))
-def test_the_table_s_templates_keep_within_120_columns_and_name_their_partials(path):
-    lines = path.read_text(encoding="utf-8").splitlines()
-    assert [n for n, line in enumerate(lines, start=1) if len(line) > 120] == []
-    assert not any("{% endpartialdef %}" in line for line in lines)
