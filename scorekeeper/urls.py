@@ -7,3 +7,8 @@ urlpatterns = [
     path("", include("scorekeeper.rulebook.urls")),
     path("admin/", admin.site.urls),
 ]
+
+# The app's own error pages (scorekeeper/error_pages.py); 404 is Django's view with templates/404.html.
+handler400 = "scorekeeper.error_pages.bad_request"
+handler403 = "scorekeeper.error_pages.permission_denied"
+handler500 = "scorekeeper.error_pages.server_error"

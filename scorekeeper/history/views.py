@@ -49,6 +49,7 @@ def games(request: HtmxHttpRequest) -> HttpResponse:
         "state": state,
         "query": query.urlencode(),
         "players": lambda: lists.player_names(access.tables(request)),  # the full page only
+        "may_import": any(d.role == Role.SCORE for d in access.devices(request)),  # else no Import link
     }
     return render_page(request, "history/games.html", context, partial="list")
 

@@ -1,6 +1,5 @@
 """The pages through Django's test client: happy paths, bad input, tampered posts, 404s, htmx."""
 
-
 import pytest
 from django.urls import reverse
 
