@@ -11,20 +11,25 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
 
+from scorekeeper.table.access import OffTable
+
 CARD_FIELDS = ("melded", "held", "melds", "cards", "deadwood", "upcard")
 
 
 def _typed_cards(request: HttpRequest) -> list[tuple[str, str]]:
     """The card fields of a refused deal form, as typed: (field, cards), the empty ones left out."""
-    if request.method != "POST" or not request.content_type.startswith(("application/x-www-form", "multipart/")):
+    if request.method != "POST" or not (request.content_type or "").startswith(
+        ("application/x-www-form", "multipart/")
+    ):
         return []
     try:
         posted = request.POST
     except Exception:  # a body that cannot be read: nothing to show back
         return []
     typed = []
-    for name, value in posted.items():
-        if name.endswith(CARD_FIELDS) and value.strip():
+    for name in posted:
+        value = posted.get(name, "")
+        if name.endswith(CARD_FIELDS) and isinstance(value, str) and value.strip():
             seat, _, kind = name.removeprefix("p-").partition("-")
             typed.append((f"Player {int(seat) + 1}: {kind}" if seat.isdigit() and kind else name, value))
     return typed
@@ -35,7 +40,8 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    page = loader.render_to_string("403.html", {"typed": _typed_cards(request)}, request=request)
+    context = {"typed": _typed_cards(request), "off_table": isinstance(exception, OffTable)}
+    page = loader.render_to_string("403.html", context, request=request)
     return HttpResponse(page, status=403)
 
 

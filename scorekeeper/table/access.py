@@ -64,11 +64,32 @@ def device_at(request: HttpRequest, table_id: int) -> Device | None:
     return next((d for d in mine if d.role == Role.SCORE), mine[0] if mine else None)
 
 
+class OffTable(PermissionDenied):
+    """This phone was at the table and the scorer took it off: it is told so (the 403 page), and no
+    link it already used brings it back until a scorer lets it back."""
+
+
+def off_table(request: HttpRequest, table_id: int) -> Device | None:
+    """This phone's device at the table that a scorer took off the table, if the phone holds one."""
+    ids = _ids(request)
+    if not ids or not 0 < table_id < 2**63:  # an id the database cannot hold names no table
+        return None
+    return Device.objects.filter(pk__in=ids, table_id=table_id, revoked__isnull=False).order_by("-revoked").first()
+
+
+def _not_at(request: HttpRequest, table_id: int) -> Exception:
+    """Why a phone is not let in: taken off the table (it is told), or never at it (404)."""
+    if off_table(request, table_id) is not None:
+        return OffTable("The scorer took this phone off the table.")
+    return Http404("No such game")
+
+
 def require(request: HttpRequest, table_id: int, role: str) -> Device:
-    """This phone's device at the table, allowed to ``role``; else 404 (not at the table) or 403."""
+    """This phone's device at the table, allowed to ``role``; else 404 (not at the table), or 403
+    (taken off the table, or not allowed to ``role``)."""
     device = device_at(request, table_id)
     if device is None:
-        raise Http404("No such game")
+        raise _not_at(request, table_id)
     return _allowed(device, role)
 
 
@@ -123,7 +144,7 @@ def game_and_device(request: HttpRequest, game_id: int) -> tuple[Game, Device]:
     game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
     device = device_at(request, game.table_id)
     if device is None:
-        raise Http404("No such game")
+        raise _not_at(request, game.table_id)
     return game, device
 
 

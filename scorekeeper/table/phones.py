@@ -38,6 +38,7 @@ def _page(
 ) -> HttpResponse:
     phones = list(table.devices.filter(revoked__isnull=True).order_by("role", "created", "pk"))
     scores = device.role == Role.SCORE
+    taken_off = list(table.devices.filter(revoked__isnull=False).order_by("-revoked", "-pk")[:20]) if scores else []
     links = []
     if scores:
         live = [link for link in table.links.order_by("-created", "-pk") if services.link_works(link)]
@@ -47,7 +48,7 @@ def _page(
         "device": device,
         "scores": scores,
         "phones": phones,
-        "revoked": table.devices.filter(revoked__isnull=False).count(),
+        "taken_off": taken_off,
         "follow_links": [i for i in links if i["link"].role == Role.FOLLOW],
         "score_links": [i for i in links if i["link"].role == Role.SCORE],
         "games": Game.objects.filter(table=table).listed()[:5],
@@ -130,7 +131,16 @@ def phone_revoke(request: HtmxHttpRequest, table: Table, device: Device, device_
         return _refused(request, table, device, str(exc))
     if phone.pk == device.pk:
         return HttpResponseRedirect(reverse("table:home"))
-    messages.success(request, f"{phone.name} no longer has access to the table.")
+    messages.success(request, f"{phone.name} no longer has access to the table. Let it back below to undo.")
+    return _back(table)
+
+
+@require_POST
+@access.table_view(Role.SCORE)
+def phone_let_back(request: HtmxHttpRequest, table: Table, device: Device, device_id: int) -> HttpResponse:
+    phone = get_object_or_404(Device, table=table, pk=device_id)
+    services.let_back(device=phone, by=device)
+    messages.success(request, f"{phone.name} is back at the table.")
     return _back(table)
 
 

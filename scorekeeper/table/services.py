@@ -225,6 +225,17 @@ def revoke_device(*, device: Device, by: Device | None) -> Device:
 
 
 @transaction.atomic
+def let_back(*, device: Device, by: Device | None) -> Device:
+    """A phone taken off the table is let back, as it was (its role and name): the undo of
+    ``revoke_device``. Until then no link it already used brings it back."""
+    device = Device.objects.select_for_update().get(pk=device.pk)
+    if device.revoked is not None:
+        device.revoked = None
+        device.save(update_fields=["revoked"])
+    return device
+
+
+@transaction.atomic
 def set_role(*, device: Device, role: str, by: Device | None) -> Device:
     """Let a phone score, or make it only follow."""
     if device.revoked is not None or device.role == role:

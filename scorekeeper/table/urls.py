@@ -18,6 +18,7 @@ urlpatterns = [
     path("tables/<int:table_id>/phones/name/", phones.phone_rename, name="phone_rename"),
     path("tables/<int:table_id>/phones/<int:device_id>/role/", phones.phone_role, name="phone_role"),
     path("tables/<int:table_id>/phones/<int:device_id>/revoke/", phones.phone_revoke, name="phone_revoke"),
+    path("tables/<int:table_id>/phones/<int:device_id>/back/", phones.phone_let_back, name="phone_let_back"),
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/rematch/", views.rematch, name="rematch"),

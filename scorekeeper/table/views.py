@@ -132,8 +132,13 @@ def _game_context(game: Game, device: Device, errors: list[str] | None = None) -
 def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game: the board, the deals, who deals next, the winner. It follows the game live: a
     phone that holds the current version is answered 304 before anything is loaded (``live``)."""
-    version, role = access.watching(request, game_id)
     partial = bool(request.htmx)
+    try:
+        version, role = access.watching(request, game_id)
+    except Http404:
+        if partial:
+            raise  # the live page's poll: it reloads, and the whole page says why
+        return _game_page(request, game_id, partial=False)  # 404, or 403 for a phone taken off the table
     if live.unchanged(request, live.etag(version, role, partial=partial)):
         return live.not_modified(live.etag(version, role, partial=partial))
     return _game_page(request, game_id, partial=partial)
@@ -381,6 +386,8 @@ def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     if link is None or not services.link_works(link):
         return render(request, "table/join.html", {"link": None}, status=404)
     already = access.device_at(request, link.table_id)
+    if already is None and access.off_table(request, link.table_id) is not None:
+        raise access.OffTable("The scorer took this phone off the table.")
     form = JoinForm(request.POST or None, initial={"name": already.name if already else ""})
     if request.method == "POST" and form.is_valid():
         try:

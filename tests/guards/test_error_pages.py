@@ -32,15 +32,15 @@ def test_a_stranger_gets_our_404():
 
 
 def test_the_400_and_500_pages_are_ours(settings):
+    from django.test import RequestFactory
+
     from scorekeeper import error_pages
 
-    for view, status, words in [
-        (error_pages.bad_request, 400, "Not understood"),
-        (error_pages.server_error, 500, "Something went wrong"),
+    request = RequestFactory().get("/")
+    for response, status, words in [
+        (error_pages.bad_request(request, None), 400, "Not understood"),
+        (error_pages.server_error(request), 500, "Something went wrong"),
     ]:
-        from django.test import RequestFactory
-
-        response = view(RequestFactory().get("/")) if status == 500 else view(RequestFactory().get("/"), None)
         assert response.status_code == status
         assert words in response.content.decode() and "<style>" in response.content.decode()
 
@@ -57,3 +57,30 @@ def test_the_import_link_is_shown_only_to_a_phone_that_may_import(ok_game, score
     follower = Device.objects.create(table=ok_game.table, name="Ben's phone", role=Role.FOLLOW)
     assert "Import game records" not in as_phone(Client(), follower).get(listing).content.decode()
     assert "Import game records" not in Client().get(listing).content.decode()
+
+
+def test_a_phone_taken_off_is_told_and_cannot_rejoin_until_let_back(client, ok_game, scorer):
+    from scorekeeper.table import services
+
+    link = services.create_link(table=ok_game.table, role=Role.FOLLOW, by=scorer)
+    phone = Client()
+    join = reverse("table:join", args=[link.token])
+    assert phone.post(join, {"name": "Ben's phone"}).status_code == 302
+    ben = Device.objects.get(name="Ben's phone")
+    game_page = reverse("table:game", args=[ok_game.pk])
+    assert phone.get(game_page).status_code == 200
+    # Taken off the table: told so, on every page of the table, not "does not exist".
+    assert client.post(reverse("table:phone_revoke", args=[ok_game.table_id, ben.pk])).status_code == 302
+    r = phone.get(game_page)
+    assert r.status_code == 403 and "The scorer took this phone off the table" in r.content.decode()
+    # Its old link does not bring it back.
+    r = phone.post(join, {"name": "Ben's phone"})
+    assert r.status_code == 403 and "The scorer took this phone off the table" in r.content.decode()
+    assert Device.objects.filter(table=ok_game.table, revoked__isnull=True).count() == 1
+    # The scorer sees it and lets it back: the same phone, its role and name.
+    table_page = client.get(reverse("table:table", args=[ok_game.table_id])).content.decode()
+    assert "Taken off the table" in table_page and "Let it back" in table_page
+    assert client.post(reverse("table:phone_let_back", args=[ok_game.table_id, ben.pk])).status_code == 302
+    assert phone.get(game_page).status_code == 200
+    # A stranger still learns nothing.
+    assert Client().get(game_page).status_code == 404

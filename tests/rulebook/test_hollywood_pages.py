@@ -105,7 +105,9 @@ def test_the_game_page_shows_three_columns_with_winners_bonuses_and_final_tallie
     assert_finals(part, result)
     assert "game bonus +100" in plain(part)
     match = plain(part[part.index('<p class="winner"') :])
-    assert match.startswith(f"{result.winner} wins the match with the larger sum of finals (3 of the three columns won)")
+    assert match.startswith(
+        f"{result.winner} wins the match with the larger sum of finals (3 of the three columns won)"
+    )
     for name, total in (result.final or {}).items():
         assert f"{name} {total}" in match
     # The game bonus line of each column links to its paragraph in the game's rule book.

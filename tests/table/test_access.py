@@ -8,6 +8,7 @@ says which phone made it.
 
 from __future__ import annotations
 
+import html
 import json
 from datetime import timedelta
 from typing import Any
@@ -274,11 +275,14 @@ def test_revoking_a_phone_stops_it_at_once(client, game, follower, follower_clie
     assert follower_client.get(url).status_code == 200
     r = client.post(reverse("table:phone_revoke", args=[game.table_id, follower.pk]))
     assert r.status_code == 302
-    assert follower_client.get(url).status_code == 404
-    assert follower_client.get(url, headers={"HX-Request": "true"}).status_code == 404
+    # Told what happened (issue 21), not "does not exist"; its live page's poll stops (404).
+    r = follower_client.get(url)
+    assert r.status_code == 403 and "The scorer took this phone off the table" in r.content.decode()
+    assert follower_client.get(url, headers={"HX-Request": "true", "If-None-Match": '"x"'}).status_code in (403, 404)
     assert json.loads(body(follower_client.get(reverse("history:export_all", args=["json"])))) == []
-    page = client.get(reverse("table:table", args=[game.table_id])).content.decode()
-    assert "Ben's phone" not in page and "1 phone had its access taken away" in page
+    page = html.unescape(client.get(reverse("table:table", args=[game.table_id])).content.decode())
+    phones, taken_off = page.split("Taken off the table", 1)
+    assert "Ben's phone" not in phones.split("Phones at the table", 1)[1] and "Ben's phone" in taken_off
 
 
 def test_renewing_a_link_stops_the_old_one(client, game, link):
@@ -378,8 +382,11 @@ def test_no_game_and_device_for_a_revoked_phone_another_table_or_no_game(game, s
     follower.revoked = timezone.now()
     follower.save()
     _, other = services.create_table(name="Other table", device_name="Other phone")
+    with pytest.raises(access.OffTable):  # the revoked phone is told so
+        access.game_and_device(_request(follower), game.pk)
+    with pytest.raises(Http404):  # its live poll stops
+        access.watching(_request(follower), game.pk)
     for request, game_id in [
-        (_request(follower), game.pk),
         (_request(other), game.pk),
         (_request(scorer), game.pk + 1000),
         (_request(scorer), 2**63),

@@ -23,7 +23,7 @@ def full_path(devices: tuple[Device, ...], game_id: int) -> tuple[int, str] | No
         request.COOKIES[access.COOKIE] = phone_cookie(*devices)
     try:
         game, device = access.game_and_device(request, game_id)
-    except Http404:
+    except (Http404, access.OffTable):  # no access either way: the poll answers 404 (the page then says why)
         return None
     return game.version, device.role
 
