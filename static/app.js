@@ -55,6 +55,14 @@
     input.insertAdjacentElement("afterend", row);
   });
 
+  // "Deal 4 saved · Undo" stays a minute after the save, then goes (the undo stays in the history).
+  var note = document.querySelector(".saved-note");
+  if (note) {
+    setTimeout(function () {
+      note.hidden = true;
+    }, 60000);
+  }
+
   // A second tap confirms taking a phone or a link away (the table page).
   if (/^\/tables\/\d+\/$/.test(window.location.pathname)) {
     Array.prototype.forEach.call(document.querySelectorAll("form button[type=submit].danger"), function (button) {

@@ -297,7 +297,10 @@ def test_a_revoked_phone_sees_nothing(client, ok_game, scorer):
     from django.utils import timezone
 
     Device.objects.filter(pk=scorer.pk).update(revoked=timezone.now())
-    assert as_phone(Client(), scorer).get(f"/games/{ok_game.pk}/").status_code == 404
+    r = as_phone(Client(), scorer).get(f"/games/{ok_game.pk}/")
+    # Told it was taken off the table (issue 21), and shown nothing of the game.
+    assert r.status_code == 403 and "The scorer took this phone off the table" in r.content.decode()
+    assert not any(name in r.content.decode() for name in ("Ann", "Ben", "Cleo"))
 
 
 @pytest.mark.parametrize(

@@ -102,6 +102,8 @@ def undo(request: HtmxHttpRequest, game: Game, device: Device, change_id: int) -
             status=409,
         )
     messages.success(request, "Undone. The undo is in the history too.")
+    if request.POST.get("back") == "game":  # the game page's "Deal N saved · Undo"
+        return HttpResponseRedirect(reverse("table:game", args=[game.pk]))
     return HttpResponseRedirect(reverse("history:changes", args=[game.pk]))
 
 

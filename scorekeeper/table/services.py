@@ -581,7 +581,7 @@ def add_deal(
     if number is not None and 1 <= number <= count:
         there = game.deals.get(number=number)
         if there.cards == cards:
-            raise Duplicate(reverse("table:game", args=[game.pk]) + f"#deal-{there.number}")
+            raise Duplicate(reverse("table:game", args=[game.pk]) + f"?saved={there.number}#deal-{there.number}")
         raise Conflict(
             f"deal {number} was entered on another phone{_when(last_change(game, there.pk))} — here is what it "
             f"holds now. Your cards are kept below: save them as deal {count + 1} if they are another deal.",
@@ -604,7 +604,7 @@ def add_deal(
     row = Deal.objects.create(game=game, number=count + 1, cards=cards)
     _log(game, ChangeAction.DEAL_ADDED, by=by, deal=row, number=row.number, after=cards)
     _store(game, played)
-    _remember(submission, reverse("table:game", args=[game.pk]) + f"#deal-{row.number}")
+    _remember(submission, reverse("table:game", args=[game.pk]) + f"?saved={row.number}#deal-{row.number}")
     row.refresh_from_db()
     return row
 
@@ -652,7 +652,7 @@ def edit_deal(
     row.save(update_fields=["cards", "version", "updated"])
     _log(game, ChangeAction.DEAL_EDITED, by=by, deal=row, number=row.number, before=before, after=cards)
     _store(game, played)
-    _remember(submission, reverse("table:game", args=[game.pk]) + f"#deal-{row.number}")
+    _remember(submission, reverse("table:game", args=[game.pk]) + f"?saved={row.number}#deal-{row.number}")
     row.refresh_from_db()
     return row
 

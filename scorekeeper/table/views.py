@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import re
+from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.db import DatabaseError
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import resolve, reverse
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.rules import profiles
@@ -24,9 +28,11 @@ from scorekeeper.rules.profiles import Rules
 from scorekeeper.table import access, checks, engine, lan, live, services
 from scorekeeper.table.changes import change_history
 from scorekeeper.table.forms import DealEntry, JoinForm, NewGameForm, deal_entry, error_text, new_submission
-from scorekeeper.table.models import Deal, Device, Game, GameState, Link, Role
+from scorekeeper.table.models import Change, ChangeAction, Deal, Device, Game, GameState, Link, Role
 from scorekeeper.table.pages import HtmxHttpRequest, render_page
 from scorekeeper.table.present import GamePage, deal_view, game_view, played_view
+
+log = logging.getLogger(__name__)
 
 
 @require_safe
@@ -128,6 +134,29 @@ def _game_context(game: Game, device: Device, errors: list[str] | None = None) -
     return context
 
 
+# What a save that the database refused says, on the form with the cards as typed (issue 24).
+NOT_WRITTEN = "The server could not write the deal — your cards are kept; try again in a moment."
+SAVED_NOTE_FOR = timedelta(minutes=10)  # "Deal 4 saved · Undo" on the game page after a save
+
+
+def _just_saved(request: HtmxHttpRequest, game: Game, device: Device) -> Change | None:
+    """The save this phone just made, for "Deal N saved · Undo": the game's last change, if it is
+    the deal the save's redirect names (``?saved=N``), made by this phone a moment ago, not undone."""
+    number = request.GET.get("saved", "")
+    if not number.isdigit() or not device.scores:
+        return None
+    last = game.changes.order_by("-at", "-id").first()
+    if (
+        last is None
+        or last.number != int(number)
+        or last.by_id != device.pk
+        or last.action not in (ChangeAction.DEAL_ADDED, ChangeAction.DEAL_EDITED)
+        or timezone.now() - last.at > SAVED_NOTE_FOR
+    ):
+        return None
+    return last
+
+
 @require_safe
 def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game: the board, the deals, who deals next, the winner. It follows the game live: a
@@ -147,6 +176,7 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @access.game_view(Role.FOLLOW, players=False)  # a page whose fragments are cached needs none
 def _game_page(request: HtmxHttpRequest, game: Game, device: Device, *, partial: bool) -> HttpResponse:
     context = _game_context(game, device)
+    context["just_saved"] = None if partial else _just_saved(request, game, device)
     response = render_page(request, "table/game.html", context, partial="live")
     return live.mark(response, live.etag(game.version, device.role, partial=partial))
 
@@ -210,12 +240,14 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
     data = entry.to_data()
     checks.attach(entry, rules)
     preview = None
-    conflict = None
+    conflict: Any = None
+    status = None
     if data is not None:
         try:
             if action == "save":
                 saved = _save_deal(game, device, deal, entry, data)
-                return HttpResponseRedirect(reverse("table:game", args=[game.pk]) + f"#deal-{saved.number}")
+                where = reverse("table:game", args=[game.pk])
+                return HttpResponseRedirect(f"{where}?saved={saved.number}#deal-{saved.number}")
             played = services.check_deal(game=game, deal=data, number=deal.number if deal else None)
             preview = played_view(played, entry.players)
         except services.Duplicate as done:
@@ -225,8 +257,12 @@ def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal 
             _restart(game, entry, deal, exc)
         except RecordInvalid as exc:
             entry.apply_errors(exc.errors, _number(game, entry, deal))
+        except DatabaseError:  # a full disk, a read-only or locked database: the cards stay on the form
+            log.exception("a deal could not be written")
+            conflict = NOT_WRITTEN
+            status = 503
     entry.settle()
-    status = 409 if conflict else 400 if entry.has_errors else 200
+    status = status or (409 if conflict else 400 if entry.has_errors else 200)
     return render_page(
         request,
         "table/deal_form.html",

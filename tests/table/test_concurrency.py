@@ -113,7 +113,7 @@ def test_the_same_form_submitted_twice_at_once_saves_once(live_server, table):
         first, second = at_once(submit, submit)
         assert isinstance(first, Answer) and isinstance(second, Answer), (first, second)
         assert (first.status, second.status) == (302, 302), (first.body[:300], second.body[:300])
-        assert first.location == second.location == f"/games/{game.pk}/#deal-{round_ + 1}"
+        assert first.location == second.location == f"/games/{game.pk}/?saved={round_ + 1}#deal-{round_ + 1}"
         assert game.deals.count() == round_ + 1
     assert_stored_results_are_the_engines(game)
 

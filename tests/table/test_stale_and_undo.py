@@ -97,7 +97,7 @@ def test_an_edit_opened_before_an_earlier_deal_was_deleted_edits_its_own_deal(cl
 
     r = client.post(url, {**ok_post(OK_BIG), **form})
 
-    assert r.status_code == 302 and r["Location"] == f"/games/{game.pk}/#deal-1"
+    assert r.status_code == 302 and r["Location"] == f"/games/{game.pk}/?saved=1#deal-1"
     second.refresh_from_db()
     third.refresh_from_db()
     assert second.number == 1 and second.cards == seat(OK_BIG) and second.version == 2
@@ -202,7 +202,7 @@ def test_a_new_deal_submitted_twice_is_saved_once_and_answered_the_same(client, 
     first = client.post(url, form)
     second = client.post(url, form)  # a double tap, or the retry of a save whose answer was lost
     assert first.status_code == second.status_code == 302
-    assert first["Location"] == second["Location"] == f"/games/{game.pk}/#deal-4"
+    assert first["Location"] == second["Location"] == f"/games/{game.pk}/?saved=4#deal-4"
     assert game.deals.count() == 4
 
 
@@ -212,7 +212,7 @@ def test_a_retry_after_a_lost_answer_is_answered_as_the_first_even_after_other_s
     first = client.post(url, form)  # saved; the answer never reached the phone
     services.add_deal(game=game, deal=ok_record_deal(OK_CLEO, NAMES), by=other_phone)
     retry = client.post(url, form)
-    assert retry.status_code == 302 and retry["Location"] == first["Location"] == f"/games/{game.pk}/#deal-4"
+    assert retry.status_code == 302 and retry["Location"] == first["Location"] == f"/games/{game.pk}/?saved=4#deal-4"
     assert game.deals.count() == 5
 
 
@@ -225,7 +225,7 @@ def test_a_new_deal_typed_again_after_a_lost_answer_is_not_saved_twice(client, g
     assert client.post(url, {**ok_post(OK_SMALL), **form}).status_code == 302
     again = {**ok_post(OK_SMALL), "number": "4", "submission": "another-token-typed-again"}
     r = client.post(url, again)
-    assert r.status_code == 302 and r["Location"] == f"/games/{game.pk}/#deal-4"
+    assert r.status_code == 302 and r["Location"] == f"/games/{game.pk}/?saved=4#deal-4"
     assert game.deals.count() == 4
 
 
