@@ -39,7 +39,7 @@ class Limit:
 TABLES = Limit(name="tables", what="new tables and games", count=60, seconds=3600)
 JOINS = Limit(name="joins", what="joins", count=120, seconds=600)
 IMPORTS = Limit(name="imports", what="imports", count=20, seconds=3600)
-CHECKS = Limit(name="checks", what="checks", count=600, seconds=600)
+CHECKS = Limit(name="checks", what="checks", count=1200, seconds=600)  # the checker checks as one types
 
 
 def over(limit: Limit, request: HttpRequest, now: float | None = None) -> int:

@@ -144,11 +144,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # Each process keeps the pages' fragments cached by a game's version (the game page's board and
 # deal list) and by a deal's result (each deal of the review page): room for a few hundred games'
 # worth of fragments (Django's default, 300 entries, is less than one long game's deals).
-CACHES = {
+CACHES: dict[str, dict[str, object]] = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("DJANGO_CACHE_ENTRIES", "5000"))},
-    }
+    },
+    # The per-client limits on public writes (scorekeeper/limits.py), counted in the database so that
+    # every app process and server counts together (the table is made by migration table 0004).
+    "limits": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "scorekeeper_limits"},
 }
 
 LANGUAGE_CODE = "en"

@@ -18,6 +18,7 @@ from scorekeeper.history import lists, services, stats, transfer
 from scorekeeper.history import rescore as rescoring
 from scorekeeper.history import review as reviewing
 from scorekeeper.history.forms import GamesFilter, ImportForm, MergeForm, RenameForm, RescoreForm
+from scorekeeper.limits import IMPORTS, limited
 from scorekeeper.rules import profiles
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.table import access
@@ -260,6 +261,7 @@ def _stream(body: Iterator[str], content_type: str, filename: str) -> StreamingH
 
 
 @require_http_methods(["GET", "POST"])
+@limited(IMPORTS)
 def import_games(request: HtmxHttpRequest) -> HttpResponse:
     scorer = next((d for d in access.devices(request) if d.role == Role.SCORE), None)
     if scorer is None:

@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
+from scorekeeper.limits import CHECKS, limited
 from scorekeeper.rulebook import links
 from scorekeeper.rulebook.book import chapters, house_options
 from scorekeeper.rulebook.forms import BookOptionsForm, CheckerForm
@@ -129,6 +130,7 @@ def _tabs(q: checker.Question) -> list[tuple[str, str, str]]:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@limited(CHECKS)
 def check(request: HtmxHttpRequest) -> HttpResponse:
     """Check a ruling: a GET makes every verdict a link that can be shared; a long question (a
     whole record pasted) comes by POST."""

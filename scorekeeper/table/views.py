@@ -21,6 +21,7 @@ from django.urls import resolve, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from scorekeeper.limits import JOINS, TABLES, limited
 from scorekeeper.rules import profiles
 from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RecordInvalid
@@ -48,6 +49,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@limited(TABLES)
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
     switch = request.POST.get("switch") if request.method == "POST" else None
     kind = switch or (request.POST if request.method == "POST" else request.GET).get("game", profiles.OKLAHOMA)
@@ -411,6 +413,7 @@ def deal_delete(request: HtmxHttpRequest, game: Game, device: Device, deal_id: i
 
 
 @require_http_methods(["GET", "POST"])
+@limited(JOINS)
 def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A table's link: this phone joins the table, to score or to follow as the link says, and
     goes to the table's game in progress (or the table's page)."""

@@ -52,3 +52,43 @@ def test_a_new_window_starts_afresh():
     request = RequestFactory().post("/x", REMOTE_ADDR="10.0.0.3")
     assert [limits.over(SMALL, request, now=1000.0) for _ in range(4)][-1] > 0
     assert limits.over(SMALL, request, now=1000.0 + 600) == 0
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "url, limit",
+    [
+        ("/games/new/", limits.TABLES),
+        ("/join/sometoken/", limits.JOINS),
+        ("/history/import/", limits.IMPORTS),
+        ("/check/", limits.CHECKS),
+    ],
+)
+def test_the_public_writes_are_limited_per_client(url, limit):
+    """New tables, joins, imports and checks: a client over its limit gets 429 and nothing is done."""
+    import time
+
+    from django.test import Client
+
+    from scorekeeper.table.models import Table
+
+    window = int(time.time() // limit.seconds)
+    caches[limits.CACHE].set(f"{limit.name}:10.9.9.9:{window}", limit.count, timeout=limit.seconds)
+    post = {"game": "oklahoma", "profile": "book", "seat_0": "Ann", "seat_1": "Ben", "first_dealer": "0"}
+    r = Client(REMOTE_ADDR="10.9.9.9").post(url, post)
+    assert r.status_code == 429 and int(r["Retry-After"]) > 0
+    assert not Table.objects.exists()
+    # Another client is not held back by it.
+    assert Client(REMOTE_ADDR="10.9.9.8").post(url, post).status_code != 429
+
+
+@pytest.mark.django_db
+def test_the_limits_count_in_the_database_cache():
+    """Every app process and server counts together: the default settings count in the database (its
+    table made by migration)."""
+    from scorekeeper import settings
+
+    assert "DatabaseCache" in str(settings.CACHES[limits.CACHE]["BACKEND"])
+    with override_settings(CACHES=settings.CACHES):
+        request = RequestFactory().post("/x", REMOTE_ADDR="10.0.0.7")
+        assert [limits.over(SMALL, request, now=50.0) for _ in range(4)] == [0, 0, 0, 550]
