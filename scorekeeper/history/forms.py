@@ -10,9 +10,12 @@ from scorekeeper.rules import profiles
 from scorekeeper.table.forms import house_option_fields, house_options
 from scorekeeper.table.models import Game, GameKind, GameState, Player
 
-# An upload larger than Django's FILE_UPLOAD_MAX_MEMORY_SIZE is spooled to a temporary file and
-# the import reads it a chunk at a time: the size only bounds the disk a request may take.
-MAX_UPLOAD = 1024 * 1024 * 1024
+# A phone's import: at most 16 MB (several hundred games). The import holds the database for its
+# writes while it runs, so a larger history goes in on the server: manage.py import_games. An upload
+# larger than Django's FILE_UPLOAD_MAX_MEMORY_SIZE is spooled to a temporary file and read a chunk
+# at a time.
+MAX_UPLOAD = 16 * 1024 * 1024
+TOO_LARGE = "the file is larger than 16 MB: import a history that large on the server, with manage.py import_games"
 
 
 class GamesFilter(forms.Form):
@@ -76,7 +79,7 @@ class ImportForm(forms.Form):
         data = super().clean() or {}
         upload = data.get("file")
         if upload is not None and upload.size > MAX_UPLOAD:
-            raise forms.ValidationError("the file is larger than 1 GB: import it with manage.py import_games")
+            raise forms.ValidationError(TOO_LARGE)
         if upload is None and not data.get("text"):
             raise forms.ValidationError("choose a file of game records (JSON) or paste one")
         return data

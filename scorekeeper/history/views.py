@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from scorekeeper.history import lists, services, stats, transfer
 from scorekeeper.history import rescore as rescoring
 from scorekeeper.history import review as reviewing
-from scorekeeper.history.forms import GamesFilter, ImportForm, MergeForm, RenameForm, RescoreForm
+from scorekeeper.history.forms import MAX_UPLOAD, TOO_LARGE, GamesFilter, ImportForm, MergeForm, RenameForm, RescoreForm
 from scorekeeper.limits import IMPORTS, limited
 from scorekeeper.rules import profiles
 from scorekeeper.rules.errors import RecordInvalid
@@ -269,6 +269,9 @@ def import_games(request: HtmxHttpRequest) -> HttpResponse:
     report = None
     status = 200
     form = ImportForm()
+    if request.method == "POST" and int(request.headers.get("content-length") or 0) > MAX_UPLOAD + 64 * 1024:
+        # refused before the body is read: it never takes the disk
+        return render(request, "history/import.html", {"report": None, "form": form, "problem": TOO_LARGE}, status=413)
     if request.method == "POST":
         form = ImportForm(request.POST, request.FILES)
         if form.is_valid():

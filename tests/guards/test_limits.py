@@ -92,3 +92,19 @@ def test_the_limits_count_in_the_database_cache():
     with override_settings(CACHES=settings.CACHES):
         request = RequestFactory().post("/x", REMOTE_ADDR="10.0.0.7")
         assert [limits.over(SMALL, request, now=50.0) for _ in range(4)] == [0, 0, 0, 550]
+
+
+@pytest.mark.django_db
+def test_an_import_too_large_for_a_phone_is_refused_before_it_is_read(scorer):
+    """A phone's import is at most 16 MB: a larger one is refused at once (413, the message on the
+    form), before its body is read; the server's command line imports any size."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test import Client
+
+    from scorekeeper.history.forms import MAX_UPLOAD
+    from tests.conftest import as_phone
+
+    phone = as_phone(Client(), scorer)
+    big = SimpleUploadedFile("history.json", b"[" + b" " * (MAX_UPLOAD + 100_000) + b"]")
+    r = phone.post("/history/import/", {"file": big})
+    assert r.status_code == 413 and "larger than 16 MB" in r.content.decode()
