@@ -61,7 +61,7 @@ def test_offline_at_save_keeps_the_cards_and_sends_them_when_back(
     expect(phone.get_by_label("Cleo: Left in hand", exact=True)).to_have_value("QS 4C")
     phone.context.set_offline(False)
     # Sent again by itself: the game page, the deal saved once, the draft forgotten.
-    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/(#.*)?$"), timeout=20_000)
+    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/(\?saved=1)?(#.*)?$"), timeout=20_000)
     expect(phone.locator(".total").first).to_contain_text("395")
     assert Deal.objects.filter(game=game).count() == 1
     assert phone.evaluate("Object.keys(localStorage).filter(k => k.startsWith('draft:')).length") == 0
