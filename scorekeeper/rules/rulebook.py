@@ -21,10 +21,10 @@ import re
 import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Any, Final
 
 from . import games, gin, oklahoma, oklahoma_melds, oklahoma_values, profiles, record
+from .caches import cached
 from .cards import parse_card, split_cards
 from .errors import RecordError, RecordInvalid
 from .messages import ENGLISH, N_, Msg, Translator, msg, nmsg
@@ -1799,7 +1799,7 @@ def _sources(
 # The book
 
 
-@lru_cache(maxsize=64)
+@cached(maxsize=64)
 def build(rules: Rules) -> Book:
     """The rule book of ``rules``' game under its profile and house options."""
     if isinstance(rules, OklahomaRules):
