@@ -11,17 +11,6 @@ import statistics
 import tempfile
 from pathlib import Path
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SLOW_3G = {"offline": False, "latency": 2000, "downloadThroughput": 400_000 / 8, "uploadThroughput": 400_000 / 8}
 TARGET_MS = 2500
 RUNS = 3
@@ -44,18 +33,21 @@ def first_paint(browser, url: str, cookie: dict) -> tuple[float, int]:
 
 
 def main() -> None:
+    import django
     from playwright.sync_api import sync_playwright
 
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+    django.setup()
+
+    from scorekeeper.table import access
+    from tests.browser.conftest import ARGS, CHROMIUM
     from tests.server import app
 
     with tempfile.TemporaryDirectory() as tmp:
         server = app.start(Path(tmp))
         try:
             seeded = server.seed(["Ann", "Ben", "Cleo"], first_dealer=0)
-            cookie = {"name": "scorekeeper_phone", "value": seeded["cookie"], "url": server.url}
-            from scorekeeper.table import access
-
-            cookie["name"] = access.COOKIE
+            cookie = {"name": access.COOKIE, "value": seeded["cookie"], "url": server.url}
             pages = {
                 "home": "/",
                 "game": f"/games/{seeded['game']}/",
@@ -78,5 +70,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
     main()
