@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 MARKERS = ("circle", "square", "triangle", "diamond", "cross")
 WIDTH, HEIGHT = 420, 300
-LEFT, RIGHT, TOP, BOTTOM = 46, 84, 16, 38
+LEFT, RIGHT, TOP, BOTTOM = 46, 124, 16, 38  # the right margin holds the end labels: "Annabel… -1,060"
 LABEL_GAP = 14
 
 

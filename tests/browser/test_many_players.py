@@ -73,3 +73,22 @@ def test_the_picker_shows_every_players_preview_points(scorer_page: Page, live_s
     # Not cut: the line wraps rather than hiding a player behind an ellipsis.
     assert summary.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
     shot(page, f"players-5-entry-{size[0]}")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["390x844", "360x740"])
+def test_the_review_chart_keeps_its_labels_inside(scorer_page: Page, live_server, table, shot, size):
+    page = scorer_page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    game = new_game(table, kind="oklahoma", profile="book", players=NAMES5, first_dealer=0)
+    for n in range(3):
+        services.add_deal(game=game, deal=_deal(NAMES5, n), number=n + 1)
+    page.goto(f"{live_server.url}/history/{game.pk}/")
+    chart = page.locator("svg.chart").first
+    box = chart.bounding_box()
+    assert box
+    labels = chart.locator("text.end-label")
+    assert labels.count() == 5
+    for i in range(5):
+        label = labels.nth(i).bounding_box()
+        assert label and label["x"] + label["width"] <= box["x"] + box["width"] + 0.5, (i, label, box)
+    shot(page, f"players-5-review-{size[0]}")
