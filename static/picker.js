@@ -29,6 +29,14 @@
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
   const SYMBOL = { "♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C" };
   const LABEL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  // A key's name, as a player says the card: "queen of spades", "10 of hearts", "Joker".
+  const RANK_WORD = { A: "ace", J: "jack", Q: "queen", K: "king" };
+  const SUIT_WORD = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  function spoken(code) {
+    if (code === "JK") return "Joker";
+    const rank = code.slice(0, -1);
+    return `${RANK_WORD[rank] || rank} of ${SUIT_WORD[code.slice(-1)]}`;
+  }
 
   let target = null; // the input being filled
   let naming = -1; // the index of the wild card being named, in the target's tokens
@@ -298,7 +306,7 @@
     cardKeys.concat(jk ? [jk] : []).forEach((b) => {
       const code = b.dataset.code;
       const left = (pack[code] || 0) - (n[code] || 0);
-      const shown = code === "JK" ? "Joker" : code.slice(0, -1) + LABEL[code.slice(-1)];
+      const shown = spoken(code);
       let badge = b.querySelector(".left");
       if (counted) {
         if (!badge) { badge = el("span", "left"); b.appendChild(badge); }

@@ -65,9 +65,17 @@ LOOK = """() => {
 }"""
 
 
+RANK_WORD = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+SUIT_WORD = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "♠": "spades", "♥": "hearts", "♦": "diamonds"}
+SUIT_WORD["♣"] = "clubs"
+
+
 def label(code: str) -> str:
-    """A card's key in the picker: QS → Q♠, JK → Joker."""
-    return "Joker" if code == "JK" else code[:-1] + SUIT[code[-1]]
+    """A card's key in the picker, named as a player says it: QS (or Q♠) → queen of spades, JK → Joker."""
+    if code in ("JK", "Joker"):
+        return "Joker"
+    rank = code[:-1]
+    return f"{RANK_WORD.get(rank, rank)} of {SUIT_WORD[code[-1]]}"
 
 
 @dataclass

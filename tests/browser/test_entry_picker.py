@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.entry_picker import start_game
+from tests.browser.entry_picker import label, start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 INPUTMODES = "() => [...document.querySelectorAll('input.cards')].map(i => i.getAttribute('inputmode'))"
@@ -17,7 +17,9 @@ def key(page: Page, name: str):
 
 
 def card(page: Page, name: str):
-    return page.get_by_role("group", name="Card picker").get_by_role("button", name=re.compile(rf"^{name}(,|$)"))
+    """The key of a card written as on its face (Q♠), found by its name as a player says it."""
+    spoken = label(name)
+    return page.get_by_role("group", name="Card picker").get_by_role("button", name=re.compile(rf"^{spoken}(,|$)"))
 
 
 def test_the_keyboard_opens_only_when_the_player_chooses_to_type(page: Page, live_server, shot):
@@ -55,7 +57,7 @@ def test_undo_back_next_and_a_wild_card_named_in_two_taps(page: Page, live_serve
     card(page, "7♥").click()
     expect(melded).to_have_value("8H 9H 2C=7H")
     # the named card is not used up: two 7♥ are left
-    expect(card(page, "7♥")).to_have_accessible_name("7♥, 2 left")
+    expect(card(page, "7♥")).to_have_accessible_name("7 of hearts, 2 left")
     key(page, "undo the last card").click()
     expect(melded).to_have_value("8H 9H 2C")
     key(page, "undo the last card").click()
