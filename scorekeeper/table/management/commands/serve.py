@@ -58,28 +58,7 @@ class Command(BaseCommand):
         found = lan.addresses() if bind in ("0.0.0.0", "::") else [bind]
         address = found[0] if found else "127.0.0.1"
         site = os.environ.get("SCOREKEEPER_URL", "").strip() or lan.url(address, port, "https" if https else "http")
-        hosts = list(
-            dict.fromkeys(
-                [*[h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "").split(",") if h], *lan.allowed_hosts(found)]
-            )
-        )
-        env = {
-            **os.environ,
-            "DJANGO_DEBUG": "0",
-            "DJANGO_STATIC_MANIFEST": "1",
-            "DJANGO_ALLOWED_HOSTS": ",".join(hosts),
-            "SCOREKEEPER_URL": site,
-            # Each thread keeps its database connection: a watching phone's poll then costs one
-            # query, not a connection.
-            "DATABASE_CONN_MAX_AGE": os.environ.get("DATABASE_CONN_MAX_AGE") or "600",
-        }
-        if https:
-            # Secure-only cookies and HSTS (settings.HTTPS), for this machine's address only: no
-            # subdomains, no preload list (a table's network is nobody's domain).
-            env.update(DJANGO_HTTPS="1", DJANGO_HSTS_INCLUDE_SUBDOMAINS="0", DJANGO_HSTS_PRELOAD="0")
-            env.update(
-                {k: os.environ[k] for k in ("DJANGO_HSTS_INCLUDE_SUBDOMAINS", "DJANGO_HSTS_PRELOAD") if k in os.environ}
-            )
+        env = _environment(site, found, https)
         # Every process signs the phones' cookies with one key: DJANGO_SECRET_KEY, or the one the
         # settings generated under var/ as this command started, which each process reads there.
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
@@ -88,30 +67,7 @@ class Command(BaseCommand):
             raise CommandError("collectstatic failed")
         self.stdout.write(self._banner(site, found, port, https))
         self.stdout.flush()
-        command = [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "scorekeeper.wsgi:application",
-            "--bind",
-            f"{bind}:{port}" if ":" not in bind else f"[{bind}]:{port}",
-            "--workers",
-            str(workers),
-            "--threads",
-            str(threads),
-            "--worker-class",
-            "gthread",
-            "--keep-alive",
-            "5",
-            "--log-level",
-            "warning",
-            "--chdir",
-            str(settings.BASE_DIR),
-        ]
-        if https:
-            command += ["--certfile", str(cert), "--keyfile", str(key)]
-        if access_log:
-            command += ["--access-logfile", "-"]
+        command = _gunicorn(bind, port, workers, threads, access_log, (cert, key) if https else None)
         os.execvpe(command[0], command, env)
 
     def _banner(self, site: str, found: list[str], port: int, https: bool) -> str:
@@ -140,3 +96,58 @@ class Command(BaseCommand):
             ]
         lines += ["Press Ctrl-C to stop.", ""]
         return "\n".join(lines) + "\n"
+
+
+def _environment(site: str, found: list[str], https: bool) -> dict[str, str]:
+    """The app processes' environment: debug off, hashed static files, this machine's addresses as
+    the allowed hosts, the site's address, connections kept; with HTTPS, secure cookies and HSTS."""
+    given = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "").split(",") if h]
+    hosts = list(dict.fromkeys([*given, *lan.allowed_hosts(found)]))
+    env = {
+        **os.environ,
+        "DJANGO_DEBUG": "0",
+        "DJANGO_STATIC_MANIFEST": "1",
+        "DJANGO_ALLOWED_HOSTS": ",".join(hosts),
+        "SCOREKEEPER_URL": site,
+        # Each thread keeps its database connection: a watching phone's poll then costs one
+        # query, not a connection.
+        "DATABASE_CONN_MAX_AGE": os.environ.get("DATABASE_CONN_MAX_AGE") or "600",
+    }
+    if https:
+        # Secure-only cookies and HSTS (settings.HTTPS), for this machine's address only: no
+        # subdomains, no preload list (a table's network is nobody's domain).
+        env.update(DJANGO_HTTPS="1", DJANGO_HSTS_INCLUDE_SUBDOMAINS="0", DJANGO_HSTS_PRELOAD="0")
+        hsts = ("DJANGO_HSTS_INCLUDE_SUBDOMAINS", "DJANGO_HSTS_PRELOAD")
+        env.update({k: os.environ[k] for k in hsts if k in os.environ})
+    return env
+
+
+def _gunicorn(
+    bind: str, port: int, workers: int, threads: int, access_log: bool, tls: tuple[str | None, str | None] | None
+) -> list[str]:
+    """The gunicorn command line that serves the app (``tls``: the certificate and its key)."""
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "scorekeeper.wsgi:application",
+        "--bind",
+        f"{bind}:{port}" if ":" not in bind else f"[{bind}]:{port}",
+        "--workers",
+        str(workers),
+        "--threads",
+        str(threads),
+        "--worker-class",
+        "gthread",
+        "--keep-alive",
+        "5",
+        "--log-level",
+        "warning",
+        "--chdir",
+        str(settings.BASE_DIR),
+    ]
+    if tls is not None:
+        command += ["--certfile", str(tls[0]), "--keyfile", str(tls[1])]
+    if access_log:
+        command += ["--access-logfile", "-"]
+    return command
