@@ -117,6 +117,16 @@ def _locked(game: Game) -> Game:
     return Game.objects.select_for_update().prefetch_related("seats__player").get(pk=game.pk)
 
 
+def _what_happened(change: Change | None) -> str:
+    """What the last change did to a deal, as the phone that finds it taken is told: it was entered,
+    changed, or brought back by an undo (not "entered": nobody entered it again)."""
+    if change is not None and change.action == ChangeAction.DEAL_RESTORED:
+        return "was brought back by an undo"
+    if change is not None and change.action == ChangeAction.DEAL_EDITED:
+        return "was entered, then changed, on another phone"
+    return "was entered on another phone"
+
+
 def _when(change: Change | None) -> str:
     if change is None:
         return ""
@@ -582,11 +592,12 @@ def add_deal(
         there = game.deals.get(number=number)
         if there.cards == cards:
             raise Duplicate(reverse("table:game", args=[game.pk]) + f"?saved={there.number}#deal-{there.number}")
+        change = last_change(game, there.pk)
         raise Conflict(
-            f"deal {number} was entered on another phone{_when(last_change(game, there.pk))} — here is what it "
-            f"holds now. Your cards are kept below: save them as deal {count + 1} if they are another deal.",
+            f"deal {number} {_what_happened(change)}{_when(change)} — here is what it holds now. Your cards are "
+            f"kept below: save them as deal {count + 1} if they are another deal.",
             deal=there,
-            change=last_change(game, there.pk),
+            change=change,
         )
     if game.finished:
         raise RecordInvalid(

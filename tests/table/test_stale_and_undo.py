@@ -8,6 +8,7 @@ is in the game's append-only history, with when and from which phone, and can be
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -486,3 +487,22 @@ def test_an_imported_game_never_takes_the_identity_of_a_deleted_deal(client, gam
     rec = engine.game_record(game)
     assert client.post("/history/import/", {"text": json.dumps(rec)}).status_code == 302
     assert not Deal.objects.filter(pk=last.pk).exists()
+
+
+def test_a_deal_brought_back_by_an_undo_is_not_said_to_be_entered(client, game, other_phone):
+    """Issue 24: the last deal deleted, a phone opens the form for it, another phone undoes the
+    delete: the first phone's save is refused with what really happened (an undo brought the deal
+    back), its cards kept, and the next number offered."""
+    third = game.deals.get(number=3)
+    services.delete_deal(game=game, deal_id=third.pk, version=third.version, by=other_phone)
+    url = f"/games/{game.pk}/deals/new/"
+    form = opened(client, url)
+    assert form["number"] == "3"
+    deleted = Change.objects.get(game=game, action="deleted")
+    services.undo(game=game, change_id=deleted.pk, by=other_phone)
+    r = client.post(url, {**ok_post(OK_SMALL), **form})
+    page = html.unescape(text(r))
+    assert r.status_code == 409
+    assert "deal 3 was brought back by an undo" in page and "by Ben's phone" in page
+    assert "was entered on another phone" not in page
+    assert "save them as deal 4" in page
