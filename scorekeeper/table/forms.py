@@ -844,10 +844,15 @@ class DealEntry:
         source = self.facts.data if self.facts.is_bound else self.facts.initial
         return str(source.get("submission") or "")
 
-    def restart(self, *, number: int | None = None, version: int | None = None, submission: str) -> None:
-        """The form answers a conflict: the next save is a new submission (of the deal now there)."""
+    def restart(
+        self, *, number: int | None = None, next_deal: bool = False, version: int | None = None, submission: str
+    ) -> None:
+        """The form answers a conflict: the next save is a new submission (of the deal now there);
+        ``next_deal``: it saves the next deal, whatever number that is then (no number)."""
         changes = {"submission": submission}
-        if number is not None:
+        if next_deal:
+            changes["number"] = ""
+        elif number is not None:
             changes["number"] = str(number)
         if version is not None:
             changes["version"] = str(version)

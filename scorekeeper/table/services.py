@@ -595,7 +595,7 @@ def add_deal(
         change = last_change(game, there.pk)
         raise Conflict(
             f"deal {number} {_what_happened(change)}{_when(change)} — here is what it holds now. Your cards are "
-            f"kept below: save them as deal {count + 1} if they are another deal.",
+            f"kept below: save them as the next deal (deal {count + 1} now) if they are another deal.",
             deal=there,
             change=change,
         )

@@ -280,11 +280,13 @@ def _number(game: Game, entry: DealEntry, deal: Deal | None) -> int:
 
 
 def _restart(game: Game, entry: DealEntry, deal: Deal | None, conflict: services.Conflict) -> None:
-    """The form answers a conflict: a new deal's next save is the next deal's, an edit's is of
-    the deal as it is now; either way a new submission."""
+    """The form answers a conflict: a new deal's next save is the next deal's, whatever its number
+    then (the player, seeing the deal taken, says these cards are another deal: however many
+    phones save at once, a phone is refused once, never again and again); an edit's is of the
+    deal as it is now. Either way a new submission."""
     there = conflict.deal
     entry.restart(
-        number=game.deals.count() + 1 if there is not None and deal is None else None,
+        next_deal=there is not None and deal is None,
         version=there.version if there is not None and deal is not None else None,
         submission=new_submission(),
     )

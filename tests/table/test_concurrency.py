@@ -94,6 +94,22 @@ def test_phones_saving_at_once_lose_nothing_and_double_nothing(live_server, tabl
         assert not Change.objects.filter(game=game, by__isnull=True).exists()
 
 
+def test_eight_phones_saving_into_one_game_are_each_refused_once_at_most(live_server, table):
+    """Issue 24: 8 phones saving different deals into one game met up to 52 refusals in a row. A
+    phone refused because another saved that deal number first saves again as the page gives it
+    back: the next deal, whatever its number then. So no save is refused more than once."""
+    game = a_game(table)
+    phones = scoring_phones(table, 8)
+
+    tally = enter_deals(live_server.url, phones, [game.pk], 3)
+
+    assert tally.failed == [] and len(tally.saved) == 24
+    assert tally.most_conflicts <= 1, tally.most_conflicts
+    found = audit(tally, Deal.objects.filter(game=game).values_list("game_id", "cards"))
+    assert found.lost == found.duplicated == found.unanswered == [] and found.deals == 24
+    assert_stored_results_are_the_engines(game)
+
+
 # ------------------------------------------------------------------------- double submits
 
 

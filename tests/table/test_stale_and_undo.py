@@ -241,9 +241,14 @@ def test_other_cards_for_a_deal_number_taken_meanwhile_are_a_conflict_kept_for_t
     assert r.status_code == 409 and "deal 4 was entered on another phone" in html
     melds = ok_post(OK_SMALL)["p-1-melds"]
     assert melds.startswith("9C 10C JC") and f'value="{melds}"' in html  # kept
-    assert hidden(html, "number") == "5"
-    r = client.post(url, {**ok_post(OK_SMALL), "number": "5", "submission": hidden(html, "submission")})
-    assert r.status_code == 302 and game.deals.count() == 5
+    # The form now saves the next deal, whatever its number then (Deal 5 as it stands).
+    assert re.search(r'<input type="hidden" name="number"(?! value="[^"]+")', html) and "Deal 5" in html
+    retry = {**ok_post(OK_SMALL), "number": "", "submission": hidden(html, "submission")}
+    # Another phone saves deal 5 first: the retry is not refused again, it is deal 6.
+    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), by=other_phone)
+    r = client.post(url, retry)
+    assert r.status_code == 302 and game.deals.count() == 6
+    assert game.deals.get(number=6).cards == engine.seat_deal(ok_record_deal(OK_SMALL, NAMES), NAMES)
 
 
 def test_an_edit_and_a_delete_submitted_twice_write_once(client, game):
@@ -505,4 +510,4 @@ def test_a_deal_brought_back_by_an_undo_is_not_said_to_be_entered(client, game, 
     assert r.status_code == 409
     assert "deal 3 was brought back by an undo" in page and "by Ben's phone" in page
     assert "was entered on another phone" not in page
-    assert "save them as deal 4" in page
+    assert "save them as the next deal (deal 4 now)" in page
