@@ -8,6 +8,8 @@ import io
 import itertools
 import multiprocessing
 import os
+import pickle
+import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -142,29 +144,36 @@ def import_records(*, table: Table, records: Iterable[Any], by: Actor = "import"
 
 def _import(table: Table, records: Iterable[Any], by: Actor, workers: int, *, texts: bool) -> ImportReport:
     """``import_records`` of records, or of their texts (``texts``: ``iter_record_texts``). Lets
-    NotExportLayout through, having saved nothing."""
+    NotExportLayout through, having saved nothing.
+
+    Two steps, so that an import never holds the database against the tables: every record is
+    scored first, each scored game put aside in a temporary file (nothing is written while a record
+    may still be invalid); then the games are written a batch at a time, each batch in a short
+    transaction of its own, so that a save at another table waits for one batch at most."""
     report = ImportReport()
-    with transaction.atomic():
-        batch = _Batch(table, by)
+    with tempfile.TemporaryFile() as waiting:
+        count = 0
         try:
             for i, scored in enumerate(_scored(records, workers, texts), start=1):
                 if isinstance(scored, list):
                     report.errors.append({"record": i, "errors": scored})
-                    batch.drop()  # nothing will be saved: only check the records left
                 elif not report.errors:
-                    batch.add(scored)
-                    if len(batch) >= IMPORT_BATCH:
-                        report.game_ids += batch.write()
+                    pickle.dump(scored, waiting, protocol=pickle.HIGHEST_PROTOCOL)
+                    count += 1
         except RecordInvalid as exc:  # the file itself: not JSON from some point on
             report.errors.append({"record": None, "errors": [e.as_dict() for e in exc.errors]})
         except BrokenProcessPool:  # a worker process was killed (out of memory, say): nothing is saved
             stopped = RecordError(msg("a process scoring the records stopped; nothing was imported"), rule="internal")
             report.errors.append({"record": None, "errors": [stopped.as_dict()]})
         if report.errors:
-            report.game_ids = []
-            transaction.set_rollback(True)
-        else:
-            report.game_ids += batch.write()
+            return report
+        waiting.seek(0)
+        batch = _Batch(table, by)
+        for start in range(0, count, IMPORT_BATCH):
+            with transaction.atomic():
+                for _ in range(min(IMPORT_BATCH, count - start)):
+                    batch.add(pickle.load(waiting))
+                report.game_ids += batch.write()
     return report
 
 

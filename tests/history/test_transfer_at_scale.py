@@ -1,6 +1,7 @@
 """Export and import of a history of any size: the export streams a chunk of games at a time, the
-import reads its file a chunk at a time and writes a batch of games at a time, in one transaction
-(an invalid record or a broken file anywhere saves nothing and every error is listed). Run here with
+import reads its file a chunk at a time and scores every record before it writes anything (an invalid
+record or a broken file anywhere saves nothing and every error is listed), then writes a batch of
+games at a time, each batch in a short transaction of its own. Run here with
 tiny chunks and batches, so that a small history crosses every boundary."""
 
 from __future__ import annotations
@@ -415,3 +416,35 @@ def test_a_file_the_quick_split_cannot_take_is_read_as_json(table, small_chunks,
         assert stored(report.games) == here and Game.objects.count() == len(records)
     else:
         assert Game.objects.count() == 0 and Deal.objects.count() == 0 and Player.objects.count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_writes_each_batch_in_a_transaction_of_its_own(small_chunks, monkeypatch):
+    """Issue 24: an import held SQLite's write lock for the whole import (30 s for 40 MB), and a save
+    at another table waited and failed. Each batch is now a transaction of its own, begun after
+    every record was scored: the lock is held for one batch at a time."""
+    from django.db import connection
+
+    table, _ = table_services.create_table(name="Importing", device_name="Scorer's phone")
+    seen: list[tuple[int, int]] = []  # at each batch's write: the transactions open, the commits so far
+    commits = [0]
+    commit = connection.commit
+    write = history_services._Batch.write
+
+    def counted() -> None:
+        commits[0] += 1
+        commit()
+
+    def watched(self):
+        seen.append((len(connection.atomic_blocks), commits[0]))
+        return write(self)
+
+    monkeypatch.setattr(connection, "commit", counted)
+    monkeypatch.setattr(history_services._Batch, "write", watched)
+    rng = random.Random(5)
+    report = history_services.import_records(table=table, records=[random_record(rng) for _ in range(20)])
+    assert report.ok and len(report.game_ids) == 20
+    assert len(seen) == 3  # batches of 7, 7 and 6
+    assert all(depth == 1 for depth, _ in seen)  # not inside one transaction of the whole import
+    assert [n for _, n in seen] == sorted({n for _, n in seen})  # each batch committed before the next
+    assert commits[0] >= 3
