@@ -1,7 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from scorekeeper.health import healthz
+
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("", include("scorekeeper.table.urls")),
     path("", include("scorekeeper.history.urls")),
     path("", include("scorekeeper.rulebook.urls")),

@@ -18,6 +18,7 @@ import sys
 from typing import Any
 
 from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scorekeeper.table import lan
@@ -65,6 +66,7 @@ class Command(BaseCommand):
         done = subprocess.run([*manage, "collectstatic", "--noinput", "--verbosity", "0"], env=env, check=False)
         if done.returncode:
             raise CommandError("collectstatic failed")
+        call_command("purge_submissions")  # forms submitted over 30 days ago: no repeat to answer
         self.stdout.write(self._banner(site, found, port, https))
         self.stdout.flush()
         command = _gunicorn(bind, port, workers, threads, access_log, (cert, key) if https else None)
