@@ -29,8 +29,3 @@ def clear_caches() -> None:
     """Forget every cached answer of the engine."""
     for function in _CACHED:
         function.cache_clear()
-
-
-def cache_info() -> dict[str, Any]:
-    """Each cached function's ``cache_info()``, by its qualified name (for the benchmarks)."""
-    return {f"{f.__module__}.{f.__qualname__}": f.cache_info() for f in _CACHED}

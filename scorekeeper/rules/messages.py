@@ -97,11 +97,6 @@ def nmsg(singular: str, plural: str, n: int, /, **args: Param) -> Msg:
     return Msg(id=singular, args=(("n", n), *args.items()), plural=plural, n=n)
 
 
-def text(value: Param) -> str:
-    """English text of a parameter: a message rendered, anything else as ``str`` gives it."""
-    return str(value)
-
-
 # Words the messages share: ranks with their articles, ranks in the plural, lists.
 
 _A_RANK: dict[int, Msg] = {
@@ -119,14 +114,7 @@ _RANKS: dict[int, Msg] = {
     13: msg("kings"),
     **{r: msg("{rank}s", rank=r) for r in range(2, 11)},
 }
-_RANK: dict[int, Msg] = {
-    ACE: msg("ace"),
-    11: msg("jack"),
-    12: msg("queen"),
-    13: msg("king"),
-    **{r: msg("{rank}", rank=r) for r in range(2, 11)},
-}
-assert set(_A_RANK) == set(_RANKS) == set(_RANK) == set(range(1, 14))
+assert set(_A_RANK) == set(_RANKS) == set(range(1, 14))
 
 
 def a_rank(rank: int) -> Msg:
@@ -137,11 +125,6 @@ def a_rank(rank: int) -> Msg:
 def ranks(rank: int) -> Msg:
     """Cards of a rank: ``aces``, ``kings``, ``10s``, ``7s``."""
     return _RANKS[rank]
-
-
-def rank_word(rank: int) -> Msg:
-    """A rank's name: ``ace``, ``king``, ``10``."""
-    return _RANK[rank]
 
 
 def either(options: Iterable[Param], word: str = "or") -> Msg:
