@@ -19,6 +19,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
 from django.utils.csp import CSP
 
@@ -176,11 +177,14 @@ STORAGES = {
 # Development and tests serve static files from the apps' folders; no collected folder is needed.
 warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 
-# Each page inlines static/app.css (table/templatetags/inline.py): allowed by its hash, which holds
-# for a page served again from the cache too (a nonce would not).
-INLINE_STYLE_HASH = "'sha256-{}'".format(
-    base64.b64encode(hashlib.sha256((BASE_DIR / "static" / "app.css").read_bytes()).digest()).decode()
-)
+# Each page inlines static/app.css (table/templatetags/inline.py), read once here as the process
+# starts: the CSP allows that very text by its hash, which holds for a page served again from the
+# cache too (a nonce would not).
+INLINE_STYLESHEET = (BASE_DIR / "static" / "app.css").read_text(encoding="utf-8")
+if "</" in INLINE_STYLESHEET:
+    raise ImproperlyConfigured("static/app.css holds '</': it cannot be inlined in a <style> element")
+_STYLE_DIGEST = base64.b64encode(hashlib.sha256(INLINE_STYLESHEET.encode()).digest()).decode()
+INLINE_STYLE_HASH = f"'sha256-{_STYLE_DIGEST}'"
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF, CSP.NONCE],

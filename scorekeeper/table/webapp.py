@@ -44,8 +44,7 @@ def manifest(request: HttpRequest) -> HttpResponse:
 
 # The offline app: a service worker for the whole site (it must be served from the site's root to
 # cover it) and the page it shows when it has kept nothing for an address.
-SHELL_FILES = (
-    "app.css",  # linked by the pages rendered without a CSP nonce (the 500 page); the others inline it
+SHELL_FILES = (  # the stylesheet is not one: every page carries it inline
     "app.js",
     "picker.js",
     "drafts.js",
