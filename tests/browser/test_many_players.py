@@ -27,15 +27,21 @@ def _deal(names: list[str], out: int) -> dict:
 SIZES = [(390, 844), (360, 740)]
 
 
+def _played(table, names: list[str], deals: int = 3):
+    """A game of ``names`` (the book's rules) with ``deals`` deals saved, each player out in turn."""
+    game = new_game(table, kind="oklahoma", profile="book", players=names, first_dealer=0)
+    for n in range(deals):
+        services.add_deal(game=game, deal=_deal(names, n), number=n + 1)
+    return game
+
+
 @pytest.mark.parametrize("size", SIZES, ids=["390x844", "360x740"])
 @pytest.mark.parametrize("players", [4, 5])
 def test_the_game_page_fits_four_and_five_players(scorer_page: Page, live_server, table, shot, size, players):
     page = scorer_page
     page.set_viewport_size({"width": size[0], "height": size[1]})
     names = NAMES5[:players]
-    game = new_game(table, kind="oklahoma", profile="book", players=names, first_dealer=0)
-    for n in range(3):
-        services.add_deal(game=game, deal=_deal(names, n), number=n + 1)
+    game = _played(table, names)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
     # Every player's total on the board, and the button to enter the next deal above the fold.
@@ -79,9 +85,7 @@ def test_the_picker_shows_every_players_preview_points(scorer_page: Page, live_s
 def test_the_review_chart_keeps_its_labels_inside(scorer_page: Page, live_server, table, shot, size):
     page = scorer_page
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    game = new_game(table, kind="oklahoma", profile="book", players=NAMES5, first_dealer=0)
-    for n in range(3):
-        services.add_deal(game=game, deal=_deal(NAMES5, n), number=n + 1)
+    game = _played(table, NAMES5)
     page.goto(f"{live_server.url}/history/{game.pk}/")
     chart = page.locator("svg.chart").first
     box = chart.bounding_box()
