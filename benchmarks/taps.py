@@ -76,7 +76,7 @@ def main() -> None:
                         picking = Picking(page)
                         enter(picking)
                         page.wait_for_load_state()
-                        saved = "#deal-1" in page.url
+                        saved = "saved=1" in page.url  # the save's redirect names the deal
                         print(_line(title, (width, height), picking.taps, BUDGETS[kind], saved, picking.problems))
                         page.context.close()
                 browser.close()

@@ -207,7 +207,9 @@
         var saved = response.redirected && there.pathname !== window.location.pathname;
         if (saved) {
           forget();
-          window.location.assign(response.url);
+          // fetch drops the redirect's #deal-N: put it back from ?saved=N, so the page shows the deal
+          var number = there.searchParams.get("saved");
+          window.location.assign(number ? there.pathname + there.search + "#deal-" + number : response.url);
           return;
         }
         // Not saved: the server's own page says why (errors beside the fields, a conflict, a refusal).
