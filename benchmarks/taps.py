@@ -13,6 +13,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = [(390, 844), (360, 740)]
@@ -48,6 +49,16 @@ def _serve(tmp: str) -> tuple[subprocess.Popen[bytes], str]:
     return server, url
 
 
+def _landed(page: Any) -> bool:
+    """Whether the save landed on the game page (Save goes through fetch: the page moves a moment
+    after the last tap, to the address the save's redirect gave, which names the deal)."""
+    try:
+        page.wait_for_url(lambda url: "saved=1" in url, timeout=15_000)
+    except Exception:  # Playwright's TimeoutError: the deal was not saved
+        return False
+    return True
+
+
 def _line(title: str, size: tuple[int, int], taps: int, budget: int, saved: bool, problems: list[str]) -> str:
     verdict = f"{'within' if taps <= budget else 'OVER'} the budget of {budget}, {'saved' if saved else 'NOT SAVED'}"
     if problems:
@@ -75,8 +86,7 @@ def main() -> None:
                         start_game(page, url, kind, deal["players"], profile)
                         picking = Picking(page)
                         enter(picking)
-                        page.wait_for_load_state()
-                        saved = "saved=1" in page.url  # the save's redirect names the deal
+                        saved = _landed(page)
                         print(_line(title, (width, height), picking.taps, BUDGETS[kind], saved, picking.problems))
                         page.context.close()
                 browser.close()
