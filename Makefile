@@ -11,7 +11,7 @@ FIND_PYTHON = for c in "$$(pyenv prefix 2>/dev/null | head -n1)/bin/python" pyth
 	  "$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo "$$p"; exit 0; }; \
 	done; exit 1
 
-.PHONY: run dev test test-fast lint format bench migrate lock clean browser netns postgres
+.PHONY: run dev test test-fast lint format bench migrate lock clean browser netns postgres messages
 
 $(PY):
 	@py=$$($(FIND_PYTHON)) || { echo "Error: Python 3.12 or newer is required (Django 6.1). Install it, e.g. 'pyenv install 3.13', or put python3.12+ on PATH." >&2; exit 1; }; \
@@ -99,6 +99,17 @@ test-fast: $(VENV)/.dev
 
 bench: $(VENV)/.dev
 	$(PY) -m benchmarks
+
+# The German catalogs (scorekeeper/i18n.py): extract every message of the pages, the Python code and the
+# engine (makemessages with the engine's keywords msg/nmsg/N_), then compile them. The .po and .mo files are
+# committed: a fresh clone has them without this step, which needs GNU gettext (Debian's package).
+MESSAGES_IGNORE := -i '.venv/*' -i 'tests/*' -i 'benchmarks/*' -i 'staticfiles/*' -i 'var/*'
+messages: $(VENV)/.dev
+	@command -v msgfmt >/dev/null || { echo "Installing GNU gettext for make messages"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq gettext >/dev/null; }
+	$(PY) manage.py makemessages -l de --no-wrap --no-location $(MESSAGES_IGNORE)
+	$(PY) manage.py compilemessages -l de $(MESSAGES_IGNORE)
 
 # Regenerate the lock files from pyproject.toml (needs the network), for every Python the project takes.
 # uv comes from dev.lock like every other tool, pinned and hash-checked.

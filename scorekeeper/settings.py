@@ -91,6 +91,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # the phone's language (scorekeeper/i18n.py)
+    "scorekeeper.i18n.phone_time_zone",  # the phone's time zone
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -113,6 +115,8 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.csp",
+                "django.template.context_processors.i18n",
+                "django.template.context_processors.tz",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -155,8 +159,16 @@ CACHES: dict[str, dict[str, object]] = {
     "limits": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "scorekeeper_limits"},
 }
 
+# Every phone in its own language and zone (scorekeeper/i18n.py): English, the default, and German.
 LANGUAGE_CODE = "en"
-TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+# The engine's catalog first: `makemessages` files each message under the first of these its file sits
+# below (the engine's own under scorekeeper/rules, the pages' under locale).
+LOCALE_PATHS = [BASE_DIR / "scorekeeper" / "rules" / "locale", BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 400 * 24 * 3600  # a phone keeps its language (a browser caps cookies at 400 days)
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+FORMAT_MODULE_PATH = ["scorekeeper.formats"]  # how each language writes a date and a time
+TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")  # the zone of a phone that has not said its own
 USE_I18N = True
 USE_TZ = True
 
@@ -206,6 +218,7 @@ BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
 HTTPS = env_bool("DJANGO_HTTPS", BEHIND_PROXY)  # hosted behind a proxy: HTTPS only unless told otherwise
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
+LANGUAGE_COOKIE_SECURE = HTTPS
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", HTTPS)
 SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS") or (60 * 60 * 24 * 365 if HTTPS else 0))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", HTTPS)

@@ -5,6 +5,7 @@ from scorekeeper.health import healthz
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switch
     path("", include("scorekeeper.table.urls")),
     path("", include("scorekeeper.history.urls")),
     path("", include("scorekeeper.rulebook.urls")),

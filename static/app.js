@@ -7,6 +7,23 @@
 (function () {
   "use strict";
 
+  // The phone's time zone, for the times the server writes on its pages (scorekeeper/i18n.py): said
+  // once in the tz cookie. A page that has just shown times in another zone (the first page a phone
+  // ever loads) is loaded again, once, unless it holds a form.
+  var zone = "";
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  } catch (e) {
+    /* an old browser: the server's zone, named beside each time */
+  }
+  var said = (document.cookie.match(/(?:^|; )tz=([^;]*)/) || [])[1];
+  if (zone && decodeURIComponent(said || "") !== zone) {
+    document.cookie = "tz=" + encodeURIComponent(zone) + "; path=/; max-age=34560000; samesite=lax" +
+      (location.protocol === "https:" ? "; secure" : "");
+    var kept = document.cookie.indexOf("tz=") !== -1; // never again when the phone keeps no cookie
+    if (kept && document.querySelector("time[datetime]") && !document.querySelector("main form")) location.reload();
+  }
+
   // Copy and Share: the Web Share API where the phone has it, else the clipboard, else the text
   // selected for the phone's own copy.
   function copied(button, text) {

@@ -7,9 +7,10 @@ text shown as it is (a card, a player's name), a number, or a message of its own
 "a queen"), which is translated too. Plurals go through ``ngettext``: ``nmsg("{n} card", "{n} cards", n)``.
 
 The engine stays free of Django: it renders English through stdlib ``gettext.NullTranslations`` (the
-ids as they are); the web side passes a translator of its own (``django.utils.translation``) to
-``Msg.render``. ``str(message)`` is its English text, so a message reads as before wherever the
-engine's words were strings.
+ids as they are). ``str(message)`` renders with the translator in force: English, unless the web side
+has put its own in force with ``use_translator`` (``scorekeeper/i18n.py``: Django's, which follows each
+request's language, as Django's lazy strings do). A translator may also say how its language groups
+thousands (``thousands``: "." in German): a number formatted with ``,`` (``{total:,}``) is grouped so.
 
 Extraction: ``msg``, ``nmsg`` and ``N_`` mark ids for ``xgettext`` (keywords ``msg``, ``nmsg:1,2`` and
 ``N_``); their ids are always string literals (a test checks it), never f-strings.
@@ -34,6 +35,27 @@ class Translator(Protocol):
 
 
 ENGLISH: Translator = gettext.NullTranslations()
+_in_force: Translator = ENGLISH  # what ``str(message)`` renders with (``use_translator``)
+
+
+def use_translator(translator: Translator) -> None:
+    """Put a translator in force for ``str(message)`` (the web side's, once, as it starts)."""
+    global _in_force
+    _in_force = translator
+
+
+class _Grouped:
+    """A number whose ``,`` grouping is the language's (``format(_Grouped(1075, "."), ",")`` is 1.075)."""
+
+    __slots__ = ("sep", "value")
+
+    def __init__(self, value: int, sep: str) -> None:
+        self.value, self.sep = value, sep
+
+    def __format__(self, spec: str) -> str:
+        text = format(self.value, spec)
+        return text.replace(",", self.sep) if "," in spec else text
+
 
 type Param = str | int | Msg
 
@@ -52,8 +74,16 @@ class Msg:
         template = translator.ngettext(self.id, self.plural, self.n) if self.plural else translator.gettext(self.id)
         if not self.args:
             return template
+        sep = getattr(translator, "thousands", ",")
         return template.format_map(
-            {name: value.render(translator) if isinstance(value, Msg) else value for name, value in self.args}
+            {
+                name: value.render(translator)
+                if isinstance(value, Msg)
+                else _Grouped(value, sep)
+                if sep != "," and type(value) is int
+                else value
+                for name, value in self.args
+            }
         )
 
     @property
@@ -79,7 +109,7 @@ class Msg:
         return cls(id=data["id"], args=args, plural=data.get("plural", ""), n=int(data.get("n", 0)))
 
     def __str__(self) -> str:
-        return self.render()
+        return self.render(_in_force)
 
 
 def N_(text: str) -> str:

@@ -18,4 +18,7 @@ class TableConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from scorekeeper.i18n import use_django_language
+
+        use_django_language()
         post_migrate.connect(_refresh, sender=self)
