@@ -30,7 +30,7 @@ from typing import Any
 from . import cards as cardlib
 from . import gin, gin_search, profiles, record
 from .errors import RecordInvalid
-from .messages import N_, Msg, msg
+from .messages import N_, Msg, meld_kind, msg, outcome_words
 from .oklahoma import MeldCheck, check_meld, score_hand
 
 log = logging.getLogger(__name__)
@@ -533,10 +533,14 @@ def _meld_result(result: MeldCheck, v: Verdict) -> None:
     if not result.ok:
         for e in result.errors:
             v.error(e.message, e.rule, e.source, tuple(e.cards))
-        v.said = msg("Not a legal meld ({kind}).", kind=result.kind) if result.kind else msg("Not a legal meld.")
+        v.said = (
+            msg("Not a legal meld ({kind}).", kind=meld_kind(result.kind)) if result.kind else msg("Not a legal meld.")
+        )
         return
     v.ok = True
-    v.said = msg("A legal {kind}, worth {points} melded.", kind=result.kind or "", points=_signed(result.points))
+    v.said = msg(
+        "A legal {kind}, worth {points} melded.", kind=meld_kind(result.kind or ""), points=_signed(result.points)
+    )
     v.melds = [list(result.labels)]
     if result.meaning:
         v.explained.append(msg("The cards count as: {cards}.", cards=", ".join(result.meaning)))
@@ -631,7 +635,7 @@ def _scored_said(doc: dict[str, Any]) -> Msg:
     if len(doc["deals"]) == 1:
         d = doc["deals"][0]
         parts = ", ".join(f"{name} {p['points']:+d}" for name, p in d["players"].items())
-        return msg("{outcome}: {points}.", outcome=d["outcome"].replace("_", " "), points=parts)
+        return msg("{outcome}: {points}.", outcome=outcome_words(d["outcome"]), points=parts)
     parts = ", ".join(f"{name} {t}" for name, t in doc["totals"].items())
     return msg("{n} deals: totals {totals}.", n=len(doc["deals"]), totals=parts)
 
@@ -684,8 +688,8 @@ def _gin_hand(q: Question, rules: profiles.GinRules, v: Verdict) -> None:
     d = doc["deals"][0]
     k, dd = d["players"]["Knocker"], d["players"]["Defender"]
     v.said = msg(
-        "{outcome}: the knocker scores {knocker}, the defender {defender}.",
-        outcome=d["outcome"].replace("_", " ").capitalize(),
+        "{outcome} — the knocker scores {knocker}, the defender {defender}.",
+        outcome=outcome_words(d["outcome"]),
         knocker=k["points"],
         defender=dd["points"],
     )

@@ -147,6 +147,28 @@ _RANKS: dict[int, Msg] = {
 assert set(_A_RANK) == set(_RANKS) == set(range(1, 14))
 
 
+_OUTCOMES: dict[str, Msg] = {
+    "out": msg("went out"),
+    "stock_out": msg("stock ran out"),
+    "knock": msg("knock"),
+    "undercut": msg("undercut"),
+    "gin": msg("gin"),
+    "big_gin": msg("big gin"),
+    "void": msg("void hand"),
+}
+_MELD_KINDS: dict[str, Msg] = {"set": msg("set"), "sequence": msg("sequence")}
+
+
+def outcome_words(outcome: str) -> Msg:
+    """How a deal ended, as players say it: ``went out``, ``stock ran out``, ``knock``, ``big gin``."""
+    return _OUTCOMES.get(outcome) or msg("{item}", item=outcome.replace("_", " "))
+
+
+def meld_kind(kind: str) -> Msg:
+    """A kind of meld: ``set``, ``sequence``."""
+    return _MELD_KINDS.get(kind) or msg("{item}", item=kind)
+
+
 def a_rank(rank: int) -> Msg:
     """One card of a rank, with its article: ``an ace``, ``a king``, ``an 8``, ``a 7``."""
     return _A_RANK[rank]

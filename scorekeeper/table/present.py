@@ -10,6 +10,7 @@ from typing import Any
 
 from django.utils.functional import SimpleLazyObject
 
+from scorekeeper.rules.messages import Msg, outcome_words
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.rules.results import ColumnResult, ColumnStanding, DealResult, GameResult, PlayerDeal, Standing
 from scorekeeper.table import engine
@@ -18,19 +19,10 @@ from scorekeeper.table.models import Game
 from scorekeeper.table.pages import url_by_id
 from scorekeeper.table.templatetags.cards import signed_text
 
-OUTCOMES = {
-    "out": "went out",
-    "stock_out": "stock ran out",
-    "knock": "knock",
-    "undercut": "undercut",
-    "gin": "gin",
-    "big_gin": "big gin",
-    "void": "void hand",
-}
 
-
-def outcome_text(outcome: str) -> str:
-    return OUTCOMES.get(outcome, outcome.replace("_", " "))
+def outcome_text(outcome: str) -> Msg:
+    """How a deal ended (a message: shown in the page's language)."""
+    return outcome_words(outcome)
 
 
 class GamePage:
