@@ -3,12 +3,13 @@ table (or strangers), and games made through the services — never around the e
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import pytest
 from django.http import HttpResponse, HttpResponseBase
 from django.test import Client, RequestFactory
+from django.utils import translation
 
 from scorekeeper.table import access, services
 from scorekeeper.table.models import Device, Game, Role, Table
@@ -48,6 +49,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.nodeid.startswith(SLOW) or item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test() -> Iterator[None]:
+    """A request leaves its language in force in its thread (Django's LocaleMiddleware does not undo
+    it), and the engine's messages render in it: each test starts and ends in the default, English."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 def phone_cookie(*devices: Device) -> str:
