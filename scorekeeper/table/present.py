@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext, pgettext_lazy
 
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.rules.results import ColumnResult, ColumnStanding, DealResult, GameResult, PlayerDeal, Standing
@@ -19,18 +20,20 @@ from scorekeeper.table.pages import url_by_id
 from scorekeeper.table.templatetags.cards import signed_text
 
 OUTCOMES = {
-    "out": "went out",
-    "stock_out": "stock ran out",
-    "knock": "knock",
-    "undercut": "undercut",
-    "gin": "gin",
-    "big_gin": "big gin",
-    "void": "void hand",
+    "out": pgettext_lazy("how a deal ended", "went out"),
+    "stock_out": pgettext_lazy("how a deal ended", "stock ran out"),
+    "knock": pgettext_lazy("how a deal ended", "knock"),
+    "undercut": pgettext_lazy("how a deal ended", "undercut"),
+    "gin": pgettext_lazy("how a deal ended", "gin"),
+    "big_gin": pgettext_lazy("how a deal ended", "big gin"),
+    "void": pgettext_lazy("how a deal ended", "void hand"),
 }
 
 
 def outcome_text(outcome: str) -> str:
-    return OUTCOMES.get(outcome, outcome.replace("_", " "))
+    """How a deal ended, in the page's language."""
+    known = OUTCOMES.get(outcome)
+    return str(known) if known is not None else outcome.replace("_", " ")
 
 
 class GamePage:
@@ -404,7 +407,7 @@ def columns_text(numbers: Sequence[int]) -> str:
     """The columns a hand went in, in words: "column 1", "columns 1 and 2", "columns 1, 2 and 3"."""
     shown = [str(n) for n in numbers]
     if not shown:
-        return "no column"
+        return gettext("no column")
     if len(shown) == 1:
-        return f"column {shown[0]}"
-    return f"columns {', '.join(shown[:-1])} and {shown[-1]}"
+        return gettext("column {number}").format(number=shown[0])
+    return gettext("columns {numbers} and {last}").format(numbers=", ".join(shown[:-1]), last=shown[-1])
