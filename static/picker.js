@@ -321,11 +321,9 @@
       const off = naming >= 0 ? code === "JK" : left <= 0;
       if (off) b.setAttribute("aria-disabled", "true");
       else b.removeAttribute("aria-disabled");
-      const n = Math.max(left, 0);
-      b.setAttribute(
-        "aria-label",
-        shown + (counted ? ", " + words(n === 1 ? "left.one" : "left.other", { n: n }) : left > 0 ? "" : ", " + words("used"))
-      );
+      const unused = Math.max(left, 0);
+      const count = words(unused === 1 ? "left.one" : "left.other", { n: unused });
+      b.setAttribute("aria-label", shown + (counted ? ", " + count : left > 0 ? "" : ", " + words("used")));
     });
     eq.hidden = naming < 0 && lastWild() < 0; // shown while there is a wild card to name
     eq.setAttribute("aria-pressed", String(naming >= 0));
