@@ -15,6 +15,7 @@ from scorekeeper.table.models import Device, Role
 from tests.app_data import OK_BIG, OK_SMALL, ok_record_deal
 from tests.browser.conftest import SHOTS
 from tests.conftest import NAMES, new_game, phone_cookie
+from tests.rulebook.test_hollywood_pages import hollywood_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SIZES: dict[str, ViewportSize] = {"390": {"width": 390, "height": 844}, "360": {"width": 360, "height": 740}}
@@ -46,6 +47,7 @@ def test_the_table_pages_in_german_at_both_sizes(page: Page, live_server, table,
     folder.mkdir(parents=True, exist_ok=True)
     game = new_game(table, deals=[ok_record_deal(OK_SMALL, NAMES), ok_record_deal(OK_BIG, NAMES)], first_dealer=0)
     gin = new_game(table, kind="oklahoma-gin", profile="standard", players=["Ann", "Ben"])
+    hollywood = hollywood_game(table)
     services.create_link(table=table, role=Role.FOLLOW, by=scorer)
     services.create_link(table=table, role=Role.SCORE, by=scorer)
     _german_phone(page, live_server.url, scorer)
@@ -57,6 +59,7 @@ def test_the_table_pages_in_german_at_both_sizes(page: Page, live_server, table,
         "table": reverse("table:table", args=[table.pk]),
         "game": reverse("table:game", args=[game.pk]),
         "gin-game": reverse("table:game", args=[gin.pk]),
+        "hollywood-game": reverse("table:game", args=[hollywood.pk]),
         "deal": reverse("table:deal", args=[game.pk, deal.pk]),
         "deal-new": reverse("table:deal_new", args=[game.pk]),
         "gin-deal-new": reverse("table:deal_new", args=[gin.pk]),

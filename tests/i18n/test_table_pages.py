@@ -25,6 +25,8 @@ from scorekeeper.table.templatetags.cards import number_text, signed_text, value
 from scorekeeper.table.templatetags.words import words
 from tests.app_data import GIN_BIG, OK_BIG, OK_SMALL, gin_post, ok_post, ok_record_deal
 from tests.conftest import NAMES, as_phone, new_game
+from tests.rulebook.test_hollywood_pages import RECORD as HOLLYWOOD
+from tests.rulebook.test_hollywood_pages import hollywood_game
 
 pytestmark = pytest.mark.django_db
 
@@ -138,6 +140,13 @@ def test_no_english_word_is_left_on_the_table_pages_in_german(client, table, sco
     left["gin deal, refused"] = english_left(
         reverse("table:deal_new", args=[gin.pk]), client, **{**gin_post(GIN_BIG), "upcard": "9S 9H"}
     )
+    # Hollywood's three columns (a Gin house option): a match under way and a match over.
+    for label, deals in (("hollywood, under way", HOLLYWOOD["deals"][:3]), ("hollywood, over", HOLLYWOOD["deals"])):
+        hollywood = hollywood_game(table, deals=deals)
+        left[label] = english_left(reverse("table:game", args=[hollywood.pk]), client)
+        last = hollywood.deals.order_by("number").last()
+        assert last is not None
+        left[label + ", a deal"] = english_left(reverse("table:deal", args=[hollywood.pk, last.pk]), client)
     left["new game, refused"] = english_left(
         reverse("table:new_game"), client, game="oklahoma", profile="book", seat_0="Ann", seat_2="Cy"
     )

@@ -13,7 +13,8 @@ from __future__ import annotations
 from django import template
 from django.utils.html import json_script
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext, ngettext, pgettext
+from django.utils.text import capfirst
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 
 
 def words() -> dict[str, str]:
@@ -81,3 +82,21 @@ register = template.Library()
 @register.simple_tag
 def words_script() -> SafeString:
     return json_script(words(), "words")
+
+
+# A rule set by its short name, as the game page says it ("Book rules", German "Regeln: Buch").
+PROFILE_NAMES = {
+    "laws": pgettext_lazy("a rule set's short name", "Laws"),
+    "book": pgettext_lazy("a rule set's short name", "Book"),
+    "standard": pgettext_lazy("a rule set's short name", "Standard"),
+    "classic": pgettext_lazy("a rule set's short name", "Classic"),
+    "casino": pgettext_lazy("a rule set's short name", "Casino"),
+    "party": pgettext_lazy("a rule set's short name", "Party"),
+}
+
+
+@register.filter
+def profile_name(name: str) -> str:
+    """``{{ rules.profile|profile_name }}``: the rule set's short name in the page's language."""
+    known = PROFILE_NAMES.get(name)
+    return str(known) if known is not None else capfirst(str(name))
