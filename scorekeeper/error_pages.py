@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
+from django.utils.translation import gettext
 
 from scorekeeper.table.access import OffTable
 
@@ -31,7 +32,12 @@ def _typed_cards(request: HttpRequest) -> list[tuple[str, str]]:
         value = posted.get(name, "")
         if name.endswith(CARD_FIELDS) and isinstance(value, str) and value.strip():
             seat, _, kind = name.removeprefix("p-").partition("-")
-            typed.append((f"Player {int(seat) + 1}: {kind}" if seat.isdigit() and kind else name, value))
+            shown = (
+                gettext("Player {number}: {field}").format(number=int(seat) + 1, field=kind)
+                if seat.isdigit() and kind
+                else name
+            )
+            typed.append((shown, value))
     return typed
 
 

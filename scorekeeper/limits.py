@@ -22,6 +22,8 @@ from typing import Any
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
 
 from scorekeeper.table.access import client_ip
 
@@ -31,15 +33,15 @@ CACHE = "limits"
 @dataclass(frozen=True, slots=True)
 class Limit:
     name: str
-    what: str  # what the client did too often, as the 429 page says it
+    what: str | Promise  # what the client did too often, as the 429 page says it (translated)
     count: int  # requests allowed in a window
     seconds: int  # the window
 
 
-TABLES = Limit(name="tables", what="new tables and games", count=60, seconds=3600)
-JOINS = Limit(name="joins", what="joins", count=120, seconds=600)
-IMPORTS = Limit(name="imports", what="imports", count=20, seconds=3600)
-CHECKS = Limit(name="checks", what="checks", count=1200, seconds=600)  # the checker checks as one types
+TABLES = Limit(name="tables", what=gettext_lazy("new tables and games"), count=60, seconds=3600)
+JOINS = Limit(name="joins", what=gettext_lazy("joins"), count=120, seconds=600)
+IMPORTS = Limit(name="imports", what=gettext_lazy("imports"), count=20, seconds=3600)
+CHECKS = Limit(name="checks", what=gettext_lazy("checks"), count=1200, seconds=600)  # the checker checks as one types
 
 
 def over(limit: Limit, request: HttpRequest, now: float | None = None) -> int:

@@ -7,6 +7,30 @@
 (function () {
   "use strict";
 
+  // THE words of the scripts, in the page's language (scorekeeper/table/templatetags/words.py): every
+  // page carries them as JSON in #words; window.words(key, {name: value}) gives one with its {name}s
+  // filled (a number written as the page's language writes it), and the key itself if it has none.
+  var said = {};
+  try {
+    said = JSON.parse((document.getElementById("words") || {}).textContent || "{}");
+  } catch (e) {
+    /* no words: the keys stand in */
+  }
+  var lang = document.documentElement.lang || "en";
+  window.words = function (key, values) {
+    var text = Object.prototype.hasOwnProperty.call(said, key) ? said[key] : key;
+    return text.replace(/\{(\w+)\}/g, function (all, name) {
+      if (!values || !(name in values)) return all;
+      var v = values[name];
+      return typeof v === "number" ? v.toLocaleString(lang) : String(v);
+    });
+  };
+  // a time of day in the page's language, on the 24-hour clock as the server writes times (H:i: 21:04)
+  window.words.time = function (when) {
+    return new Date(when).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit", hour12: false });
+  };
+  var words = window.words;
+
   // The phone's time zone, for the times the server writes on its pages (scorekeeper/i18n.py): said
   // once in the tz cookie. A page that has just shown times in another zone (the first page a phone
   // ever loads) is loaded again, once, unless it holds a form.
@@ -16,8 +40,8 @@
   } catch (e) {
     /* an old browser: the server's zone, named beside each time */
   }
-  var said = (document.cookie.match(/(?:^|; )tz=([^;]*)/) || [])[1];
-  if (zone && decodeURIComponent(said || "") !== zone) {
+  var zoneSaid = (document.cookie.match(/(?:^|; )tz=([^;]*)/) || [])[1];
+  if (zone && decodeURIComponent(zoneSaid || "") !== zone) {
     document.cookie = "tz=" + encodeURIComponent(zone) + "; path=/; max-age=34560000; samesite=lax" +
       (location.protocol === "https:" ? "; secure" : "");
     var kept = document.cookie.indexOf("tz=") !== -1; // never again when the phone keeps no cookie
@@ -33,16 +57,24 @@
       button.textContent = was;
     }, 2000);
   }
+  // A name set inside a sentence: {what} lowercased as English does ("Copy the link to follow"), {What}
+  // as it is (a German noun keeps its capital: "Kopieren: Der Link zum Zuschauen").
+  function lower(text) {
+    return text.toLowerCase();
+  }
+  function named(text) {
+    return { what: lower(text), What: text };
+  }
   Array.prototype.forEach.call(document.querySelectorAll("input.share-url"), function (input) {
     var row = document.createElement("div");
     row.className = "share";
     var copy = document.createElement("button");
     copy.type = "button";
-    copy.textContent = "Copy";
-    copy.setAttribute("aria-label", "Copy " + (input.getAttribute("aria-label") || "the link").toLowerCase());
+    copy.textContent = words("copy");
+    copy.setAttribute("aria-label", words("copy.label", named(input.getAttribute("aria-label") || words("the link"))));
     copy.addEventListener("click", function () {
       var done = function () {
-        copied(copy, "Copied ✓");
+        copied(copy, words("copied"));
       };
       var fallback = function () {
         input.focus();
@@ -60,8 +92,8 @@
     if (navigator.share) {
       var share = document.createElement("button");
       share.type = "button";
-      share.textContent = "Share…";
-      share.setAttribute("aria-label", "Share " + (input.getAttribute("aria-label") || "the link").toLowerCase());
+      share.textContent = words("share");
+      share.setAttribute("aria-label", words("share.label", named(input.getAttribute("aria-label") || words("the link"))));
       share.addEventListener("click", function () {
         navigator.share({ title: "Oklahoma Scorekeeper", url: input.value }).catch(function () {
           /* the phone's share sheet was closed */
@@ -88,7 +120,7 @@
       button.addEventListener("click", function (event) {
         if (armed) return; // the second tap: as asked
         event.preventDefault();
-        button.textContent = "Tap again: " + label.toLowerCase();
+        button.textContent = words("tap again", { action: lower(label), Action: label });
         button.classList.add("armed");
         armed = setTimeout(function () {
           armed = null;
@@ -145,11 +177,11 @@
   button.type = "button";
   button.className = "wake";
   button.textContent = "☀";
-  button.setAttribute("aria-label", "Keep the screen on");
+  button.setAttribute("aria-label", words("keep screen on"));
   function show() {
     var on = wanted();
     button.setAttribute("aria-pressed", String(on));
-    button.title = on ? "The screen stays on while this page is open" : "The screen may dim";
+    button.title = on ? words("screen stays on") : words("screen may dim");
   }
   button.addEventListener("click", function () {
     var on = !wanted();

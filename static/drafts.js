@@ -12,6 +12,7 @@
    posts as it always did. */
 (function () {
   "use strict";
+  var words = window.words; // static/app.js: the words of the page's language
 
   var form = document.querySelector("form[data-draft]");
   if (!form || !window.localStorage) return;
@@ -136,18 +137,13 @@
     status.hidden = false;
   }
 
-  function hhmm(ms) {
-    var d = new Date(ms);
-    return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  }
-
   // Back on the form: what this phone typed comes back, unless the page already shows other work.
   var draft = load();
   if (draft && pristine() && !same(seenOf(draft.values), values(true))) {
     restore(draft.values);
     initial = values();
-    say("Restored the cards typed on this phone at " + hhmm(draft.at) + ".", "", {
-      label: "Start again",
+    say(words("restored", { time: words.time(draft.at) }), "", {
+      label: words("start again"),
       run: function () {
         forget();
         window.location.replace(window.location.href); // the form as the server gives it
@@ -200,7 +196,7 @@
     var data = new FormData(form);
     data.append("action", "save");
     busy(true);
-    say("Sending…", "sending");
+    say(words("sending"), "sending");
     fetch(form.getAttribute("action") || window.location.href, { method: "POST", body: data, credentials: "same-origin", redirect: "follow" })
       .then(function (response) {
         var there = new URL(response.url, window.location.href);
@@ -218,8 +214,8 @@
       .catch(function () {
         sending = false;
         busy(false);
-        say("Not sent — your cards are kept. They are sent as soon as the connection is back.", "bad", {
-          label: "Try now",
+        say(words("not sent"), "bad", {
+          label: words("try now"),
           run: send,
         });
         retryTimer = setTimeout(send, RETRY);

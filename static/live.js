@@ -34,14 +34,10 @@
     return box;
   }
 
-  function hhmm(ms) {
-    return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  }
-
   function show() {
     var box = notice();
     if (!box) return;
-    box.textContent = "No connection since " + hhmm(lastContact) + " — showing what we had.";
+    box.textContent = window.words("no connection since", { time: window.words.time(lastContact) });
     box.hidden = false;
     document.documentElement.classList.add("offline");
   }

@@ -25,18 +25,21 @@
   if (!form || !slot) return;
   const pack = JSON.parse(slot.dataset.pack || "{}");
   const wilds = new Set((slot.dataset.wild || "").split(" ").filter(Boolean));
-  const SUITS = [["S", "♠", "spades"], ["H", "♥", "hearts"], ["D", "♦", "diamonds"], ["C", "♣", "clubs"]];
+  const words = window.words; // static/app.js: the words of the page's language
+  const SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]];
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
   const SYMBOL = { "♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C" };
   const LABEL = { S: "♠", H: "♥", D: "♦", C: "♣" };
-  // A key's name, as a player says the card: "queen of spades", "10 of hearts", "Joker".
-  const RANK_WORD = { A: "ace", J: "jack", Q: "queen", K: "king" };
-  const SUIT_WORD = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  // A key's name, as a player says the card: "queen of spades", "10 of hearts", "Joker" (German:
+  // "Pik-Dame", "Herz-10"). The keys show the record's letters (Q♠), as the cards typed and shown do.
   function spoken(code) {
-    if (code === "JK") return "Joker";
+    if (code === "JK") return words("joker");
     const rank = code.slice(0, -1);
-    return `${RANK_WORD[rank] || rank} of ${SUIT_WORD[code.slice(-1)]}`;
+    return words("card", { rank: /^[AJQK]$/.test(rank) ? words("rank." + rank) : rank, suit: words("suit." + code.slice(-1)) });
   }
+  // A German page also takes B (Bube) and D (Dame) for J and Q before a suit, as the server does
+  // (scorekeeper/table/forms.py, german_card): "DS" is the queen of spades there.
+  const GERMAN = (document.documentElement.lang || "").split("-")[0] === "de";
 
   let target = null; // the input being filled
   let naming = -1; // the index of the wild card being named, in the target's tokens
@@ -46,6 +49,7 @@
   function norm(token) {
     let t = token.toUpperCase().replace(/[♠♥♦♣♤♡♢♧]/g, (c) => SYMBOL[c]);
     if (t === "JOKER" || t === "JKR") return "JK";
+    if (GERMAN && /^[BD][SHDC]$/.test(t)) t = (t[0] === "B" ? "J" : "Q") + t.slice(1);
     if (/^T[SHDC]$/.test(t)) t = "10" + t.slice(1);
     return t;
   }
@@ -190,7 +194,7 @@
   }
   const box = el("div", "picker");
   box.setAttribute("role", "group");
-  box.setAttribute("aria-label", "Card picker");
+  box.setAttribute("aria-label", words("card picker"));
   const bar = el("div", "pbar");
   const heading = el("div", "heading");
   const where = el("div", "target-name");
@@ -198,10 +202,10 @@
   const sum = el("div", "psum"); // the preview's points, once the deal is complete: a line of its own
   heading.append(where);
   bar.appendChild(heading);
-  const eq = key(bar, "=", "name the last wild card: it stands for the next card tapped", nameWild, "eq");
-  const sl = key(bar, "/", "start the next meld", slash, "slash");
-  const kb = key(bar, "⌨", "type with the keyboard", () => setTyping(!typing), "kbd");
-  const save = key(bar, "Save", "", () => {}, "primary save");
+  const eq = key(bar, "=", words("name wild"), nameWild, "eq");
+  const sl = key(bar, "/", words("next meld"), slash, "slash");
+  const kb = key(bar, "⌨", words("type"), () => setTyping(!typing), "kbd");
+  const save = key(bar, words("save"), "", () => {}, "primary save");
   save.type = "submit";
   save.name = "action";
   save.value = "save";
@@ -211,32 +215,32 @@
   const grid = el("div", "pgrid");
   const cardKeys = [];
   let jk = null;
-  SUITS.forEach(([s, symbol, noun], i) => {
+  SUITS.forEach(([s, symbol], i) => {
     RANKS.forEach((r, j) => {
       const code = r + s;
       const b = key(grid, "", "", () => add(code), "cardkey" + (s === "H" || s === "D" ? " red" : ""));
       b.dataset.code = code;
       b.append(el("span", "rank", r), el("span", "suit", symbol));
-      b.title = `${r}${symbol} (${noun})`;
+      b.title = `${r}${symbol} (${words("suit." + s)})`;
       cardKeys.push(b);
       if (j === 12) {
         if (i === 0) {
           if (pack.JK) {
-            jk = key(grid, "JK", "Joker", () => add("JK"), "cardkey joker");
+            jk = key(grid, "JK", words("joker"), () => add("JK"), "cardkey joker");
             jk.dataset.code = "JK";
           } else {
             grid.appendChild(el("span", "spare"));
           }
-        } else if (i === 1) key(grid, "⌫", "undo the last card", undo, "tool");
-        else if (i === 2) key(grid, "Back", "back to the previous field", () => step(-1), "tool");
-        else key(grid, "Next", "next field", () => step(1), "tool");
+        } else if (i === 1) key(grid, "⌫", words("undo card"), undo, "tool");
+        else if (i === 2) key(grid, words("back"), words("back.label"), () => step(-1), "tool");
+        else key(grid, words("next"), words("next.label"), () => step(1), "tool");
       }
     });
   });
   box.appendChild(grid);
   where.id = "picker-target";
   grid.setAttribute("role", "group");
-  grid.setAttribute("aria-label", "Cards");
+  grid.setAttribute("aria-label", words("cards"));
   grid.setAttribute("aria-describedby", where.id);
 
   // ------------------------------------------------------------------ the grid by keyboard
@@ -310,14 +314,16 @@
       let badge = b.querySelector(".left");
       if (counted) {
         if (!badge) { badge = el("span", "left"); b.appendChild(badge); }
-        badge.textContent = String(Math.max(left, 0));
+        badge.textContent = Math.max(left, 0).toLocaleString(document.documentElement.lang || "en");
       }
       // naming a wild card: any natural card may be named, whether or not it is still unused
       // a used-up key stays focusable (aria-disabled): the keyboard's focus is never dropped
       const off = naming >= 0 ? code === "JK" : left <= 0;
       if (off) b.setAttribute("aria-disabled", "true");
       else b.removeAttribute("aria-disabled");
-      b.setAttribute("aria-label", shown + (counted ? `, ${Math.max(left, 0)} left` : left > 0 ? "" : ", used"));
+      const unused = Math.max(left, 0);
+      const count = words(unused === 1 ? "left.one" : "left.other", { n: unused });
+      b.setAttribute("aria-label", shown + (counted ? ", " + count : left > 0 ? "" : ", " + words("used")));
     });
     eq.hidden = naming < 0 && lastWild() < 0; // shown while there is a wild card to name
     eq.setAttribute("aria-pressed", String(naming >= 0));
@@ -327,9 +333,9 @@
     const rows = Array.from(document.querySelectorAll("#preview table.preview tbody tr:not(.cardrow)"));
     sum.textContent = rows.map((row) => `${row.cells[0].textContent} ${row.cells[1].textContent}`).join(" · ");
     if (!target) {
-      where.textContent = "Tap a card field";
+      where.textContent = words("tap a field");
     } else if (naming >= 0) {
-      where.textContent = `${tokens(target)[naming]} stands for… (tap the card)`;
+      where.textContent = words("stands for", { card: tokens(target)[naming] });
     } else {
       const count = tokens(target).filter((t) => t !== "/").length;
       where.textContent = `${labelOf(target)}${count ? ` · ${count}` : ""}`;
@@ -345,8 +351,8 @@
       if (on) input.removeAttribute("inputmode");
       else input.setAttribute("inputmode", "none");
     });
-    kb.textContent = on ? "Cards" : "⌨";
-    kb.setAttribute("aria-label", on ? "pick the cards" : "type with the keyboard");
+    kb.textContent = on ? words("cards") : "⌨";
+    kb.setAttribute("aria-label", on ? words("pick") : words("type"));
     if (on && target) target.focus();
     else if (!on && !start && document.activeElement && document.activeElement.matches("input.cards")) {
       // back to picking: the keyboard goes (a focused field with inputmode "none" would not raise it again)

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import ngettext, pgettext_lazy
+
 from scorekeeper.rules.cards import Token
 from scorekeeper.rules.games import Game, MeldVerdict, game
 from scorekeeper.rules.profiles import Rules
@@ -36,8 +38,21 @@ class FieldCheck:
     split: str = ""  # Oklahoma melded: the melds the engine found, as typed ("QS QH QD / 5S 6S 7S")
 
 
+# A meld's kind as the engine names it, in the page's language.
+MELD_KINDS = {
+    "set": pgettext_lazy("a meld of one rank", "set"),
+    "sequence": pgettext_lazy("a meld in one suit", "sequence"),
+    "run": pgettext_lazy("a meld in one suit", "run"),
+}
+
+
+def _kind(kind: str) -> str:
+    known = MELD_KINDS.get(kind)
+    return str(known) if known is not None else kind
+
+
 def _count(n: int) -> str:
-    return f"{n} card{'s' if n != 1 else ''}" if n else ""
+    return ngettext("{n} card", "{n} cards", n).format(n=n) if n else ""
 
 
 def _asked[T](check: Callable[..., T], *args: Any) -> T | None:
@@ -65,7 +80,7 @@ def _meld_group(verdict: MeldVerdict) -> Group:
     """A legal meld as shown: its cards (each wild with what it stands for), kind and points."""
     shown = f" {' '.join(verdict.meaning)}" if verdict.meaning else ""
     points = f", +{verdict.points}" if verdict.points is not None else ""
-    return Group(list(verdict.labels), f"{verdict.kind}{shown}{points}", True)
+    return Group(list(verdict.labels), f"{_kind(verdict.kind)}{shown}{points}", True)
 
 
 def _split(tokens: list[Token], rules: Rules, kind: Game, check: FieldCheck) -> None:

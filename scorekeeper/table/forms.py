@@ -23,6 +23,7 @@ from django.core.exceptions import NON_FIELD_ERRORS
 from django.forms.boundfield import BoundField
 from django.forms.formsets import INITIAL_FORM_COUNT, TOTAL_FORM_COUNT, ManagementForm
 from django.http import QueryDict
+from django.utils.translation import get_language, gettext, gettext_lazy, pgettext_lazy
 
 from scorekeeper.rules import games, profiles
 from scorekeeper.rules.cards import CardError, Token, parse_card, parse_token, split_cards
@@ -69,29 +70,31 @@ def house_option_fields(kind: str, *, prefix: str, blank: str, skip: tuple[str, 
         name = f"{prefix}{k.name}"
         if k.type is bool:
             fields[name] = forms.ChoiceField(
-                choices=[("", blank), ("true", "yes"), ("false", "no")],
+                choices=[("", blank), ("true", gettext("yes")), ("false", gettext("no"))],
                 required=False,
-                label=k.label,
-                help_text=k.description,
+                label=gettext(k.label),
+                help_text=gettext(k.description),
             )
         elif k.allowed is not None:
             allowed = ", ".join(value_text(v) for v in k.allowed)
             fields[name] = forms.ChoiceField(
                 choices=[("", blank)] + [(str(v), value_text(v)) for v in k.allowed],
                 required=False,
-                label=k.label,
-                help_text=k.description,
+                label=gettext(k.label),
+                help_text=gettext(k.description),
                 error_messages={
-                    "invalid_choice": f"Select a valid choice: {k.label} must be one of {allowed}, not %(value)s."
+                    "invalid_choice": gettext(
+                        "Select a valid choice: {option} must be one of {allowed}, not %(value)s."
+                    ).format(option=gettext(k.label), allowed=allowed)
                 },
             )
         else:
             fields[name] = forms.IntegerField(
                 required=False,
-                label=k.label,
+                label=gettext(k.label),
                 min_value=k.minimum,
                 max_value=k.maximum,
-                help_text=k.description,
+                help_text=gettext(k.description),
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "placeholder": blank}),
             )
     return fields
@@ -123,14 +126,17 @@ class NewGameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.game_name = game
         self.fields["game"].initial = game
-        choices = [(name, f"{p.title} — {p.description}") for name, p in profiles.PROFILES[game].items()]
+        # The engine's words (its profiles and knobs, marked N_) in the page's language: its catalog has them.
+        choices = [
+            (name, f"{gettext(p.title)} — {gettext(p.description)}") for name, p in profiles.PROFILES[game].items()
+        ]
         # How many seats each profile has: the page shows only those (static/app.css, .seat.beyond-N).
         seats = {name: str(profiles.defaults(game, name)["max_players"]) for name in profiles.PROFILES[game]}
         self.fields["profile"] = forms.ChoiceField(
             choices=choices,
             widget=OptionAttrsRadioSelect({name: {"data-seats": n} for name, n in seats.items()}),
             initial=choices[0][0],
-            label="Rules",
+            label=gettext("Rules"),
         )
         most = profiles.knob(game, "max_players").maximum or MAX_SEATS
         self.seats = min(most, MAX_SEATS)
@@ -138,54 +144,64 @@ class NewGameForm(forms.Form):
             self.fields[f"seat_{i}"] = forms.CharField(
                 max_length=40,
                 required=i < 2,
-                label=f"Seat {i + 1}",
-                widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words", "placeholder": "name"}),
+                label=gettext("Seat {number}").format(number=i + 1),
+                widget=forms.TextInput(
+                    attrs={"autocomplete": "off", "autocapitalize": "words", "placeholder": gettext("name")}
+                ),
             )
         # The first dealer is chosen beside his name: each radio is named by the name typed.
         self.fields["first_dealer"] = forms.TypedChoiceField(
-            choices=[(i, f"Seat {i + 1}") for i in range(self.seats)],
+            choices=[(i, gettext("Seat {number}").format(number=i + 1)) for i in range(self.seats)],
             coerce=int,
             initial=0,
-            label="First dealer",
+            label=gettext("First dealer"),
             widget=OptionAttrsRadioSelect(
                 {str(i): {"aria-labelledby": f"id_seat_{i} deals-first"} for i in range(self.seats)}
             ),
-            error_messages={"invalid_choice": "The first dealer must sit at one of the filled seats."},
+            error_messages={"invalid_choice": gettext("The first dealer must sit at one of the filled seats.")},
         )
         self.fields["target"] = forms.IntegerField(
             required=False,
-            label="Target",
+            label=gettext("Target"),
             min_value=10,
             max_value=10000,
-            help_text="Leave empty for the profile's target.",
+            help_text=gettext("Leave empty for the profile's target."),
             widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
         )
         self.knobs = [k for k in profiles.knobs(game) if k.name != "target"]
-        self.fields.update(house_option_fields(game, prefix="opt_", blank="profile's value", skip=("target",)))
+        self.fields.update(house_option_fields(game, prefix="opt_", blank=gettext("profile's value"), skip=("target",)))
 
     def knob_rows(self) -> list[dict[str, Any]]:
         rows = []
         for k in self.knobs:
             defaults = [
                 {
-                    "profile": profiles.PROFILES[self.game_name][p].title,
+                    "profile": gettext(profiles.PROFILES[self.game_name][p].title),
                     "value": value_text(s.value),
-                    "source": s.source,
+                    "source": gettext(s.source),
                     "basis": s.basis,
-                    "note": s.note,
+                    "note": gettext(s.note) if s.note else "",
                 }
                 for p, s in k.settings.items()
             ]
-            rows.append({"field": self[f"opt_{k.name}"], "knob": k, "defaults": defaults})
+            rows.append(
+                {
+                    "field": self[f"opt_{k.name}"],
+                    "knob": k,
+                    "label": gettext(k.label),
+                    "description": gettext(k.description),
+                    "defaults": defaults,
+                }
+            )
         return rows
 
     def target_defaults(self) -> list[dict[str, Any]]:
         k = profiles.knob(self.game_name, "target")
         return [
             {
-                "profile": profiles.PROFILES[self.game_name][p].title,
+                "profile": gettext(profiles.PROFILES[self.game_name][p].title),
                 "value": s.value,
-                "source": s.source,
+                "source": gettext(s.source),
                 "basis": s.basis,
             }
             for p, s in k.settings.items()
@@ -218,10 +234,10 @@ class NewGameForm(forms.Form):
         # Seats are filled in order: a gap would make "seat order" ambiguous.
         filled = [i for i, s in enumerate(seats) if s]
         if filled and filled[-1] + 1 != len(filled):
-            raise forms.ValidationError("Fill the seats in order, without gaps.")
+            raise forms.ValidationError(gettext("Fill the seats in order, without gaps."))
         first = data.get("first_dealer")
         if first is not None and first >= len(filled):
-            self.add_error("first_dealer", "The first dealer must sit at one of the filled seats.")
+            self.add_error("first_dealer", gettext("The first dealer must sit at one of the filled seats."))
         return data
 
     def options(self) -> dict[str, Any]:
@@ -253,7 +269,7 @@ def option_words(game: str, text: str) -> str:
     """An engine message as players read it on a form: each rule option by its label (“Scoring”),
     not by its name in the record ('scoring')."""
     for k in profiles.knobs(game):
-        text = text.replace(f"'{k.name}'", f"“{k.label}”")
+        text = text.replace(f"'{k.name}'", f"“{gettext(k.label)}”")
     return text
 
 
@@ -273,18 +289,18 @@ class OptionAttrsRadioSelect(forms.RadioSelect):
 class JoinForm(forms.Form):
     name = forms.CharField(
         max_length=40,
-        label="Who is this phone?",
-        help_text="So the table sees who changed what, e.g. “Ben's phone”.",
+        label=gettext_lazy("Who is this phone?"),
+        help_text=gettext_lazy("So the table sees who changed what, e.g. “Ben's phone”."),
         widget=forms.TextInput(attrs={"autocomplete": "nickname", "autocapitalize": "words"}),
     )
 
 
 class PhoneNameForm(forms.Form):
-    name = forms.CharField(max_length=40, label="This phone's name")
+    name = forms.CharField(max_length=40, label=gettext_lazy("This phone's name"))
 
 
 class TableNameForm(forms.Form):
-    name = forms.CharField(max_length=60, label="The table's name")
+    name = forms.CharField(max_length=60, label=gettext_lazy("The table's name"))
 
 
 class RoleForm(forms.Form):
@@ -296,16 +312,36 @@ class RoleForm(forms.Form):
 # --------------------------------------------------------------------------- card lists
 
 
+# A German phone also takes the German rank letters: B (Bube) for J, D (Dame) for Q; K (König) and
+# A (Ass) are the record's own. Only before a suit letter or symbol ("DS", "bh", "D♠", "2C=DH"): the
+# suits stay S, H, D, C, and "D" alone (no suit) reads as before. English phones read the record's
+# notation only: there "DS" stays a mistyped card, said so, as it always was.
+_GERMAN_RANK = re.compile(r"(?i)(?<![0-9A-Z])([BD])(?=\s*[SHDC♠♥♦♣♤♡♢♧]$)")
+
+
+def german_card(token: str) -> str:
+    """A typed card with the German rank letters in the record's (``DS`` → ``QS``, ``2C=BH`` → ``2C=JH``)."""
+    return "=".join(_GERMAN_RANK.sub(lambda m: "J" if m.group(1) in "Bb" else "Q", side) for side in token.split("="))
+
+
+def german_cards() -> bool:
+    """Whether typed cards may use the German rank letters: the page is in German."""
+    return (get_language() or "").split("-")[0] == "de"
+
+
 def read_cards(text: str, *, wild: bool, groups: bool = False) -> tuple[list[list[Token]], list[str]]:
     """Read typed cards in the record's notation: the cards (in groups split by "/" when ``groups``,
     else one group) and what is wrong with each token that is not a card. ``wild``: a card may
-    name the card it stands for (``2C=7H``)."""
+    name the card it stands for (``2C=7H``). On a German page B and D also name the jack and the
+    queen (``german_card``)."""
     parts = text.split("/") if groups else [text]
     read: list[list[Token]] = []
     errors: list[str] = []
+    german = german_cards()
     for part in parts:
         tokens = []
-        for raw in split_cards(part):
+        for typed in split_cards(part):
+            raw = german_card(typed) if german else typed
             try:
                 tokens.append(parse_token(raw) if wild else Token(parse_card(raw)))
             except CardError as exc:
@@ -391,7 +427,7 @@ class CardListField(forms.CharField):
         codes = [[t.code for t in group] for group in read]
         if self.single:
             if sum(len(g) for g in codes) > 1:
-                raise forms.ValidationError("Enter one card.", code="single")
+                raise forms.ValidationError(gettext("Enter one card."), code="single")
             return codes[0][0] if codes else None
         return codes if self.groups else [c for g in codes for c in g]
 
@@ -404,7 +440,7 @@ class HandForm(forms.Form):
 
     primary: tuple[str, ...] = ()  # the card fields the picker fills in turn
     extra: tuple[str, ...] = ()  # the card fields of another way to enter the hand
-    extra_label = ""  # what the other way is, as the page offers it
+    extra_label: Any = ""  # what the other way is, as the page offers it (translated)
     flags: tuple[str, ...] = ()  # check boxes shown with the other way
     companions: Mapping[str, tuple[str, ...]] = {}  # hidden fields that go with a card field
 
@@ -438,13 +474,13 @@ class OklahomaHandForm(HandForm):
     """Melded: every card laid down, the engine finds the melds. Melds: the split, given (or
     changed) by hand; left as the engine's split (``auto``), it is not taken as given."""
 
-    melded = CardListField(wild=True, label="Melded")
-    held = CardListField(wild=True, label="Left in hand")
-    melds = CardListField(wild=True, groups=True, label="Melds, split by “/”")
+    melded = CardListField(wild=True, label=pgettext_lazy("a card field: the cards laid down", "Melded"))
+    held = CardListField(wild=True, label=gettext_lazy("Left in hand"))
+    melds = CardListField(wild=True, groups=True, label=gettext_lazy("Melds, split by “/”"))
     auto = forms.CharField(required=False, widget=forms.HiddenInput)
     primary = ("melded", "held")
     extra = ("melds",)
-    extra_label = "The melds: change the split"
+    extra_label = gettext_lazy("The melds: change the split")
     companions = {"melds": ("auto",)}
 
     @classmethod
@@ -479,10 +515,15 @@ class OklahomaHandForm(HandForm):
             if given != laid:
                 extra = " ".join(parse_card(c).label for c in (given - laid).elements())
                 missing = " ".join(parse_card(c).label for c in (laid - given).elements())
-                parts = [f"not melded: {extra}" if extra else "", f"missing: {missing}" if missing else ""]
+                parts = [
+                    gettext("not melded: {cards}").format(cards=extra) if extra else "",
+                    gettext("missing: {cards}").format(cards=missing) if missing else "",
+                ]
                 self.add_error(
                     "melds",
-                    "These melds must hold the cards melded above (" + "; ".join(p for p in parts if p) + ").",
+                    gettext("These melds must hold the cards melded above ({problems}).").format(
+                        problems="; ".join(p for p in parts if p)
+                    ),
                 )
         return data
 
@@ -513,13 +554,13 @@ class OklahomaHandForm(HandForm):
 class GinHandForm(HandForm):
     """All the cards (the engine arranges them), or the spread as laid down (melds and deadwood)."""
 
-    cards = CardListField(label="Cards")
-    melds = CardListField(groups=True, label="Melds as laid down, split by “/”")
-    deadwood = CardListField(label="Deadwood")
-    big_gin = forms.BooleanField(required=False, label="Big gin (11 cards melded)")
+    cards = CardListField(label=gettext_lazy("Cards"))
+    melds = CardListField(groups=True, label=gettext_lazy("Melds as laid down, split by “/”"))
+    deadwood = CardListField(label=gettext_lazy("Deadwood"))
+    big_gin = forms.BooleanField(required=False, label=gettext_lazy("Big gin (11 cards melded)"))
     primary = ("cards",)
     extra = ("melds", "deadwood")
-    extra_label = "Or the spread as laid down"
+    extra_label = gettext_lazy("Or the spread as laid down")
     flags = ("big_gin",)
 
     @classmethod
@@ -593,8 +634,8 @@ class DealFacts(forms.Form):
     nobody = ""  # its value saying nobody did
     card_fields: tuple[str, ...] = ()  # the deal's own card fields, first in the picker's order
     flags: tuple[str, ...] = ()  # check boxes saying how the deal ended
-    legend = ""  # the facts' heading on the page
-    asked = ""  # the hint asking who ended the deal
+    legend: Any = ""  # the facts' heading on the page
+    asked: Any = ""  # the hint asking who ended the deal
     use_required_attribute = False  # the page says what is missing, beside the field
 
     def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
@@ -623,20 +664,22 @@ class OklahomaFacts(DealFacts):
     actor = "out"
     nobody = "stock"
     flags = ("first_turn", "concealed", "late_misdeal")
-    legend = "How the deal ended"
-    asked = "Who went out? Say it at that player's cards (“went out”), or:"
-    first_turn = forms.BooleanField(required=False, label="Went out on the first turn")
-    concealed = forms.BooleanField(required=False, label="Went out concealed (nothing melded before)")
-    late_misdeal = forms.BooleanField(required=False, label="A misdeal was found late (no going-out bonus)")
+    legend = gettext_lazy("How the deal ended")
+    asked = gettext_lazy("Who went out? Say it at that player's cards (“went out”), or:")
+    first_turn = forms.BooleanField(required=False, label=gettext_lazy("Went out on the first turn"))
+    concealed = forms.BooleanField(required=False, label=gettext_lazy("Went out concealed (nothing melded before)"))
+    late_misdeal = forms.BooleanField(
+        required=False, label=gettext_lazy("A misdeal was found late (no going-out bonus)")
+    )
 
     def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
         super().__init__(*args, players=players, **kwargs)
-        asked = "Say who went out, or that the stock ran out."
+        asked = gettext("Say who went out, or that the stock ran out.")
         self.fields["out"] = forms.ChoiceField(
-            choices=[(str(i), f"{name} went out") for i, name in enumerate(players)]
-            + [("stock", "Nobody: the stock ran out")],
+            choices=[(str(i), gettext("{name} went out").format(name=name)) for i, name in enumerate(players)]
+            + [("stock", gettext("Nobody: the stock ran out"))],
             widget=forms.RadioSelect,
-            label="Who went out?",
+            label=gettext("Who went out?"),
             error_messages={"required": asked, "invalid_choice": asked},
         )
 
@@ -656,20 +699,23 @@ class GinFacts(DealFacts):
     actor = "knocker"
     nobody = "void"
     card_fields = ("upcard",)
-    legend = "The hand"
-    asked = "Who knocked? Say it at that player's cards (“knocked”), or:"
+    legend = pgettext_lazy("Gin: the deal", "The hand")
+    asked = gettext_lazy("Who knocked? Say it at that player's cards (“knocked”), or:")
     upcard = CardListField(
-        single=True, required=True, label="First upcard", error_messages={"required": "Enter the first upcard."}
+        single=True,
+        required=True,
+        label=gettext_lazy("First upcard"),
+        error_messages={"required": gettext_lazy("Enter the first upcard.")},
     )
 
     def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
         super().__init__(*args, players=players, **kwargs)
-        asked = "Say who knocked, or that the hand was void."
+        asked = gettext("Say who knocked, or that the hand was void.")
         self.fields["knocker"] = forms.ChoiceField(
-            choices=[(str(i), f"{name} knocked") for i, name in enumerate(players)]
-            + [("void", "Nobody knocked: a void hand")],
+            choices=[(str(i), gettext("{name} knocked").format(name=name)) for i, name in enumerate(players)]
+            + [("void", gettext("Nobody knocked: a void hand"))],
             widget=forms.RadioSelect,
-            label="Who knocked?",
+            label=gettext("Who knocked?"),
             error_messages={"required": asked, "invalid_choice": asked},
         )
 
@@ -882,7 +928,7 @@ class DealEntry:
         for e in errors:
             text = error_text(e)
             if e.deal is not None and e.deal != number:
-                self.add(self.facts, None, f"Deal {e.deal}: {text}")
+                self.add(self.facts, None, gettext("Deal {number}: {error}").format(number=e.deal, error=text))
                 continue
             form, name = self._place(e)
             self.add(form, name, text)

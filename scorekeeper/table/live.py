@@ -10,9 +10,11 @@ found with one indexed query and nothing rendered; changed, it is the whole game
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
+from django.utils.translation import get_language
 
 # How often a watching phone asks (seconds): a save shows on the other phones within this, plus
 # the time of one request.
@@ -20,8 +22,11 @@ POLL_SECONDS = 1
 
 
 def etag(version: int, role: str, *, partial: bool) -> str:
-    """The validator of a game page as this phone sees it (the page and its live part differ)."""
-    return f'W/"g{version}-{role}-{"p" if partial else "f"}"'
+    """The validator of a game page as this phone sees it (the page and its live part differ; a page
+    in another language than the default one is another page: its language ends the tag)."""
+    language = get_language() or settings.LANGUAGE_CODE
+    other = "" if language == settings.LANGUAGE_CODE else f"-{language}"
+    return f'W/"g{version}-{role}-{"p" if partial else "f"}{other}"'
 
 
 def unchanged(request: HttpRequest, tag: str) -> bool:

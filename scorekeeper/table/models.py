@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 
 class GameKind(models.TextChoices):
@@ -25,21 +26,21 @@ class GameKind(models.TextChoices):
 
 
 class GameState(models.TextChoices):
-    IN_PROGRESS = "in_progress", "in progress"
-    FINISHED = "finished", "finished"
+    IN_PROGRESS = "in_progress", pgettext_lazy("a game", "in progress")
+    FINISHED = "finished", pgettext_lazy("a game", "finished")
 
 
 class Role(models.TextChoices):
-    SCORE = "score", "scores"
-    FOLLOW = "follow", "follows"
+    SCORE = "score", pgettext_lazy("what a phone does at the table", "scores")
+    FOLLOW = "follow", pgettext_lazy("what a phone does at the table", "follows")
 
 
 class ChangeAction(models.TextChoices):
-    DEAL_ADDED = "added", "added"
-    DEAL_EDITED = "edited", "edited"
-    DEAL_DELETED = "deleted", "deleted"
-    DEAL_RESTORED = "restored", "restored"
-    RULES_SWITCHED = "rules", "rules switched"
+    DEAL_ADDED = "added", pgettext_lazy("a deal", "added")
+    DEAL_EDITED = "edited", pgettext_lazy("a deal", "edited")
+    DEAL_DELETED = "deleted", pgettext_lazy("a deal", "deleted")
+    DEAL_RESTORED = "restored", pgettext_lazy("a deal", "restored")
+    RULES_SWITCHED = "rules", pgettext_lazy("a game's change", "rules switched")
 
 
 def clean_name(name: str) -> str:

@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from scorekeeper.table import access, lan, services
@@ -85,7 +86,7 @@ def _link(table: Table, link_id: int) -> Link:
 @access.table_view(Role.SCORE)
 def link_renew(request: HtmxHttpRequest, table: Table, device: Device, link_id: int) -> HttpResponse:
     link = services.renew_link(link=_link(table, link_id), by=device)
-    messages.success(request, "A new link: the old one no longer works.")
+    messages.success(request, gettext("A new link: the old one no longer works."))
     return HttpResponseRedirect(reverse("table:table", args=[table.pk]) + f"#link-{link.pk}")
 
 
@@ -93,7 +94,9 @@ def link_renew(request: HtmxHttpRequest, table: Table, device: Device, link_id: 
 @access.table_view(Role.SCORE)
 def link_revoke(request: HtmxHttpRequest, table: Table, device: Device, link_id: int) -> HttpResponse:
     services.revoke_link(link=_link(table, link_id), by=device)
-    messages.success(request, "The link no longer works. Phones that joined by it stay until you take them off.")
+    messages.success(
+        request, gettext("The link no longer works. Phones that joined by it stay until you take them off.")
+    )
     return _back(table)
 
 
@@ -116,8 +119,10 @@ def phone_role(request: HtmxHttpRequest, table: Table, device: Device, device_id
         services.set_role(device=phone, role=form.cleaned_data["role"], by=device)
     except services.AccessRefused as exc:
         return _refused(request, table, device, str(exc))
-    verb = "scores" if phone.role == Role.SCORE else "only follows"
-    messages.success(request, f"{phone.name} {verb} now.")
+    if phone.role == Role.SCORE:
+        messages.success(request, gettext("{name} scores now.").format(name=phone.name))
+    else:
+        messages.success(request, gettext("{name} only follows now.").format(name=phone.name))
     return _back(table)
 
 
@@ -131,7 +136,9 @@ def phone_revoke(request: HtmxHttpRequest, table: Table, device: Device, device_
         return _refused(request, table, device, str(exc))
     if phone.pk == device.pk:
         return HttpResponseRedirect(reverse("table:home"))
-    messages.success(request, f"{phone.name} no longer has access to the table. Let it back below to undo.")
+    messages.success(
+        request, gettext("{name} no longer has access to the table. Let it back below to undo.").format(name=phone.name)
+    )
     return _back(table)
 
 
@@ -140,7 +147,7 @@ def phone_revoke(request: HtmxHttpRequest, table: Table, device: Device, device_
 def phone_let_back(request: HtmxHttpRequest, table: Table, device: Device, device_id: int) -> HttpResponse:
     phone = get_object_or_404(Device, table=table, pk=device_id)
     services.let_back(device=phone, by=device)
-    messages.success(request, f"{phone.name} is back at the table.")
+    messages.success(request, gettext("{name} is back at the table.").format(name=phone.name))
     return _back(table)
 
 
@@ -152,7 +159,7 @@ def phone_rename(request: HtmxHttpRequest, table: Table, device: Device) -> Http
     if not form.is_valid():
         return _page(request, table, device, status=400, rename=form)
     services.rename_device(device=device, name=form.cleaned_data["name"])
-    messages.success(request, "Renamed.")
+    messages.success(request, gettext("Renamed."))
     return _back(table)
 
 
@@ -163,5 +170,5 @@ def table_rename(request: HtmxHttpRequest, table: Table, device: Device) -> Http
     if not form.is_valid():
         return _page(request, table, device, status=400, table_name=form)
     services.rename_table(table=table, name=form.cleaned_data["name"], by=device)
-    messages.success(request, "Renamed.")
+    messages.success(request, gettext("Renamed."))
     return _back(table)

@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext
 
 from scorekeeper.rules.messages import Msg, outcome_words
 from scorekeeper.rules.profiles import Rules
@@ -396,7 +397,7 @@ def columns_text(numbers: Sequence[int]) -> str:
     """The columns a hand went in, in words: "column 1", "columns 1 and 2", "columns 1, 2 and 3"."""
     shown = [str(n) for n in numbers]
     if not shown:
-        return "no column"
+        return gettext("no column")
     if len(shown) == 1:
-        return f"column {shown[0]}"
-    return f"columns {', '.join(shown[:-1])} and {shown[-1]}"
+        return gettext("column {number}").format(number=shown[0])
+    return gettext("columns {numbers} and {last}").format(numbers=", ".join(shown[:-1]), last=shown[-1])

@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.messages import msg
@@ -117,22 +118,36 @@ def _locked(game: Game) -> Game:
     return Game.objects.select_for_update().prefetch_related("seats__player").get(pk=game.pk)
 
 
-def _what_happened(change: Change | None) -> str:
+def _taken(change: Change | None, number: int, count: int) -> str:
     """What the last change did to a deal, as the phone that finds it taken is told: it was entered,
     changed, or brought back by an undo (not "entered": nobody entered it again)."""
+    words = {"number": number, "when": _when(change), "next": count + 1}
     if change is not None and change.action == ChangeAction.DEAL_RESTORED:
-        return "was brought back by an undo"
-    if change is not None and change.action == ChangeAction.DEAL_EDITED:
-        return "was entered, then changed, on another phone"
-    return "was entered on another phone"
+        text = gettext(
+            "deal {number} was brought back by an undo{when} — here is what it holds now. Your cards are kept "
+            "below: save them as the next deal (deal {next} now) if they are another deal."
+        )
+    elif change is not None and change.action == ChangeAction.DEAL_EDITED:
+        text = gettext(
+            "deal {number} was entered, then changed, on another phone{when} — here is what it holds now. Your "
+            "cards are kept below: save them as the next deal (deal {next} now) if they are another deal."
+        )
+    else:
+        text = gettext(
+            "deal {number} was entered on another phone{when} — here is what it holds now. Your cards are kept "
+            "below: save them as the next deal (deal {next} now) if they are another deal."
+        )
+    return text.format(**words)
 
 
 def _when(change: Change | None) -> str:
+    """When a change was made and by whom, to end a sentence: " at 21:04 by Ben"."""
     if change is None:
         return ""
     at = timezone.localtime(change.at).strftime("%H:%M")
-    who = f" by {change.by_name}" if change.by_name else ""
-    return f" at {at}{who}"
+    if change.by_name:
+        return gettext(" at {time} by {name}").format(time=at, name=change.by_name)
+    return gettext(" at {time}").format(time=at)
 
 
 def _log(
@@ -170,8 +185,10 @@ def last_change(game: Game, deal_id: int) -> Change | None:
 @transaction.atomic
 def create_table(*, name: str, device_name: str) -> tuple[Table, Device]:
     """A new table with this phone as its first scorer."""
-    table = Table.objects.create(name=clean_name(name)[:60] or "Our table")
-    device = Device.objects.create(table=table, name=clean_name(device_name)[:40] or "Scorer's phone", role=Role.SCORE)
+    table = Table.objects.create(name=clean_name(name)[:60] or gettext("Our table"))
+    device = Device.objects.create(
+        table=table, name=clean_name(device_name)[:40] or gettext("Scorer's phone"), role=Role.SCORE
+    )
     return table, device
 
 
@@ -228,7 +245,7 @@ def revoke_device(*, device: Device, by: Device | None) -> Device:
     if device.revoked is not None:
         return device
     if device.role == Role.SCORE and not _scorers_left(device):
-        raise AccessRefused("This is the table's only scoring phone: let another phone score first.")
+        raise AccessRefused(gettext("This is the table's only scoring phone: let another phone score first."))
     device.revoked = timezone.now()
     device.save(update_fields=["revoked"])
     return device
@@ -251,7 +268,7 @@ def set_role(*, device: Device, role: str, by: Device | None) -> Device:
     if device.revoked is not None or device.role == role:
         return device
     if role != Role.SCORE and not _scorers_left(device):
-        raise AccessRefused("This is the table's only scoring phone: let another phone score first.")
+        raise AccessRefused(gettext("This is the table's only scoring phone: let another phone score first."))
     device.role = role
     device.save(update_fields=["role"])
     return device
@@ -278,7 +295,7 @@ def join_table(*, link: Link, name: str, replacing: Device | None = None) -> Dev
     score is used up."""
     link = Link.objects.select_for_update().get(pk=link.pk)
     if not link_works(link):
-        raise AccessRefused("This link does not work any more.")
+        raise AccessRefused(gettext("This link does not work any more."))
     if link.role == Role.SCORE:
         link.revoked = timezone.now()
         link.save(update_fields=["revoked"])
@@ -288,7 +305,7 @@ def join_table(*, link: Link, name: str, replacing: Device | None = None) -> Dev
             replacing.save(update_fields=["role"])
         return replacing
     return Device.objects.create(
-        table=link.table, name=clean_name(name)[:40] or "A phone", role=link.role, added_by=link.created_by
+        table=link.table, name=clean_name(name)[:40] or gettext("A phone"), role=link.role, added_by=link.created_by
     )
 
 
@@ -594,8 +611,7 @@ def add_deal(
             raise Duplicate(reverse("table:game", args=[game.pk]) + f"?saved={there.number}#deal-{there.number}")
         change = last_change(game, there.pk)
         raise Conflict(
-            f"deal {number} {_what_happened(change)}{_when(change)} — here is what it holds now. Your cards are "
-            f"kept below: save them as the next deal (deal {count + 1} now) if they are another deal.",
+            _taken(change, number, count),
             deal=there,
             change=change,
         )
@@ -625,15 +641,26 @@ def _current(game: Game, deal_id: int, version: int | None, what: str) -> Deal:
     row = game.deals.filter(pk=deal_id).first()
     if row is None:
         change = last_change(game, deal_id)
-        number = f"deal {change.number}" if change and change.number else "this deal"
-        raise Conflict(
-            f"{number} was deleted on another phone{_when(change)}: there is nothing to {what}.", change=change
-        )
+        if change and change.number:
+            text = (
+                gettext("deal {number} was deleted on another phone{when}: there is nothing to edit.")
+                if what == "edit"
+                else gettext("deal {number} was deleted on another phone{when}: there is nothing to delete.")
+            )
+        else:
+            text = (
+                gettext("this deal was deleted on another phone{when}: there is nothing to edit.")
+                if what == "edit"
+                else gettext("this deal was deleted on another phone{when}: there is nothing to delete.")
+            )
+        raise Conflict(text.format(number=change.number if change else None, when=_when(change)), change=change)
     if version is not None and row.version != version:
         change = last_change(game, deal_id)
         raise Conflict(
-            f"deal {row.number} was changed on another phone{_when(change)} — here is what it holds now. "
-            "What you typed is kept below: save it again to replace it.",
+            gettext(
+                "deal {number} was changed on another phone{when} — here is what it holds now. "
+                "What you typed is kept below: save it again to replace it."
+            ).format(number=row.number, when=_when(change)),
             deal=row,
             change=change,
         )
@@ -727,9 +754,9 @@ def undo(*, game: Game, change_id: int, by: Actor = None, submission: str | None
     _check_submission(submission)
     change = game.changes.filter(pk=change_id).first()
     if change is None:
-        raise Conflict("there is no such change in this game's history")
+        raise Conflict(gettext("there is no such change in this game's history"))
     if Change.objects.filter(undoes=change).exists():
-        raise Conflict("this change was undone already")
+        raise Conflict(gettext("this change was undone already"))
     if change.action == ChangeAction.RULES_SWITCHED:
         done = _switch_back(game, change, by=by)
     elif change.action == ChangeAction.DEAL_DELETED:
@@ -744,16 +771,16 @@ def _switch_back(game: Game, change: Change, *, by: Actor) -> Change:
     """Undo a rules switch: the rules before it, unless they were switched again since."""
     before, after = change.before or {}, change.after or {}
     if game.profile != after.get("profile") or game.options != after.get("options"):
-        raise Conflict("the rules were switched again since: undo that switch first")
+        raise Conflict(gettext("the rules were switched again since: undo that switch first"))
     return _switch(game, before["profile"], before["options"], by=by, undoes=change)
 
 
 def _put_back(game: Game, change: Change, *, by: Actor) -> Change:
     """Undo a delete: the deal restored in its place."""
     if change.deal_id is not None and game.deals.filter(pk=change.deal_id).exists():
-        raise Conflict("this deal is in the game again already")
+        raise Conflict(gettext("this deal is in the game again already"))
     if change.number is None or not isinstance(change.before, dict):
-        raise Conflict("this change does not say where the deal was or what it held: it cannot be undone")
+        raise Conflict(gettext("this change does not say where the deal was or what it held: it cannot be undone"))
     return _restore(game, change.deal_id, change.number, change.before, by=by, undoes=change)
 
 
@@ -763,8 +790,9 @@ def _take_back(game: Game, change: Change, *, by: Actor) -> Change:
     row = game.deals.filter(pk=change.deal_id).first() if change.deal_id else None
     if row is None or row.cards != change.after:
         raise Conflict(
-            "this deal was changed or deleted since: undo the later change first, or edit the deal"
-            f"{_when(last_change(game, change.deal_id) if change.deal_id else None)}"
+            gettext(
+                "this deal was changed or deleted since: undo the later change first, or edit the deal{when}"
+            ).format(when=_when(last_change(game, change.deal_id) if change.deal_id else None))
         )
     if change.action == ChangeAction.DEAL_EDITED:
         return _revert(game, row, change, by=by)
@@ -774,7 +802,7 @@ def _take_back(game: Game, change: Change, *, by: Actor) -> Change:
 def _revert(game: Game, row: Deal, change: Change, *, by: Actor) -> Change:
     """Undo an edit: the deal holds again what it held before ``change``."""
     if not isinstance(change.before, dict):
-        raise Conflict("this change does not say what the deal held before: it cannot be undone")
+        raise Conflict(gettext("this change does not say what the deal held before: it cannot be undone"))
     played = _rescore(game, [change.before, *_cards_after(game, row.number)], start=row.number)
     row.cards = change.before
     row.version += 1

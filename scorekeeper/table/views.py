@@ -19,6 +19,7 @@ from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import resolve, reverse
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.limits import JOINS, TABLES, limited
@@ -73,7 +74,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
         "form": form,
         "game": kind,
         "games": [(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES],
-        "sources": profiles.SOURCES,
+        "sources": {key: gettext(title) for key, title in profiles.SOURCES.items()},
     }
     return render_page(request, "table/game_new.html", context, status=status)
 
@@ -137,7 +138,7 @@ def _game_context(game: Game, device: Device, errors: list[str] | None = None) -
 
 
 # What a save that the database refused says, on the form with the cards as typed (issue 24).
-NOT_WRITTEN = "The server could not write the deal — your cards are kept; try again in a moment."
+NOT_WRITTEN = gettext_lazy("The server could not write the deal — your cards are kept; try again in a moment.")
 SAVED_NOTE_FOR = timedelta(minutes=10)  # "Deal 4 saved · Undo" on the game page after a save
 
 
@@ -221,7 +222,7 @@ def _entry_context(
         "entry": entry,
         "deal": deal,
         "number": number,
-        "heading": f"Edit deal {number}" if deal else f"Deal {number}",
+        "heading": (gettext("Edit deal {number}") if deal else gettext("Deal {number}")).format(number=number),
         "rules": rules,
         "preview": preview,
         "pack": json.dumps(pack),

@@ -13,6 +13,9 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_safe
 
 THEME_COLOR = "#0b5cad"  # the stylesheet's accent (static/app.css --accent)
@@ -24,7 +27,8 @@ def manifest(request: HttpRequest) -> HttpResponse:
     body = {
         "name": "Oklahoma Scorekeeper",
         "short_name": "Scorekeeper",
-        "description": "Scores Oklahoma and Oklahoma Gin at the table, on every phone.",
+        "description": gettext("Scores Oklahoma and Oklahoma Gin at the table, on every phone."),
+        "lang": get_language(),
         "start_url": reverse("table:home"),
         "scope": "/",
         "display": "standalone",
@@ -39,6 +43,7 @@ def manifest(request: HttpRequest) -> HttpResponse:
     }
     response = HttpResponse(json.dumps(body, indent=1), content_type="application/manifest+json")
     response["Cache-Control"] = "public, max-age=3600"
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))  # its words are in the phone's language
     return response
 
 
@@ -55,6 +60,15 @@ SHELL_FILES = (  # the stylesheet is not one: every page carries it inline
 )
 
 
+def saved_copy_notes() -> dict[str, str]:
+    """The note on a page the service worker shows from its copy, in every language of the app."""
+    notes = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            notes[code] = gettext("Saved copy from {time} — no connection. What you see may be out of date.")
+    return notes
+
+
 @require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     shell = [static(name) for name in SHELL_FILES] + [reverse("table:offline")]
@@ -66,6 +80,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "version": version,
             "offline_url": reverse("table:offline"),
             "static_prefix": settings.STATIC_URL,
+            "saved_copy": json.dumps(saved_copy_notes(), ensure_ascii=False).replace("<", "\\u003c"),
         },
     )
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")

@@ -31,12 +31,15 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+// The note on a kept page, in each language of the app (the kept page's <html lang> says which).
+const SAVED_COPY = {{ saved_copy|safe }};
+
 function savedCopy(response, savedAt) {
   return response.text().then((html) => {
-    const time = new Date(savedAt).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
-    const note =
-      '<p class="stale saved-copy" role="status">Saved copy from ' + time +
-      " — no connection. What you see may be out of date.</p>";
+    const lang = (html.match(/<html[^>]*\slang="([\w-]+)"/) || [])[1] || "en";
+    const time = new Date(savedAt).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
+    const words = SAVED_COPY[lang] || SAVED_COPY.en;
+    const note = '<p class="stale saved-copy" role="status">' + words.replace("{time}", time) + "</p>";
     const marked = html.replace(/(<main[^>]*>)/, "$1" + note);
     const headers = new Headers(response.headers);
     headers.delete("Content-Length");

@@ -70,8 +70,15 @@ def test_the_committed_mo_is_the_po_compiled(po: Path):
     for e in polib.pofile(str(po)):
         if e.obsolete or not e.translated() or "fuzzy" in e.flags:
             continue
+        c = e.msgctxt
         if e.msgid_plural:
-            assert compiled.ngettext(e.msgid, e.msgid_plural, 1) == e.msgstr_plural[0], "run `make messages`"
-            assert compiled.ngettext(e.msgid, e.msgid_plural, 5) == e.msgstr_plural[1], "run `make messages`"
+            for n, form in ((1, 0), (5, 1)):
+                got = (
+                    compiled.npgettext(c, e.msgid, e.msgid_plural, n)
+                    if c
+                    else compiled.ngettext(e.msgid, e.msgid_plural, n)
+                )
+                assert got == e.msgstr_plural[form], f"run `make messages`: {e.msgid!r}"
         else:
-            assert compiled.gettext(e.msgid) == e.msgstr, f"run `make messages`: {e.msgid!r}"
+            got = compiled.pgettext(c, e.msgid) if c else compiled.gettext(e.msgid)
+            assert got == e.msgstr, f"run `make messages`: {e.msgid!r}"

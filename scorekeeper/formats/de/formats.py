@@ -5,3 +5,6 @@ TIME_FORMAT = "H:i"
 DATETIME_FORMAT = "j. N Y, H:i:s"
 SHORT_DATETIME_FORMAT = "j. N, H:i"
 MONTH_DAY_FORMAT = "j. N"
+THOUSAND_SEPARATOR = "."
+DECIMAL_SEPARATOR = ","
+NUMBER_GROUPING = 3  # a page's totals: 1.075 (``{{ n|number }}``, templatetags/cards.py)

@@ -2,7 +2,8 @@
 
 ``{{ cards|chips }}`` prints cards as chips coloured by suit (the suit symbol always shown, so
 colour is never the only cue); ``{{ card|chip }}`` one card; ``{{ points|signed }}`` +5, −20, 0;
-``{{ line|cite_text }}`` a score line's rule and source, ``{{ line|cite_class }}`` its classes.
+``{{ total|number }}`` 1075 (German 1.075); ``{{ line|cite_text }}`` a score line's rule and source,
+``{{ line|cite_class }}`` its classes.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import template
+from django.utils import formats
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, pgettext
 
 register = template.Library()
 
@@ -41,13 +44,32 @@ def chips(labels: Iterable[Any] | None) -> SafeString:
     return format_html_join(" ", '<span class="{}">{}</span>', ((chip_class(str(x)), x) for x in labels or ()))
 
 
-def signed_text(value: Any) -> str:
-    """+5, −20 (a true minus sign), 0."""
+def number_text(value: Any) -> str:
+    """A whole number as the page's language writes it: 1075 on an English page (as it always was),
+    1.075 on a German one (``NUMBER_GROUPING`` and ``THOUSAND_SEPARATOR`` of ``scorekeeper/formats``)."""
     try:
         number = int(value)
     except (TypeError, ValueError):
         return str(value)
-    return f"{number:+d}".replace("-", "−") if number else "0"
+    if not formats.get_format("NUMBER_GROUPING"):
+        return str(number)
+    return formats.number_format(number, force_grouping=True)
+
+
+@register.filter
+def number(value: Any) -> str:
+    return number_text(value)
+
+
+def signed_text(value: Any) -> str:
+    """+5, −20 (a true minus sign), 0; +1.075 on a German page."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return str(value)
+    if not number:
+        return "0"
+    return ("+" if number > 0 else "−") + number_text(abs(number))
 
 
 @register.filter
@@ -65,13 +87,16 @@ def cite_text(line: Any) -> str:
         if isinstance(line, dict)
         else (getattr(line, k, None) for k in ("rule", "source", "basis"))
     )
-    text = str(rule if rule is not None else "")
+    ruling = pgettext("a value that is this app's reading where the sources are silent", "ruling")
+    words = {"ruling": ruling, "house option": gettext("house option")}  # the engine's own "sources"
+    # the rule as the engine names it (its words are marked N_: its catalog has them)
+    text = gettext(rule) if isinstance(rule, str) and rule else str(rule if rule is not None else "")
     if source:
-        text += f" — {source}"
-    if basis == "ruling" and source != "ruling":
-        text += " (ruling)"
-    elif basis == "option" and source != "house option":
-        text += " (house option)"
+        text += f" — {words.get(str(source), source)}"
+    if basis == "ruling" and str(source) != "ruling":
+        text += f" ({ruling})"
+    elif basis == "option" and str(source) != "house option":
+        text += f" ({words['house option']})"
     return text
 
 
@@ -83,9 +108,9 @@ def cite_class(line: Any) -> str:
 
 
 def value_text(value: Any) -> str:
-    """A rule's value as players read it: yes/no, 1,000, text as it is."""
+    """A rule's value as players read it: yes/no, 1,000 (German: ja/nein, 1.000), text as it is."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return gettext("yes") if value else gettext("no")
     if isinstance(value, int):
-        return f"{value:,}"
+        return f"{value:,}".replace(",", str(formats.get_format("THOUSAND_SEPARATOR")))
     return str(value)

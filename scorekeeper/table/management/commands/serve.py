@@ -15,11 +15,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
+from django.utils.translation import gettext
 
 from scorekeeper.table import lan
 
@@ -67,7 +70,8 @@ class Command(BaseCommand):
         if done.returncode:
             raise CommandError("collectstatic failed")
         call_command("purge_submissions")  # forms submitted over 30 days ago: no repeat to answer
-        self.stdout.write(self._banner(site, found, port, https))
+        with translation.override(terminal_language()):
+            self.stdout.write(self._banner(site, found, port, https))
         self.stdout.flush()
         command = _gunicorn(bind, port, workers, threads, access_log, (cert, key) if https else None)
         os.execvpe(command[0], command, env)
@@ -76,28 +80,43 @@ class Command(BaseCommand):
         others = [lan.url(a, port, "https" if https else "http") for a in found[1:]]
         lines = [
             "",
-            "Oklahoma Scorekeeper is serving the phones on this network.",
-            f"Open {site} on each phone at the table (on the same Wi-Fi), or scan:",
+            gettext("Oklahoma Scorekeeper is serving the phones on this network."),
+            gettext("Open {site} on each phone at the table (on the same Wi-Fi), or scan:").format(site=site),
             "",
             lan.terminal_qr(site).rstrip("\n"),
             "",
         ]
         if others:
-            lines.append("Other addresses of this machine: " + ", ".join(others))
+            lines.append(gettext("Other addresses of this machine: {addresses}").format(addresses=", ".join(others)))
         if not found:
-            lines.append("No network address found: only this machine can open the app.")
+            lines.append(gettext("No network address found: only this machine can open the app."))
         if https:
-            lines.append("HTTPS only: cookies are sent encrypted (secure-only, with HSTS).")
+            lines.append(gettext("HTTPS only: cookies are sent encrypted (secure-only, with HSTS)."))
         else:
+            # One message of several lines (each under 100 characters, as a terminal shows them).
+            lines += gettext(
+                "Plain HTTP: anyone on this Wi-Fi can read the traffic, the scoring phone's cookie (which\n"
+                "lets its holder score) and the join links included. To serve HTTPS, make a certificate\n"
+                "for this machine once:"
+            ).split("\n")
             lines += [
-                "Plain HTTP: anyone on this Wi-Fi can read the traffic, the scoring phone's cookie (which",
-                "lets its holder score) and the join links included. To serve HTTPS, make a certificate",
-                "for this machine once:",
                 "  " + lan.certificate_command(found),
-                "then: CERT=var/cert.pem KEY=var/key.pem make run (each phone accepts the certificate once).",
+                gettext("then: CERT=var/cert.pem KEY=var/key.pem make run (each phone accepts the certificate once)."),
             ]
-        lines += ["Press Ctrl-C to stop.", ""]
+        lines += [gettext("Press Ctrl-C to stop."), ""]
         return "\n".join(lines) + "\n"
+
+
+def terminal_language(environ: Mapping[str, str] = os.environ) -> str:
+    """The language of the terminal's user, as the C library reads it: ``LC_ALL``, else ``LC_MESSAGES``,
+    else ``LANG`` (``de_DE.UTF-8`` is German); the app's default for any language it does not have."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "")
+        if value:
+            code = value.split(".")[0].split("@")[0].split("_")[0].lower()
+            known = {c for c, _ in settings.LANGUAGES}
+            return code if code in known else settings.LANGUAGE_CODE
+    return settings.LANGUAGE_CODE
 
 
 def _environment(site: str, found: list[str], https: bool) -> dict[str, str]:
