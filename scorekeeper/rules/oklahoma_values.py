@@ -96,14 +96,16 @@ def melded(card: Card, stands_rank: int | None, stands_for_queen_of_spades: bool
     return natural_melded(card)
 
 
+# The rule of each value the knob allows (profiles: -10 or -20), each a message id of its own.
+_K8_RULES = {-10: N_("K Q J 10 9 8 left in hand cost 10"), -20: N_("K Q J 10 9 8 left in hand cost 20")}
+
+
 @cached(maxsize=64)
 def k8_held(rules: OklahomaRules) -> CardValue:
     """What a K, Q, J, 10, 9 or 8 left in hand costs under these rules (a knob)."""
     cite = rules.cite("k8_in_hand")
     value = rules.k8_in_hand
-    return CardValue(
-        points=value, rule=f"K Q J 10 9 8 left in hand cost {-value}", source=cite.source, basis=cite.basis
-    )
+    return CardValue(points=value, rule=_K8_RULES[value], source=cite.source, basis=cite.basis)
 
 
 def held(card: Card, k8: CardValue) -> CardValue:

@@ -73,9 +73,6 @@ SAME = re.compile(
     rf"{NAMES_SEEN}(?:[:,].*)?|.* · Oklahoma Scorekeeper|"
     r"[\dAKQJT]{1,2}[SHDC♠♥♦♣](?:=[\dAKQJT]{1,2}[SHDC♠♥♦♣])?|https?://\S+|"
     r"S\d(?:[;,]? ?(?:S\d )?(?:law|Scoring|Gameplay|Deal)? ?[\d, ]*)*;?|"
-    # The engine's one rule written as an f-string (rules/oklahoma_values.py, the knob's value in it),
-    # not a message: its catalog cannot have it. Left to the engine's translators.
-    r"K Q J 10 9 8 left in hand cost \d+ — S0|"
     r"chained|original|void|reshuffle|winner|penalty|loser|\{.*\}|"
     r"(?:Laws of Oklahoma|Casino|Standard|Classic):)$"
 )
