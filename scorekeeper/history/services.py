@@ -60,7 +60,11 @@ def _check_name(name: str) -> str:
 
 @transaction.atomic
 def rename_player(*, player: Player, name: str) -> Player:
-    """Rename a player everywhere: one row, whatever the history (deals hold seats, not names)."""
+    """Rename a player everywhere: one row, whatever the history (deals hold seats, not names).
+    The table's ``names`` is bumped (the key of its games' cached fragments: ``present.version_key``)
+    and so are the versions of the player's games in progress, so that the phones following them
+    live show the new name. A finished game's version stays: a rename costs the same after 200
+    games as after 5,000 (issue 23)."""
     name = _check_name(name)
     player = Player.objects.select_for_update().get(pk=player.pk)
     clash = Player.objects.filter(table_id=player.table_id, key=name_key(name)).exclude(pk=player.pk).first()
@@ -71,7 +75,11 @@ def rename_player(*, player: Player, name: str) -> Player:
     if player.name != name:
         player.name = name
         player.save(update_fields=["name", "key"])
-        Game.objects.filter(seats__player=player).update(version=F("version") + 1)
+        Table.objects.filter(pk=player.table_id).update(names=F("names") + 1)
+        playing = Game.objects.filter(table_id=player.table_id, state=GameState.IN_PROGRESS)
+        Game.objects.filter(pk__in=list(playing.filter(seats__player=player).values_list("pk", flat=True))).update(
+            version=F("version") + 1
+        )
     return player
 
 

@@ -58,7 +58,7 @@ def games(request: HtmxHttpRequest) -> HttpResponse:
 @require_safe
 @access.game_view(Role.FOLLOW)
 def review(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
-    context = reviewing.review(game)
+    context = reviewing.review(game, request.GET.get("page"))
     context["profile_title"] = profiles.PROFILES[game.kind][game.profile].title
     context["device"] = device
     return render(request, "history/review.html", context)
