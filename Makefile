@@ -97,8 +97,14 @@ test: $(VENV)/.dev browser netns postgres lint
 test-fast: $(VENV)/.dev
 	env -u DATABASE_URL $(PY) -m pytest -q -n auto -m "not slow and not browser"
 
+# `make bench` runs every part; `make bench web` (or live, engine_gin, ...) only the parts named.
+BENCH_PARTS := $(filter-out bench,$(MAKECMDGOALS))
 bench: $(VENV)/.dev
-	$(PY) -m benchmarks
+	$(PY) -m benchmarks $(BENCH_PARTS)
+ifneq ($(filter bench,$(MAKECMDGOALS)),)
+$(BENCH_PARTS):
+	@:
+endif
 
 # Regenerate the lock files from pyproject.toml (needs the network), for every Python the project takes.
 # uv comes from dev.lock like every other tool, pinned and hash-checked.

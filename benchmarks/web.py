@@ -12,7 +12,12 @@ machine the CPU time is the work done, the wall time what a phone waits).
   the engine played for it (one: the work of a save does not grow with the game);
 - review, warm / after a save (the engine re-plays the saved deal alone, from the standing stored
   before it; the page is made again) / cold (every cache emptied: every deal played again, each
-  from its stored standing)."""
+  from its stored standing).
+
+Then the pages over a history of 200 and of 5,000 games (Ann at every game, 10 deals a game, built
+through the import): the player page (warm and cold), a rename of Ann and the home page. It ends
+with the growth table (issue 23): each figure at 10 and at 300 deals, or at 200 and 5,000 games,
+and their ratio (CPU time: the work, on a shared machine), which should stay within 1.2."""
 
 from __future__ import annotations
 
@@ -25,6 +30,9 @@ from typing import Any
 from benchmarks import history_data, webkit
 
 SIZES = (10, 40, 100, 300)
+HISTORY = (200, 5000)  # games in the history, for the pages that must not grow with it
+HISTORY_DEALS = 10  # deals a game of that history
+FLAT = 1.2  # the most a page may grow from the smaller size to the larger
 NAMES = ["Ann", "Ben", "Cleo"]
 WORKERS, THREADS = 2, 4  # as make run serves the app
 CLIENTS = 4
@@ -132,6 +140,117 @@ def page_weight(page: str, scorer: Any) -> str:
     return f"{total / 1024:.1f} KB ({', '.join(parts)} bytes)"
 
 
+def measure_history(client: Any, table: Any) -> dict[str, webkit.Timing]:
+    """The pages over the history as it stands, a rename of Ann (at every game) and the home page."""
+    import itertools
+
+    from django.db import connection
+
+    from scorekeeper.history.services import rename_player
+    from scorekeeper.table.models import Player
+
+    ann = Player.objects.get(table=table, key="ann")
+
+    def get(url: str) -> None:
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+
+    def cold() -> None:
+        webkit.clear_caches()
+        connection.close()
+
+    player = f"/players/{ann.pk}/"
+    get(player)
+    get("/")
+    out = {
+        "player page warm": webkit.timed(lambda: get(player), 15),
+        "player page cold": webkit.timed(lambda: get(player), 7, before=cold),
+        "home page": webkit.timed(lambda: get("/"), 15),
+    }
+    names = itertools.cycle(["Anne", "Ann"])
+    out["rename"] = webkit.timed(lambda: rename_player(player=ann, name=next(names)), 9)
+    get(player)
+    out["player page after a rename"] = webkit.timed(
+        lambda: get(player), 9, before=lambda: rename_player(player=ann, name=next(names))
+    )
+    return out
+
+
+def weekly(table: Any) -> None:
+    """The table's games dated as years of weekly games, the newest a week ago (an import dates
+    every game it makes now)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from scorekeeper.table.models import Game
+
+    games = list(Game.objects.filter(table=table).order_by("-pk").only("pk"))
+    now = timezone.now()
+    for weeks, game in enumerate(games, start=1):
+        game.created = game.updated = now - timedelta(weeks=weeks)
+    Game.objects.bulk_update(games, ["created", "updated"], batch_size=500)
+
+
+def history_pages() -> dict[int, dict[str, webkit.Timing]]:
+    """``measure_history`` at each size of ``HISTORY``, the games imported at one table."""
+    import itertools
+    import time
+
+    from django.test import Client
+
+    from scorekeeper.history.services import import_records
+    from scorekeeper.table import services
+    from tests.conftest import as_phone
+
+    table, scorer = services.create_table(name="History", device_name="Scorer")
+    client = as_phone(Client(), scorer)
+    records = history_data.records(max(HISTORY), HISTORY_DEALS)
+    have, out = 0, {}
+    for size in HISTORY:
+        start = time.perf_counter()
+        report = import_records(table=table, records=itertools.islice(records, size - have))
+        assert report.ok, report.errors[:1]
+        have = size
+        weekly(table)
+        out[size] = r = measure_history(client, table)
+        print(
+            f"{size:,} games ({time.perf_counter() - start:.0f} s to import) | player page warm"
+            f" {r['player page warm']} | cold {r['player page cold']} | after a rename"
+            f" {r['player page after a rename']} | rename {r['rename']} | home page {r['home page']}",
+            flush=True,
+        )
+    return out
+
+
+def growth_table(games: dict[int, dict[str, Any]], history: dict[int, dict[str, webkit.Timing]]) -> list[str]:
+    """Each figure at the smaller and the larger size, and the ratio of their CPU times."""
+    small, large = min(SIZES), max(SIZES)
+    few, many = min(HISTORY), max(HISTORY)
+    rows: list[tuple[str, str, Any, Any]] = [
+        (name, "deals", games[small][key], games[large][key])
+        for name, key in (
+            ("game page after a save", "page after save"),
+            ("review warm", "review warm"),
+            ("review after a save", "review after save"),
+            ("review cold", "review cold"),
+            ("save", "save"),
+        )
+    ] + [
+        (name, "games", history[few][name], history[many][name])
+        for name in ("player page warm", "player page cold", "player page after a rename", "rename", "home page")
+    ]
+    lines = [f"growth (cpu ms; within {FLAT} when flat) | at {small} / {few} | at {large} / {many:,} | ratio"]
+    for name, axis, a, b in rows:
+        ratio = b.cpu_ms / a.cpu_ms if a.cpu_ms else float("inf")
+        mark = "" if ratio <= FLAT else "  <- grows"
+        at = f"{small} vs {large} deals" if axis == "deals" else f"{few} vs {many:,} games"
+        lines.append(f"  {name:28s} {at:22s} {a.cpu_ms:7.1f} | {b.cpu_ms:7.1f} | {ratio:4.2f}{mark}")
+    kb = (games[small]["review bytes"] / 1024, games[large]["review bytes"] / 1024)
+    lines.append(f"  {'review page size':28s} {small} vs {large} deals{'':8s} {kb[0]:5.0f} KB | {kb[1]:5.0f} KB")
+    return lines
+
+
 def main() -> None:
     with webkit.temp_dir("scorekeeper-bench-web-") as tmp:
         webkit.use_temp_database(tmp / "web.sqlite3")
@@ -161,6 +280,9 @@ def main() -> None:
             flush=True,
         )
         print(f"game page of 40 deals with everything it loads, gzip: {page_weight(forty['url'], forty['scorer'])}")
+        history = history_pages()
+        for line in growth_table(results, history):
+            print(line, flush=True)
         print(f"machine: {webkit.load()}", flush=True)
 
 

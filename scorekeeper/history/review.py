@@ -21,14 +21,16 @@ from django.db.models import Count
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString
 
-from scorekeeper.history.charts import running_totals_svg
+from scorekeeper.history.charts import running_totals_svg, sampled
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.rules.results import DealResult, GameResult
 from scorekeeper.table import engine, present
 from scorekeeper.table.models import Game
 
-PER_PAGE = 20  # deals on a page of the review
+PER_PAGE = 10  # deals on a page of the review
+CHART_POINTS = 60  # the most deals the chart is drawn at (a longer game: every k-th and the last)
+PAGE_LINKS = 2  # the pager links the pages this near the page shown, and the first and the last
 
 
 def page_number(text: str | None, pages: int) -> int:
@@ -74,7 +76,7 @@ def review(game: Game, page: str | None = None) -> dict[str, Any]:
         "deals": SimpleLazyObject(
             lambda: _deals(game, names, page_deals, digests, base["version_key"], count, hollywood)
         ),
-        "chart": SimpleLazyObject(lambda: _chart(game, names, rules, whole)) if count else None,
+        "chart": SimpleLazyObject(lambda: _chart(game, names, rules, whole, count)) if count else None,
         "errors": rule_errors,
         "final": present.final_table(result, names, rules.penalty),
         "penalty": rules.penalty,
@@ -86,16 +88,20 @@ def _pager(number: int, pages: int, count: int) -> dict[str, Any] | None:
     """The links to the other pages of a game of more than one page: each page's deals."""
     if pages < 2:
         return None
-    links = [
-        {"page": p, "first": (p - 1) * PER_PAGE + 1, "last": min(count, p * PER_PAGE), "current": p == number}
-        for p in range(1, pages + 1)
-    ]
+    near = {1, pages, *range(max(1, number - PAGE_LINKS), min(pages, number + PAGE_LINKS) + 1)}
+    links: list[dict[str, Any]] = []
+    for p in sorted(near):
+        if links and p > links[-1]["page"] + 1:
+            links.append({"page": None})  # a gap: "…"
+        links.append(
+            {"page": p, "first": (p - 1) * PER_PAGE + 1, "last": min(count, p * PER_PAGE), "current": p == number}
+        )
     return {
         "links": links,
         "previous": number - 1 if number > 1 else None,
         "next": number + 1 if number < pages else None,
-        "first": links[number - 1]["first"],
-        "last": links[number - 1]["last"],
+        "first": (number - 1) * PER_PAGE + 1,
+        "last": min(count, number * PER_PAGE),
     }
 
 
@@ -158,19 +164,19 @@ def _deals(
     return out
 
 
-def _chart(game: Game, names: list[str], rules: Rules, whole: GameResult | None) -> SafeString:
-    """The running totals of every deal: those the writes store (a list in seat order per deal), or
-    the scored game's."""
+def _chart(game: Game, names: list[str], rules: Rules, whole: GameResult | None, count: int) -> SafeString:
+    """The running totals (those the writes store, a list in seat order per deal, or the scored
+    game's) at the deals the chart is drawn at (``charts.sampled``: a fixed number at most)."""
+    numbers = sampled(count, CHART_POINTS)
     if whole is not None:
-        totals = [dict(d.totals) for d in whole.deals]
+        totals = [dict(whole.deals[n - 1].totals) for n in numbers]
     else:
-        totals = [
-            dict(zip(names, t or (), strict=False))
-            for t in game.deals.order_by("number").values_list("totals", flat=True)
-        ]
+        rows = game.deals.filter(number__in=numbers).order_by("number").values_list("totals", flat=True)
+        totals = [dict(zip(names, t or (), strict=False)) for t in rows]
     return running_totals_svg(
         names,
         totals,
+        numbers=numbers,
         target=rules.target,
         title=f"Running totals, game #{game.pk}",
         penalty=rules.penalty,

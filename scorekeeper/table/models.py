@@ -194,7 +194,11 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created", "-id"]
-        indexes = [models.Index(fields=["table", "-created"], name="game_table_created")]
+        indexes = [
+            models.Index(fields=["table", "-created"], name="game_table_created"),
+            # The player page's stamp (history.stats_cache): the table's games read from the index alone.
+            models.Index(fields=["table", "version"], name="game_table_version"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk}"

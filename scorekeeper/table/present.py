@@ -221,7 +221,7 @@ def final_table(result: GameResult | None, names: list[str], penalty: bool) -> l
 
 # The deals the game page lists: the last ones. A save then renders a fixed number of rows, however
 # long the game (issue 23: 300 deals took four times as long as 10); the review has every deal.
-SHOWN = 12
+SHOWN = 10
 
 
 def deal_ids(game: Game) -> dict[int, int]:

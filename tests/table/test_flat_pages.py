@@ -74,3 +74,17 @@ def test_a_rename_keeps_finished_games_versions_and_shows_everywhere(table, clie
     assert after[done.pk] == versions[done.pk] and after[playing.pk] == versions[playing.pk] + 1
     for url in (f"/games/{done.pk}/", f"/history/{done.pk}/", f"/games/{playing.pk}/"):
         assert "Annabel" in client.get(url).content.decode()
+
+
+def test_a_long_game_s_chart_is_drawn_at_a_fixed_number_of_deals_and_its_pager_is_short():
+    from scorekeeper.history import review
+    from scorekeeper.history.charts import sampled
+
+    assert sampled(7, 60) == [1, 2, 3, 4, 5, 6, 7] and sampled(0, 60) == []
+    assert sampled(300, 60) == list(range(5, 301, 5)) and sampled(301, 60)[-1] == 301
+    assert len(sampled(10_000, 60)) <= 61
+    pager = review._pager(15, 30, 300)
+    assert pager is not None
+    shown = [link["page"] for link in pager["links"]]
+    assert shown == [1, None, 13, 14, 15, 16, 17, None, 30]
+    assert (pager["first"], pager["last"], pager["previous"], pager["next"]) == (141, 150, 14, 16)

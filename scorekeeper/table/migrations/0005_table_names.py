@@ -1,5 +1,6 @@
 """Tables get ``names``, bumped by a rename of one of their players: part of the key of their games'
-cached page fragments, so that a rename bumps no finished game's version (issue 23)."""
+cached page fragments, so that a rename bumps no finished game's version (issue 23). Games get an
+index by table and version: the player page's stamp (``history.stats_cache``) reads it alone."""
 
 from django.db import migrations, models
 
@@ -15,5 +16,9 @@ class Migration(migrations.Migration):
                 default=0,
                 help_text="Bumped by a rename of one of its players: part of its games' cached fragments' key.",
             ),
+        ),
+        migrations.AddIndex(
+            model_name="game",
+            index=models.Index(fields=["table", "version"], name="game_table_version"),
         ),
     ]
