@@ -31,8 +31,9 @@ migrate: $(VENV)/.app
 	$(PY) manage.py migrate --noinput
 
 # How a table plays: every phone on the local network, debug off, gunicorn + WhiteNoise; prints the
-# address and a QR code of it (manage.py serve). PORT=8001 make run for another port.
-run: migrate
+# address and a QR code of it (manage.py serve, which migrates and collects the static files only
+# when something changed: a warm start is quick). PORT=8001 make run for another port.
+run: $(VENV)/.app
 	$(PY) manage.py serve --port $(PORT)
 
 # Development: Django's autoreloading server with debug on, on this machine only.
