@@ -7,7 +7,8 @@ with anything the figures are made of: the player (id, creation, name), the tabl
 count, the sum of their versions and the highest id — every write to a game bumps its version by
 one (``table.services``), a new game adds one to the count, a deleted one takes one away and a
 new id is higher than any before: no two states of the table share a key. That stamp is one
-query on the games' index by table (``game_table_version``), the database reading no game row.
+query on the games' index by table (``game_table_created_version``), the database reading no game
+row.
 
 Measured with ``python -m benchmarks web_history`` (this 2-core machine, the player page of a
 player at every game): see the commit; tests/history/test_stats_cache.py proves the kept figures
