@@ -21,6 +21,7 @@ and their ratio (CPU time: the work, on a shared machine), which should stay wit
 
 from __future__ import annotations
 
+import functools
 import gzip
 import re
 import statistics
@@ -86,8 +87,8 @@ def measure_game(deals: int) -> dict[str, Any]:
         with webkit.Plays() as counted:
             saves.append(webkit.timed(save, 1))
         plays.append(counted.count)
-        page_after.append(webkit.timed(lambda: get(page), 1))
-        review_after.append(webkit.timed(lambda: get(review), 1))
+        page_after.append(webkit.timed(functools.partial(get, page), 1))
+        review_after.append(webkit.timed(functools.partial(get, review), 1))
         undo_save()
     out["save"] = _merged(saves)
     out["save plays"] = statistics.median(plays)
@@ -140,39 +141,47 @@ def page_weight(page: str, scorer: Any) -> str:
     return f"{total / 1024:.1f} KB ({', '.join(parts)} bytes)"
 
 
-def measure_history(client: Any, table: Any) -> dict[str, webkit.Timing]:
-    """The pages over the history as it stands, a rename of Ann (at every game) and the home page."""
-    import itertools
+GROWTH_REPEATS = 11  # interleaved rounds of the growth table's measurements
 
-    from django.db import connection
 
-    from scorekeeper.history.services import rename_player
-    from scorekeeper.table.models import Player
+def _add(into: dict[str, webkit.Timing], name: str, timing: webkit.Timing) -> None:
+    into[name] = _merged([into[name], timing]) if name in into else timing
 
-    ann = Player.objects.get(table=table, key="ann")
 
-    def get(url: str) -> None:
-        response = client.get(url)
-        assert response.status_code == 200, (url, response.status_code)
+def growth_deals() -> dict[int, dict[str, webkit.Timing]]:
+    """The game page and the review after a save, the review warm and cold, and the save, of a game
+    of 10 and one of 300 deals, measured in turns (round by round, one game then the other: a
+    shared machine's load weighs on both alike)."""
+    from django.test import Client
 
-    def cold() -> None:
-        webkit.clear_caches()
-        connection.close()
+    from scorekeeper.table import services
+    from scorekeeper.table.models import Game
+    from tests.conftest import as_phone
 
-    player = f"/players/{ann.pk}/"
-    get(player)
-    get("/")
-    out = {
-        "player page warm": webkit.timed(lambda: get(player), 15),
-        "player page cold": webkit.timed(lambda: get(player), 7, before=cold),
-        "home page": webkit.timed(lambda: get("/"), 15),
-    }
-    names = itertools.cycle(["Anne", "Ann"])
-    out["rename"] = webkit.timed(lambda: rename_player(player=ann, name=next(names)), 9)
-    get(player)
-    out["player page after a rename"] = webkit.timed(
-        lambda: get(player), 9, before=lambda: rename_player(player=ann, name=next(names))
-    )
+    sizes = (min(SIZES), max(SIZES))
+    built = {d: _game(d) for d in sizes}
+    out: dict[int, dict[str, webkit.Timing]] = {d: {} for d in sizes}
+    for _ in range(GROWTH_REPEATS):
+        for deals, ((game, scorer), extra) in built.items():
+            client = as_phone(Client(), scorer)
+            page, review = f"/games/{game.pk}/", f"/history/{game.pk}/"
+
+            def get(url: str, client: Any = client) -> None:
+                assert client.get(url).status_code == 200, url
+
+            get(page)
+            get(review)
+            _add(
+                out[deals],
+                "save",
+                webkit.timed(functools.partial(services.add_deal, game=game, deal=extra), 1),
+            )
+            _add(out[deals], "game page after a save", webkit.timed(functools.partial(get, page), 1))
+            _add(out[deals], "review after a save", webkit.timed(functools.partial(get, review), 1))
+            _add(out[deals], "review warm", webkit.timed(functools.partial(get, review), 3))
+            _add(out[deals], "review cold", webkit.timed(functools.partial(get, review), 1, before=webkit.clear_caches))
+            last = Game.objects.get(pk=game.pk).deals.get(number=deals + 1)
+            services.delete_deal(game=game, deal_id=last.pk, version=None)
     return out
 
 
@@ -193,60 +202,85 @@ def weekly(table: Any) -> None:
 
 
 def history_pages() -> dict[int, dict[str, webkit.Timing]]:
-    """``measure_history`` at each size of ``HISTORY``, the games imported at one table."""
+    """Over a table of 200 games and one of 5,000 (``HISTORY``: weekly games, Ann at every one, built
+    through the import), measured in turns: the player page warm, cold (every cache emptied, a new
+    database connection) and after a rename of Ann; a rename of Ann; the home page."""
     import itertools
     import time
 
+    from django.db import connection
     from django.test import Client
 
-    from scorekeeper.history.services import import_records
+    from scorekeeper.history.services import import_records, rename_player
     from scorekeeper.table import services
+    from scorekeeper.table.models import Player
     from tests.conftest import as_phone
 
-    table, scorer = services.create_table(name="History", device_name="Scorer")
-    client = as_phone(Client(), scorer)
-    records = history_data.records(max(HISTORY), HISTORY_DEALS)
-    have, out = 0, {}
+    phones = {}
     for size in HISTORY:
         start = time.perf_counter()
-        report = import_records(table=table, records=itertools.islice(records, size - have))
+        table, scorer = services.create_table(name=f"History of {size}", device_name="Scorer")
+        report = import_records(table=table, records=history_data.records(size, HISTORY_DEALS))
         assert report.ok, report.errors[:1]
-        have = size
         weekly(table)
-        out[size] = r = measure_history(client, table)
+        print(f"{size:,} games imported in {time.perf_counter() - start:.0f} s", flush=True)
+        phones[size] = (as_phone(Client(), scorer), Player.objects.get(table=table, key="ann"))
+
+    def cold() -> None:
+        webkit.clear_caches()
+        connection.close()
+
+    out: dict[int, dict[str, webkit.Timing]] = {size: {} for size in HISTORY}
+    names = {size: itertools.cycle(["Anne", "Ann"]) for size in HISTORY}  # Ann is renamed each round
+    for _ in range(GROWTH_REPEATS):
+        for size, (client, ann) in phones.items():
+
+            def get(url: str, client: Any = client) -> None:
+                assert client.get(url).status_code == 200, url
+
+            player = f"/players/{ann.pk}/"
+            get(player)
+            get("/")
+            _add(out[size], "player page warm", webkit.timed(functools.partial(get, player), 3))
+            _add(out[size], "home page", webkit.timed(lambda: get("/"), 3))
+            _add(out[size], "player page cold", webkit.timed(functools.partial(get, player), 1, before=cold))
+            _add(
+                out[size],
+                "rename",
+                webkit.timed(functools.partial(rename_player, player=ann, name=next(names[size])), 1),
+            )
+            _add(out[size], "player page after a rename", webkit.timed(functools.partial(get, player), 1))
+    for size, r in out.items():
         print(
-            f"{size:,} games ({time.perf_counter() - start:.0f} s to import) | player page warm"
-            f" {r['player page warm']} | cold {r['player page cold']} | after a rename"
-            f" {r['player page after a rename']} | rename {r['rename']} | home page {r['home page']}",
+            f"{size:,} games | player page warm {r['player page warm']} | cold {r['player page cold']} | after a"
+            f" rename {r['player page after a rename']} | rename {r['rename']} | home page {r['home page']}",
             flush=True,
         )
     return out
 
 
-def growth_table(games: dict[int, dict[str, Any]], history: dict[int, dict[str, webkit.Timing]]) -> list[str]:
+def growth_table(
+    games: dict[int, dict[str, webkit.Timing]], history: dict[int, dict[str, webkit.Timing]], sizes: dict[int, Any]
+) -> list[str]:
     """Each figure at the smaller and the larger size, and the ratio of their CPU times."""
-    small, large = min(SIZES), max(SIZES)
-    few, many = min(HISTORY), max(HISTORY)
-    rows: list[tuple[str, str, Any, Any]] = [
-        (name, "deals", games[small][key], games[large][key])
-        for name, key in (
-            ("game page after a save", "page after save"),
-            ("review warm", "review warm"),
-            ("review after a save", "review after save"),
-            ("review cold", "review cold"),
-            ("save", "save"),
-        )
+    small, large = min(games), max(games)
+    few, many = min(history), max(history)
+    rows = [
+        (name, f"{small} vs {large} deals", games[small][name], games[large][name])
+        for name in ("game page after a save", "review warm", "review after a save", "review cold", "save")
     ] + [
-        (name, "games", history[few][name], history[many][name])
+        (name, f"{few} vs {many:,} games", history[few][name], history[many][name])
         for name in ("player page warm", "player page cold", "player page after a rename", "rename", "home page")
     ]
-    lines = [f"growth (cpu ms; within {FLAT} when flat) | at {small} / {few} | at {large} / {many:,} | ratio"]
-    for name, axis, a, b in rows:
+    lines = [
+        f"growth (cpu ms, medians of {GROWTH_REPEATS} rounds measured in turns; flat within {FLAT})"
+        f" | at {small} / {few} | at {large} / {many:,} | ratio"
+    ]
+    for name, at, a, b in rows:
         ratio = b.cpu_ms / a.cpu_ms if a.cpu_ms else float("inf")
         mark = "" if ratio <= FLAT else "  <- grows"
-        at = f"{small} vs {large} deals" if axis == "deals" else f"{few} vs {many:,} games"
         lines.append(f"  {name:28s} {at:22s} {a.cpu_ms:7.1f} | {b.cpu_ms:7.1f} | {ratio:4.2f}{mark}")
-    kb = (games[small]["review bytes"] / 1024, games[large]["review bytes"] / 1024)
+    kb = (sizes[small]["review bytes"] / 1024, sizes[large]["review bytes"] / 1024)
     lines.append(f"  {'review page size':28s} {small} vs {large} deals{'':8s} {kb[0]:5.0f} KB | {kb[1]:5.0f} KB")
     return lines
 
@@ -280,8 +314,9 @@ def main() -> None:
             flush=True,
         )
         print(f"game page of 40 deals with everything it loads, gzip: {page_weight(forty['url'], forty['scorer'])}")
+        by_deals = growth_deals()
         history = history_pages()
-        for line in growth_table(results, history):
+        for line in growth_table(by_deals, history, results):
             print(line, flush=True)
         print(f"machine: {webkit.load()}", flush=True)
 

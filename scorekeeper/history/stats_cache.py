@@ -10,9 +10,12 @@ new id is higher than any before: no two states of the table share a key. That s
 query on the games' index by table (``game_table_created_version``), the database reading no game
 row.
 
-Measured with ``python -m benchmarks web_history`` (this 2-core machine, the player page of a
-player at every game): see the commit; tests/history/test_stats_cache.py proves the kept figures
-equal the plain path's after every kind of write.
+Measured in one process, the two paths interleaved (the page of a player at every game of the
+table, median CPU time of 15 views each, this 2-core machine): over 200 games 19.1 ms summed on
+each view, 8.2 ms kept (57 % saved); over 5,000 games 35.5 ms and 8.6 ms (76 % saved). A view
+after any change to the table's games sums them again (``make bench web``: "player page cold").
+tests/history/test_stats_cache.py proves the kept figures equal the plain path's after every kind
+of write.
 """
 
 from __future__ import annotations
