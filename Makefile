@@ -31,8 +31,9 @@ migrate: $(VENV)/.app
 	$(PY) manage.py migrate --noinput
 
 # How a table plays: every phone on the local network, debug off, gunicorn + WhiteNoise; prints the
-# address and a QR code of it (manage.py serve). PORT=8001 make run for another port.
-run: migrate
+# address and a QR code of it (manage.py serve, which migrates and collects the static files only
+# when something changed: a warm start is quick). PORT=8001 make run for another port.
+run: $(VENV)/.app
 	$(PY) manage.py serve --port $(PORT)
 
 # Development: Django's autoreloading server with debug on, on this machine only.
@@ -97,8 +98,14 @@ test: $(VENV)/.dev browser netns postgres lint
 test-fast: $(VENV)/.dev
 	env -u DATABASE_URL $(PY) -m pytest -q -n auto -m "not slow and not browser"
 
+# `make bench` runs every part; `make bench web` (or live, engine_gin, ...) only the parts named.
+BENCH_PARTS := $(filter-out bench,$(MAKECMDGOALS))
 bench: $(VENV)/.dev
-	$(PY) -m benchmarks
+	$(PY) -m benchmarks $(BENCH_PARTS)
+ifneq ($(filter bench,$(MAKECMDGOALS)),)
+$(BENCH_PARTS):
+	@:
+endif
 
 # The German catalogs (scorekeeper/i18n.py): extract every message of the pages, the Python code and the
 # engine (makemessages with the engine's keywords msg/nmsg/N_), then compile them. The .po and .mo files are

@@ -34,6 +34,8 @@ def use_temp_database(path: Path) -> None:
     os.environ["PYTHONWARNINGS"] = QUIET
     warnings.filterwarnings("ignore", message="No directory at")
     os.environ["DJANGO_DEBUG"] = "0"
+    # The request log's line per request (scorekeeper/request_log.py) would flood the figures printed.
+    os.environ.setdefault("DJANGO_REQUEST_LOG", "0")
     os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key")
     import django
     from django.apps import apps

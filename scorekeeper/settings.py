@@ -87,6 +87,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "scorekeeper.recovery.close_failed_connections",  # first: it sees every other's statements
+    "scorekeeper.request_log.log_requests",  # one line per request, with no secret in it
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",
@@ -241,9 +242,20 @@ AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.table.access.client_ip"
 AXES_USERNAME_CALLABLE = "scorekeeper.table.access.login_username"
 
+# One line per request (scorekeeper/request_log.py) and no secret in any line: join tokens and query
+# strings are taken out of every message of the app's handler and of Django's request loggers.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"no_secrets": {"()": "scorekeeper.request_log.NoSecrets"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["no_secrets"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+    "loggers": {
+        "scorekeeper.requests": {
+            "level": "INFO" if os.environ.get("DJANGO_REQUEST_LOG", "1") != "0" else "WARNING",
+        },
+        "django.request": {"filters": ["no_secrets"]},
+        "django.server": {"filters": ["no_secrets"]},
+        "django.security": {"filters": ["no_secrets"]},
+    },
 }

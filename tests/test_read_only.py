@@ -121,7 +121,7 @@ def pages(ok, gin, link_token: str) -> list[str]:
 def test_every_page_works_on_a_read_only_database(client, games, table, scorer, follower):
     ok, gin = games
     link = services.create_link(table=table, role="follow", by=scorer)
-    urls = pages(ok, gin, link.token)
+    urls = pages(ok, gin, str(link.token))
     phones = {"scorer": client, "follower": as_phone(Client(), follower), "stranger": Client()}
     for phone in phones.values():
         phone.get("/")  # the CSRF cookie, as a browser has it after its first page

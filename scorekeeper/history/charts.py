@@ -90,14 +90,17 @@ def running_totals_svg(
     title: str = "Running totals",
     penalty: bool = False,
     chart_id: str = "chart",
+    numbers: Sequence[int] | None = None,
 ) -> SafeString:
     """An SVG line chart: x = deal number (0 = the start), y = each player's total after that deal.
 
-    ``totals`` holds one mapping per deal (the totals after it). ``target`` draws a dashed line.
-    ``penalty`` only changes the description (lowest total is best).
+    ``totals`` holds one mapping per deal (the totals after it); ``numbers``, when given, the deal
+    each is after (a long game is drawn at some of its deals, its last among them: ``sampled``).
+    ``target`` draws a dashed line. ``penalty`` only changes the description (lowest total is best).
     """
     players = list(players)
-    n = len(totals)
+    xs = [0, *(numbers if numbers is not None else range(1, len(totals) + 1))]
+    n = xs[-1]
     series = {p: [0] + [int(t.get(p, 0)) for t in totals] for p in players}
     values = [v for s in series.values() for v in s] or [0]
     plot = _Plot.of(n, min(0, min(values)), max(values + ([target] if target else [])))
@@ -109,7 +112,7 @@ def running_totals_svg(
         f'<title id="{tid}">{escape(title)}</title><desc id="{did}">{escape(desc)}</desc>',
         *_axes(plot),
         *(_target_line(plot, target) if target else ()),
-        *_lines(plot, players, series),
+        *_lines(plot, players, series, xs),
         "</svg>",
     ]
     return mark_safe("".join(out))
@@ -177,20 +180,20 @@ def _target_line(plot: _Plot, target: int) -> list[str]:
     ]
 
 
-def _lines(plot: _Plot, players: list[str], series: dict[str, list[int]]) -> list[str]:
+def _lines(plot: _Plot, players: list[str], series: dict[str, list[int]], xs: list[int]) -> list[str]:
     """Each player's line with its markers (each deal when few, else the last), then the names at
-    the lines' ends, spread so that they do not overlap."""
+    the lines' ends, spread so that they do not overlap. ``xs``: the deal of each point."""
     out = []
     ends = []
     n = plot.n
     for k, p in enumerate(players):
         cls = f"s{k % 5}"
-        pts = " ".join(f"{_fmt(plot.x(i))},{_fmt(plot.y(val))}" for i, val in enumerate(series[p]))
+        pts = " ".join(f"{_fmt(plot.x(x))},{_fmt(plot.y(val))}" for x, val in zip(xs, series[p], strict=True))
         out.append(f'<g class="player"><title>{escape(p)}: {series[p][-1]:,}</title>')
         out.append(f'<polyline class="series {cls}" points="{pts}"/>')
         shape = MARKERS[k % len(MARKERS)]
-        for i in range(n + 1) if n <= 15 else (n,):
-            out.append(_marker(shape, plot.x(i), plot.y(series[p][i]), cls))
+        for i in range(len(xs)) if n <= 15 else (len(xs) - 1,):
+            out.append(_marker(shape, plot.x(xs[i]), plot.y(series[p][i]), cls))
         out.append("</g>")
         ends.append(plot.y(series[p][-1]))
     for k, (p, y) in enumerate(zip(players, _spread_labels(ends, TOP + 6, TOP + plot.height), strict=True)):
@@ -200,6 +203,14 @@ def _lines(plot: _Plot, players: list[str], series: dict[str, list[int]]) -> lis
             f"{escape(name)} {series[p][-1]:,}</text>"
         )
     return out
+
+
+def sampled(count: int, points: int) -> list[int]:
+    """The deals a chart of a game of ``count`` deals is drawn at: every one when they are at most
+    ``points``, else every k-th and the last (the plot is 250 units wide: more points would not show)."""
+    step = max(1, math.ceil(count / points))
+    numbers = list(range(step, count + 1, step))
+    return numbers if numbers and numbers[-1] == count else [*numbers, count] if count else []
 
 
 def _describe(players: list[str], series: dict[str, list[int]], n: int, target: int | None, penalty: bool) -> str:

@@ -14,10 +14,11 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scorekeeper.history import lists, services, stats, transfer
+from scorekeeper.history import lists, services, transfer
 from scorekeeper.history import rescore as rescoring
 from scorekeeper.history import review as reviewing
 from scorekeeper.history.forms import MAX_UPLOAD, TOO_LARGE, GamesFilter, ImportForm, MergeForm, RenameForm, RescoreForm
+from scorekeeper.history.stats_cache import kept_player_stats
 from scorekeeper.limits import IMPORTS, limited
 from scorekeeper.rules import profiles
 from scorekeeper.rules.errors import RecordInvalid
@@ -58,7 +59,7 @@ def games(request: HtmxHttpRequest) -> HttpResponse:
 @require_safe
 @access.game_view(Role.FOLLOW)
 def review(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
-    context = reviewing.review(game)
+    context = reviewing.review(game, request.GET.get("page"))
     context["profile_title"] = profiles.PROFILES[game.kind][game.profile].title
     context["device"] = device
     return render(request, "history/review.html", context)
@@ -158,7 +159,7 @@ def rescore(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespons
 
 
 def _player(request: HtmxHttpRequest, player_id: int, role: str = Role.FOLLOW) -> tuple[Player, Device]:
-    player = Player.objects.filter(pk=player_id).first()
+    player = Player.objects.filter(pk=player_id).select_related("table").first()
     if player is None:
         raise Http404("No such player")
     return player, access.require(request, player.table_id, role)
@@ -173,7 +174,7 @@ def _player_page(
     request: HtmxHttpRequest, player: Player, device: Device, errors: list[str], status: int = 200, **forms: Any
 ) -> HttpResponse:
     context = {
-        "stats": stats.player_stats(player),
+        "stats": kept_player_stats(player),
         "player": player,
         "device": device,
         "errors": errors,

@@ -45,7 +45,8 @@ class DeviceAdmin(admin.ModelAdmin):
 @admin.register(Link)
 class LinkAdmin(admin.ModelAdmin):
     list_display = ("table", "role", "created", "revoked")
-    readonly_fields = ("table", "token", "created", "created_by")
+    readonly_fields = ("table", "digest", "created", "created_by")
+    exclude = ("salt",)
 
 
 @admin.register(Game)

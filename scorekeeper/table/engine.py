@@ -312,6 +312,49 @@ def replay(game: Game, digests: list[str] | None = None) -> GameResult:
     return result
 
 
+def played_deals(game: Game, first: int, last: int) -> tuple[list[DealResult], list[str]] | None:
+    """Deals ``first`` to ``last`` of the game, each played from the standing stored with the deal
+    before it (or taken from the per-deal cache), with their digests (``reviewed``): a page of the
+    review costs its own deals, however long the game. None when the stored results cannot be
+    used (another version of the engine, a standing missing or not this engine's): then the whole
+    game is scored (``reviewed``), which reports any error."""
+    if game.scored_with != RESULTS_VERSION or first > last:
+        return None
+    rows = list(
+        game.deals.filter(number__gte=first - 1, number__lte=last)
+        .order_by("number")
+        .values_list("number", "cards", "standing")
+    )
+    names = tuple(game.player_names())
+    rules_key = _rules_key(game)
+    deals: list[DealResult] = []
+    digests: list[str] = []
+    try:
+        with _guarded():
+            if first == 1:
+                rules, _ = rules_of(game)
+                fd = game.first_dealer
+                before = games.begin(rules, names, names[fd] if fd is not None and fd < len(names) else None).to_json()
+            else:
+                if not rows or rows[0][0] != first - 1 or not rows[0][2]:
+                    return None
+                before = rows[0][2]
+                rows = rows[1:]
+            if [number for number, _, _ in rows] != list(range(first, last + 1)):
+                return None
+            for number, cards, after in rows:
+                key = (rules_key, names, number, json.dumps(cards), json.dumps(before))
+                deal, standing = _played(*key)
+                if not after or standing != after:
+                    return None
+                deals.append(deal)
+                digests.append(hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest())
+                before = after
+    except RecordInvalid:
+        return None
+    return deals, digests
+
+
 @functools.lru_cache(maxsize=4096)
 def _played(
     rules_key: tuple[str, str, str], names: tuple[str, ...], number: int, cards: str, before: str

@@ -12,11 +12,16 @@ whole game and a read never writes.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import secrets
 import unicodedata
 from typing import Any
 
 from django.db import models
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import pgettext_lazy
 
 
@@ -62,6 +67,9 @@ class Table(models.Model):
 
     name = models.CharField(max_length=60)
     created = models.DateTimeField(default=timezone.now)
+    names = models.PositiveIntegerField(
+        default=0, help_text="Bumped by a rename of one of its players: part of its games' cached fragments' key."
+    )
 
     def __str__(self) -> str:
         return self.name
@@ -85,18 +93,57 @@ class Device(models.Model):
         return self.role == Role.SCORE and self.revoked is None
 
 
+def link_digest(token: str) -> str:
+    """What the database holds of a link's token: its SHA-256 (the token is 144 random bits to
+    anyone without the secret key: no slow hash is needed to make a digest useless)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def link_token(salt: str) -> str:
+    """The token of the link made with ``salt``: a keyed hash of it under the installation's secret
+    key (``salted_hmac``), so a copy of the database (salt and digest) opens no table, while the
+    table page can show the link again."""
+    mac = salted_hmac("scorekeeper.table.Link", salt, algorithm="sha256").digest()
+    return base64.urlsafe_b64encode(mac[:18]).decode()
+
+
 class Link(models.Model):
-    """An invitation to a table: whoever opens it becomes a phone of the table with its role."""
+    """An invitation to a table: whoever opens it becomes a phone of the table with its role.
+
+    The database holds no token (issue 23): ``digest`` is its SHA-256, and the token is made again
+    from ``salt`` with the secret key (``link_token``). A link made before (its token was stored in
+    clear, then hashed by migration 0006) has no salt: it works, but cannot be shown again."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="links")
     role = models.CharField(max_length=10, choices=Role)
-    token = models.CharField(max_length=64, unique=True)
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the link's token.")
+    salt = models.CharField(max_length=32, blank=True, default="", help_text="Makes the token with the secret key.")
     created = models.DateTimeField(default=timezone.now)
     revoked = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(Device, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
 
     def __str__(self) -> str:
         return f"{self.get_role_display()} link to {self.table}"
+
+    @property
+    def token(self) -> str | None:
+        """The link's token, or None when it cannot be made again (a link from before the hashes,
+        or made under another secret key)."""
+        if not self.salt:
+            return None
+        token = link_token(self.salt)
+        return token if hmac.compare_digest(link_digest(token), self.digest) else None
+
+    @classmethod
+    def new(cls, **fields: Any) -> Link:
+        """A new link (not saved), its salt and digest made."""
+        salt = secrets.token_urlsafe(16)
+        return cls(salt=salt, digest=link_digest(link_token(salt)), **fields)
+
+    @classmethod
+    def opened_by(cls, token: str) -> models.QuerySet[Link]:
+        """The link this token opens (none, or one)."""
+        return cls.objects.filter(digest=link_digest(token))
 
 
 class Player(models.Model):
@@ -148,7 +195,10 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created", "-id"]
-        indexes = [models.Index(fields=["table", "-created"], name="game_table_created")]
+        # A table's games newest first; with their versions, so that the player page's stamp
+        # (history.stats_cache) reads the index alone. One index by table: a second one (by table and
+        # version) made SQLite sort every game of the table for the home page's newest 30.
+        indexes = [models.Index(fields=["table", "-created", "version"], name="game_table_created_version")]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk}"

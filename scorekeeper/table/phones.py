@@ -28,9 +28,13 @@ def _back(table: Table) -> HttpResponseRedirect:
 
 
 def invitation(request: HtmxHttpRequest, link: Link) -> dict[str, Any]:
-    """A link as the table page shows it: its address and a QR code of it."""
-    url = access.site_url(request, reverse("table:join", args=[link.token]))
+    """A link as the table page shows it: its address and a QR code of it (none for a link whose
+    token cannot be made again: ``Link.token``)."""
     expires = link.created + services.SCORE_LINK_LIFETIME if link.role == Role.SCORE else None
+    token = link.token
+    if token is None:
+        return {"link": link, "url": None, "qr": None, "expires": expires}
+    url = access.site_url(request, reverse("table:join", args=[token]))
     return {"link": link, "url": url, "qr": lan.svg_qr(url), "expires": expires}
 
 

@@ -67,8 +67,11 @@ class GamePage:
 
     @cached_property
     def deals(self) -> list[dict[str, Any]]:
+        """The last ``SHOWN`` deals (the review has them all): the page does not grow with the game."""
         with_players(self.game)
-        return deal_rows(self.game) if self.stored else rows_of_result(self.game, self.result)
+        if self.stored:
+            return deal_rows(self.game, last=SHOWN)
+        return rows_of_result(self.game, self.result)[-SHOWN:]
 
     @cached_property
     def count(self) -> int:
@@ -87,6 +90,7 @@ def game_view(game: Game, rules: Rules) -> dict[str, Any]:
         "board": SimpleLazyObject(lambda: page.board),
         "deals": SimpleLazyObject(lambda: page.deals),
         "next_number": SimpleLazyObject(lambda: str(page.count + 1)),
+        "earlier": SimpleLazyObject(lambda: max(0, page.count - SHOWN)),  # deals before those shown
         "result": SimpleLazyObject(lambda: page.now),  # Hollywood's columns on the board
         "errors": page.errors,
         "version_key": version_key(game),
@@ -100,9 +104,11 @@ FRAGMENTS = "1"
 def version_key(game: Game) -> str:
     """What a fragment of a game's page cached by the game's version is cached under (with the
     template's own name): the game (its id and creation, in case a database reuses an id), its
-    version (bumped by every write to the game, a rename of one of its players included) and the
-    engine's results version."""
-    return f"{FRAGMENTS}.{game.pk}.{game.created.timestamp()}.{game.version}.{engine.RESULTS_VERSION}"
+    version (bumped by every write to the game), its table's ``names`` (bumped by a rename of a
+    player, which bumps only the versions of the games in progress:
+    ``history.services.rename_player``) and the engine's results version."""
+    at = f"{game.pk}.{game.created.timestamp()}.{game.version}.{game.table.names}"
+    return f"{FRAGMENTS}.{at}.{engine.RESULTS_VERSION}"
 
 
 def board(game: Game, rules: Rules, standing: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -206,20 +212,29 @@ def final_table(result: GameResult | None, names: list[str], penalty: bool) -> l
     ]
 
 
+# The deals the game page lists: the last ones. A save then renders a fixed number of rows, however
+# long the game (issue 23: 300 deals took four times as long as 10); the review has every deal.
+SHOWN = 10
+
+
 def deal_ids(game: Game) -> dict[int, int]:
     """Deal number -> the deal's id (its stable address)."""
     return dict(game.deals.values_list("number", "pk"))
 
 
-def deal_rows(game: Game) -> list[dict[str, Any]]:
-    """The deal list from the results the writes store (one query, no scoring): each deal's
-    points and running totals per player, with the texts the template prints ready."""
+def deal_rows(game: Game, last: int | None = None) -> list[dict[str, Any]]:
+    """The deal list (its ``last`` deals, or all) from the results the writes store (one query, no
+    scoring): each deal's points and running totals per player, with the texts the template prints
+    ready."""
     names = game.player_names()
     href = url_by_id("table:deal", game.pk)
     rows = []
-    for pk, number, outcome, multiplier, dealer, actor, points, totals in game.deals.order_by("number").values_list(
-        "pk", "number", "outcome", "multiplier", "dealer", "actor", "points", "totals"
-    ):
+    fields = ("pk", "number", "outcome", "multiplier", "dealer", "actor", "points", "totals")
+    if last is None:
+        stored = list(game.deals.order_by("number").values_list(*fields))
+    else:
+        stored = list(game.deals.order_by("-number").values_list(*fields)[:last])[::-1]
+    for pk, number, outcome, multiplier, dealer, actor, points, totals in stored:
         rows.append(
             {
                 "number": number,

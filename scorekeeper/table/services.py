@@ -13,7 +13,6 @@ when and by whom, and bumps ``Game.version``.
 from __future__ import annotations
 
 import re
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -211,7 +210,9 @@ def link_works(link: Link, now: datetime | None = None) -> bool:
 
 @transaction.atomic
 def create_link(*, table: Table, role: str, by: Device | None) -> Link:
-    return Link.objects.create(table=table, role=role, token=secrets.token_urlsafe(18), created_by=by)
+    link = Link.new(table=table, role=role, created_by=by)
+    link.save()
+    return link
 
 
 @transaction.atomic

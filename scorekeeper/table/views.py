@@ -27,12 +27,13 @@ from scorekeeper.rules import profiles
 from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import Rules
-from scorekeeper.table import access, checks, engine, lan, live, services
+from scorekeeper.table import access, checks, engine, live, services
 from scorekeeper.table.changes import change_history
 from scorekeeper.table.forms import DealEntry, JoinForm, NewGameForm, deal_entry, error_text, new_submission
 from scorekeeper.table.models import Change, ChangeAction, Deal, Device, Game, GameState, Link, Role
 from scorekeeper.table.pages import HtmxHttpRequest, render_page
 from scorekeeper.table.present import GamePage, deal_view, game_view, played_view
+from scorekeeper.table.site_qr import site_qr
 
 log = logging.getLogger(__name__)
 
@@ -40,12 +41,14 @@ log = logging.getLogger(__name__)
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     devices = access.devices(request)
-    games = Game.objects.of_tables(access.tables(request)).listed()[:30] if devices else []
+    # By the tables' ids (not a subquery): the database walks a table's games newest first and
+    # stops at the 30th, however many the table played.
+    games = Game.objects.of_tables(sorted({d.table_id for d in devices})).listed()[:30] if devices else []
     site = access.site_url(request)
     return render(
         request,
         "table/home.html",
-        {"games": games, "devices": devices, "site": site, "site_qr": lan.svg_qr(site)},
+        {"games": games, "devices": devices, "site": site, "site_qr": site_qr(site)},
     )
 
 
@@ -421,7 +424,7 @@ def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A table's link: this phone joins the table, to score or to follow as the link says, and
     goes to the table's game in progress (or the table's page)."""
     link = (
-        Link.objects.filter(token=token).select_related("table").first()
+        Link.opened_by(token).select_related("table").first()
         if re.fullmatch(r"[A-Za-z0-9_-]{1,64}", token)  # a NUL would reach PostgreSQL, which refuses it
         else None
     )

@@ -42,14 +42,3 @@ def hollywood(context: template.Context, result: Any = "", after: Any = None) ->
 @register.filter
 def columns_text(numbers: Sequence[int] | None) -> str:
     return present.columns_text(numbers or ())
-
-
-@register.filter
-def entered_in(result: Any, number: Any) -> tuple[int, ...] | None:
-    """The columns deal ``number``'s hand went in (None for a game without columns)."""
-    if not isinstance(result, GameResult) or not result.columns:
-        return None
-    try:
-        return result.deals[int(number) - 1].columns
-    except (IndexError, TypeError, ValueError):
-        return None

@@ -13,7 +13,6 @@ that work without TLS) and says what that exposes and how to make a certificate.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -24,7 +23,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 from django.utils.translation import gettext
 
-from scorekeeper.table import lan
+from scorekeeper.table import lan, startup
 
 
 class Command(BaseCommand):
@@ -65,10 +64,12 @@ class Command(BaseCommand):
         env = _environment(site, found, https)
         # Every process signs the phones' cookies with one key: DJANGO_SECRET_KEY, or the one the
         # settings generated under var/ as this command started, which each process reads there.
-        manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
-        done = subprocess.run([*manage, "collectstatic", "--noinput", "--verbosity", "0"], env=env, check=False)
-        if done.returncode:
-            raise CommandError("collectstatic failed")
+        # Migrations and static files only when something changed (startup): a warm start is quick.
+        startup.migrate_if_needed()
+        try:
+            startup.collect_if_changed(env)
+        except RuntimeError as exc:
+            raise CommandError(str(exc)) from exc
         call_command("purge_submissions")  # forms submitted over 30 days ago: no repeat to answer
         with translation.override(terminal_language()):
             self.stdout.write(self._banner(site, found, port, https))
