@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
 
 from scorekeeper.rules import checker, profiles
 from scorekeeper.rules.errors import RecordError
@@ -66,13 +67,13 @@ class CheckerForm(forms.Form):
         game = self._text(data, "game", 20)
         profile = self._text(data, "profile", 20)
         if kind and kind not in checker.KIND_GAME:
-            self.problems.append(f"unknown question '{kind}'")
+            self.problems.append(gettext("unknown question '{kind}'").format(kind=kind))
             kind = ""
         if game and game not in profiles.PROFILES:
-            self.problems.append(f"unknown game '{game}'")
+            self.problems.append(gettext("unknown game '{game}'").format(game=game))
             game = ""
         if profile and not any(profile in profiles.PROFILES[g] for g in profiles.GAMES):
-            self.problems.append(f"unknown rule set '{profile}'")
+            self.problems.append(gettext("unknown rule set '{profile}'").format(profile=profile))
             profile = ""
         return kind, game, profile
 
@@ -111,7 +112,7 @@ class BookOptionsForm(forms.Form):
     def __init__(self, data: Any, *, game: str) -> None:
         super().__init__(data or None)
         self.game = game
-        self.fields.update(house_option_fields(game, prefix="", blank="as the rules say"))
+        self.fields.update(house_option_fields(game, prefix="", blank=gettext("as the rules say")))
 
     def options(self) -> dict[str, Any]:
         if not self.is_bound:
