@@ -16,6 +16,7 @@ from typing import Any
 from django.db.models import Count
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 from scorekeeper.history.charts import running_totals_svg
 from scorekeeper.rules.errors import RecordInvalid
@@ -99,7 +100,7 @@ def _chart(game: Game, names: list[str], rules: Rules, result: GameResult) -> Sa
         names,
         [d.totals for d in result.deals],
         target=rules.target,
-        title=f"Running totals, game #{game.pk}",
+        title=gettext("Running totals, game #{n}").format(n=game.pk),
         penalty=rules.penalty,
         chart_id=f"chart-{game.pk}",
     )
