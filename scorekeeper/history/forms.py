@@ -7,6 +7,7 @@ from typing import IO, Any, cast
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
+from scorekeeper.rulebook.forms import in_language
 from scorekeeper.rules import profiles
 from scorekeeper.table.forms import house_option_fields, house_options
 from scorekeeper.table.models import Game, GameKind, GameState, Player
@@ -53,7 +54,7 @@ class RescoreForm(forms.Form):
             empty_value=None,
             label=gettext("Compare"),
         )
-        self.fields.update(house_option_fields(game.kind, prefix="o_", blank=gettext("as the rules say")))
+        self.fields.update(in_language(house_option_fields(game.kind, prefix="o_", blank=gettext("as the rules say"))))
 
     def profile(self) -> str:
         return self.cleaned_data.get("profile") or self.fields["profile"].initial

@@ -152,6 +152,7 @@ def rescore(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespons
         "profile": profile,
         "number": number,
         "current_title": gettext(profiles.PROFILES[game.kind][game.profile].title),
+        "other_title": gettext(profiles.PROFILES[game.kind][cmp.other.profile].title) if cmp and cmp.other else "",
         "device": device,
         "submission": new_submission(),
     }

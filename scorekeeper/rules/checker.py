@@ -30,7 +30,7 @@ from typing import Any
 from . import cards as cardlib
 from . import gin, gin_search, profiles, record
 from .errors import RecordInvalid
-from .messages import N_, Msg, msg
+from .messages import N_, Msg, marked, msg
 from .oklahoma import MeldCheck, check_meld, score_hand
 
 log = logging.getLogger(__name__)
@@ -140,7 +140,7 @@ def _knob_cite(v: Verdict, rules: profiles.Rules, name: str, shown: object = Non
     c = rules.cite(name)
     k = profiles.knob(rules.game, name)
     value = rules.values[name] if shown is None else shown
-    v.cite(k.label, c.source, c.basis, str(value))
+    v.cite(marked(k.label), c.source, c.basis, str(value))
 
 
 def answer(q: Question) -> Verdict:
@@ -528,15 +528,23 @@ def _meld(q: Question, rules: profiles.OklahomaRules, v: Verdict) -> None:
         _within_the_pack(tokens, rules, v)
 
 
+# The kinds of meld, in the reader's language ("a legal set").
+_MELD_KINDS = {"set": msg("set"), "sequence": msg("sequence"), "run": msg("run")}
+
+
+def _kind(kind: str) -> Msg | str:
+    return _MELD_KINDS.get(kind, kind)
+
+
 def _meld_result(result: MeldCheck, v: Verdict) -> None:
     """Show ``oklahoma.check_meld``'s MeldCheck: its errors, or the meld with its points and lines."""
     if not result.ok:
         for e in result.errors:
             v.error(e.message, e.rule, e.source, tuple(e.cards))
-        v.said = msg("Not a legal meld ({kind}).", kind=result.kind) if result.kind else msg("Not a legal meld.")
+        v.said = msg("Not a legal meld ({kind}).", kind=_kind(result.kind)) if result.kind else msg("Not a legal meld.")
         return
     v.ok = True
-    v.said = msg("A legal {kind}, worth {points} melded.", kind=result.kind or "", points=_signed(result.points))
+    v.said = msg("A legal {kind}, worth {points} melded.", kind=_kind(result.kind or ""), points=_signed(result.points))
     v.melds = [list(result.labels)]
     if result.meaning:
         v.explained.append(msg("The cards count as: {cards}.", cards=", ".join(result.meaning)))

@@ -51,7 +51,7 @@ class Cite:
         """The citation as a reader sees it: "S0; S1 law 7", "ruling", "ruling, from S0", "house option"."""
         if self.basis == "option":
             return msg("house option")
-        if self.basis == "ruling":
+        if self.basis == "ruling" or self.source == "ruling":
             return msg("ruling") if self.source in ("", "ruling") else msg("ruling, {source}", source=self.source)
         return msg("{source}", source=self.source)
 
@@ -1843,7 +1843,7 @@ def build(rules: Rules) -> Book:
     return Book(
         game=rules.game,
         profile=rules.profile,
-        title=msg("{game}: {profile}", game=profiles.GAME_NAME_MESSAGES[rules.game], profile=prof.title),
+        title=msg("{game}: {profile}", game=profiles.GAME_NAME_MESSAGES[rules.game], profile=marked(prof.title)),
         description=prof.description,
         rules=rules,
         sections=tuple(sections),
