@@ -71,7 +71,12 @@ class RenameForm(forms.Form):
 
 
 class MergeForm(forms.Form):
-    into = forms.ModelChoiceField(queryset=Player.objects.none(), label=gettext_lazy("Merge into"))
+    # Django 6.1's own "- Select an option -" has no German yet: ours has.
+    into = forms.ModelChoiceField(
+        queryset=Player.objects.none(),
+        label=gettext_lazy("Merge into"),
+        empty_label=gettext_lazy("- Select an option -"),
+    )
 
     def __init__(self, *args: Any, player: Player, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
