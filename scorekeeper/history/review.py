@@ -6,7 +6,8 @@ renders that fragment: a warm page costs the game's result from the per-process 
 per deal. Inside it each deal is a fragment of its own, cached by a digest of all that decides its
 result (``engine.reviewed``): after a save the page renders the changed deals alone. On a miss the
 game's result is rebuilt deal by deal from the stored standings: a save re-plays only the deals it
-changed."""
+changed. Both fragments hold words, so the template keys them by the page's language too
+(``LANGUAGE_CODE``); they hold no time of day, so not by the phone's zone."""
 
 from __future__ import annotations
 
