@@ -14,7 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
+from django.utils.formats import get_format
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, ngettext, pgettext
 
 MARKERS = ("circle", "square", "triangle", "diamond", "cross")
 WIDTH, HEIGHT = 420, 300
@@ -82,12 +84,17 @@ def _spread_labels(ys: list[float], lo: float, hi: float, gap: float = LABEL_GAP
     return placed
 
 
+def _num(value: int) -> str:
+    """A total grouped in thousands as the request's language groups them: 1,075 (German 1.075)."""
+    return f"{value:,}".replace(",", str(get_format("THOUSAND_SEPARATOR")))
+
+
 def running_totals_svg(
     players: Sequence[str],
     totals: Sequence[Mapping[str, int]],
     *,
     target: int | None = None,
-    title: str = "Running totals",
+    title: str = "",
     penalty: bool = False,
     chart_id: str = "chart",
     numbers: Sequence[int] | None = None,
@@ -97,7 +104,9 @@ def running_totals_svg(
     ``totals`` holds one mapping per deal (the totals after it); ``numbers``, when given, the deal
     each is after (a long game is drawn at some of its deals, its last among them: ``sampled``).
     ``target`` draws a dashed line. ``penalty`` only changes the description (lowest total is best).
+    Every word and number is in the request's language (the review caches the chart per language).
     """
+    title = title or gettext("Running totals")
     players = list(players)
     xs = [0, *(numbers if numbers is not None else range(1, len(totals) + 1))]
     n = xs[-1]
@@ -159,7 +168,7 @@ def _axes(plot: _Plot) -> list[str]:
     while v <= plot.high:
         y = plot.y(v)
         out.append(f'<line class="grid" x1="{LEFT}" x2="{LEFT + pw}" y1="{_fmt(y)}" y2="{_fmt(y)}"/>')
-        out.append(f'<text x="{LEFT - 6}" y="{_fmt(y + 4)}" text-anchor="end">{v:,}</text>')
+        out.append(f'<text x="{LEFT - 6}" y="{_fmt(y + 4)}" text-anchor="end">{_num(v)}</text>')
         v += plot.step
     out.append(f'<line class="axis" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{TOP + ph}"/>')
     out.append(f'<line class="axis" x1="{LEFT}" x2="{LEFT + pw}" y1="{_fmt(plot.y(0))}" y2="{_fmt(plot.y(0))}"/>')
@@ -168,15 +177,17 @@ def _axes(plot: _Plot) -> list[str]:
         x = plot.x(i)
         out.append(f'<line class="tick" x1="{_fmt(x)}" x2="{_fmt(x)}" y1="{TOP + ph}" y2="{TOP + ph + 4}"/>')
         out.append(f'<text x="{_fmt(x)}" y="{TOP + ph + 17}" text-anchor="middle">{i}</text>')
-    out.append(f'<text x="{LEFT + pw / 2:.0f}" y="{HEIGHT - 4}" text-anchor="middle">deal</text>')
+    axis = escape(pgettext("the chart's axis", "deal"))
+    out.append(f'<text x="{LEFT + pw / 2:.0f}" y="{HEIGHT - 4}" text-anchor="middle">{axis}</text>')
     return out
 
 
 def _target_line(plot: _Plot, target: int) -> list[str]:
     y = plot.y(target)
+    label = escape(gettext("target {target}").format(target=_num(target)))
     return [
         f'<line class="target" x1="{LEFT}" x2="{LEFT + plot.width}" y1="{_fmt(y)}" y2="{_fmt(y)}"/>',
-        f'<text class="target-label" x="{LEFT + 4}" y="{_fmt(y - 4)}">target {target:,}</text>',
+        f'<text class="target-label" x="{LEFT + 4}" y="{_fmt(y - 4)}">{label}</text>',
     ]
 
 
@@ -189,7 +200,7 @@ def _lines(plot: _Plot, players: list[str], series: dict[str, list[int]], xs: li
     for k, p in enumerate(players):
         cls = f"s{k % 5}"
         pts = " ".join(f"{_fmt(plot.x(x))},{_fmt(plot.y(val))}" for x, val in zip(xs, series[p], strict=True))
-        out.append(f'<g class="player"><title>{escape(p)}: {series[p][-1]:,}</title>')
+        out.append(f'<g class="player"><title>{escape(p)}: {_num(series[p][-1])}</title>')
         out.append(f'<polyline class="series {cls}" points="{pts}"/>')
         shape = MARKERS[k % len(MARKERS)]
         for i in range(len(xs)) if n <= 15 else (len(xs) - 1,):
@@ -200,7 +211,7 @@ def _lines(plot: _Plot, players: list[str], series: dict[str, list[int]], xs: li
         name = p if len(p) <= 8 else p[:7] + "…"
         out.append(
             f'<text class="s{k % 5} end-label" x="{_fmt(plot.x(n) + 8)}" y="{_fmt(y + 4)}">'
-            f"{escape(name)} {series[p][-1]:,}</text>"
+            f"{escape(name)} {_num(series[p][-1])}</text>"
         )
     return out
 
@@ -215,12 +226,12 @@ def sampled(count: int, points: int) -> list[int]:
 
 def _describe(players: list[str], series: dict[str, list[int]], n: int, target: int | None, penalty: bool) -> str:
     if not players:
-        return "No players."
+        return gettext("No players.")
     finals = sorted(players, key=lambda p: series[p][-1], reverse=not penalty)
-    parts = ", ".join(f"{p} {series[p][-1]:,}" for p in finals)
-    text = f"Totals after {n} deal{'s' if n != 1 else ''}: {parts}."
+    parts = ", ".join(f"{p} {_num(series[p][-1])}" for p in finals)
+    text = ngettext("Totals after {n} deal: {parts}.", "Totals after {n} deals: {parts}.", n).format(n=n, parts=parts)
     if target:
-        text += f" Target {target:,}."
+        text += " " + gettext("Target {target}.").format(target=_num(target))
     if penalty:
-        text += " Penalty points: the lowest total is best."
+        text += " " + gettext("Penalty points: the lowest total is best.")
     return text

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import IO, Any, cast
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
+from scorekeeper.rulebook.forms import in_language
 from scorekeeper.rules import profiles
 from scorekeeper.table.forms import house_option_fields, house_options
 from scorekeeper.table.models import Game, GameKind, GameState, Player
@@ -15,13 +17,15 @@ from scorekeeper.table.models import Game, GameKind, GameState, Player
 # larger than Django's FILE_UPLOAD_MAX_MEMORY_SIZE is spooled to a temporary file and read a chunk
 # at a time.
 MAX_UPLOAD = 16 * 1024 * 1024
-TOO_LARGE = "the file is larger than 16 MB: import a history that large on the server, with manage.py import_games"
+TOO_LARGE = gettext_lazy(
+    "the file is larger than 16 MB: import a history that large on the server, with manage.py import_games"
+)
 
 
 class GamesFilter(forms.Form):
     player = forms.CharField(required=False, max_length=40)
-    game = forms.ChoiceField(required=False, choices=[("", "Both games"), *GameKind.choices])
-    state = forms.ChoiceField(required=False, choices=[("", "Any"), *GameState.choices])
+    game = forms.ChoiceField(required=False, choices=[("", gettext_lazy("Both games")), *GameKind.choices])
+    state = forms.ChoiceField(required=False, choices=[("", gettext_lazy("Any")), *GameState.choices])
     page = forms.IntegerField(required=False, min_value=1, max_value=1_000_000)
 
 
@@ -32,20 +36,25 @@ class RescoreForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.game = game
         choices = [
-            (p.name, p.title + (" (the game's own)" if p.name == game.profile else ""))
+            (
+                p.name,
+                gettext("{rules} (the game's own)").format(rules=gettext(p.title))
+                if p.name == game.profile
+                else gettext(p.title),
+            )
             for p in profiles.PROFILES[game.kind].values()
         ]
         other = next((p for p in profiles.PROFILES[game.kind] if p != game.profile), game.profile)
-        self.fields["profile"] = forms.ChoiceField(choices=choices, initial=other, label="Other rules")
+        self.fields["profile"] = forms.ChoiceField(choices=choices, initial=other, label=gettext("Other rules"))
         numbers = list(game.deals.order_by("number").values_list("number", flat=True))
         self.fields["deal"] = forms.TypedChoiceField(
-            choices=[("", "the whole game")] + [(n, f"deal {n}") for n in numbers],
+            choices=[("", gettext("the whole game"))] + [(n, gettext("deal {n}").format(n=n)) for n in numbers],
             coerce=int,
             required=False,
             empty_value=None,
-            label="Compare",
+            label=gettext("Compare"),
         )
-        self.fields.update(house_option_fields(game.kind, prefix="o_", blank="as the rules say"))
+        self.fields.update(in_language(house_option_fields(game.kind, prefix="o_", blank=gettext("as the rules say"))))
 
     def profile(self) -> str:
         return self.cleaned_data.get("profile") or self.fields["profile"].initial
@@ -58,11 +67,16 @@ class RescoreForm(forms.Form):
 
 
 class RenameForm(forms.Form):
-    name = forms.CharField(max_length=40, label="New name")
+    name = forms.CharField(max_length=40, label=gettext_lazy("New name"))
 
 
 class MergeForm(forms.Form):
-    into = forms.ModelChoiceField(queryset=Player.objects.none(), label="Merge into")
+    # Django 6.1's own "- Select an option -" has no German yet: ours has.
+    into = forms.ModelChoiceField(
+        queryset=Player.objects.none(),
+        label=gettext_lazy("Merge into"),
+        empty_label=gettext_lazy("- Select an option -"),
+    )
 
     def __init__(self, *args: Any, player: Player, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -72,8 +86,8 @@ class MergeForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(required=False, label="File of game records")
-    text = forms.CharField(required=False, widget=forms.Textarea, label="…or paste a record")
+    file = forms.FileField(required=False, label=gettext_lazy("File of game records"))
+    text = forms.CharField(required=False, widget=forms.Textarea, label=gettext_lazy("…or paste a record"))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -81,7 +95,7 @@ class ImportForm(forms.Form):
         if upload is not None and upload.size > MAX_UPLOAD:
             raise forms.ValidationError(TOO_LARGE)
         if upload is None and not data.get("text"):
-            raise forms.ValidationError("choose a file of game records (JSON) or paste one")
+            raise forms.ValidationError(gettext("choose a file of game records (JSON) or paste one"))
         return data
 
     def payload(self) -> str | IO[bytes]:

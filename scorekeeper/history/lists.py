@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count, QuerySet
-from django.utils import timezone
-from django.utils.dates import MONTHS_3
+from django.utils import formats, timezone
+from django.utils.translation import gettext, ngettext
 
 from scorekeeper.table.models import Deal, Game, GameKind, GameState, Player, Seat, Table, name_key
 from scorekeeper.table.pages import url_by_id
@@ -29,8 +29,9 @@ def games_list(*, tables: QuerySet[Table], player: str = "", kind: str = "", sta
 
 def rows(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A list page's games (their ``LISTED`` values) as the list prints them: each player's current
-    total (the final tally once it ended), how many deals, who won, when it started. Two queries,
-    whatever the page's size; no model is made."""
+    total (the final tally once it ended), how many deals, who won, when it started (``at``, in the
+    phone's zone; ``day`` and ``started`` as the request's language writes them). Two queries,
+    whatever the page's size; no model is made. Made per request: nothing here is cached."""
     ids = [g["pk"] for g in games]
     seats: dict[int, list[tuple[int, str, int]]] = {pk: [] for pk in ids}
     for gid, position, name, total, final in (
@@ -49,7 +50,7 @@ def rows(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
         n = deals.get(g["pk"], 0)
         winner = names[g["winner"]] if g["winner"] is not None and g["winner"] < len(names) else ""
         started = timezone.localtime(g["created"])
-        day = f"{started.day} {str(MONTHS_3[started.month]).title()} {started.year}"  # as the date filter's "j M Y"
+        day = formats.date_format(started, "DATE_FORMAT")
         out.append(
             {
                 "pk": g["pk"],
@@ -57,9 +58,12 @@ def rows(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "title": f"{kinds.get(g['kind'], g['kind'])} #{g['pk']}",
                 "players": ", ".join(f"{name} {value}" for name, value in players),
                 "profile": g["profile"],
-                "deals": f"{n} deal{'' if n == 1 else 's'}",
-                "status": f"won by {winner}" if g["state"] == GameState.FINISHED else "in progress",
-                "started": f"{day}, {started:%H:%M}",
+                "deals": ngettext("{n} deal", "{n} deals", n).format(n=n),
+                "status": gettext("won by {winner}").format(winner=winner)
+                if g["state"] == GameState.FINISHED
+                else gettext("in progress"),
+                "at": started,
+                "started": f"{day}, {formats.time_format(started, 'TIME_FORMAT')}",
                 "day": day,
             }
         )

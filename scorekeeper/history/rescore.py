@@ -7,13 +7,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext
+
 from scorekeeper.rules import profiles
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.results import DealResult, GameResult, Line
 from scorekeeper.table import engine
+from scorekeeper.table.changes import knob_in_sentence, value_in_sentence
 from scorekeeper.table.models import Game
 from scorekeeper.table.present import outcome_text
-from scorekeeper.table.templatetags.cards import value_text
 
 
 @dataclass
@@ -49,13 +51,13 @@ def _pair_lines(a: Sequence[Line], b: Sequence[Line]) -> list[tuple[Line | None,
 
 
 def _title(rules: profiles.Rules) -> str:
-    t = profiles.PROFILES[rules.game][rules.profile].title
+    """The rule set's title with its house options, in the request's language."""
+    t = gettext(profiles.PROFILES[rules.game][rules.profile].title)
     if rules.overridden:
         opts = ", ".join(
-            f"{profiles.knob(rules.game, n).label.lower()} {value_text(rules.values[n])}"
-            for n in sorted(rules.overridden)
+            f"{knob_in_sentence(rules.game, n)} {value_in_sentence(rules.values[n])}" for n in sorted(rules.overridden)
         )
-        t += f" with {opts}"
+        t = gettext("{rules} with {options}").format(rules=t, options=opts)
     return t
 
 
@@ -121,9 +123,13 @@ def _score_other(cmp: Comparison, record: dict[str, Any]) -> GameResult | None:
         cmp.errors = [str(e) for e in exc.errors]
         return None
     if alt.state == "finished":
-        cmp.note = f"Under {_title(cmp.other)} the game would have ended with deal {len(alt.deals)}: {alt.winner} wins."
+        cmp.note = gettext("Under {rules} the game would have ended with deal {n}: {winner} wins.").format(
+            rules=_title(cmp.other), n=len(alt.deals), winner=alt.winner
+        )
     else:
-        cmp.note = f"Under {_title(cmp.other)} deal {first} is not valid; the comparison stops before it."
+        cmp.note = gettext("Under {rules} deal {n} is not valid; the comparison stops before it.").format(
+            rules=_title(cmp.other), n=first
+        )
     return alt
 
 
@@ -164,12 +170,27 @@ def _deal_row(cmp: Comparison, names: list[str], d1: DealResult, d2: DealResult 
 
 
 def _sentence(other: str, name: str, number: int, cur: int, alt: int, penalty: bool) -> str:
-    def words(p: int) -> str:
-        if penalty:
-            return f"taken {p} penalty points" if p else "taken no penalty points"
-        if p < 0:
-            return f"lost {-p}"
-        return f"scored {p}" if p else "scored nothing"
+    """ "Deal 3: under Book rules Ann would have scored 40, not 20." The second figure drops its verb
+    when both have the same ("scored 40, not 20"; "lost 10, not scored 20")."""
 
-    now = words(cur).split(" ", 1)[1] if words(cur).split(" ", 1)[0] == words(alt).split(" ", 1)[0] else words(cur)
-    return f"Deal {number}: under {other} {name} would have {words(alt)}, not {now}."
+    def words(p: int) -> tuple[str, str, str]:
+        """(the verb, the full phrase, the phrase without its verb)"""
+        if penalty:
+            if p:
+                return (
+                    "taken",
+                    gettext("taken {p} penalty points").format(p=p),
+                    gettext("{p} penalty points").format(p=p),
+                )
+            return "taken", gettext("taken no penalty points"), gettext("no penalty points")
+        if p < 0:
+            return "lost", gettext("lost {p}").format(p=-p), str(-p)
+        if p:
+            return "scored", gettext("scored {p}").format(p=p), str(p)
+        return "scored", gettext("scored nothing"), gettext("nothing")
+
+    (verb, full, _), (alt_verb, alt_full, _) = words(cur), words(alt)
+    now = words(cur)[2] if verb == alt_verb else full
+    return gettext("Deal {number}: under {rules} {name} would have {alt}, not {now}.").format(
+        number=number, rules=other, name=name, alt=alt_full, now=now
+    )

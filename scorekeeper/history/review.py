@@ -9,7 +9,9 @@ from the standing stored with its last deal (``engine.concluded``). The heavy pa
 a fragment cached by the game's version and the page (``present.version_key``); inside it each
 deal is a fragment of its own, cached by a digest of all that decides its result: after a save
 the page renders the changed deals alone. A game whose stored results cannot be used (another
-version of the engine) is scored whole (``engine.reviewed``), and any error is shown."""
+version of the engine) is scored whole (``engine.reviewed``), and any error is shown. The
+fragments hold words, so the template keys them by the page's language too (``LANGUAGE_CODE``);
+they hold no time of day, so not by the phone's zone."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from typing import Any
 from django.db.models import Count
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 from scorekeeper.history.charts import running_totals_svg, sampled
 from scorekeeper.rules.errors import RecordInvalid
@@ -178,7 +181,7 @@ def _chart(game: Game, names: list[str], rules: Rules, whole: GameResult | None,
         totals,
         numbers=numbers,
         target=rules.target,
-        title=f"Running totals, game #{game.pk}",
+        title=gettext("Running totals, game #{n}").format(n=game.pk),
         penalty=rules.penalty,
         chart_id=f"chart-{game.pk}",
     )

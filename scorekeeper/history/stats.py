@@ -12,6 +12,7 @@ from django.db.models import Count, F, Max, Min, Q, Sum
 
 from scorekeeper.history.lists import LISTED, rows
 from scorekeeper.rules import profiles
+from scorekeeper.table import present
 from scorekeeper.table.engine import rules_of
 from scorekeeper.table.models import Deal, Game, GameState, Player, Seat
 
@@ -21,7 +22,7 @@ GAMES_SHOWN = 50  # the newest games listed on the page (the games list has them
 @dataclass
 class GameKindStats:
     game: str
-    name: str
+    name: Any  # the game's name, a message (rendered in the request's language)
     games: int = 0
     won: int = 0
     finished: int = 0
@@ -64,7 +65,7 @@ def player_stats(player: Player) -> PlayerStats:
     game and best or worst: at most 4), head to head (2), the newest games with their players and
     deals (3). Head to head's names tell whether the table has another player (the merge form)."""
     seats = Seat.objects.filter(player=player)
-    kinds = {g: GameKindStats(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES}
+    kinds = {g: GameKindStats(g, profiles.GAME_NAME_MESSAGES[g]) for g in profiles.GAMES}
     stats = PlayerStats(player)
     best: dict[str, int] = {}  # by kind: the best value (points, signed)
     worst: dict[str, int] = {}
@@ -166,6 +167,7 @@ def _best_and_worst(seats: Any, kinds: dict[str, GameKindStats], best: dict[str,
     )
     for kind, which, f in found:
         f["outcome"] = outcomes.get((f["game"], f["deal"]), "")
+        f["outcome_text"] = present.outcome_text(f["outcome"])
         setattr(kinds[kind], which, f)
 
 

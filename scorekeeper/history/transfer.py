@@ -1,4 +1,10 @@
-"""Games out of the app and into it: game records (RECORD.md, JSON) and CSV."""
+"""Games out of the app and into it: game records (RECORD.md, JSON) and CSV.
+
+The JSON game record is the record: RECORD.md's notation, never translated, whatever the phone's
+language (it goes back in by import). The CSV is a presentation for a spreadsheet: its header row
+is in the language of the phone that asked (``csv_header``); its cells are the record's values as
+they are (the game, rule set, outcome and state codes of RECORD.md, numbers without grouping), so a
+sheet made on a German phone and one made on an English phone hold the same data."""
 
 from __future__ import annotations
 
@@ -11,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from django.db.models import Prefetch, QuerySet
+from django.utils.translation import pgettext_lazy
 
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.messages import Msg, msg
@@ -75,28 +82,39 @@ def iter_export_json(games: Iterable[Game]) -> Iterator[str]:
     yield "[]\n" if first else "\n]\n"
 
 
+# The CSV's columns, each with its header in the phone's language (English: the names as they are).
 CSV_COLUMNS = (
-    "game_id",
-    "game",
-    "profile",
-    "options",
-    "deal",
-    "outcome",
-    "player",
-    "seat",
-    "points",
-    "total",
-    "state",
-    "winner",
+    ("game_id", pgettext_lazy("CSV column", "game_id")),
+    ("game", pgettext_lazy("CSV column", "game")),
+    ("profile", pgettext_lazy("CSV column", "profile")),
+    ("options", pgettext_lazy("CSV column", "options")),
+    ("deal", pgettext_lazy("CSV column", "deal")),
+    ("outcome", pgettext_lazy("CSV column", "outcome")),
+    ("player", pgettext_lazy("CSV column", "player")),
+    ("seat", pgettext_lazy("CSV column", "seat")),
+    ("points", pgettext_lazy("CSV column", "points")),
+    ("total", pgettext_lazy("CSV column", "total")),
+    ("state", pgettext_lazy("CSV column", "state")),
+    ("winner", pgettext_lazy("CSV column", "winner")),
 )
+
+
+def csv_header() -> list[str]:
+    """The CSV's header row in the language in force (the request's)."""
+    return [str(header) for _, header in CSV_COLUMNS]
 
 
 def iter_export_csv(games: Iterable[Game]) -> Iterator[str]:
     """One row per player per deal, with the deal's points and the running total after it; the
-    text a chunk of games at a time."""
+    text a chunk of games at a time. The header is taken in the language in force when this is
+    called (a streamed response reads the rest later)."""
+    return _csv_chunks(games, csv_header())
+
+
+def _csv_chunks(games: Iterable[Game], header: list[str]) -> Iterator[str]:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
+    w.writerow(header)
     for chunk in _chunks(games):
         deals: dict[int, list[tuple[int, str, list[int], list[int]]]] = {g.pk: [] for g in chunk}
         for gid, number, outcome, points, totals in (

@@ -12,6 +12,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, HttpResponseRedirect, StreamingHttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.history import lists, services, transfer
@@ -60,7 +61,7 @@ def games(request: HtmxHttpRequest) -> HttpResponse:
 @access.game_view(Role.FOLLOW)
 def review(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
     context = reviewing.review(game, request.GET.get("page"))
-    context["profile_title"] = profiles.PROFILES[game.kind][game.profile].title
+    context["profile_title"] = gettext(profiles.PROFILES[game.kind][game.profile].title)
     context["device"] = device
     return render(request, "history/review.html", context)
 
@@ -103,7 +104,7 @@ def undo(request: HtmxHttpRequest, game: Game, device: Device, change_id: int) -
             },
             status=409,
         )
-    messages.success(request, "Undone. The undo is in the history too.")
+    messages.success(request, gettext("Undone. The undo is in the history too."))
     if request.POST.get("back") == "game":  # the game page's "Deal N saved · Undo"
         return HttpResponseRedirect(reverse("table:game", args=[game.pk]))
     return HttpResponseRedirect(reverse("history:changes", args=[game.pk]))
@@ -133,8 +134,8 @@ def rescore(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespons
             except RecordInvalid as exc:
                 problems = [str(e) for e in exc.errors]
             else:
-                title = profiles.PROFILES[game.kind][form.profile()].title
-                messages.success(request, f"The game now plays the {title} rules.")
+                title = gettext(profiles.PROFILES[game.kind][form.profile()].title)
+                messages.success(request, gettext("The game now plays the {title} rules.").format(title=title))
                 return HttpResponseRedirect(reverse("history:review", args=[game.pk]))
         status = 400
     profile = form.profile() if form.is_bound and "profile" in form.cleaned_data else form.fields["profile"].initial
@@ -151,7 +152,8 @@ def rescore(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespons
         "form": form,
         "profile": profile,
         "number": number,
-        "current_title": profiles.PROFILES[game.kind][game.profile].title,
+        "current_title": gettext(profiles.PROFILES[game.kind][game.profile].title),
+        "other_title": gettext(profiles.PROFILES[game.kind][cmp.other.profile].title) if cmp and cmp.other else "",
         "device": device,
         "submission": new_submission(),
     }
@@ -199,7 +201,7 @@ def player_rename(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
             services.rename_player(player=p, name=form.cleaned_data["name"])
         except RecordInvalid as exc:
             return _player_page(request, p, device, [str(e.message) for e in exc.errors], 400, rename=form)
-        messages.success(request, "Renamed.")
+        messages.success(request, gettext("Renamed."))
         return HttpResponseRedirect(reverse("history:player", args=[p.pk]))
     return _player_page(request, p, device, [str(e) for es in form.errors.values() for e in es], 400, rename=form)
 
@@ -209,13 +211,13 @@ def player_merge(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
     p, device = _player(request, player_id, Role.SCORE)
     form = MergeForm(request.POST, player=p)
     if not form.is_valid():
-        return _player_page(request, p, device, ["choose the player to merge into"], 400, merge=form)
+        return _player_page(request, p, device, [gettext("choose the player to merge into")], 400, merge=form)
     into = form.cleaned_data["into"]
     try:
         services.merge_players(source=p, into=into)
     except RecordInvalid as exc:
         return _player_page(request, p, device, [str(e.message) for e in exc.errors], 400, merge=form)
-    messages.success(request, f"{p.name} merged into {into.name}.")
+    messages.success(request, gettext("{name} merged into {into}.").format(name=p.name, into=into.name))
     return HttpResponseRedirect(reverse("history:player", args=[into.pk]))
 
 
@@ -266,7 +268,7 @@ def _stream(body: Iterator[str], content_type: str, filename: str) -> StreamingH
 def import_games(request: HtmxHttpRequest) -> HttpResponse:
     scorer = next((d for d in access.devices(request) if d.role == Role.SCORE), None)
     if scorer is None:
-        raise PermissionDenied("Only a phone that scores at a table can import games into it.")
+        raise PermissionDenied(gettext("Only a phone that scores at a table can import games into it."))
     report = None
     status = 200
     form = ImportForm()
@@ -279,7 +281,7 @@ def import_games(request: HtmxHttpRequest) -> HttpResponse:
             report = services.import_text(table=scorer.table, text=form.payload(), by=scorer)
             if report.ok:
                 n = len(report.game_ids)
-                messages.success(request, f"Imported {n} game{'s' if n != 1 else ''}.")
+                messages.success(request, ngettext("Imported {n} game.", "Imported {n} games.", n).format(n=n))
                 if n == 1:
                     return HttpResponseRedirect(reverse("history:review", args=[report.game_ids[0]]))
                 return HttpResponseRedirect(reverse("history:games"))

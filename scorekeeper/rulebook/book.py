@@ -7,9 +7,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
+
 from scorekeeper.rules import profiles, rulebook
 from scorekeeper.rules.rulebook import Book, DealExample, Example
 from scorekeeper.table import present
+
+# What a legal meld is, after its ✔ (the engine's kind of meld).
+MELD_KINDS = {
+    "set": gettext_lazy("a set"),
+    "sequence": gettext_lazy("a sequence"),
+    "run": gettext_lazy("a run"),
+}
 
 
 def example_view(example: Example, rules: profiles.Rules) -> dict[str, Any]:
@@ -17,7 +26,7 @@ def example_view(example: Example, rules: profiles.Rules) -> dict[str, Any]:
     the engine's result (the last deal's score lines, the final tally or the three columns) or the
     engine's refusal."""
     if not isinstance(example, DealExample):
-        return {"kind": "meld", "e": example}
+        return {"kind": "meld", "e": example, "meld": MELD_KINDS.get(example.meld, example.meld)}
     view: dict[str, Any] = {
         "kind": "deal",
         "e": example,
@@ -55,7 +64,8 @@ def chapters(book: Book) -> list[dict[str, Any]]:
 
 
 def house_options(book: Book) -> list[dict[str, Any]]:
-    """The knobs the table changed: the value played, and what the profile says with its source."""
+    """The knobs the table changed: the value played, and what the profile says with its source, in
+    the request's language (made per request, never cached)."""
     out = []
     for name in sorted(book.rules.overridden):
         k = profiles.knob(book.game, name)
@@ -63,7 +73,7 @@ def house_options(book: Book) -> list[dict[str, Any]]:
         out.append(
             {
                 "name": name,
-                "label": k.label,
+                "label": gettext(k.label),
                 "value": rulebook.show_value(book.rules.values[name]),
                 "profile_value": rulebook.show_value(setting.value),
                 "source": rulebook.Cite(setting.source, setting.basis).label,

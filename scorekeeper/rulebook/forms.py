@@ -5,9 +5,10 @@ options a rule book page is shown with."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from django import forms
+from django.utils.translation import gettext
 
 from scorekeeper.rules import checker, profiles
 from scorekeeper.rules.errors import RecordError
@@ -66,13 +67,13 @@ class CheckerForm(forms.Form):
         game = self._text(data, "game", 20)
         profile = self._text(data, "profile", 20)
         if kind and kind not in checker.KIND_GAME:
-            self.problems.append(f"unknown question '{kind}'")
+            self.problems.append(gettext("unknown question '{kind}'").format(kind=kind))
             kind = ""
         if game and game not in profiles.PROFILES:
-            self.problems.append(f"unknown game '{game}'")
+            self.problems.append(gettext("unknown game '{game}'").format(game=game))
             game = ""
         if profile and not any(profile in profiles.PROFILES[g] for g in profiles.GAMES):
-            self.problems.append(f"unknown rule set '{profile}'")
+            self.problems.append(gettext("unknown rule set '{profile}'").format(profile=profile))
             profile = ""
         return kind, game, profile
 
@@ -103,6 +104,20 @@ class CheckerForm(forms.Form):
         )
 
 
+def in_language(fields: dict[str, forms.Field]) -> dict[str, forms.Field]:
+    """House-option fields with their labels, help and choices in the request's language (the
+    knobs' words are the engine's, marked with ``N_``; a word already translated stays as it is)."""
+    for field in fields.values():
+        field.label = gettext(str(field.label)) if field.label else field.label
+        field.help_text = gettext(str(field.help_text)) if field.help_text else field.help_text
+        if isinstance(field, forms.ChoiceField):
+            choices = cast(list[tuple[Any, Any]], field.choices)
+            field.choices = [
+                (value, gettext(label) if isinstance(label, str) and label else label) for value, label in choices
+            ]
+    return fields
+
+
 class BookOptionsForm(forms.Form):
     """The house options a rule book page is shown with, one field per knob of the engine's profile
     data, named as the knob (``?target=150&shutout=true``); left blank, a knob keeps the profile's
@@ -111,7 +126,7 @@ class BookOptionsForm(forms.Form):
     def __init__(self, data: Any, *, game: str) -> None:
         super().__init__(data or None)
         self.game = game
-        self.fields.update(house_option_fields(game, prefix="", blank="as the rules say"))
+        self.fields.update(in_language(house_option_fields(game, prefix="", blank=gettext("as the rules say"))))
 
     def options(self) -> dict[str, Any]:
         if not self.is_bound:

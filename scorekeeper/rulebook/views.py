@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from scorekeeper.limits import CHECKS, limited
@@ -26,7 +27,7 @@ from scorekeeper.table.pages import HtmxHttpRequest, render_page
 @require_safe
 def rules_index(request: HtmxHttpRequest) -> HttpResponse:
     games = [
-        {"game": g, "name": profiles.GAME_NAMES[g], "profiles": list(profiles.PROFILES[g].values())}
+        {"game": g, "name": profiles.GAME_NAME_MESSAGES[g], "profiles": list(profiles.PROFILES[g].values())}
         for g in profiles.GAMES
     ]
     return render(request, "rulebook/index.html", {"games": games, "sources": profiles.SOURCES})
@@ -68,7 +69,7 @@ def _book_context(book: rulebook.Book, link: links.BookLink, **more: Any) -> dic
         "book_link": link,
         "chapters": chapters(book),
         "house": house_options(book),
-        "game_name": profiles.GAME_NAMES[book.game],
+        "game_name": profiles.GAME_NAME_MESSAGES[book.game],
         "profile": profiles.PROFILES[book.game][book.profile],
         "siblings": list(profiles.PROFILES[book.game].values()),
         "checker_url": links.checker_for(book.rules),
@@ -125,7 +126,7 @@ def _tabs(q: checker.Question) -> list[tuple[str, str, str]]:
         params: dict[str, str] = {"kind": kind}
         if chosen and game in ("", q.game):
             params |= {"profile": q.profile, **{name: links.option_text(v) for name, v in sorted(q.options.items())}}
-        tabs.append((kind, label, reverse("rulebook:checker") + "?" + urlencode(params)))
+        tabs.append((kind, gettext(label), reverse("rulebook:checker") + "?" + urlencode(params)))
     return tabs
 
 
@@ -147,13 +148,20 @@ def check(request: HtmxHttpRequest) -> HttpResponse:
         "verdict": verdict,
         "share": share,
         "problems": form.problems,
-        "games": [(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES],
-        "profile_choices": [(g, p.name, p.title) for g in profiles.GAMES for p in profiles.PROFILES[g].values()],
+        "games": [(g, profiles.GAME_NAME_MESSAGES[g]) for g in profiles.GAMES],
+        "profile_choices": [
+            (g, p.name, gettext(p.title)) for g in profiles.GAMES for p in profiles.PROFILES[g].values()
+        ],
         "tabs": _tabs(question),
         "example": checker.example_deal(question.game),
         "book_link": _checker_book(question),
         "options": [
-            (name, links.option_text(value), profiles.knob(question.game, name).label, rulebook.show_value(value))
+            (
+                name,
+                links.option_text(value),
+                gettext(profiles.knob(question.game, name).label),
+                rulebook.show_value(value),
+            )
             for name, value in sorted(question.options.items())
         ],
     }

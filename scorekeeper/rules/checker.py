@@ -30,7 +30,7 @@ from typing import Any
 from . import cards as cardlib
 from . import gin, gin_search, profiles, record
 from .errors import RecordInvalid
-from .messages import N_, Msg, meld_kind, msg, outcome_words
+from .messages import N_, Msg, marked, meld_kind, msg, outcome_words
 from .oklahoma import MeldCheck, check_meld, score_hand
 
 log = logging.getLogger(__name__)
@@ -140,7 +140,7 @@ def _knob_cite(v: Verdict, rules: profiles.Rules, name: str, shown: object = Non
     c = rules.cite(name)
     k = profiles.knob(rules.game, name)
     value = rules.values[name] if shown is None else shown
-    v.cite(k.label, c.source, c.basis, str(value))
+    v.cite(marked(k.label), c.source, c.basis, str(value))
 
 
 def answer(q: Question) -> Verdict:

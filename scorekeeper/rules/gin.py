@@ -69,11 +69,16 @@ def outcome_source(rules: GinRules, what: str) -> str:
     return _OUTCOME_SOURCE.get(rules.profile, _OUTCOME_SOURCE["standard"])[what]
 
 
-def _cited(cited: Citation) -> str:
-    """A citation as a note prints it: "S2, Scoring 4", "ruling" (never "ruling (ruling)"), "house option"."""
-    if cited.basis == "ruling" and cited.source != "ruling":
-        return f"{cited.source} (ruling)"
-    return cited.source
+def _cited(cited: Citation) -> Msg:
+    """A citation as a note prints it: "S2, Scoring 4", "ruling" (never "ruling (ruling)"), "house option";
+    the words "ruling" and "house option" in the reader's language."""
+    if cited.source == "ruling":
+        return msg("ruling")
+    if cited.source == "house option":
+        return msg("house option")
+    if cited.basis == "ruling":
+        return msg("{source} (ruling)", source=cited.source)
+    return msg("{source}", source=cited.source)
 
 
 def _points(n: int) -> Msg:

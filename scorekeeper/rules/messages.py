@@ -112,6 +112,18 @@ class Msg:
         return self.render(_in_force)
 
 
+def in_force() -> Translator:
+    """The translator ``str(message)`` renders with now (English, or the request's language)."""
+    return _in_force
+
+
+def marked(text: str) -> Msg:
+    """A message of a text whose id was marked with ``N_`` where it was written (a rule's name, a
+    knob's label): it renders in the language in force, as ``msg`` does. "" stays "" (no catalog
+    header)."""
+    return Msg(id=text) if text else msg("{item}", item="")
+
+
 def N_(text: str) -> str:
     """Marks a message id for extraction where it is kept as a plain string (a rule's name)."""
     return text
@@ -156,7 +168,7 @@ _OUTCOMES: dict[str, Msg] = {
     "big_gin": msg("big gin"),
     "void": msg("void hand"),
 }
-_MELD_KINDS: dict[str, Msg] = {"set": msg("set"), "sequence": msg("sequence")}
+_MELD_KINDS: dict[str, Msg] = {"set": msg("set"), "sequence": msg("sequence"), "run": msg("run")}
 
 
 def outcome_words(outcome: str) -> Msg:
@@ -165,7 +177,7 @@ def outcome_words(outcome: str) -> Msg:
 
 
 def meld_kind(kind: str) -> Msg:
-    """A kind of meld: ``set``, ``sequence``."""
+    """A kind of meld: ``set``, ``sequence`` (Oklahoma), ``run`` (Gin)."""
     return _MELD_KINDS.get(kind) or msg("{item}", item=kind)
 
 

@@ -27,7 +27,7 @@ from . import games, gin, oklahoma, oklahoma_melds, oklahoma_values, profiles, r
 from .caches import cached
 from .cards import parse_card, split_cards
 from .errors import RecordError, RecordInvalid
-from .messages import ENGLISH, N_, Msg, Translator, msg, nmsg
+from .messages import N_, Msg, Translator, in_force, marked, msg, nmsg
 from .profiles import GIN, OKLAHOMA, GinRules, OklahomaRules, Rules
 from .results import GameResult, Line
 
@@ -51,7 +51,7 @@ class Cite:
         """The citation as a reader sees it: "S0; S1 law 7", "ruling", "ruling, from S0", "house option"."""
         if self.basis == "option":
             return msg("house option")
-        if self.basis == "ruling":
+        if self.basis == "ruling" or self.source == "ruling":
             return msg("ruling") if self.source in ("", "ruling") else msg("ruling, {source}", source=self.source)
         return msg("{source}", source=self.source)
 
@@ -92,8 +92,9 @@ class Paragraph:
     cite: Cite | None = None
     id: str = ""
 
-    def render(self, translator: Translator = ENGLISH) -> tuple[Part, ...]:
+    def render(self, translator: Translator | None = None) -> tuple[Part, ...]:
         """The paragraph in ``translator``'s language, as pieces: text, and the values in their places."""
+        translator = translator or in_force()
         values = dict(self.values)
         params = self.message.params
         out: list[Part] = []
@@ -107,6 +108,8 @@ class Paragraph:
 
     @property
     def parts(self) -> tuple[Part, ...]:
+        """The pieces in the language in force (the request's, on a page): a cached book holds the
+        messages, never their text."""
         return self.render()
 
     @property
@@ -174,12 +177,17 @@ class Section:
 class Said:
     """What one profile (and its source) says on a disputed point."""
 
-    profile: str  # the profile's title
+    profile: str  # the profile's title (marked with N_: a page translates it)
     name: str  # the profile's name
-    value: str
+    said: Any  # the value, or what the source says (text marked with N_)
     cite: Cite
     note: str = ""
     current: bool = False  # the profile this book is for
+
+    @property
+    def value(self) -> str:
+        """The value as players read it, in the language in force."""
+        return show_value(self.said)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,10 +197,15 @@ class Dispute:
     id: str
     topic: str
     says: tuple[Said, ...]
-    taken: str
+    chosen: Any  # the value taken, or the ruling's text (marked with N_)
     cite: Cite
     why: str = ""
     knob: str = ""
+
+    @property
+    def taken(self) -> str:
+        """The value taken, in the language in force."""
+        return show_value(self.chosen)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,11 +215,16 @@ class Glance:
     name: str
     label: str
     description: str
-    value: str
+    setting: Any  # the knob's value under these rules
     cite: Cite
     note: str
     type: str
     allowed: str
+
+    @property
+    def value(self) -> str:
+        """The value as players read it, in the language in force."""
+        return show_value(self.setting)
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,9 +258,14 @@ class Book:
             (
                 f"knob-{g.name}",
                 str(
-                    msg("{knob}: {value} — {note}", knob=g.label, value=g.value, note=g.note)
+                    msg(
+                        "{knob}: {value} — {note}",
+                        knob=marked(g.label),
+                        value=value_message(g.setting),
+                        note=marked(g.note),
+                    )
                     if g.note
-                    else msg("{knob}: {value}", knob=g.label, value=g.value)
+                    else msg("{knob}: {value}", knob=marked(g.label), value=value_message(g.setting))
                 ),
             )
             for g in self.glance
@@ -269,13 +292,19 @@ SOURCES: Final = "sources"
 # Writing: values with their citations
 
 
-def show_value(value: Any) -> str:
-    """A value as players read it: yes/no, 1,000, −20 (a true minus), text as it is."""
+def value_message(value: Any) -> Msg:
+    """A value as players read it, as a message: yes/no, 1,000 (1.000 in German), −20 (a true minus),
+    text (marked with ``N_`` where it was written) in the language it is read in."""
     if isinstance(value, bool):
-        return N_("yes") if value else N_("no")
+        return msg("yes") if value else msg("no")
     if isinstance(value, int):
-        return f"{value:,}".replace("-", "−")
-    return str(value)
+        return msg("{value:,}", value=value) if value >= 0 else msg("−{value:,}", value=-value)
+    return marked(str(value))
+
+
+def show_value(value: Any) -> str:
+    """``value_message`` rendered in the language in force (English: yes/no, 1,000, −20)."""
+    return str(value_message(value))
 
 
 def _cite_of(citation: profiles.Citation) -> Cite:
@@ -290,11 +319,11 @@ class _Pen:
 
     def knob(self, name: str, shown: Msg | str | None = None) -> Part:
         value = self.rules.values[name]
-        return Part(show_value(value) if shown is None else shown, _cite_of(self.rules.cite(name)), name)
+        return Part(value_message(value) if shown is None else shown, _cite_of(self.rules.cite(name)), name)
 
     @staticmethod
     def fixed(shown: Msg | str | int, source: str, basis: str = "source") -> Part:
-        return Part(show_value(shown) if isinstance(shown, int) else shown, Cite(source, basis))
+        return Part(value_message(shown) if isinstance(shown, int) else shown, Cite(source, basis))
 
     @staticmethod
     def p(message: Msg, cite: Cite | str | None = None, id: str = "", **values: Part) -> Paragraph:
@@ -381,7 +410,7 @@ def _meld_example_gin(example_id: str, text: str) -> MeldExample:
     cards = [parse_card(x) for x in split_cards(text)]
     kind, problem = gin.check_meld(cards)
     return MeldExample(
-        example_id, GIN, text, kind is not None, kind or "", tuple(c.label for c in cards), problem=str(problem or "")
+        example_id, GIN, text, kind is not None, kind or "", tuple(c.label for c in cards), problem=problem or ""
     )
 
 
@@ -867,7 +896,7 @@ def _ok_end(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Exampl
     concealed = bool(rules.concealed_bonus)
     first = [_ok_big_deal(rules, concealed=True)] if concealed else []
     deals = _until_the_end(rules, (ANN, BEN), first, _ok_big_deal(rules))
-    target = show_value(rules.target)
+    target = value_message(rules.target)
     if concealed:
         text = msg(
             "Ann goes out with big melds, deal after deal, until she reaches {target} (her first out is concealed).",
@@ -1719,7 +1748,7 @@ def _disputes(rules: Rules) -> tuple[Dispute, ...]:
             Said(
                 profiles.PROFILES[game][name].title,
                 name,
-                show_value(s.value),
+                s.value,
                 Cite(s.source, s.basis),
                 s.note,
                 name == current,
@@ -1733,7 +1762,7 @@ def _disputes(rules: Rules) -> tuple[Dispute, ...]:
                 f"dispute-{k.name.replace('_', '-')}",
                 k.label,
                 says,
-                show_value(rules.values[k.name]),
+                rules.values[k.name],
                 cite,
                 setting.note if k.name not in rules.overridden else "",
                 k.name,
@@ -1753,7 +1782,7 @@ def _glance(rules: Rules) -> tuple[Glance, ...]:
                 k.name,
                 k.label,
                 k.description,
-                show_value(rules.values[k.name]),
+                rules.values[k.name],
                 _cite_of(rules.cite(k.name)),
                 setting.note if k.name not in rules.overridden else "",
                 k.type_name,
@@ -1814,7 +1843,7 @@ def build(rules: Rules) -> Book:
     return Book(
         game=rules.game,
         profile=rules.profile,
-        title=msg("{game}: {profile}", game=profiles.GAME_NAME_MESSAGES[rules.game], profile=prof.title),
+        title=msg("{game}: {profile}", game=profiles.GAME_NAME_MESSAGES[rules.game], profile=marked(prof.title)),
         description=prof.description,
         rules=rules,
         sections=tuple(sections),

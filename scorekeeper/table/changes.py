@@ -1,30 +1,55 @@
 """A game's change history as people read it: what changed, when, from which phone, the cards
-before and after, and whether it can still be undone. A read: it never writes."""
+before and after, and whether it can still be undone. A read: it never writes. Every word is in
+the request's language (made per request, never cached)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils import formats
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+
 from scorekeeper.rules import profiles
 from scorekeeper.rules.cards import CardError, parse_token
 from scorekeeper.table.models import Change, ChangeAction, Game
-from scorekeeper.table.templatetags.cards import value_text
 
 _ACTION_TEXT = {
-    ChangeAction.DEAL_ADDED: "entered",
-    ChangeAction.DEAL_EDITED: "edited",
-    ChangeAction.DEAL_DELETED: "deleted",
-    ChangeAction.DEAL_RESTORED: "restored",
-    ChangeAction.RULES_SWITCHED: "rules switched",
+    ChangeAction.DEAL_ADDED: pgettext_lazy("a change to a deal", "entered"),
+    ChangeAction.DEAL_EDITED: pgettext_lazy("a change to a deal", "edited"),
+    ChangeAction.DEAL_DELETED: pgettext_lazy("a change to a deal", "deleted"),
+    ChangeAction.DEAL_RESTORED: pgettext_lazy("a change to a deal", "restored"),
+    ChangeAction.RULES_SWITCHED: gettext_lazy("rules switched"),
 }
 _HAND_PARTS = (
-    ("melds", "melds"),
-    ("melded", "melded"),
-    ("held", "left in hand"),
-    ("deadwood", "deadwood"),
-    ("cards", "cards"),
+    ("melds", gettext_lazy("melds")),
+    ("melded", gettext_lazy("melded")),
+    ("held", gettext_lazy("left in hand")),
+    ("deadwood", gettext_lazy("deadwood")),
+    ("cards", gettext_lazy("cards")),
 )
+# Before and after a change (a badge each).
+SIDES = {"before": pgettext_lazy("a change", "before"), "after": pgettext_lazy("a change", "after")}
+
+
+def value_in_sentence(value: Any) -> str:
+    """A rule's value as the request's language writes it: yes/no, 1,000 (German 1.000), text as it is."""
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if isinstance(value, int):
+        return formats.number_format(value, force_grouping=True)
+    return str(value)
+
+
+def knob_in_sentence(game: str, name: str) -> str:
+    """A house option's label inside a sentence: English lowers it ("target 150"); a translation is
+    used as its translator wrote it (German nouns keep their capital)."""
+    try:
+        label = profiles.knob(game, name).label
+    except KeyError:
+        return name
+    text = gettext(label)
+    return label.lower() if text == label else text
 
 
 def _label(token: Any) -> str:
@@ -49,18 +74,18 @@ def deal_facts(cards: Any, names: Sequence[str]) -> list[tuple[str, str]]:
         return []
     facts: list[tuple[str, str]] = []
     if "out" in cards:
-        facts.append(("went out", _who(cards["out"], names, "nobody: the stock ran out")))
+        facts.append((gettext("went out"), _who(cards["out"], names, gettext("nobody: the stock ran out"))))
     if "knocker" in cards:
-        facts.append(("knocked", _who(cards["knocker"], names, "nobody: a void hand")))
+        facts.append((gettext("knocked"), _who(cards["knocker"], names, gettext("nobody: a void hand"))))
     if cards.get("upcard") is not None:
-        facts.append(("upcard", _label(cards["upcard"])))
+        facts.append((gettext("upcard"), _label(cards["upcard"])))
     for key, text in (
-        ("first_turn", "on the first turn"),
-        ("concealed", "concealed"),
-        ("late_misdeal", "misdeal found late"),
+        ("first_turn", gettext("on the first turn")),
+        ("concealed", gettext("concealed")),
+        ("late_misdeal", gettext("misdeal found late")),
     ):
         if cards.get(key) is True:
-            facts.append((text, "yes"))
+            facts.append((text, gettext("yes")))
     return facts
 
 
@@ -73,16 +98,18 @@ def deal_hands(cards: Any, names: Sequence[str]) -> list[dict[str, Any]]:
     for seat, hand in enumerate(hands):
         if not isinstance(hand, Mapping):
             continue
-        parts = []
-        for key, text in _HAND_PARTS:
+        parts: list[tuple[str, list[list[str]]]] = []
+        for key, label in _HAND_PARTS:
+            text = str(label)
             value = hand.get(key)
             if key == "melds" and isinstance(value, list):
                 parts.append((text, [[_label(c) for c in m] for m in value if isinstance(m, list)]))
             elif isinstance(value, list):
                 parts.append((text, [[_label(c) for c in value]] if value else []))
         if hand.get("big_gin") is True:
-            parts.append(("big gin", []))
-        rows.append({"name": names[seat] if seat < len(names) else f"seat {seat + 1}", "parts": parts})
+            parts.append((gettext("big gin"), []))
+        name = names[seat] if seat < len(names) else gettext("seat {n}").format(n=seat + 1)
+        rows.append({"name": name, "parts": parts})
     return rows
 
 
@@ -91,17 +118,13 @@ def _rules_text(game: Game, rules: Any) -> str:
         return ""
     profile = str(rules.get("profile", ""))
     title = profiles.PROFILES.get(game.kind, {}).get(profile)
-    text = title.title if title else profile
+    text = gettext(title.title) if title else profile
     options = rules.get("options") or {}
     if isinstance(options, Mapping) and options:
-        shown = []
-        for name, value in sorted(options.items()):
-            try:
-                label = profiles.knob(game.kind, name).label.lower()
-            except KeyError:
-                label = name
-            shown.append(f"{label} {value_text(value)}")
-        text += " with " + ", ".join(shown)
+        shown = [
+            f"{knob_in_sentence(game.kind, name)} {value_in_sentence(value)}" for name, value in sorted(options.items())
+        ]
+        text = gettext("{rules} with {options}").format(rules=text, options=", ".join(shown))
     return text
 
 
@@ -126,10 +149,13 @@ def change_history(game: Game, deal_id: int | None = None) -> list[dict[str, Any
             "can_undo": c.pk not in undone,
         }
         if c.action == ChangeAction.RULES_SWITCHED:
-            row["rules"] = [("before", _rules_text(game, c.before)), ("after", _rules_text(game, c.after))]
+            row["rules"] = [
+                (SIDES["before"], _rules_text(game, c.before)),
+                (SIDES["after"], _rules_text(game, c.after)),
+            ]
         else:
             row["sides"] = [
-                (side, deal_facts(data, names), deal_hands(data, names))
+                (SIDES[side], deal_facts(data, names), deal_hands(data, names))
                 for side, data in (("before", c.before), ("after", c.after))
                 if data is not None
             ]
