@@ -25,7 +25,7 @@ from scorekeeper.history.transfer import NotExportLayout, iter_record_texts, ite
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.messages import msg
 from scorekeeper.rules.players import MAX_PLAYER_NAME
-from scorekeeper.table import engine
+from scorekeeper.table import engine, live
 from scorekeeper.table.models import (
     Change,
     ChangeAction,
@@ -71,7 +71,9 @@ def rename_player(*, player: Player, name: str) -> Player:
     if player.name != name:
         player.name = name
         player.save(update_fields=["name", "key"])
-        Game.objects.filter(seats__player=player).update(version=F("version") + 1)
+        games = list(Game.objects.filter(seats__player=player).values_list("pk", flat=True))
+        Game.objects.filter(pk__in=games).update(version=F("version") + 1)
+        live.games_changed(games)
     return player
 
 
@@ -101,7 +103,9 @@ def merge_players(*, source: Player, into: Player) -> Player:
                 )
             ]
         )
-    Game.objects.filter(seats__player=source).update(version=F("version") + 1)
+    games = list(Game.objects.filter(seats__player=source).values_list("pk", flat=True))
+    Game.objects.filter(pk__in=games).update(version=F("version") + 1)
+    live.games_changed(games)
     Seat.objects.filter(player=source).update(player=into)
     source.delete()
     return into

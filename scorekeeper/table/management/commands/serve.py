@@ -31,7 +31,6 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 8000))
         parser.add_argument("--bind", default="0.0.0.0", help="the address to listen on (default: every one)")
         parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY") or 2))
-        parser.add_argument("--threads", type=int, default=4, help="threads per worker")
         parser.add_argument("--access-log", action="store_true", help="log every request (each poll too)")
         parser.add_argument(
             "--cert", default=os.environ.get("CERT") or None, help="serve HTTPS with this certificate (PEM; env CERT)"
@@ -44,7 +43,6 @@ class Command(BaseCommand):
         port: int,
         bind: str,
         workers: int,
-        threads: int,
         access_log: bool,
         cert: str | None,
         key: str | None,
@@ -69,7 +67,7 @@ class Command(BaseCommand):
         call_command("purge_submissions")  # forms submitted over 30 days ago: no repeat to answer
         self.stdout.write(self._banner(site, found, port, https))
         self.stdout.flush()
-        command = _gunicorn(bind, port, workers, threads, access_log, (cert, key) if https else None)
+        command = _gunicorn(bind, port, workers, access_log, (cert, key) if https else None)
         os.execvpe(command[0], command, env)
 
     def _banner(self, site: str, found: list[str], port: int, https: bool) -> str:
@@ -111,9 +109,10 @@ def _environment(site: str, found: list[str], https: bool) -> dict[str, str]:
         "DJANGO_STATIC_MANIFEST": "1",
         "DJANGO_ALLOWED_HOSTS": ",".join(hosts),
         "SCOREKEEPER_URL": site,
-        # Each thread keeps its database connection: a watching phone's poll then costs one
-        # query, not a connection.
-        "DATABASE_CONN_MAX_AGE": os.environ.get("DATABASE_CONN_MAX_AGE") or "600",
+        # Under ASGI each request runs in a thread of its own: a kept connection would never be
+        # used again (Django: no persistent connections under ASGI). The live streams share one
+        # connection per process (table.watchers).
+        "DATABASE_CONN_MAX_AGE": "0",
     }
     if https:
         # Secure-only cookies and HSTS (settings.HTTPS), for this machine's address only: no
@@ -125,22 +124,22 @@ def _environment(site: str, found: list[str], https: bool) -> dict[str, str]:
 
 
 def _gunicorn(
-    bind: str, port: int, workers: int, threads: int, access_log: bool, tls: tuple[str | None, str | None] | None
+    bind: str, port: int, workers: int, access_log: bool, tls: tuple[str | None, str | None] | None
 ) -> list[str]:
     """The gunicorn command line that serves the app (``tls``: the certificate and its key)."""
     command = [
         sys.executable,
         "-m",
         "gunicorn",
-        "scorekeeper.wsgi:application",
+        "scorekeeper.asgi:application",
         "--bind",
         f"{bind}:{port}" if ":" not in bind else f"[{bind}]:{port}",
         "--workers",
         str(workers),
-        "--threads",
-        str(threads),
         "--worker-class",
-        "gthread",
+        "uvicorn_worker.UvicornWorker",
+        "--graceful-timeout",
+        "3",  # the live pages' streams stay open: a restart closes them (the phones connect again)
         "--keep-alive",
         "5",
         "--log-level",
