@@ -173,8 +173,16 @@
     ask();
   });
 
+  // The phone says it lost the network: the stream is gone with it (the server's pings would say
+  // so only after SILENT_AFTER).
+  window.addEventListener("offline", function () {
+    if (source) source.close();
+    source = null;
+    if (lostSince === null) lostSince = Date.now();
+  });
+
   window.addEventListener("online", function () {
-    if (source && source.readyState !== EventSource.OPEN) again();
+    if (polling === null && (!source || source.readyState !== EventSource.OPEN)) again();
     ask();
   });
 

@@ -24,7 +24,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any
 
 from django.db import DatabaseError, connection
 
@@ -32,9 +32,8 @@ from scorekeeper.table import live, poll
 from scorekeeper.table.models import Device, Game
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
-CHECK_SECONDS = 0.5  # SQLite: how often a process compares the watched games' versions
+CHECK_SECONDS = 0.25  # SQLite: how often a process compares the watched games' versions
 PING_SECONDS = 10  # a stream says it is alive this often (live.js: no word for 25 s, it is stale)
 RETRY_MS = 1000  # EventSource waits this long before it connects again after a drop
 READY_SECONDS = 5  # PostgreSQL: how long a stream waits for the process's LISTEN as it opens
@@ -42,7 +41,7 @@ READY_SECONDS = 5  # PostgreSQL: how long a stream waits for the process's LISTE
 _db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-db")
 
 
-def _in_db_thread(fn: Callable[..., T], *args: Any) -> T:
+def _in_db_thread[T](fn: Callable[..., T], *args: Any) -> T:
     try:
         return fn(*args)
     except DatabaseError:
@@ -50,7 +49,7 @@ def _in_db_thread(fn: Callable[..., T], *args: Any) -> T:
         raise
 
 
-async def run_db(fn: Callable[..., T], *args: Any) -> T:
+async def run_db[T](fn: Callable[..., T], *args: Any) -> T:
     """Run ``fn`` on the watchers' database thread (its own connection, kept)."""
     return await asyncio.get_running_loop().run_in_executor(_db, _in_db_thread, fn, *args)
 

@@ -1,7 +1,8 @@
 """`python manage.py serve [--port 8000]`: how a table plays (``make run``).
 
-Serves the app to every phone on the local network, safely: gunicorn (several processes, a
-thread pool each), debug off, static files collected and served by WhiteNoise, the secret key
+Serves the app to every phone on the local network, safely: gunicorn with uvicorn workers
+(ASGI: several processes, each holding the live pages' streams and a pool of threads for the
+pages, ``scorekeeper.asgi``), debug off, static files collected and served by WhiteNoise, the secret key
 generated once under ``var/``, ``ALLOWED_HOSTS`` set to this machine's addresses and names. Prints
 the address to open and a QR code of it.
 
@@ -31,6 +32,7 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 8000))
         parser.add_argument("--bind", default="0.0.0.0", help="the address to listen on (default: every one)")
         parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY") or 2))
+        parser.add_argument("--threads", type=int, default=4, help="threads per worker for the pages")
         parser.add_argument("--access-log", action="store_true", help="log every request (each poll too)")
         parser.add_argument(
             "--cert", default=os.environ.get("CERT") or None, help="serve HTTPS with this certificate (PEM; env CERT)"
@@ -43,6 +45,7 @@ class Command(BaseCommand):
         port: int,
         bind: str,
         workers: int,
+        threads: int,
         access_log: bool,
         cert: str | None,
         key: str | None,
@@ -58,6 +61,7 @@ class Command(BaseCommand):
         address = found[0] if found else "127.0.0.1"
         site = os.environ.get("SCOREKEEPER_URL", "").strip() or lan.url(address, port, "https" if https else "http")
         env = _environment(site, found, https)
+        env["SCOREKEEPER_THREADS"] = str(threads)
         # Every process signs the phones' cookies with one key: DJANGO_SECRET_KEY, or the one the
         # settings generated under var/ as this command started, which each process reads there.
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
@@ -109,10 +113,9 @@ def _environment(site: str, found: list[str], https: bool) -> dict[str, str]:
         "DJANGO_STATIC_MANIFEST": "1",
         "DJANGO_ALLOWED_HOSTS": ",".join(hosts),
         "SCOREKEEPER_URL": site,
-        # Under ASGI each request runs in a thread of its own: a kept connection would never be
-        # used again (Django: no persistent connections under ASGI). The live streams share one
-        # connection per process (table.watchers).
-        "DATABASE_CONN_MAX_AGE": "0",
+        # Each thread of the pages keeps its database connection (scorekeeper.asgi: the pages go
+        # to Django's WSGI handler on a pool of threads); the live streams share one per process.
+        "DATABASE_CONN_MAX_AGE": os.environ.get("DATABASE_CONN_MAX_AGE") or "600",
     }
     if https:
         # Secure-only cookies and HSTS (settings.HTTPS), for this machine's address only: no
