@@ -97,8 +97,13 @@ test: $(VENV)/.dev browser netns postgres lint
 test-fast: $(VENV)/.dev
 	env -u DATABASE_URL $(PY) -m pytest -q -n auto -m "not slow and not browser"
 
+# `make bench` runs every part; `make bench live` (any part names after it) only those.
+ifeq (bench,$(firstword $(MAKECMDGOALS)))
+BENCH_PARTS := $(wordlist 2,$(words $(MAKECMDGOALS)),$(MAKECMDGOALS))
+$(eval $(BENCH_PARTS):;@:)
+endif
 bench: $(VENV)/.dev
-	$(PY) -m benchmarks
+	$(PY) -m benchmarks $(BENCH_PARTS)
 
 # Regenerate the lock files from pyproject.toml (needs the network), for every Python the project takes.
 # uv comes from dev.lock like every other tool, pinned and hash-checked.

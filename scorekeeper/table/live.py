@@ -16,11 +16,16 @@ How a save reaches the streams, with no broker of our own (several app processes
   write's transaction. On PostgreSQL they send ``NOTIFY`` on ``CHANNEL`` (delivered on commit,
   to every app process); each process LISTENs on one connection shared by all its watchers.
 - On SQLite they do nothing: each process with watchers asks the database for the versions of the
-  watched games and the state of the watching phones, once per ``CHECK_SECONDS`` for all of them.
+  watched games and the state of the watching phones, once per ``watchers.CHECK_SECONDS`` for all of them.
 
-A browser without ``EventSource`` (and the fallback path of live.js) polls the live part every
-``POLL_SECONDS`` as before; without JavaScript a reload shows the latest. Unchanged, the answer is
-``304 Not Modified``, found with one indexed query and nothing rendered.
+A browser without ``EventSource``, or served by a WSGI server (``make dev``'s runserver, where the
+stream answers 204), polls the live part every ``POLL_SECONDS`` as before; without JavaScript a
+reload shows the latest. Unchanged, the answer is ``304 Not Modified``, found with one indexed
+query and nothing rendered.
+
+Measured (``python -m benchmarks live``, 1,000 phones, SQLite, this 2-core machine): a watching
+phone costs the server 0.03-0.04 ms of CPU a second (the poll: 0.9 ms), and a save reaches the
+other phones of its table in 0.2 s (p50), 0.4 s (p99).
 """
 
 from __future__ import annotations

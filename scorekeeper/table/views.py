@@ -14,6 +14,7 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -178,10 +179,13 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_safe
-async def game_events(request: HttpRequest, game_id: int) -> StreamingHttpResponse:
+async def game_events(request: HttpRequest, game_id: int) -> HttpResponse | StreamingHttpResponse:
     """The game page's stream of server-sent events (``live``, ``watchers``): the phone's access
     is checked as it opens (every reconnect is a new opening); then it says when the live part
-    changed. 404 for a phone that is not (or no longer) at the game's table."""
+    changed. 404 for a phone that is not (or no longer) at the game's table. Under a WSGI server
+    (``make dev``'s runserver) a stream cannot stay open: 204, and the page polls instead."""
+    if not isinstance(request, ASGIRequest):
+        return HttpResponse(status=204)  # EventSource stops; live.js asks every second
     ids = access.device_ids(request)
     hub = watchers.hub()
     watch = await hub.watch(game_id, ids)  # filed first: a save after this point is not missed
