@@ -147,8 +147,11 @@ def _per_request(port: int, path: str, headers: dict[str, str], cpu: Cpu, second
     return (cpu.now() - before) / sum(counts) * 1e3
 
 
-def _saves(port: int, tables: list[dict[str, Any]], count: int, *, gap: float = 0.0) -> Iterator[tuple[int, float]]:
-    """``count`` saves by the tables' scoring phones in turn: (game, seconds the phone waited)."""
+def _saves(
+    port: int, tables: list[dict[str, Any]], count: int, *, gap: float = 0.0
+) -> Iterator[tuple[int, float, float]]:
+    """``count`` saves by the tables' scoring phones in turn: (game, when the POST was sent, seconds
+    the phone waited for the POST and the page it lands on)."""
     from tests.phones import Phone, deal_fields, form_fields
 
     base = f"http://127.0.0.1:{port}"
@@ -163,17 +166,15 @@ def _saves(port: int, tables: list[dict[str, Any]], count: int, *, gap: float = 
         if gap:
             time.sleep(random.uniform(0, gap))  # the saves fall anywhere in the servers' check interval
         began = time.monotonic()
-        yield game, began
         answer = phones[k].post(path, data)
         assert answer.status == 302, (answer.status, answer.body[:300])
         landed = phones[k].get(answer.location)
         assert landed.status == 200, landed.status
-        yield game, time.monotonic() - began
+        yield game, began, time.monotonic() - began
 
 
 def _save_times(port: int, tables: list[dict[str, Any]], count: int) -> list[float]:
-    saves = _saves(port, tables, count)
-    return [waited for (_, _), (_, waited) in zip(saves, saves, strict=False)]
+    return [waited for _, _, waited in _saves(port, tables, count)]
 
 
 # ------------------------------------------------------------------------------------ watching phones
@@ -410,10 +411,9 @@ def _asgi(tmp: Path) -> dict[str, float]:
         before, began = cpu.now(), time.monotonic()
         time.sleep(WATCH_SECONDS)
         results["watching"] = (cpu.now() - before) / (time.monotonic() - began) / len(phones.watchers) * 1e3
-        saves = _saves(port, random.sample(tables, min(SAVES, len(tables))), SAVES, gap=0.5)
         sent: dict[int, float] = {}
         before, began = cpu.now(), time.monotonic()
-        for (game, at), _ in zip(saves, saves, strict=False):
+        for game, at, _ in _saves(port, random.sample(tables, min(SAVES, len(tables))), SAVES, gap=0.5):
             sent[game] = at
         time.sleep(1.5)
         results["saves_seconds"] = time.monotonic() - began

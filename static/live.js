@@ -4,6 +4,7 @@
    the page asks for its live part through htmx with If-None-Match, and htmx swaps the new part in
    (unchanged, the answer is 304 and htmx swaps nothing: responseHandling in base.html's htmx-config).
    EventSource connects again by itself after a drop; the server checks the phone's access each time.
+   A hidden page closes its stream and opens it again when it is back on screen.
    A phone whose access was taken away is told ("gone", or a refused stream) and the page reloads to
    say so (its live part answers 404 or 403). Without EventSource the page asks every second instead,
    as before, only while it is visible.
@@ -121,6 +122,7 @@
   function again() {
     if (source) source.close();
     source = null;
+    if (document.visibilityState !== "visible") return; // it listens again when back on screen
     lostSince = lostSince || Date.now();
     listen();
   }
@@ -166,10 +168,16 @@
       show();
   }, 1000);
 
-  // Back on screen: ask at once (the stream may have been cut while the page was hidden).
+  // A hidden page lets its stream go (a phone in a pocket holds nothing on the server, and the
+  // browser's few connections per server stay free for the pages on screen); back on screen, it
+  // listens again and asks at once.
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState !== "visible") return;
-    if (source && source.readyState === EventSource.CLOSED) again();
+    if (document.visibilityState !== "visible") {
+      if (source) source.close();
+      source = null;
+      return;
+    }
+    if (!source && polling === null) listen();
     ask();
   });
 

@@ -202,7 +202,8 @@ async def game_events(request: HttpRequest, game_id: int) -> HttpResponse | Stre
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy (nginx) passes each event on at once
-    response["Content-Encoding"] = "identity"  # not gzipped: a compressor per stream, and delays
+    # Not gzipped (GZipMiddleware reads this as the response passes): a compressor per stream.
+    request.META.pop("HTTP_ACCEPT_ENCODING", None)
     return response
 
 

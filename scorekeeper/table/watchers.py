@@ -246,7 +246,7 @@ async def events(h: Hub, w: Watch, version: int, role: str, language: str) -> As
                 version, role = found
                 w.latest = version
             elif w.latest is not None:
-                version = w.latest
+                version = max(version, w.latest)  # a check begun before the stream's own look
             tag = live.etag(version, role, partial=True, language=language)
             if tag != sent:
                 yield event("change", tag)

@@ -33,7 +33,7 @@ class Stream:
     def __init__(self, server: app.AppServer, game: int, cookie: str | None) -> None:
         url = urlsplit(server.url)
         self.conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=10)
-        headers = {"Accept": "text/event-stream"}
+        headers = {"Accept": "text/event-stream", "Accept-Encoding": "gzip, deflate"}
         if cookie:
             headers["Cookie"] = f"sk_devices={cookie}"
         self.conn.request("GET", f"/games/{game}/events/", headers=headers)
@@ -102,6 +102,7 @@ def test_a_save_reaches_the_watching_phone_within_a_second(served):
     try:
         assert stream.status == 200
         assert stream.response.getheader("Content-Type", "").startswith("text/event-stream")
+        assert stream.response.getheader("Content-Encoding") is None  # each event as it is sent
         name, first = stream.next(5)
         assert name == "change" and first.startswith('W/"g') and "-follow-" in first
         assert _part(served, game, watcher, first)[0] == 304  # the page holds it already
