@@ -54,6 +54,12 @@ async def run_db[T](fn: Callable[..., T], *args: Any) -> T:
     return await asyncio.get_running_loop().run_in_executor(_db, _in_db_thread, fn, *args)
 
 
+def close_connection() -> None:
+    """Close the watchers' database connection (the next use opens another): a test database is
+    dropped only when nobody is connected to it."""
+    _db.submit(lambda: connection.close()).result(10)  # the thread's own connection, looked up there
+
+
 class Watch:
     """One open stream: a phone (its devices, from its cookie) watching a game."""
 

@@ -14,10 +14,18 @@ from asgiref.testing import ApplicationCommunicator
 from django.core.asgi import get_asgi_application
 
 from scorekeeper import asgi
-from scorekeeper.table import access
+from scorekeeper.table import access, watchers
 from tests.conftest import NAMES, new_game, phone_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _watchers_let_go():
+    """The streams' database thread keeps its connection: closed after each test (PostgreSQL
+    drops the test database only when nobody is connected)."""
+    yield
+    watchers.close_connection()
 
 
 def _call(app: Any, method: str, path: str, cookie: str = "", body: bytes = b"") -> tuple[int, dict[str, str], bytes]:

@@ -8,10 +8,18 @@ import pytest
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
-from scorekeeper.table import access, services
+from scorekeeper.table import access, services, watchers
 from tests.conftest import NAMES, new_game, phone_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _watchers_let_go():
+    """The streams' database thread keeps its connection: closed after each test (PostgreSQL
+    drops the test database only when nobody is connected)."""
+    yield
+    watchers.close_connection()
 
 
 def test_under_wsgi_the_page_is_told_to_poll(table, scorer):
