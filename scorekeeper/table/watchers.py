@@ -8,8 +8,9 @@ all its watches at once:
   NOTIFY ("g<game>:<version>") wakes the watches of that game, a phone's ("d<device>") makes its
   watches check the phone's access again. After the connection is lost and made again, every
   watch checks again (what was sent meanwhile is lost).
-- SQLite: one check every ``CHECK_SECONDS`` while any phone watches: the versions of the watched
-  games and the state (role, taken off) of the watching devices, in two indexed queries.
+- SQLite: one check every ``CHECK_SECONDS`` while any phone watches: when anything was written
+  since the last (``PRAGMA data_version``), the versions of the watched games and the state (role,
+  taken off) of the watching devices, in two indexed queries.
 
 What the streams need from the database (the access check as a stream opens, the check again
 after a change of access, SQLite's check) runs on one thread of its own with one connection
@@ -39,14 +40,20 @@ RETRY_MS = 1000  # EventSource waits this long before it connects again after a 
 READY_SECONDS = 5  # PostgreSQL: how long a stream waits for the process's LISTEN as it opens
 
 _db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-db")
+_data_version: list[int | None] = [None]  # SQLite's, as the watchers' thread last saw it
 
 
 def _in_db_thread[T](fn: Callable[..., T], *args: Any) -> T:
     try:
         return fn(*args)
     except DatabaseError:
-        connection.close()  # the next call connects again (a restarted database, a lost link)
+        _let_go()  # the next call connects again (a restarted database, a lost link)
         raise
+
+
+def _let_go() -> None:
+    connection.close()
+    _data_version[0] = None  # a new connection counts from its own start
 
 
 async def run_db[T](fn: Callable[..., T], *args: Any) -> T:
@@ -57,7 +64,7 @@ async def run_db[T](fn: Callable[..., T], *args: Any) -> T:
 def close_connection() -> None:
     """Close the watchers' database connection (the next use opens another): a test database is
     dropped only when nobody is connected to it."""
-    _db.submit(lambda: connection.close()).result(10)  # the thread's own connection, looked up there
+    _db.submit(_let_go).result(10)
 
 
 class Watch:
@@ -181,11 +188,12 @@ class Hub:
             if not self.games:
                 continue
             try:
-                versions, states = await run_db(_read, list(self.games), list(self.devices))
+                found = await run_db(_read, list(self.games), list(self.devices))
             except DatabaseError as exc:
                 log.warning("live: checking the versions failed (%s)", exc)
                 continue
-            self._compare(versions, states)
+            if found is not None:
+                self._compare(*found)
 
     def _compare(self, versions: dict[int, int], states: dict[int, tuple[str, bool]]) -> None:
         for game, watches in self.games.items():
@@ -209,7 +217,16 @@ class Hub:
                 w.fresh = False
 
 
-def _read(games: list[int], devices: list[int]) -> tuple[dict[int, int], dict[int, tuple[str, bool]]]:
+def _read(games: list[int], devices: list[int]) -> tuple[dict[int, int], dict[int, tuple[str, bool]]] | None:
+    """The games' versions and the devices' (role, taken off), or None when no other connection
+    wrote to the database since the last look (SQLite's ``data_version``: a table that plays
+    nothing costs this process one pragma per check)."""
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA data_version")
+        (now,) = cursor.fetchone()
+    if now == _data_version[0]:
+        return None
+    _data_version[0] = now
     versions = dict(Game.objects.filter(pk__in=games).values_list("pk", "version"))
     states = {
         pk: (role, revoked is not None)
