@@ -23,9 +23,9 @@ stream answers 204), polls the live part every ``POLL_SECONDS`` as before; witho
 reload shows the latest. Unchanged, the answer is ``304 Not Modified``, found with one indexed
 query and nothing rendered.
 
-Measured (``python -m benchmarks live``, 1,000 phones, SQLite, this 2-core machine): a watching
-phone costs the server 0.03-0.04 ms of CPU a second (the poll: 0.9 ms), and a save reaches the
-other phones of its table in 0.2 s (p50), 0.4 s (p99).
+Measured (``python -m benchmarks live``, 1,000 phones, SQLite, this 2-core machine shared with
+other work): a watching phone costs the server 0.016-0.048 ms of CPU a second (the poll: 0.8-1.3
+ms), and a save reaches the other phones of its table in 0.17-0.27 s (p50), 0.3-0.8 s (p99).
 """
 
 from __future__ import annotations
