@@ -1,119 +1,483 @@
-"""Live game pages: what a watching phone costs the server, and how many one core holds.
+"""Live game pages: what a watching phone costs the server, how fast a save reaches the others, and
+what the watchers cost a save — the live channel (server-sent events under ASGI) beside the poll it
+replaced (WSGI, every second, ``If-None-Match``), in one run.
 
-The app runs as ``make run`` serves it (``manage.py serve``: gunicorn, gthread, debug off), with
-ONE worker process, on a SQLite file, listening on 127.0.0.1. Client threads in this process play
-watching phones: each holds a keep-alive connection and polls the live part of a game page with
-the version it shows (``If-None-Match``), as ``static/live.js`` does every second. The cost of a
-poll is the worker's CPU time (user + system, from /proc) divided by the polls it answered, so
-the client's own work on this 2-core machine does not count. One core answers 1 s / cost polls a
-second; a phone asks once a second (``live.POLL_SECONDS``): that many phones per core.
-For comparison, the same for a poll that finds a change (the live part rendered, 200).
+The app runs as ``make run`` serves it (``manage.py serve``: gunicorn with uvicorn workers, two
+processes, debug off) on a SQLite file, with the benchmarks' URLs (a bare view beside the pages);
+the poll runs under what ``make run`` served before (gunicorn, gthread, two processes of four
+threads, kept connections) on the same database. Tables of four phones (one scoring, three
+following) watch a game each. The phones are played by this process: a stream per phone (asyncio)
+that fetches the game's live part, as ``static/live.js`` does, whenever the stream says it changed.
+
+Figures, all on this machine (2 cores, the clients included):
+
+- CPU: the server processes' CPU time (user + system, from /proc) over an interval, per request
+  for the bare view and the poll, per phone and second for a phone watching through its stream.
+- a save: the scoring phone's POST of the deal form and the GET of the page it lands on (what the
+  phone waits for), one at a time, up to half a second apart, on the watched games; p99 with no phone watching and with
+  ``BENCH_LIVE_FEW`` (200) watching, the poll's and the stream's.
+- a save reaching the other phones: from the POST sent to each of the three other phones having
+  fetched the new live part, with ``BENCH_LIVE_PHONES`` (1,000) phones watching.
 """
 
 from __future__ import annotations
 
+import asyncio
 import http.client
+import json
 import os
+import random
 import statistics
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-ROUNDS = 3
-SECONDS = 4.0
-CLIENTS = 4
+PHONES = int(os.environ.get("BENCH_LIVE_PHONES", "1000"))
+FEW = int(os.environ.get("BENCH_LIVE_FEW", "200"))
+PER_TABLE = 4
+SAVES = int(os.environ.get("BENCH_LIVE_SAVES", "100"))
+WATCH_SECONDS = float(os.environ.get("BENCH_LIVE_SECONDS", "20"))  # two of the streams' pings
 TICKS = os.sysconf("SC_CLK_TCK")
+
+# Tables with a game each, their scoring phone and three following phones: the game ids and cookies.
+SEED = """
+import json
+from django.http import HttpResponse
+from django.test import RequestFactory
+from scorekeeper.table import access, services
+from scorekeeper.table.models import Device, Role
+from tests.phones import OPTIONS, PLAYERS
+
+def cookie(device):
+    response = HttpResponse()
+    access.remember(response, RequestFactory().get("/"), device)
+    return response.cookies[access.COOKIE].value
+
+tables = []
+for t in range(%(tables)d):
+    table, scorer = services.create_table(name=f"Table {t}", device_name="Scorer")
+    game = services.create_game(
+        table=table, kind="oklahoma", profile="book", options=OPTIONS, players=PLAYERS, by=scorer
+    )
+    others = [Device.objects.create(table=table, name=f"Phone {k}", role=Role.FOLLOW) for k in range(%(followers)d)]
+    tables.append({"game": game.pk, "scorer": cookie(scorer), "followers": [cookie(d) for d in others]})
+print(json.dumps(tables))
+"""
 
 
 def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0.0
     return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
 
 
-def _workers(master: int) -> list[int]:
-    children: list[int] = []
-    for task in Path(f"/proc/{master}/task").iterdir():
-        text = (task / "children").read_text().split()
-        children += [int(c) for c in text]
-    return children
+def _family(pid: int) -> list[int]:
+    """The server's processes: ``pid`` and its descendants."""
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        try:
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except FileNotFoundError:
+            pass
+    return found
 
 
-def _poll_loop(host: str, port: int, path: str, headers: dict[str, str], stop: float, counts: list[int]) -> None:
-    conn = http.client.HTTPConnection(host, port, timeout=10)
-    done = {200: 0, 304: 0, "other": 0}
-    while time.monotonic() < stop:
-        conn.request("GET", path, headers=headers)
-        response = conn.getresponse()
-        response.read()
-        key = response.status if response.status in (200, 304) else "other"
-        done[key] += 1
-        if response.getheader("Connection", "").lower() == "close":
-            conn.close()
-            conn = http.client.HTTPConnection(host, port, timeout=10)
-    conn.close()
-    counts.append(done[304] + done[200])
-    if done["other"]:
-        raise RuntimeError(f"unexpected answers: {done}")
+def _rss_mb(pids: list[int]) -> float:
+    total = 0
+    for p in pids:
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except FileNotFoundError:
+            pass
+    return total / 1024
 
 
-def _measure(host: str, port: int, path: str, headers: dict[str, str], worker: int) -> tuple[float, float]:
-    """(CPU µs of the worker per poll, polls per second seen) over SECONDS with CLIENTS phones."""
+class Cpu:
+    def __init__(self, pid: int) -> None:
+        self.pids = _family(pid)
+
+    def now(self) -> float:
+        return sum(_cpu_seconds(p) for p in self.pids)
+
+
+def _p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+
+
+# ------------------------------------------------------------------------------------ request loops
+
+
+def _per_request(port: int, path: str, headers: dict[str, str], cpu: Cpu, seconds: float = 3.0) -> float:
+    """Server CPU ms per request, 4 keep-alive clients asking as fast as they are answered."""
     counts: list[int] = []
-    stop = time.monotonic() + SECONDS
-    threads = [
-        threading.Thread(target=_poll_loop, args=(host, port, path, headers, stop, counts)) for _ in range(CLIENTS)
-    ]
-    cpu0, t0 = _cpu_seconds(worker), time.monotonic()
+    stop = time.monotonic() + seconds
+
+    def loop() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        done = 0
+        while time.monotonic() < stop:
+            conn.request("GET", path, headers=headers)
+            response = conn.getresponse()
+            response.read()
+            assert response.status in (200, 304), response.status
+            done += 1
+        conn.close()
+        counts.append(done)
+
+    threads = [threading.Thread(target=loop) for _ in range(4)]
+    before = cpu.now()
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    cpu1, t1 = _cpu_seconds(worker), time.monotonic()
-    polls = sum(counts)
-    return (cpu1 - cpu0) / polls * 1e6, polls / (t1 - t0)
+    return (cpu.now() - before) / sum(counts) * 1e3
+
+
+def _saves(
+    port: int, tables: list[dict[str, Any]], count: int, *, gap: float = 0.0
+) -> Iterator[tuple[int, float, float]]:
+    """``count`` saves by the tables' scoring phones in turn: (game, when the POST was sent, seconds
+    the phone waited for the POST and the page it lands on)."""
+    from tests.phones import Phone, deal_fields, form_fields
+
+    base = f"http://127.0.0.1:{port}"
+    phones = [Phone(base, {"sk_devices": t["scorer"]}) for t in tables]
+    for i in range(count):
+        k = i % len(tables)
+        game = tables[k]["game"]
+        path = f"/games/{game}/deals/new/"
+        page = phones[k].get(path)
+        assert page.status == 200, page.status
+        data = {**form_fields(page.body, path), **deal_fields(i % 1000), "action": "save"}
+        if gap:
+            time.sleep(random.uniform(0, gap))  # the saves fall anywhere in the servers' check interval
+        began = time.monotonic()
+        answer = phones[k].post(path, data)
+        assert answer.status == 302, (answer.status, answer.body[:300])
+        landed = phones[k].get(answer.location)
+        assert landed.status == 200, landed.status
+        yield game, began, time.monotonic() - began
+
+
+def _save_times(port: int, tables: list[dict[str, Any]], count: int) -> list[float]:
+    """A save's wait, ``count`` saves up to half a second apart (a table saves every few minutes:
+    back to back, each save would meet the fetches the one before set off, on 2 cores)."""
+    return [waited for _, _, waited in _saves(port, tables, count, gap=0.5)]
+
+
+# ------------------------------------------------------------------------------------ watching phones
+
+
+@dataclass
+class Watcher:
+    game: int
+    cookie: str
+    etag: str = ""
+    fetched: list[tuple[int, float]] = field(default_factory=list)  # (version seen, when)
+    events: int = 0
+
+
+async def _http(port: int, request: str) -> tuple[int, dict[str, str], asyncio.StreamReader, asyncio.StreamWriter]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(request.encode())
+    status = int((await reader.readline()).split()[1])
+    headers: dict[str, str] = {}
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.decode().partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return status, headers, reader, writer
+
+
+async def _fetch(port: int, w: Watcher) -> None:
+    """The live part, as live.js asks for it (htmx, If-None-Match)."""
+    request = (
+        f"GET /games/{w.game}/ HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: sk_devices={w.cookie}\r\n"
+        f"HX-Request: true\r\nIf-None-Match: {w.etag or 'none'}\r\nConnection: close\r\n\r\n"
+    )
+    status, headers, reader, writer = await _http(port, request)
+    await reader.read()
+    writer.close()
+    if status == 200:
+        w.etag = headers["etag"]
+        w.fetched.append((int(w.etag.split('"g')[1].split("-")[0]), time.monotonic()))
+    elif status != 304:
+        raise RuntimeError(f"live part: {status}")
+
+
+async def _sse_events(reader: asyncio.StreamReader, chunked: bool) -> Any:
+    buffer = b""
+    while True:
+        if chunked:
+            size = int((await reader.readline()).strip() or b"0", 16)
+            if size == 0:
+                return
+            buffer += (await reader.readexactly(size + 2))[:-2]
+        else:
+            data = await reader.read(4096)
+            if not data:
+                return
+            buffer += data
+        while b"\n\n" in buffer:
+            block, buffer = buffer.split(b"\n\n", 1)
+            name, data_line = "message", ""
+            for line in block.decode().splitlines():
+                if line.startswith("event:"):
+                    name = line[6:].strip()
+                elif line.startswith("data:"):
+                    data_line = line[5:].strip()
+            yield name, data_line
+
+
+async def _watch(port: int, w: Watcher, opened: asyncio.Event) -> None:
+    request = (
+        f"GET /games/{w.game}/events/ HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: sk_devices={w.cookie}\r\n"
+        "Accept: text/event-stream\r\n\r\n"
+    )
+    status, headers, reader, writer = await _http(port, request)
+    if status != 200:
+        raise RuntimeError(f"stream: {status}")
+    try:
+        async for name, data in _sse_events(reader, headers.get("transfer-encoding") == "chunked"):
+            w.events += 1
+            if name == "change":
+                if data != w.etag:
+                    await _fetch(port, w)
+                opened.set()
+    finally:
+        writer.close()
+
+
+class Phones:
+    """Watching phones on an event loop of their own (a thread), streams or polls."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.watchers: list[Watcher] = []
+        self.tasks: list[Any] = []
+
+    def run(self, coro: Any, timeout: float = 120) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def stream(self, tables: list[dict[str, Any]]) -> None:
+        """Every phone of these tables opens its stream (a hundred at a time) and fetches its part."""
+
+        async def open_all() -> None:
+            for start in range(0, len(tables) * PER_TABLE, 100):
+                batch = []
+                for t in tables[start // PER_TABLE : (start + 100) // PER_TABLE]:
+                    for cookie in (t["scorer"], *t["followers"]):
+                        w = Watcher(t["game"], cookie)
+                        opened = asyncio.Event()
+                        self.watchers.append(w)
+                        self.tasks.append(asyncio.ensure_future(_watch(self.port, w, opened)))
+                        batch.append(opened.wait())
+                await asyncio.wait_for(asyncio.gather(*batch), 60)
+
+        self.run(open_all())
+
+    def poll(self, tables: list[dict[str, Any]]) -> None:
+        """Every phone of these tables asks for its part every second (the poll this replaced)."""
+
+        async def every_second(w: Watcher) -> None:
+            await asyncio.sleep(random.random())
+            while True:
+                began = time.monotonic()
+                await _fetch(self.port, w)
+                await asyncio.sleep(max(0.0, 1 - (time.monotonic() - began)))
+
+        async def start() -> None:
+            for t in tables:
+                for cookie in (t["scorer"], *t["followers"]):
+                    w = Watcher(t["game"], cookie)
+                    self.watchers.append(w)
+                    self.tasks.append(asyncio.ensure_future(every_second(w)))
+
+        self.run(start())
+
+    def stop(self) -> None:
+        async def cancel() -> None:
+            for task in self.tasks:
+                task.cancel()
+            await asyncio.gather(*self.tasks, return_exceptions=True)
+
+        self.run(cancel())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        failed = [t for t in self.tasks if t.done() and not t.cancelled() and t.exception()]
+        if failed:
+            raise RuntimeError(f"{len(failed)} phones failed: {failed[0].exception()!r}")
+
+
+# ------------------------------------------------------------------------------------ servers
+
+
+@contextmanager
+def _server(tmp: Path, kind: str) -> Iterator[tuple[int, Cpu, Callable[[int], list[dict[str, Any]]]]]:
+    from tests.server import app
+
+    port = app.free_port()
+    env = app_env = app.app_env(tmp, DJANGO_SETTINGS_MODULE="benchmarks.bench_settings")
+    if kind == "asgi":  # make run
+        command = [sys.executable, str(app.ROOT / "manage.py"), "serve", "--bind", "127.0.0.1", "--port", str(port)]
+    else:  # what make run served before: WSGI, gthread, kept connections
+        env = {
+            **app_env,
+            "DJANGO_DEBUG": "0",
+            "DJANGO_STATIC_MANIFEST": "1",
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "DATABASE_CONN_MAX_AGE": "600",
+        }
+        command = [
+            *(sys.executable, "-m", "gunicorn", "scorekeeper.wsgi:application", "--bind", f"127.0.0.1:{port}"),
+            *("--workers", "2", "--threads", "4", "--worker-class", "gthread", "--log-level", "warning"),
+        ]
+        app.manage(env, "collectstatic", "--noinput", "--verbosity", "0")  # serve does it for make run
+    server = app.start(tmp, command=command, port=port, env=env)
+    try:
+
+        def seed(tables: int) -> list[dict[str, Any]]:
+            done = server.manage("shell", "-c", SEED % {"tables": tables, "followers": PER_TABLE - 1})
+            assert done.returncode == 0, done.stderr
+            return list(json.loads(done.stdout.strip().splitlines()[-1]))
+
+        time.sleep(1)  # the workers are up
+        yield port, Cpu(server.process.pid), seed
+    finally:
+        server.stop()
+
+
+def _bare_and_poll(port: int, cpu: Cpu, table: dict[str, Any]) -> tuple[float, float]:
+    bare = _per_request(port, "/bench/bare/", {}, cpu)
+    headers = {"HX-Request": "true", "Cookie": f"sk_devices={table['followers'][0]}"}
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", f"/games/{table['game']}/", headers=headers)
+    first = conn.getresponse()
+    first.read()
+    conn.close()
+    poll = _per_request(port, f"/games/{table['game']}/", {**headers, "If-None-Match": first.headers["ETag"]}, cpu)
+    return bare, poll
+
+
+def _wsgi(tmp: Path) -> dict[str, float]:
+    """The poll under WSGI: a 304's CPU, a save's p99 with none and FEW phones polling."""
+    with _server(tmp, "wsgi") as (port, cpu, seed):
+        tables = seed(FEW // PER_TABLE)
+        bare, poll = _bare_and_poll(port, cpu, tables[0])
+        alone = _save_times(port, tables, SAVES)
+        phones = Phones(port)
+        phones.poll(tables)
+        time.sleep(2)
+        watched = _save_times(port, tables, SAVES)
+        phones.stop()
+    return {
+        "bare": bare,
+        "poll": poll,
+        "alone": _p99(alone),
+        "watched": _p99(watched),
+        "alone_p50": statistics.median(alone),
+        "watched_p50": statistics.median(watched),
+    }
+
+
+def _asgi(tmp: Path) -> dict[str, float]:
+    results: dict[str, float] = {}
+    with _server(tmp, "asgi") as (port, cpu, seed):
+        tables = seed(PHONES // PER_TABLE)
+        few = tables[: FEW // PER_TABLE]
+        results["bare"], results["poll"] = _bare_and_poll(port, cpu, tables[0])
+        # A save's p99, with none watching and FEW watching (interleaved halves).
+        alone: list[float] = []
+        watched: list[float] = []
+        for _ in range(2):
+            alone += _save_times(port, few, SAVES // 2)
+            phones = Phones(port)
+            phones.stream(few)
+            watched += _save_times(port, few, SAVES // 2)
+            phones.stop()
+        results["alone"], results["watched"] = _p99(alone), _p99(watched)
+        results["alone_p50"], results["watched_p50"] = statistics.median(alone), statistics.median(watched)
+        # Every phone watching: the CPU of doing nothing, then saves reaching the others.
+        phones = Phones(port)
+        phones.stream(tables)
+        time.sleep(1)
+        results["rss"] = _rss_mb(cpu.pids)
+        before, began = cpu.now(), time.monotonic()
+        time.sleep(WATCH_SECONDS)
+        results["watching"] = (cpu.now() - before) / (time.monotonic() - began) / len(phones.watchers) * 1e3
+        sent: dict[int, float] = {}
+        before, began = cpu.now(), time.monotonic()
+        for game, at, _ in _saves(port, random.sample(tables, min(SAVES, len(tables))), SAVES, gap=0.5):
+            sent[game] = at
+        time.sleep(1.5)
+        results["saves_seconds"] = time.monotonic() - began
+        results["with_saves"] = (cpu.now() - before) / (time.monotonic() - began) / len(phones.watchers) * 1e3
+        reached = []
+        missing = 0
+        for t in tables:
+            if t["game"] not in sent:
+                continue
+            followers = [w for w in phones.watchers if w.game == t["game"] and w.cookie in t["followers"]]
+            for w in followers:
+                after = [when for _, when in w.fetched if when >= sent[t["game"]]]
+                if after:
+                    reached.append(after[0] - sent[t["game"]])
+                else:
+                    missing += 1
+        phones.stop()
+        results["reach_p50"] = statistics.median(reached)
+        results["reach_p99"] = _p99(reached)
+        results["reach_missing"] = missing
+        results["reached"] = len(reached)
+    return results
 
 
 def main() -> None:
-    from scorekeeper.table import live
-    from tests.server import app
-
     with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-live-") as tmp_name:
         tmp = Path(tmp_name)
-        port = app.free_port()
-        command = [sys.executable, str(app.ROOT / "manage.py"), "serve", "--bind", "127.0.0.1", "--port", str(port)]
-        server = app.start(tmp, command=[*command, "--workers", "1"], port=port)
-        try:
-            seeded = server.seed(["Ann", "Ben", "Cleo"], watcher=True)
-            workers = _workers(server.process.pid)
-            assert len(workers) == 1, workers
-            path = f"/games/{seeded['game']}/"
-            base = {"HX-Request": "true", "Cookie": f"sk_devices={seeded['watcher_cookie']}"}
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-            conn.request("GET", path, headers=base)
-            first = conn.getresponse()
-            first.read()
-            tag = first.getheader("ETag") or ""
-            conn.request("GET", path, headers={**base, "If-None-Match": tag})
-            check = conn.getresponse()
-            check.read()
-            conn.close()
-            assert first.status == 200 and check.status == 304, (first.status, check.status)
-            unchanged = [_measure("127.0.0.1", port, path, {**base, "If-None-Match": tag}, workers[0])]
-            changed = [_measure("127.0.0.1", port, path, base, workers[0])]
-            for _ in range(ROUNDS - 1):
-                unchanged.append(_measure("127.0.0.1", port, path, {**base, "If-None-Match": tag}, workers[0]))
-                changed.append(_measure("127.0.0.1", port, path, base, workers[0]))
-        finally:
-            server.stop()
+        (tmp / "wsgi").mkdir()
+        (tmp / "asgi").mkdir()
+        before = _wsgi(tmp / "wsgi")
+        after = _asgi(tmp / "asgi")
 
-    cost = statistics.median(u for u, _ in unchanged)
-    rate = statistics.median(r for _, r in unchanged)
-    render = statistics.median(u for u, _ in changed)
-    per_core = 1e6 / cost
-    phones = per_core * live.POLL_SECONDS
-    print(f"watching phone's poll answered 304 (gunicorn, 1 worker, SQLite): {cost:.0f} µs of server CPU per poll")
-    print(f"  one core answers {per_core:,.0f} such polls a second; a phone polls every {live.POLL_SECONDS} s")
-    print(f"  => one core holds about {phones:,.0f} watching phones (seen: {rate:,.0f} polls/s, {CLIENTS} clients)")
-    print(f"poll that finds a change (live part rendered, 200): {render:.0f} µs per poll ({render / cost:.1f}x a 304)")
+    print("before: the page polls every second under WSGI (gunicorn gthread, 2 x 4 threads, SQLite)")
+    print(f"  a 304 poll: {before['poll']:.2f} ms CPU (bare view {before['bare']:.2f} ms): a watching phone")
+    print(f"    costs {before['poll']:.2f} ms CPU a second")
+    print(
+        f"  a save's p99: {before['alone'] * 1e3:.0f} ms alone, {before['watched'] * 1e3:.0f} ms with {FEW} polling"
+        f" ({before['watched'] / before['alone']:.2f}x; p50 {before['alone_p50'] * 1e3:.0f}"
+        f" and {before['watched_p50'] * 1e3:.0f} ms)"
+    )
+    print("after: one stream of server-sent events per phone under ASGI (make run: gunicorn + uvicorn, 2 workers)")
+    print(f"  a 304 poll (browsers without EventSource): {after['poll']:.2f} ms CPU (bare view {after['bare']:.2f} ms)")
+    print(
+        f"  a save's p99: {after['alone'] * 1e3:.0f} ms alone, {after['watched'] * 1e3:.0f} ms with {FEW} watching"
+        f" ({after['watched'] / after['alone']:.2f}x; target <= 1.2x; p50 {after['alone_p50'] * 1e3:.0f}"
+        f" and {after['watched_p50'] * 1e3:.0f} ms)"
+    )
+    print(
+        f"  {PHONES} phones watching ({PHONES // PER_TABLE} tables of {PER_TABLE}): server RSS {after['rss']:.0f} MB;"
+        f" with {SAVES} saves in {after['saves_seconds']:.0f} s, {after['with_saves']:.3f} ms CPU a phone a second"
+    )
+    print(
+        f"  a save reaching the other phones (live part fetched): p50 {after['reach_p50'] * 1e3:.0f} ms,"
+        f" p99 {after['reach_p99'] * 1e3:.0f} ms over {after['reached']} phones"
+        f" ({after['reach_missing']} never reached; target p99 <= 1000 ms)"
+    )
+    print(f"watching phone: {after['watching']:.3f} ms CPU a second (bare view {after['bare']:.3f} ms)")

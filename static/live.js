@@ -1,27 +1,42 @@
-/* Live game page (scorekeeper/table/live.py): the live part of the page (#live, data-live-etag)
-   asks the server for itself every second through htmx, only while the page is visible, sending
-   the version it shows (If-None-Match). Unchanged, the answer is 304 and htmx swaps nothing
-   (responseHandling in base.html's htmx-config); changed, htmx swaps in the new part, which
-   carries the new version. A phone whose access was taken away (404, 403) reloads to say so.
+/* Live game page (scorekeeper/table/live.py): the page holds one connection to the game's stream of
+   server-sent events (#live's data-live-events). The stream says "changed" with the validator of the
+   live part this phone should hold; when it differs from the one the page shows (data-live-etag),
+   the page asks for its live part through htmx with If-None-Match, and htmx swaps the new part in
+   (unchanged, the answer is 304 and htmx swaps nothing: responseHandling in base.html's htmx-config).
+   EventSource connects again by itself after a drop; the server checks the phone's access each time.
+   A hidden page closes its stream and opens it again when it is back on screen.
+   A phone whose access was taken away is told ("gone", or a refused stream) and the page reloads to
+   say so (its live part answers 404 or 403). Without EventSource the page asks every second instead,
+   as before, only while it is visible.
 
-   When the server cannot be reached (a failed request, or one unanswered for STALE_AFTER), the page
-   says so above the live part: "No connection since 21:04 — showing what we had"; the next answer
-   takes the notice away, and a changed game is swapped in as usual: the page catches up. */
+   When the server cannot be reached (the stream lost and not back within STALE_AFTER, no word on it
+   for SILENT_AFTER — the server pings every 10 s —, a failed request, or one unanswered for
+   STALE_AFTER), the page says so above the live part: "No connection since 21:04 — showing what we
+   had"; the next word from the server takes the notice away, and a changed game is swapped in as
+   usual: the page catches up. */
 (function () {
   "use strict";
 
   var STALE_AFTER = 6000; // ms without an answer before the page says it may be out of date
+  var SILENT_AFTER = 25000; // ms without a word on an open stream: the line is dead, connect again
   var lastContact = Date.now(); // the last answer from the server (the page itself counts as one)
   var waitingSince = null; // the first request still unanswered
+  var lostSince = null; // the stream dropped and is not back
   var failed = false;
+  var source = null; // the EventSource, while the page listens to the stream
+  var polling = null; // the timer of the fallback: ask every second
+
+  function live() {
+    return document.getElementById("live");
+  }
 
   function isLive(elt) {
     return elt && elt.hasAttribute && elt.hasAttribute("data-live-etag");
   }
 
   function notice() {
-    var live = document.getElementById("live");
-    if (!live) return null;
+    var part = live();
+    if (!part) return null;
     var box = document.getElementById("live-stale");
     if (!box) {
       box = document.createElement("p");
@@ -29,7 +44,7 @@
       box.className = "stale";
       box.setAttribute("role", "status");
       box.hidden = true;
-      live.parentNode.insertBefore(box, live);
+      part.parentNode.insertBefore(box, part);
     }
     return box;
   }
@@ -48,6 +63,66 @@
     document.documentElement.classList.remove("offline");
   }
 
+  function contact() {
+    lastContact = Date.now();
+    lostSince = null;
+    failed = false;
+    hide();
+  }
+
+  function ask() {
+    var part = live();
+    if (part && window.htmx) window.htmx.trigger(part, "live");
+  }
+
+  function poll() {
+    if (polling !== null) return;
+    var part = live();
+    var seconds = Number(part && part.getAttribute("data-live-poll")) || 1;
+    polling = setInterval(ask, seconds * 1000);
+  }
+
+  function listen() {
+    var part = live();
+    var url = part && part.getAttribute("data-live-events");
+    if (!url || !window.EventSource) {
+      poll();
+      return;
+    }
+    source = new EventSource(url);
+    source.addEventListener("open", contact);
+    source.addEventListener("ping", contact);
+    source.addEventListener("change", function (event) {
+      contact();
+      var now = live();
+      if (now && event.data !== now.getAttribute("data-live-etag")) ask();
+    });
+    source.addEventListener("gone", function () {
+      source.close();
+      source = null;
+      ask(); // answered 404 or 403: the page reloads and says why
+    });
+    source.addEventListener("error", function () {
+      if (source && source.readyState === EventSource.CLOSED) {
+        // Refused (not at the table any more) or a server error: the live part says which, and the
+        // page asks every second from now on.
+        source = null;
+        ask();
+        poll();
+      } else if (lostSince === null) {
+        lostSince = Date.now(); // EventSource connects again by itself
+      }
+    });
+  }
+
+  function again() {
+    if (source) source.close();
+    source = null;
+    if (document.visibilityState !== "visible") return; // it listens again when back on screen
+    lostSince = lostSince || Date.now();
+    listen();
+  }
+
   document.addEventListener("htmx:configRequest", function (event) {
     var elt = event.detail.elt;
     if (!isLive(elt)) return;
@@ -63,10 +138,8 @@
     if (!isLive(event.detail.elt)) return;
     var status = event.detail.xhr && event.detail.xhr.status;
     if (status) {
-      lastContact = Date.now();
       waitingSince = null;
-      failed = false;
-      hide();
+      if (!source || source.readyState === EventSource.OPEN) contact();
     }
   });
 
@@ -77,25 +150,51 @@
     show();
   });
 
-  // A request that hangs (a Wi-Fi drop with no answer at all) says nothing: count the time.
+  // A request that hangs or a stream that went silent (a Wi-Fi drop with no answer at all) says
+  // nothing: count the time.
   setInterval(function () {
     if (document.visibilityState !== "visible") return;
-    if (failed || (waitingSince !== null && Date.now() - waitingSince > STALE_AFTER)) show();
+    var now = Date.now();
+    if (source && source.readyState === EventSource.OPEN && now - lastContact > SILENT_AFTER) again();
+    if (
+      failed ||
+      (waitingSince !== null && now - waitingSince > STALE_AFTER) ||
+      (lostSince !== null && now - lostSince > STALE_AFTER)
+    )
+      show();
   }, 1000);
 
-  // Back on screen: ask at once rather than at the next tick.
+  // A hidden page lets its stream go (a phone in a pocket holds nothing on the server, and the
+  // browser's few connections per server stay free for the pages on screen); back on screen, it
+  // listens again and asks at once.
   document.addEventListener("visibilitychange", function () {
-    var elt = document.querySelector("[data-live-etag]");
-    if (elt && document.visibilityState === "visible" && window.htmx) window.htmx.trigger(elt, "live");
+    if (document.visibilityState !== "visible") {
+      if (source) source.close();
+      source = null;
+      return;
+    }
+    if (!source && polling === null) listen();
+    ask();
+  });
+
+  // The phone says it lost the network: the stream is gone with it (the server's pings would say
+  // so only after SILENT_AFTER).
+  window.addEventListener("offline", function () {
+    if (source) source.close();
+    source = null;
+    if (lostSince === null) lostSince = Date.now();
   });
 
   window.addEventListener("online", function () {
-    var elt = document.querySelector("[data-live-etag]");
-    if (elt && window.htmx) window.htmx.trigger(elt, "live");
+    if (polling === null && (!source || source.readyState !== EventSource.OPEN)) again();
+    ask();
   });
 
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr && event.detail.xhr.status;
     if (isLive(event.detail.elt) && (status === 404 || status === 403)) window.location.reload();
   });
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", listen);
+  else listen();
 })();

@@ -3,7 +3,9 @@ table (or strangers), and games made through the services — never around the e
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+import asyncio
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -24,6 +26,7 @@ SLOW = (
     # Processes started: make run on a network address, settings read by fresh interpreters, logins.
     "tests/server/test_run.py",
     "tests/server/test_settings.py",
+    "tests/server/test_live.py",
     # Histories at scale: thousands of deals exported, imported, counted.
     "tests/history/test_transfer_at_scale.py",
     "tests/history/test_stats_at_scale.py",
@@ -58,6 +61,19 @@ def _english_after_each_test() -> Iterator[None]:
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+def in_a_thread[T](function: Callable[..., T], *args: Any) -> T:
+    """Call a function in a thread of its own: the browser tests' Playwright keeps an event loop in
+    the main thread for the whole session, where ``async_to_sync`` (an async view served to a WSGI
+    client, an ``asyncio`` run) refuses to run."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(function, *args).result()
+
+
+def run_async[T](function: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
+    """Run a coroutine function to its end on an event loop of its own (``in_a_thread``)."""
+    return in_a_thread(asyncio.run, function(*args))
 
 
 def phone_cookie(*devices: Device) -> str:

@@ -26,7 +26,7 @@ from scorekeeper.history.transfer import NotExportLayout, iter_record_texts, ite
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.messages import msg
 from scorekeeper.rules.players import MAX_PLAYER_NAME
-from scorekeeper.table import engine
+from scorekeeper.table import engine, live
 from scorekeeper.table.models import (
     Change,
     ChangeAction,
@@ -84,7 +84,9 @@ def rename_player(*, player: Player, name: str) -> Player:
         # The table's newest games, on their index by table and date; those of the player in progress.
         recent = Game.objects.filter(table_id=player.table_id, created__gte=timezone.now() - PLAYING)
         playing = recent.filter(state=GameState.IN_PROGRESS, seats__player=player).values_list("pk", flat=True)
-        Game.objects.filter(pk__in=list(playing)).update(version=F("version") + 1)
+        games = list(playing)
+        Game.objects.filter(pk__in=games).update(version=F("version") + 1)
+        live.games_changed(games)
     return player
 
 
@@ -114,7 +116,9 @@ def merge_players(*, source: Player, into: Player) -> Player:
                 )
             ]
         )
-    Game.objects.filter(seats__player=source).update(version=F("version") + 1)
+    games = list(Game.objects.filter(seats__player=source).values_list("pk", flat=True))
+    Game.objects.filter(pk__in=games).update(version=F("version") + 1)
+    live.games_changed(games)
     Seat.objects.filter(player=source).update(player=into)
     source.delete()
     return into

@@ -31,7 +31,8 @@ MAX_DEVICES = 20  # tables one phone can be at
 P = ParamSpec("P")
 
 
-def _ids(request: HttpRequest) -> list[int]:
+def device_ids(request: HttpRequest) -> list[int]:
+    """The ids of the devices this phone's signed cookie lists (checked against the database by the callers)."""
     value = request.get_signed_cookie(COOKIE, default="", salt=SALT, max_age=MAX_AGE) or ""
     try:
         return [int(x) for x in value.split(",") if x][:MAX_DEVICES]
@@ -43,7 +44,7 @@ def devices(request: HttpRequest) -> list[Device]:
     """This phone's devices that still work, newest first (cached on the request)."""
     cached: list[Device] | None = getattr(request, "_sk_devices", None)
     if cached is None:
-        ids = _ids(request)
+        ids = device_ids(request)
         cached = (
             list(Device.objects.filter(pk__in=ids, revoked__isnull=True).select_related("table").order_by("-pk"))
             if ids
@@ -71,7 +72,7 @@ class OffTable(PermissionDenied):
 
 def off_table(request: HttpRequest, table_id: int) -> Device | None:
     """This phone's device at the table that a scorer took off the table, if the phone holds one."""
-    ids = _ids(request)
+    ids = device_ids(request)
     if not ids or not 0 < table_id < 2**63:  # an id the database cannot hold names no table
         return None
     return Device.objects.filter(pk__in=ids, table_id=table_id, revoked__isnull=False).order_by("-revoked").first()
@@ -102,7 +103,7 @@ def _allowed(device: Device, role: str) -> Device:
 
 def remember(response: HttpResponse, request: HttpRequest, device: Device) -> None:
     """Add ``device`` to this phone's cookie."""
-    ids = [device.pk] + [i for i in _ids(request) if i != device.pk]
+    ids = [device.pk] + [i for i in device_ids(request) if i != device.pk]
     response.set_signed_cookie(
         COOKIE,
         ",".join(str(i) for i in ids[:MAX_DEVICES]),
@@ -151,7 +152,7 @@ def game_and_device(request: HttpRequest, game_id: int) -> tuple[Game, Device]:
 def watching(request: HttpRequest, game_id: int) -> tuple[int, str]:
     """A live page's cheap check: the game's version and this phone's role at its table (404 as
     ``game_and_device``), in one raw query (``poll``: the once-a-second poll, where it matters)."""
-    found = poll.version_and_role(_ids(request), game_id)
+    found = poll.version_and_role(device_ids(request), game_id)
     if found is None:
         raise Http404("No such game")
     return found

@@ -1,12 +1,13 @@
-"""A watching phone's poll in one raw SQL query. The full path is the spec: ``access.game_and_device``
+"""A watching phone's check in one raw SQL query. The full path is the spec: ``access.game_and_device``
 (the ORM: the phone's devices, then the game) gives the same answer as ``(game.version,
 device.role)``; tests/table/test_poll.py proves they agree on every case of access.
 
-Why a second path: a phone on a game page asks every second (``live``), and almost every answer is
-a bodiless 304 decided by this check alone. Measured with ``python -m benchmarks live`` (gunicorn,
+Why a second path: it answers the live part's requests before anything is loaded (almost all a
+bodiless 304: a phone without EventSource asks every second, ``live``), and the live streams
+(``watchers``) check a phone's access with it as they open, on every reconnect and after a change
+of the phone's access. Measured with the poll (``python -m benchmarks live`` of its time: gunicorn,
 one worker, SQLite, this 2-core machine, two paired runs): 1.0 ms of server CPU per 304 with this
-query, 2.8-3.1 ms with the ORM's two (building a query costs more than running it): a core holds
-about 990 watching phones instead of about 340.
+query, 2.8-3.1 ms with the ORM's two (building a query costs more than running it).
 """
 
 from __future__ import annotations

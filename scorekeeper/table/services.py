@@ -27,7 +27,7 @@ from django.utils.translation import gettext
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.messages import msg
 from scorekeeper.rules.results import DealResult, GameResult, Standing
-from scorekeeper.table import engine
+from scorekeeper.table import engine, live
 from scorekeeper.table.models import (
     Change,
     ChangeAction,
@@ -249,6 +249,7 @@ def revoke_device(*, device: Device, by: Device | None) -> Device:
         raise AccessRefused(gettext("This is the table's only scoring phone: let another phone score first."))
     device.revoked = timezone.now()
     device.save(update_fields=["revoked"])
+    live.devices_changed([device.pk])
     return device
 
 
@@ -260,6 +261,7 @@ def let_back(*, device: Device, by: Device | None) -> Device:
     if device.revoked is not None:
         device.revoked = None
         device.save(update_fields=["revoked"])
+        live.devices_changed([device.pk])
     return device
 
 
@@ -272,6 +274,7 @@ def set_role(*, device: Device, role: str, by: Device | None) -> Device:
         raise AccessRefused(gettext("This is the table's only scoring phone: let another phone score first."))
     device.role = role
     device.save(update_fields=["role"])
+    live.devices_changed([device.pk])
     return device
 
 
@@ -304,6 +307,7 @@ def join_table(*, link: Link, name: str, replacing: Device | None = None) -> Dev
         if link.role == Role.SCORE and replacing.role != Role.SCORE:
             replacing.role = Role.SCORE
             replacing.save(update_fields=["role"])
+            live.devices_changed([replacing.pk])
         return replacing
     return Device.objects.create(
         table=link.table, name=clean_name(name)[:40] or gettext("A phone"), role=link.role, added_by=link.created_by
@@ -525,6 +529,7 @@ def _store(game: Game, played: engine.Played) -> None:
     game.scored_with = engine.RESULTS_VERSION
     game.save(update_fields=["state", "winner", "version", "updated", "scored_with"])
     game.refresh_from_db(fields=["version"])
+    live.games_changed([game.pk])
     _store_seats(game, result, rows)
 
 

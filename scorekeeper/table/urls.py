@@ -21,6 +21,7 @@ urlpatterns = [
     path("tables/<int:table_id>/phones/<int:device_id>/back/", phones.phone_let_back, name="phone_let_back"),
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game_page, name="game"),
+    path("games/<int:game_id>/events/", views.game_events, name="game_events"),
     path("games/<int:game_id>/rematch/", views.rematch, name="rematch"),
     path("games/<int:game_id>/deals/new/", views.deal_new, name="deal_new"),
     path("games/<int:game_id>/deals/<int:deal_id>/", views.deal_page, name="deal"),

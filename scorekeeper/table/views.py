@@ -14,12 +14,13 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import resolve, reverse
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import get_language, gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.limits import JOINS, TABLES, limited
@@ -27,7 +28,7 @@ from scorekeeper.rules import profiles
 from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import Rules
-from scorekeeper.table import access, checks, engine, live, services
+from scorekeeper.table import access, checks, engine, live, poll, services, watchers
 from scorekeeper.table.changes import change_history
 from scorekeeper.table.forms import DealEntry, JoinForm, NewGameForm, deal_entry, error_text, new_submission
 from scorekeeper.table.models import Change, ChangeAction, Deal, Device, Game, GameState, Link, Role
@@ -133,6 +134,7 @@ def _game_context(game: Game, device: Device, errors: list[str] | None = None) -
         "device": device,
         **game_view(game, rules),
         "live_etag": live.etag(game.version, device.role, partial=True),
+        "live_events": reverse("table:game_events", args=[game.pk]),
         "poll_seconds": live.POLL_SECONDS,
         "submission": new_submission(),  # the rematch's, once the game is over
     }
@@ -177,6 +179,35 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if live.unchanged(request, live.etag(version, role, partial=partial)):
         return live.not_modified(live.etag(version, role, partial=partial))
     return _game_page(request, game_id, partial=partial)
+
+
+@require_safe
+async def game_events(request: HttpRequest, game_id: int) -> HttpResponse | StreamingHttpResponse:
+    """The game page's stream of server-sent events (``live``, ``watchers``): the phone's access
+    is checked as it opens (every reconnect is a new opening); then it says when the live part
+    changed. 404 for a phone that is not (or no longer) at the game's table. Under a WSGI server
+    (``make dev``'s runserver) a stream cannot stay open: 204, and the page polls instead."""
+    if not isinstance(request, ASGIRequest):
+        return HttpResponse(status=204)  # EventSource stops; live.js asks every second
+    ids = access.device_ids(request)
+    hub = watchers.hub()
+    watch = await hub.watch(game_id, ids)  # filed first: a save after this point is not missed
+    try:
+        found = await watchers.run_db(poll.version_and_role, ids, game_id)
+    except BaseException:
+        hub.forget(watch)
+        raise
+    if found is None:
+        hub.forget(watch)
+        raise Http404("No such game")
+    version, role = found
+    stream = watchers.events(hub, watch, version, role, get_language() or "")
+    response = StreamingHttpResponse(stream, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a proxy (nginx) passes each event on at once
+    # Not gzipped (GZipMiddleware reads this as the response passes): a compressor per stream.
+    request.META.pop("HTTP_ACCEPT_ENCODING", None)
+    return response
 
 
 @access.game_view(Role.FOLLOW, players=False)  # a page whose fragments are cached needs none

@@ -1,6 +1,11 @@
-"""Browser tests: Playwright (sync API) driving Debian's Chromium against pytest-django's live server."""
+"""Browser tests: Playwright (sync API) driving Debian's Chromium against the app as ``make run``
+serves it — ``scorekeeper.asgi`` under uvicorn (the live pages' streams need an ASGI server:
+pytest-django's live server is WSGI) —, in a thread of the test process, on the test database."""
 
 import os
+import socket
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -26,6 +31,57 @@ ARGS = [
     "--disable-sync",
 ]
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+
+
+class AsgiLiveServer:
+    """What pytest-django's ``live_server`` is, served by uvicorn: the app's ASGI application (the
+    static files from the apps' folders, as the WSGI live server serves them)."""
+
+    def __init__(self) -> None:
+        import uvicorn
+        from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+        from django.test.utils import modify_settings
+
+        from scorekeeper.asgi import application
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+        config = uvicorn.Config(
+            ASGIStaticFilesHandler(application),  # type: ignore[arg-type]
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            lifespan="off",
+        )
+        config.timeout_graceful_shutdown = 1
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.05)
+        # pytest-django's helper turns this on for each test that uses the server.
+        self._live_server_modified_settings = modify_settings(ALLOWED_HOSTS={"append": "127.0.0.1"})
+
+    def stop(self) -> None:
+        from scorekeeper.table import watchers
+
+        self.server.should_exit = True
+        self.thread.join(10)
+        watchers.close_connection()
+
+
+@pytest.fixture(scope="session")
+def live_server(django_db_setup, django_db_blocker):
+    """The app under uvicorn (``AsgiLiveServer``), for the whole session."""
+    with django_db_blocker.unblock():
+        server = AsgiLiveServer()
+    yield server
+    server.stop()
 
 
 @pytest.fixture(scope="session")

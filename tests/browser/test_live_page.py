@@ -1,12 +1,17 @@
-"""The live game page in the browser: it asks every second while on screen, each answer a 304 that
-swaps nothing while the game is unchanged; hidden, it asks nothing; back on screen, it asks at once."""
+"""The live game page in the browser: it holds one stream of server-sent events and asks for its
+live part only when the stream says the game changed (nothing while it is unchanged); hidden,
+it lets the stream go and asks nothing and, back on screen, listens again and asks at once; a
+phone taken off the table is told at once. Without EventSource it asks every second instead,
+each answer a 304 that swaps nothing."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, Request, expect
 
-from tests.conftest import NAMES, new_game
+from scorekeeper.table import access, services
+from tests.app_data import OK_BIG, ok_record_deal
+from tests.conftest import NAMES, new_game, phone_cookie
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,38 +27,77 @@ def _set_visibility(page: Page, state: str) -> None:
     )
 
 
-def test_the_page_polls_only_while_visible_and_304s_swap_nothing(scorer_page, live_server, table, console_errors):
-    game = new_game(table, players=NAMES, first_dealer=0)
-    page = scorer_page
-    polls: list[Request] = []
-    answers: list[int] = []
+def _requests(page: Page, game_id: int) -> tuple[list[Request], list[Request]]:
+    """(the page's streams, its requests for the live part), as they are made."""
+    streams: list[Request] = []
+    parts: list[Request] = []
 
     def seen(request: Request) -> None:
-        if request.url.endswith(f"/games/{game.pk}/") and request.resource_type in ("xhr", "fetch"):
-            polls.append(request)
+        if request.url.endswith(f"/games/{game_id}/events/"):
+            streams.append(request)
+        elif request.url.endswith(f"/games/{game_id}/") and request.resource_type in ("xhr", "fetch"):
+            parts.append(request)
 
     page.on("request", seen)
-    page.on("response", lambda r: answers.append(r.status) if r.request in polls else None)
+    return streams, parts
+
+
+def test_the_page_follows_its_stream_and_asks_only_after_a_change(scorer_page, live_server, table, console_errors):
+    game = new_game(table, players=NAMES, first_dealer=0)
+    page = scorer_page
+    streams, parts = _requests(page, game.pk)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     expect(page.locator("#live")).to_be_visible()
-    marker = page.evaluate("document.getElementById('live').dataset.marker = 'first'")
-    assert marker == "first"
+    page.evaluate("document.getElementById('live').dataset.marker = 'first'")
 
-    page.wait_for_timeout(3200)  # (Playwright's events arrive while it waits)
-    visible_polls = len(polls)
-    assert visible_polls >= 2, visible_polls
-    assert answers and set(answers) == {304}, answers
-    assert polls[0].all_headers().get("if-none-match", "").startswith('W/"g')
-    # Nothing was swapped: the element that was there is still there.
+    page.wait_for_timeout(2500)  # (Playwright's events arrive while it waits)
+    assert len(streams) == 1 and streams[0].resource_type == "eventsource", streams
+    assert parts == [], "the page asked for its live part while nothing changed"
     assert page.evaluate("document.getElementById('live').dataset.marker") == "first"
 
+    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=1)  # another phone saves
+    expect(page.locator(".total").first).to_contain_text("395", timeout=3000)
+    assert page.evaluate("document.getElementById('live').dataset.marker") is None  # swapped in
+    assert len(parts) == 1 and parts[0].all_headers().get("if-none-match", "").startswith('W/"g')
+
+    # Hidden, the page asks nothing; back on screen it asks at once and catches up.
     _set_visibility(page, "hidden")
     page.wait_for_timeout(300)
-    before = len(polls)
-    page.wait_for_timeout(2500)
-    assert len(polls) == before, "a hidden page asked the server"
-
+    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=2)
+    page.wait_for_timeout(1500)
+    assert len(parts) == 1, "a hidden page asked the server"
     _set_visibility(page, "visible")
-    page.wait_for_timeout(400)
-    assert len(polls) > before, "back on screen, the page did not ask at once"
+    expect(page.locator(".total").first).to_contain_text("790", timeout=3000)
+    assert len(streams) == 2, "hidden, the page did not let its stream go and open it again"
+    assert not console_errors, console_errors
+
+
+def test_a_phone_taken_off_the_table_is_told_at_once(page, live_server, table, scorer, follower):
+    game = new_game(table, players=NAMES, first_dealer=0)
+    page.context.add_cookies([{"name": access.COOKIE, "value": phone_cookie(follower), "url": live_server.url}])
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator("#live")).to_be_visible()
+    page.wait_for_timeout(500)  # the stream is open
+    services.revoke_device(device=follower, by=scorer)
+    expect(page.get_by_text("The scorer took this phone off the table")).to_be_visible(timeout=3000)
+
+
+def test_without_event_source_the_page_polls_every_second(scorer_page, live_server, table, console_errors):
+    game = new_game(table, players=NAMES, first_dealer=0)
+    page = scorer_page
+    page.add_init_script("delete window.EventSource")
+    streams, parts = _requests(page, game.pk)
+    answers: list[int] = []
+    page.on("response", lambda r: answers.append(r.status) if r.request in parts else None)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator("#live")).to_be_visible()
+    page.evaluate("document.getElementById('live').dataset.marker = 'first'")
+    page.wait_for_timeout(3200)
+    assert streams == []
+    assert len(parts) >= 2, parts
+    assert answers and set(answers) == {304}, answers
+    assert page.evaluate("document.getElementById('live').dataset.marker") == "first"
+
+    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=1)
+    expect(page.locator(".total").first).to_contain_text("395", timeout=3000)
     assert not console_errors, console_errors

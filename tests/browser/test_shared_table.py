@@ -1,8 +1,9 @@
 """The shared table with phones side by side (browser contexts of 390×844 each), against the app
-as ``make run`` serves it (gunicorn with two processes, debug off, a SQLite file): the scorer
+as ``make run`` serves it (gunicorn with two uvicorn workers, debug off, a SQLite file): the scorer
 brings in a phone to follow by its link and another to score; a deal saved on the scorer's phone
-shows on the others within 2 seconds, with no reload: the board, the deal list, who deals next,
-and the *Enter deal* button on a scoring phone only."""
+shows on the others within 2 seconds, with no reload (through their streams of server-sent
+events): the board, the deal list, who deals next, and the *Enter deal* button on a scoring phone
+only."""
 
 from __future__ import annotations
 
@@ -69,6 +70,9 @@ def test_a_deal_saved_on_one_phone_shows_on_the_others_within_2_seconds(browser:
 
     # Ben's phone opens it: it lands on the game in progress, to follow.
     following = _phone(browser, phones, errors)
+    asked: list[str] = []  # what the following phone's live page asks for, after it loaded
+    path = f"/games/{game}/"
+    following.on("request", lambda r: asked.append(r.resource_type) if path in r.url else None)
     _join(following, follow_url, "Ben's phone")
     expect(following.locator(".status")).to_contain_text("Ben deals next")
     expect(following.get_by_text("No deals yet.")).to_be_visible()
@@ -103,10 +107,12 @@ def test_a_deal_saved_on_one_phone_shows_on_the_others_within_2_seconds(browser:
     expect(following.get_by_role("link", name="Enter deal 2")).to_have_count(0)
     expect(second.locator("#deal-1")).to_be_visible()
     assert following.evaluate("window.__noReload") is True  # the same page: swapped, not reloaded
+    # Through its stream of server-sent events: one stream, one request for the changed part, no poll.
+    assert asked.count("eventsource") == 1 and asked.count("xhr") + asked.count("fetch") == 1, asked
     shot(following, "shared-2-follower-after-save")
     shot(second, "shared-3-second-scorer-after-save")
 
-    # The follower's phone is taken off the table: its page stops at its next poll.
+    # The follower's phone is taken off the table: its stream tells its page at once.
     scoring.goto(f"{url}/tables/{seeded['table']}/")
     take = scoring.locator("li", has_text="Ben's phone").get_by_role("button", name="Take access away")
     take.click()

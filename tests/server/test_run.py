@@ -41,9 +41,9 @@ def get(path, opener=opener, headers=None):
     request = urllib.request.Request(base + path, headers=headers or {})
     try:
         with opener.open(request, timeout=10) as r:
-            return r.status, dict(r.headers), r.read().decode("utf-8", "replace")
+            return r.status, {k.title(): v for k, v in r.headers.items()}, r.read().decode("utf-8", "replace")
     except urllib.error.HTTPError as e:
-        return e.code, dict(e.headers), e.read().decode("utf-8", "replace")
+        return e.code, {k.title(): v for k, v in e.headers.items()}, e.read().decode("utf-8", "replace")
 
 out = {}
 out["home"] = get("/")[0]

@@ -47,9 +47,11 @@ def test_the_page_and_its_live_part_carry_validators(client, game):
     assert page["ETag"] == live.etag(game.version, Role.SCORE, partial=False)
     assert page["Cache-Control"] == "private, no-cache" and "Cookie" in page["Vary"] and "HX-Request" in page["Vary"]
     body = page.content.decode()
-    # The live part polls itself, holding the version it shows.
-    assert 'id="live"' in body and 'hx-trigger="every 1s, live"' in body and "live.js" in body
-    assert f'data-live-etag="W/&quot;g{game.version}-score-p&quot;"' in body
+    # The live part listens to the game's stream, holding the version it shows (in the language shown).
+    assert 'id="live"' in body and 'hx-trigger="live"' in body and "live.js" in body
+    assert f'data-live-events="{reverse("table:game_events", args=[game.pk])}"' in body
+    assert 'data-live-poll="1"' in body  # without EventSource: every second
+    assert f'data-live-etag="W/&quot;g{game.version}-score-en-p&quot;"' in body
     part = _poll(client, game, None)
     assert part["ETag"] == live.etag(game.version, Role.SCORE, partial=True)
 
@@ -81,7 +83,7 @@ def test_a_save_on_another_phone_changes_the_whole_live_part(client, watcher, ga
     assert body.lstrip().startswith('<div id="live"') and "<html" not in body
     assert 'id="deal-2"' in body  # the deal list
     assert "Ann</strong> deals next" in body  # who deals next (the winner of the hand)
-    assert f"W/&quot;g{Game.objects.get(pk=game.pk).version}-follow-p&quot;" in body
+    assert f"W/&quot;g{Game.objects.get(pk=game.pk).version}-follow-en-p&quot;" in body
     assert _poll(watcher, game, r["ETag"]).status_code == 304
     # The scorer's own live part has the button for the next deal.
     assert "Enter deal 3" in _poll(client, game, None).content.decode()
@@ -133,12 +135,13 @@ def test_a_phone_with_two_devices_at_the_table_is_its_scorer(table, scorer, foll
 @pytest.mark.parametrize(
     ("header", "status"),
     [
-        ('"g{v}-score-p"', 304),  # a strong validator compares weakly
-        ('W/"x", W/"g{v}-score-p"', 304),
+        ('"g{v}-score-en-p"', 304),  # a strong validator compares weakly
+        ('W/"x", W/"g{v}-score-en-p"', 304),
         ("*", 304),
-        ('W/"g{old}-score-p"', 200),  # an older version
-        ('W/"g{v}-follow-p"', 200),  # another role's page
-        ('W/"g{v}-score-f"', 200),  # the whole page's validator
+        ('W/"g{old}-score-en-p"', 200),  # an older version
+        ('W/"g{v}-follow-en-p"', 200),  # another role's page
+        ('W/"g{v}-score-en-f"', 200),  # the whole page's validator
+        ('W/"g{v}-score-de-p"', 200),  # the page in another language
         ("garbage", 200),
     ],
 )

@@ -1,7 +1,8 @@
 """`python manage.py serve [--port 8000]`: how a table plays (``make run``).
 
-Serves the app to every phone on the local network, safely: gunicorn (several processes, a
-thread pool each), debug off, static files collected and served by WhiteNoise, the secret key
+Serves the app to every phone on the local network, safely: gunicorn with uvicorn workers
+(ASGI: several processes, each holding the live pages' streams and a pool of threads for the
+pages, ``scorekeeper.asgi``), debug off, static files collected and served by WhiteNoise, the secret key
 generated once under ``var/``, ``ALLOWED_HOSTS`` set to this machine's addresses and names. Prints
 the address to open and a QR code of it.
 
@@ -33,7 +34,7 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 8000))
         parser.add_argument("--bind", default="0.0.0.0", help="the address to listen on (default: every one)")
         parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY") or 2))
-        parser.add_argument("--threads", type=int, default=4, help="threads per worker")
+        parser.add_argument("--threads", type=int, default=4, help="threads per worker for the pages")
         parser.add_argument("--access-log", action="store_true", help="log every request (each poll too)")
         parser.add_argument(
             "--cert", default=os.environ.get("CERT") or None, help="serve HTTPS with this certificate (PEM; env CERT)"
@@ -62,6 +63,7 @@ class Command(BaseCommand):
         address = found[0] if found else "127.0.0.1"
         site = os.environ.get("SCOREKEEPER_URL", "").strip() or lan.url(address, port, "https" if https else "http")
         env = _environment(site, found, https)
+        env["SCOREKEEPER_THREADS"] = str(threads)
         # Every process signs the phones' cookies with one key: DJANGO_SECRET_KEY, or the one the
         # settings generated under var/ as this command started, which each process reads there.
         # Migrations and static files only when something changed (startup): a warm start is quick.
@@ -74,7 +76,7 @@ class Command(BaseCommand):
         with translation.override(terminal_language()):
             self.stdout.write(self._banner(site, found, port, https))
         self.stdout.flush()
-        command = _gunicorn(bind, port, workers, threads, access_log, (cert, key) if https else None)
+        command = _gunicorn(bind, port, workers, access_log, (cert, key) if https else None)
         os.execvpe(command[0], command, env)
 
     def _banner(self, site: str, found: list[str], port: int, https: bool) -> str:
@@ -131,8 +133,8 @@ def _environment(site: str, found: list[str], https: bool) -> dict[str, str]:
         "DJANGO_STATIC_MANIFEST": "1",
         "DJANGO_ALLOWED_HOSTS": ",".join(hosts),
         "SCOREKEEPER_URL": site,
-        # Each thread keeps its database connection: a watching phone's poll then costs one
-        # query, not a connection.
+        # Each thread of the pages keeps its database connection (scorekeeper.asgi: the pages go
+        # to Django's WSGI handler on a pool of threads); the live streams share one per process.
         "DATABASE_CONN_MAX_AGE": os.environ.get("DATABASE_CONN_MAX_AGE") or "600",
     }
     if https:
@@ -145,22 +147,22 @@ def _environment(site: str, found: list[str], https: bool) -> dict[str, str]:
 
 
 def _gunicorn(
-    bind: str, port: int, workers: int, threads: int, access_log: bool, tls: tuple[str | None, str | None] | None
+    bind: str, port: int, workers: int, access_log: bool, tls: tuple[str | None, str | None] | None
 ) -> list[str]:
     """The gunicorn command line that serves the app (``tls``: the certificate and its key)."""
     command = [
         sys.executable,
         "-m",
         "gunicorn",
-        "scorekeeper.wsgi:application",
+        "scorekeeper.asgi:application",
         "--bind",
         f"{bind}:{port}" if ":" not in bind else f"[{bind}]:{port}",
         "--workers",
         str(workers),
-        "--threads",
-        str(threads),
         "--worker-class",
-        "gthread",
+        "uvicorn_worker.UvicornWorker",
+        "--graceful-timeout",
+        "3",  # the live pages' streams stay open: a restart closes them (the phones connect again)
         "--keep-alive",
         "5",
         "--log-level",

@@ -1,0 +1,282 @@
+"""The watching phones of one app process, and the news that reaches them (``live`` says how).
+
+Each open stream of a game page (``views.game_events``) is a ``Watch`` in this process's ``Hub``,
+filed under its game and the phone's devices. The hub learns of changes from the database, for
+all its watches at once:
+
+- PostgreSQL: one connection per process (psycopg 3, async) LISTENs on ``live.CHANNEL``; a save's
+  NOTIFY ("g<game>:<version>") wakes the watches of that game, a phone's ("d<device>") makes its
+  watches check the phone's access again. After the connection is lost and made again, every
+  watch checks again (what was sent meanwhile is lost).
+- SQLite: one check every ``CHECK_SECONDS`` while any phone watches: when anything was written
+  since the last (``PRAGMA data_version``), the versions of the watched games and the state (role,
+  taken off) of the watching devices, in two indexed queries.
+
+What the streams need from the database (the access check as a stream opens, the check again
+after a change of access, SQLite's check) runs on one thread of its own with one connection
+(``run_db``): a watching phone holds no connection and no query runs per phone while nothing
+changes. A stream sends a ``ping`` every ``PING_SECONDS`` (the page knows the line is alive; a
+dead client is found), and nothing else until its game changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from django.db import DatabaseError, connection
+
+from scorekeeper.table import live, poll
+from scorekeeper.table.models import Device, Game
+
+log = logging.getLogger(__name__)
+
+CHECK_SECONDS = 0.25  # SQLite: how often a process compares the watched games' versions
+PING_SECONDS = 10  # a stream says it is alive this often (live.js: no word for 25 s, it is stale)
+RETRY_MS = 1000  # EventSource waits this long before it connects again after a drop
+READY_SECONDS = 5  # PostgreSQL: how long a stream waits for the process's LISTEN as it opens
+
+_db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-db")
+_data_version: list[int | None] = [None]  # SQLite's, as the watchers' thread last saw it
+
+
+def _in_db_thread[T](fn: Callable[..., T], *args: Any) -> T:
+    try:
+        return fn(*args)
+    except DatabaseError:
+        _let_go()  # the next call connects again (a restarted database, a lost link)
+        raise
+
+
+def _let_go() -> None:
+    connection.close()
+    _data_version[0] = None  # a new connection counts from its own start
+
+
+async def run_db[T](fn: Callable[..., T], *args: Any) -> T:
+    """Run ``fn`` on the watchers' database thread (its own connection, kept)."""
+    return await asyncio.get_running_loop().run_in_executor(_db, _in_db_thread, fn, *args)
+
+
+def close_connection() -> None:
+    """Close the watchers' database connection (the next use opens another): a test database is
+    dropped only when nobody is connected to it."""
+    _db.submit(_let_go).result(10)
+
+
+class Watch:
+    """One open stream: a phone (its devices, from its cookie) watching a game."""
+
+    __slots__ = ("devices", "fresh", "game", "latest", "recheck", "woken")
+
+    def __init__(self, game: int, devices: list[int]) -> None:
+        self.game = game
+        self.devices = devices
+        self.latest: int | None = None  # the newest version the hub heard of
+        self.recheck = False  # the phone's access changed: ask the database again
+        self.fresh = True  # SQLite: not yet seen by a check
+        self.woken = asyncio.Event()
+
+    def offer(self, version: int) -> None:
+        if version != self.latest:
+            self.latest = version
+            self.woken.set()
+
+    def check_again(self) -> None:
+        self.recheck = True
+        self.woken.set()
+
+
+class Hub:
+    """The watches of this process (of its event loop) and the task that brings them news."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.games: dict[int, set[Watch]] = {}
+        self.devices: dict[int, set[Watch]] = {}
+        self.postgres = connection.vendor == "postgresql"
+        self.ready = asyncio.Event()  # PostgreSQL: LISTEN is in place (SQLite: at once)
+        self.versions: dict[int, int] = {}  # SQLite: the last versions seen
+        self.states: dict[int, tuple[str, bool]] = {}  # SQLite: the devices' (role, revoked) seen
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def watching(self) -> int:
+        return sum(len(w) for w in self.games.values())
+
+    async def watch(self, game: int, devices: list[int]) -> Watch:
+        """File a new watch before its first look at the database: no change after it is missed."""
+        if self.task is None or self.task.done():
+            self.task = self.loop.create_task(self._listen() if self.postgres else self._check())
+        if not self.postgres:
+            self.ready.set()
+        w = Watch(game, devices)
+        self.games.setdefault(game, set()).add(w)
+        for d in devices:
+            self.devices.setdefault(d, set()).add(w)
+        if not self.ready.is_set():
+            try:
+                await asyncio.wait_for(self.ready.wait(), READY_SECONDS)
+            except TimeoutError:
+                log.warning("live: no LISTEN connection yet; the stream opens all the same")
+        return w
+
+    def forget(self, w: Watch) -> None:
+        for key, index in ((w.game, self.games), *((d, self.devices) for d in w.devices)):
+            found = index.get(key)
+            if found is not None:
+                found.discard(w)
+                if not found:
+                    del index[key]
+                    if index is self.games:
+                        self.versions.pop(key, None)
+                    else:
+                        self.states.pop(key, None)
+
+    def game_changed(self, game: int, version: int) -> None:
+        for w in self.games.get(game, ()):
+            w.offer(version)
+
+    def device_changed(self, device: int) -> None:
+        for w in self.devices.get(device, ()):
+            w.check_again()
+
+    def everyone_again(self) -> None:
+        for watches in self.games.values():
+            for w in watches:
+                w.check_again()
+
+    def heard(self, payload: str) -> None:
+        """A NOTIFY of ``live.games_changed`` or ``live.devices_changed``."""
+        try:
+            if payload.startswith("g"):
+                game, version = payload[1:].split(":")
+                self.game_changed(int(game), int(version))
+            elif payload.startswith("d"):
+                self.device_changed(int(payload[1:]))
+        except ValueError:
+            log.warning("live: a notification not understood: %r", payload)
+
+    async def _listen(self) -> None:
+        """PostgreSQL: LISTEN on one connection of this process, for ever (again after a loss)."""
+        import psycopg
+
+        params = connection.get_connection_params()
+        for key in ("cursor_factory", "context", "prepare_threshold", "server_side_binding", "pool"):
+            params.pop(key, None)
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
+                async with conn:
+                    await conn.execute(f"LISTEN {live.CHANNEL}")
+                    if self.ready.is_set():
+                        self.everyone_again()  # reconnected: what was sent meanwhile is lost
+                    self.ready.set()
+                    async for note in conn.notifies():
+                        self.heard(note.payload)
+            except (psycopg.Error, OSError) as exc:
+                log.warning("live: the LISTEN connection failed (%s); connecting again", exc)
+            await asyncio.sleep(1)
+
+    async def _check(self) -> None:
+        """SQLite: compare the watched games' versions and devices' states, for every watch at once."""
+        while True:
+            await asyncio.sleep(CHECK_SECONDS)
+            if not self.games:
+                continue
+            try:
+                found = await run_db(_read, list(self.games), list(self.devices))
+            except DatabaseError as exc:
+                log.warning("live: checking the versions failed (%s)", exc)
+                continue
+            if found is not None:
+                self._compare(*found)
+
+    def _compare(self, versions: dict[int, int], states: dict[int, tuple[str, bool]]) -> None:
+        for game, watches in self.games.items():
+            version = versions.get(game)
+            if version is None:
+                for w in watches:
+                    w.check_again()  # no such game any more: the stream says so
+                continue
+            changed = self.versions.get(game) != version
+            self.versions[game] = version
+            for w in watches:
+                if changed or w.fresh:
+                    w.offer(version)
+        for device, state in states.items():
+            seen = self.states.get(device)
+            self.states[device] = state
+            if (seen is not None and seen != state) or (seen is None and state[1]):
+                self.device_changed(device)  # a device seen taken off for the first time: check too
+        for watches in self.games.values():
+            for w in watches:
+                w.fresh = False
+
+
+def _read(games: list[int], devices: list[int]) -> tuple[dict[int, int], dict[int, tuple[str, bool]]] | None:
+    """The games' versions and the devices' (role, taken off), or None when no other connection
+    wrote to the database since the last look (SQLite's ``data_version``: a table that plays
+    nothing costs this process one pragma per check)."""
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA data_version")
+        (now,) = cursor.fetchone()
+    if now == _data_version[0]:
+        return None
+    _data_version[0] = now
+    versions = dict(Game.objects.filter(pk__in=games).values_list("pk", "version"))
+    states = {
+        pk: (role, revoked is not None)
+        for pk, role, revoked in Device.objects.filter(pk__in=devices).values_list("pk", "role", "revoked")
+    }
+    return versions, states
+
+
+_hub: Hub | None = None
+
+
+def hub() -> Hub:
+    """This process's hub (one per event loop: a server has one)."""
+    global _hub
+    loop = asyncio.get_running_loop()
+    if _hub is None or _hub.loop is not loop:
+        _hub = Hub(loop)
+    return _hub
+
+
+def event(name: str, data: str = "") -> bytes:
+    return f"event: {name}\ndata: {data}\n\n".encode()
+
+
+async def events(h: Hub, w: Watch, version: int, role: str, language: str) -> AsyncIterator[bytes]:
+    """The stream of one phone: the validator of the live part it should hold (``change``) at
+    once and whenever it changes, ``gone`` when the phone lost its access, and a ``ping`` now and
+    then. Ends when the phone goes away (Django cancels it) or lost its access."""
+    sent = None
+    try:
+        yield f"retry: {RETRY_MS}\n\n".encode()
+        while True:
+            w.woken.clear()
+            if w.recheck:
+                w.recheck = False
+                found = await run_db(poll.version_and_role, w.devices, w.game)
+                if found is None:
+                    yield event("gone")
+                    return
+                version, role = found
+                w.latest = version
+            elif w.latest is not None:
+                version = max(version, w.latest)  # a check begun before the stream's own look
+            tag = live.etag(version, role, partial=True, language=language)
+            if tag != sent:
+                yield event("change", tag)
+                sent = tag
+            try:
+                await asyncio.wait_for(w.woken.wait(), PING_SECONDS)
+            except TimeoutError:
+                yield event("ping")
+    finally:
+        h.forget(w)

@@ -1,0 +1,99 @@
+"""``scorekeeper.asgi``: the async views (the live streams) go to Django's ASGI handler, every
+other request to Django's WSGI handler on a pool of threads — the second path, kept because it
+costs a request 0.54 ms of CPU instead of 3.6 (``benchmarks.live``). Both answer every page the
+same: status, headers that matter and body (the per-request nonce and CSRF token aside)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from asgiref.testing import ApplicationCommunicator
+from django.core.asgi import get_asgi_application
+
+from scorekeeper import asgi
+from scorekeeper.table import access, watchers
+from tests.conftest import NAMES, new_game, phone_cookie, run_async
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _watchers_let_go():
+    """The streams' database thread keeps its connection: closed after each test (PostgreSQL
+    drops the test database only when nobody is connected)."""
+    yield
+    watchers.close_connection()
+
+
+def _call(app: Any, method: str, path: str, cookie: str = "", body: bytes = b"") -> tuple[int, dict[str, str], bytes]:
+    headers = [(b"host", b"127.0.0.1")]
+    if cookie:
+        headers.append((b"cookie", f"{access.COOKIE}={cookie}".encode()))
+    if body:
+        headers.append((b"content-type", b"application/x-www-form-urlencoded"))
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": headers,
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+
+    async def run() -> tuple[int, dict[str, str], bytes]:
+        talk = ApplicationCommunicator(app, scope)
+        await talk.send_input({"type": "http.request", "body": body, "more_body": False})
+        start = await talk.receive_output(10)
+        content = b""
+        while True:
+            message = await talk.receive_output(10)
+            content += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        return start["status"], {k.decode().lower(): v.decode() for k, v in start["headers"]}, content
+
+    return run_async(run)
+
+
+def _same(body: bytes) -> str:
+    text = body.decode("utf-8", errors="replace")
+    text = re.sub(r'nonce="[^"]+"', 'nonce=""', text)
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "csrf", text)
+
+
+KEPT = ("content-type", "cache-control", "etag", "location", "x-frame-options", "vary")
+
+
+def test_pages_are_answered_as_by_djangos_asgi_handler(table, scorer):
+    game = new_game(table, players=NAMES, first_dealer=0)
+    cookie = phone_cookie(scorer)
+    plain = get_asgi_application()
+    for method, path, who in [
+        ("GET", "/", ""),
+        ("GET", f"/games/{game.pk}/", cookie),
+        ("GET", f"/games/{game.pk}/", ""),  # a stranger: 404
+        ("GET", "/rules/", ""),
+        ("GET", "/no/such/page/", ""),
+        ("POST", f"/games/{game.pk}/deals/new/", cookie),  # no CSRF token: 403
+        ("GET", "/healthz", ""),
+    ]:
+        ours, theirs = _call(asgi.application, method, path, who), _call(plain, method, path, who)
+        assert ours[0] == theirs[0], path
+        assert {k: ours[1].get(k) for k in KEPT} == {k: theirs[1].get(k) for k in KEPT}, path
+        assert _same(ours[2]) == _same(theirs[2]), path
+
+
+def test_only_the_async_views_go_to_the_asgi_handler():
+    assert asgi.is_async("/games/1/events/")
+    assert not asgi.is_async("/games/1/")
+    assert not asgi.is_async("/")
+    assert not asgi.is_async("/no/such/page/")
+    assert not asgi.is_async("/static/live.js")

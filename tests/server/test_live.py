@@ -1,0 +1,219 @@
+"""The live channel as ``make run`` serves it (``manage.py serve``: gunicorn with uvicorn workers):
+a watching phone's stream of server-sent events says "changed" within a second of a save made
+through the deal form, refuses a stranger and a phone taken off the table (which it tells at once,
+as it holds the stream), and a stream opened again after a drop starts from the game as it is.
+
+With PostgreSQL (``DATABASE_URL`` names one, as in ``make test``'s second run): two app servers on
+one database, a phone watching through one sees a save made through the other within a second
+(LISTEN/NOTIFY, no broker)."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+from tests import postgres
+from tests.phones import Phone, save_deal
+from tests.server import app
+
+PLAYERS = ["Ann", "Ben", "Cleo"]
+
+
+class Stream:
+    """A phone's EventSource, by hand: the events as they come."""
+
+    def __init__(self, server: app.AppServer, game: int, cookie: str | None) -> None:
+        url = urlsplit(server.url)
+        self.conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=10)
+        headers = {"Accept": "text/event-stream", "Accept-Encoding": "gzip, deflate"}
+        if cookie:
+            headers["Cookie"] = f"sk_devices={cookie}"
+        self.conn.request("GET", f"/games/{game}/events/", headers=headers)
+        self.response = self.conn.getresponse()
+        self.status = self.response.status
+
+    def next(self, within: float) -> tuple[str, str]:
+        """The next event other than a ping, within ``within`` seconds."""
+        deadline = time.monotonic() + within
+        name, data = "message", ""
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no event")
+            assert self.conn.sock is not None
+            self.conn.sock.settimeout(left)
+            line = self.response.readline().decode()
+            if not line:
+                raise EOFError("the stream ended")
+            line = line.rstrip("\n")
+            if line.startswith("event:"):
+                name = line[6:].strip()
+            elif line.startswith("data:"):
+                data = line[5:].strip()
+            elif line == "" and name != "message":
+                if name != "ping":
+                    return name, data
+                name, data = "message", ""
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _device(cookie: str) -> int:
+    return int(cookie.split(":")[0])
+
+
+def _part(server: app.AppServer, game: int, cookie: str, tag: str) -> tuple[int, str]:
+    url = urlsplit(server.url)
+    conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=10)
+    headers = {"Cookie": f"sk_devices={cookie}", "HX-Request": "true", "If-None-Match": tag}
+    conn.request("GET", f"/games/{game}/", headers=headers)
+    response = conn.getresponse()
+    response.read()
+    conn.close()
+    return response.status, response.getheader("ETag") or ""
+
+
+def _serve(tmp: Path, env: dict[str, str] | None = None) -> app.AppServer:
+    port = app.free_port()
+    command = [sys.executable, str(app.ROOT / "manage.py"), "serve", "--bind", "127.0.0.1", "--port", str(port)]
+    return app.start(tmp, command=[*command, "--workers", "1"], port=port, env=env)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory) -> Iterator[app.AppServer]:
+    server = _serve(tmp_path_factory.mktemp("live"))
+    yield server
+    server.stop()
+
+
+def test_a_save_reaches_the_watching_phone_within_a_second(served):
+    seeded = served.seed(PLAYERS, watcher=True)
+    game, watcher = seeded["game"], seeded["watcher_cookie"]
+    stream = Stream(served, game, watcher)
+    try:
+        assert stream.status == 200
+        assert stream.response.getheader("Content-Type", "").startswith("text/event-stream")
+        assert stream.response.getheader("Content-Encoding") is None  # each event as it is sent
+        name, first = stream.next(5)
+        assert name == "change" and first.startswith('W/"g') and "-follow-" in first
+        assert _part(served, game, watcher, first)[0] == 304  # the page holds it already
+
+        saved, _, why = save_deal(Phone(served.url, {"sk_devices": seeded["cookie"]}), game, 1)
+        assert saved, why
+        began = time.monotonic()
+        name, second = stream.next(5)
+        assert time.monotonic() - began < 1.0
+        assert name == "change" and second != first
+        status, tag = _part(served, game, watcher, first)  # the page fetches its live part
+        assert status == 200 and tag == second
+    finally:
+        stream.close()
+
+
+def test_strangers_are_refused_and_a_phone_taken_off_is_told_at_once(served):
+    seeded = served.seed(PLAYERS, watcher=True)
+    game, watcher = seeded["game"], seeded["watcher_cookie"]
+    assert Stream(served, game, None).status == 404
+    other = served.seed(PLAYERS)  # a phone of another table
+    assert Stream(served, game, other["cookie"]).status == 404
+    assert Stream(served, 10**12, watcher).status == 404
+
+    stream = Stream(served, game, watcher)
+    try:
+        assert stream.next(5)[0] == "change"
+        revoke = (
+            "from scorekeeper.table import services; from scorekeeper.table.models import Device; "
+            f"services.revoke_device(device=Device.objects.get(pk={_device(watcher)}), by=None)"
+        )
+        done = served.manage("shell", "-c", revoke)
+        assert done.returncode == 0, done.stderr
+        began = time.monotonic()
+        assert stream.next(5)[0] == "gone"
+        assert time.monotonic() - began < 1.0
+        with pytest.raises(EOFError):
+            stream.next(2)  # the server ends the stream
+    finally:
+        stream.close()
+    # EventSource connects again by itself: refused; the live part is refused too (the page then
+    # reloads, and the whole page says why: 403, tests/table/test_access.py).
+    assert Stream(served, game, watcher).status == 404
+    assert _part(served, game, watcher, "")[0] == 404
+
+
+def test_a_stream_opened_again_after_a_drop_starts_from_the_game_as_it_is(served):
+    seeded = served.seed(PLAYERS, watcher=True)
+    game, watcher = seeded["game"], seeded["watcher_cookie"]
+    stream = Stream(served, game, watcher)
+    _, first = stream.next(5)
+    stream.close()  # the Wi-Fi drops; meanwhile the scorer saves
+    saved, _, why = save_deal(Phone(served.url, {"sk_devices": seeded["cookie"]}), game, 2)
+    assert saved, why
+    again = Stream(served, game, watcher)
+    try:
+        name, now = again.next(5)
+        assert name == "change" and now != first  # the page sees it differs and fetches
+        assert _part(served, game, watcher, first) == (200, now)
+    finally:
+        again.close()
+
+
+@pytest.fixture
+def shared_postgres() -> Iterator[str]:
+    """A database of its own on the PostgreSQL server ``DATABASE_URL`` names, dropped after."""
+    given = os.environ.get("DATABASE_URL", "")
+    if not postgres.is_postgres(given):
+        pytest.skip("DATABASE_URL names no PostgreSQL server (make test's second run does)")
+    import psycopg
+
+    name = f"scorekeeper_live_{uuid.uuid4().hex[:8]}"
+    parts = urlsplit(given)
+    url = urlunsplit(parts._replace(path=f"/{name}"))
+    with psycopg.connect(given.replace("postgres://", "postgresql://", 1), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield url
+    finally:
+        with psycopg.connect(given.replace("postgres://", "postgresql://", 1), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_two_app_servers_on_one_postgresql_database_stay_in_step(tmp_path, shared_postgres):
+    env_of = {
+        side: {**app.app_env(tmp_path / side), "DATABASE_URL": shared_postgres, "DJANGO_SECRET_KEY": "k" * 50}
+        for side in ("one", "two")
+    }
+    for side in env_of:
+        (tmp_path / side).mkdir()
+    one = _serve(tmp_path / "one", env_of["one"])
+    try:
+        two = _serve(tmp_path / "two", env_of["two"])
+        try:
+            seeded = one.seed(PLAYERS, watcher=True)
+            game, watcher = seeded["game"], seeded["watcher_cookie"]
+            stream = Stream(one, game, watcher)  # the phone watches through the first server
+            try:
+                _, first = stream.next(5)
+                for tag in (3, 4):  # saved through the second server
+                    saved, _, why = save_deal(Phone(two.url, {"sk_devices": seeded["cookie"]}), game, tag)
+                    assert saved, why
+                    began = time.monotonic()
+                    name, now = stream.next(5)
+                    assert time.monotonic() - began < 1.0, "the save took over a second to reach the phone"
+                    assert name == "change" and now != first
+                    assert _part(one, game, watcher, first) == (200, now)
+                    first = now
+            finally:
+                stream.close()
+        finally:
+            two.stop()
+    finally:
+        one.stop()
