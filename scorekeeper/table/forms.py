@@ -23,6 +23,7 @@ from django.core.exceptions import NON_FIELD_ERRORS
 from django.forms.boundfield import BoundField
 from django.forms.formsets import INITIAL_FORM_COUNT, TOTAL_FORM_COUNT, ManagementForm
 from django.http import QueryDict
+from django.utils.translation import gettext_lazy
 
 from scorekeeper.rules import games, profiles
 from scorekeeper.rules.cards import CardError, Token, parse_card, parse_token, split_cards
@@ -285,6 +286,28 @@ class PhoneNameForm(forms.Form):
 
 class TableNameForm(forms.Form):
     name = forms.CharField(max_length=60, label="The table's name")
+
+
+class SeatForm(forms.Form):
+    """A phone at a seat of a game ("This is Ben's phone"): ``seat`` the seat's position (empty: no
+    seat); ``phone`` (a scorer's form: which phone sits there, empty to clear it; absent: this phone)."""
+
+    seat = forms.TypedChoiceField(coerce=int, empty_value=None, required=False)
+    phone = forms.TypedChoiceField(coerce=int, empty_value=None, required=False)
+
+    def __init__(self, *args: Any, seats: list[str], phones: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        seat_field = self.fields["seat"]
+        assert isinstance(seat_field, forms.TypedChoiceField)
+        seat_field.choices = [("", gettext_lazy("no seat"))] + [(str(i), name) for i, name in enumerate(seats)]
+        phone_field = self.fields["phone"]
+        assert isinstance(phone_field, forms.TypedChoiceField)
+        phone_field.choices = [("", gettext_lazy("nobody"))] + [(str(pk), name) for pk, name in phones]
+
+    @property
+    def names_phone(self) -> bool:
+        """The form names the phone (a scorer's): else it is this phone's own."""
+        return "phone" in self.data
 
 
 class RoleForm(forms.Form):

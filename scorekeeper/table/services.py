@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.messages import msg
@@ -290,6 +291,66 @@ def join_table(*, link: Link, name: str, replacing: Device | None = None) -> Dev
     return Device.objects.create(
         table=link.table, name=clean_name(name)[:40] or "A phone", role=link.role, added_by=link.created_by
     )
+
+
+# ---------------------------------------------------------------------------- phones at seats
+
+
+class SeatTaken(Exception):
+    """A phone asked for a seat another phone sits at (only a scorer moves a phone off a seat)."""
+
+
+@transaction.atomic
+def sit(*, game: Game, position: int | None, phone: Device, by: Device) -> Seat | None:
+    """``phone`` sits at the seat at ``position`` ("This is Ben's phone"), leaving any other seat of
+    the game it sat at; ``None``: it sits at no seat. A phone sits itself at a free seat (or leaves
+    its own); a scorer seats any phone of the table at any seat, or clears it (``clear_seat``).
+    One phone per seat, one seat per phone. Bumps the game's version: every phone sees it."""
+    game = _locked(game)
+    if phone.table_id != game.table_id or phone.revoked is not None:
+        raise AccessRefused(gettext("This phone is not at the table."))
+    if by.pk != phone.pk and not by.scores:
+        raise AccessRefused(gettext("Only a scoring phone seats another phone."))
+    seats = game.seated()
+    seat = None
+    if position is not None:
+        if not 0 <= position < len(seats):
+            raise AccessRefused(gettext("There is no such seat."))
+        seat = seats[position]
+        if seat.phone_id not in (None, phone.pk) and not by.scores:
+            raise SeatTaken(
+                gettext("{phone} sits at {player}'s seat: ask the scorer to change it.").format(
+                    phone=seat.phone.name if seat.phone else "", player=seat.player.name
+                )
+            )
+    others = Seat.objects.filter(game=game, phone=phone)
+    (others.exclude(pk=seat.pk) if seat is not None else others).update(phone=None)
+    if seat is not None and seat.phone_id != phone.pk:
+        Seat.objects.filter(pk=seat.pk).update(phone=phone)
+    _bump(game)
+    return seat
+
+
+@transaction.atomic
+def clear_seat(*, game: Game, position: int, by: Device) -> None:
+    """No phone sits at the seat at ``position`` any more (a scorer, or the phone sitting there)."""
+    game = _locked(game)
+    seats = game.seated()
+    if not 0 <= position < len(seats):
+        raise AccessRefused(gettext("There is no such seat."))
+    seat = seats[position]
+    if seat.phone_id is None:
+        return
+    if not by.scores and seat.phone_id != by.pk:
+        raise AccessRefused(gettext("Only a scoring phone changes another phone's seat."))
+    Seat.objects.filter(pk=seat.pk).update(phone=None)
+    _bump(game)
+
+
+def _bump(game: Game) -> None:
+    """The game changed for the phones watching it (its live part), not its deals or scores."""
+    Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+    game.refresh_from_db(fields=["version"])
 
 
 # ------------------------------------------------------------------------------------ games

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scorekeeper.table import phones, views, webapp
+from scorekeeper.table import hands, phones, views, webapp
 
 app_name = "table"
 
@@ -22,6 +22,7 @@ urlpatterns = [
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/rematch/", views.rematch, name="rematch"),
+    path("games/<int:game_id>/seats/", hands.seat_phone, name="seat_phone"),
     path("games/<int:game_id>/deals/new/", views.deal_new, name="deal_new"),
     path("games/<int:game_id>/deals/<int:deal_id>/", views.deal_page, name="deal"),
     path("games/<int:game_id>/deals/<int:deal_id>/edit/", views.deal_edit, name="deal_edit"),

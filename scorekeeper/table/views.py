@@ -26,7 +26,7 @@ from scorekeeper.rules import profiles
 from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import Rules
-from scorekeeper.table import access, checks, engine, lan, live, services
+from scorekeeper.table import access, checks, engine, hands, lan, live, services
 from scorekeeper.table.changes import change_history
 from scorekeeper.table.forms import DealEntry, JoinForm, NewGameForm, deal_entry, error_text, new_submission
 from scorekeeper.table.models import Change, ChangeAction, Deal, Device, Game, GameState, Link, Role
@@ -128,6 +128,7 @@ def _game_context(game: Game, device: Device, errors: list[str] | None = None) -
         "rules": rules,
         "device": device,
         **game_view(game, rules),
+        **hands.game_context(game, device),
         "live_etag": live.etag(game.version, device.role, partial=True),
         "poll_seconds": live.POLL_SECONDS,
         "submission": new_submission(),  # the rematch's, once the game is over
