@@ -64,8 +64,9 @@ def deal_facts(cards: Any, names: Sequence[str]) -> list[tuple[str, str]]:
     return facts
 
 
-def deal_hands(cards: Any, names: Sequence[str]) -> list[dict[str, Any]]:
-    """A stored deal's hands per player, as entered: each part a list of groups of printed cards."""
+def deal_hands(cards: Any, names: Sequence[str], entered_by: Any = None) -> list[dict[str, Any]]:
+    """A stored deal's hands per player, as entered: each part a list of groups of printed cards;
+    ``entered_by``: by seat, the phone that entered each hand (a deal the players entered)."""
     hands = cards.get("hands") if isinstance(cards, Mapping) else None
     if not isinstance(hands, list):
         return []
@@ -82,7 +83,8 @@ def deal_hands(cards: Any, names: Sequence[str]) -> list[dict[str, Any]]:
                 parts.append((text, [[_label(c) for c in value]] if value else []))
         if hand.get("big_gin") is True:
             parts.append(("big gin", []))
-        rows.append({"name": names[seat] if seat < len(names) else f"seat {seat + 1}", "parts": parts})
+        by = entered_by[seat] if isinstance(entered_by, list) and seat < len(entered_by) else ""
+        rows.append({"name": names[seat] if seat < len(names) else f"seat {seat + 1}", "parts": parts, "by": by})
     return rows
 
 
@@ -129,7 +131,7 @@ def change_history(game: Game, deal_id: int | None = None) -> list[dict[str, Any
             row["rules"] = [("before", _rules_text(game, c.before)), ("after", _rules_text(game, c.after))]
         else:
             row["sides"] = [
-                (side, deal_facts(data, names), deal_hands(data, names))
+                (side, deal_facts(data, names), deal_hands(data, names, c.hands_by if side == "after" else None))
                 for side, data in (("before", c.before), ("after", c.after))
                 if data is not None
             ]

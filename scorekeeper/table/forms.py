@@ -641,6 +641,16 @@ class DealFacts(forms.Form):
     def deal(self) -> dict[str, Any]:
         raise NotImplementedError
 
+    def given(self) -> dict[str, Any]:
+        """The facts this form gives, leaving out those not chosen (one player's hand of a deal
+        the players enter: the facts are given once, by whoever knows them first)."""
+        raise NotImplementedError
+
+    def partial(self) -> None:
+        """Nothing of the deal's own is required: a player's hand is sent without them."""
+        for name in (self.actor, *self.card_fields):
+            self.fields[name].required = False
+
 
 class OklahomaFacts(DealFacts):
     actor = "out"
@@ -674,6 +684,12 @@ class OklahomaFacts(DealFacts):
             deal["late_misdeal"] = True
         return deal
 
+    def given(self) -> dict[str, Any]:
+        if not self.cleaned_data.get("out"):
+            return {}
+        deal = self.deal()
+        return {"late_misdeal": False, **deal}
+
 
 class GinFacts(DealFacts):
     actor = "knocker"
@@ -703,6 +719,15 @@ class GinFacts(DealFacts):
     def deal(self) -> dict[str, Any]:
         data = self.cleaned_data
         return {"upcard": data["upcard"], "knocker": self.seat_choice(data["knocker"])}
+
+    def given(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        out: dict[str, Any] = {}
+        if data.get("upcard"):
+            out["upcard"] = data["upcard"]
+        if data.get("knocker"):
+            out["knocker"] = self.seat_choice(data["knocker"])
+        return out
 
 
 def error_text(e: RecordError) -> str:
@@ -780,13 +805,17 @@ class DealEntry:
         version: int | None = None,
         submission: str = "",
         live: bool = False,
+        seat: int | None = None,
     ) -> None:
         self.game = games.game(self.kind)
         self.players = players
         self.live = live  # a preview while the deal is being entered: empty fields are not nagged
+        self.seat = seat  # one player's hand only (his phone): the deal's facts as far as known
         facts, hands = self._initial(initial or {}) if data is None else ({}, None)
         facts.update(number=number, version=version, submission=submission)
         self.facts: DealFacts = self.facts_form(data, initial=facts, players=players)
+        if seat is not None:
+            self.facts.partial()
         self.hands: HandFormSet = self.hands_formset(data, initial=hands, prefix="p", players=players)
         self.focus = ""  # the id of what takes the focus after a failed save
 
@@ -808,6 +837,8 @@ class DealEntry:
         actors = list(self.facts[self.facts.actor].subwidgets)
         out = []
         for form in self.hands.forms:
+            if self.seat is not None and form.seat != self.seat:
+                continue
             out.append(
                 Section(
                     form=form,
@@ -831,6 +862,14 @@ class DealEntry:
     @property
     def hint_template(self) -> str:
         return f"{self.template}#hint"
+
+    @property
+    def other_actors(self) -> list[Any]:
+        """One player's hand: the radios saying another player went out (knocked)."""
+        if self.seat is None:
+            return []
+        radios = list(self.facts[self.facts.actor].subwidgets)[:-1]
+        return [r for i, r in enumerate(radios) if i != self.seat]
 
     @property
     def nobody(self) -> Any:
@@ -889,6 +928,16 @@ class DealEntry:
         if not (facts_ok and hands_ok):
             return None
         return {**self.facts.deal(), "hands": {form.player: form.hand() for form in self.hands.forms}}
+
+    def own(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """One player's hand (``seat``): the deal's facts it gives and the hand (RECORD.md form),
+        or None while a field does not read."""
+        assert self.seat is not None
+        facts_ok = self.facts.is_valid()
+        hands_ok = self.hands.is_valid()
+        if not (facts_ok and hands_ok):
+            return None
+        return self.facts.given(), self.hands.forms[self.seat].hand()
 
     # ---- errors
     @staticmethod

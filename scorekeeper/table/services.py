@@ -12,6 +12,7 @@ when and by whom, and bumps ``Game.version``.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 from collections.abc import Mapping, Sequence
@@ -29,6 +30,7 @@ from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.messages import msg
 from scorekeeper.rules.results import DealResult, GameResult, Standing
 from scorekeeper.table import engine
+from scorekeeper.table.changes import deal_facts
 from scorekeeper.table.models import (
     Change,
     ChangeAction,
@@ -37,6 +39,8 @@ from scorekeeper.table.models import (
     Game,
     GameState,
     Link,
+    OpenDeal,
+    OpenHand,
     Player,
     Role,
     Seat,
@@ -146,6 +150,7 @@ def _log(
     before: Any = None,
     after: Any = None,
     undoes: Change | None = None,
+    hands_by: list[str] | None = None,
 ) -> Change:
     device, name = _actor(by)
     return Change.objects.create(
@@ -158,6 +163,7 @@ def _log(
         by=device,
         by_name=name,
         undoes=undoes,
+        hands_by=hands_by,
     )
 
 
@@ -643,7 +649,8 @@ def add_deal(
 ) -> Deal:
     """Add a deal (RECORD.md form) as the next deal. ``number`` is the deal number the form was
     opened for: when another phone has saved that deal meanwhile, the same cards are taken as
-    this very deal (nothing doubled) and other cards are a Conflict."""
+    this very deal (nothing doubled) and other cards are a Conflict. A deal the players were
+    entering on their phones (``OpenDeal``) is closed: the scorer entered it."""
     game = _locked(game)
     _check_submission(submission)
     names = game.player_names()
@@ -660,6 +667,15 @@ def add_deal(
             deal=there,
             change=change,
         )
+    row = _add_next(game, cards, count, by=by)
+    OpenDeal.objects.filter(game=game).delete()
+    _remember(submission, reverse("table:game", args=[game.pk]) + f"?saved={row.number}#deal-{row.number}")
+    row.refresh_from_db()
+    return row
+
+
+def _add_next(game: Game, cards: dict[str, Any], count: int, *, by: Actor, hands_by: list[str] | None = None) -> Deal:
+    """Play and store ``cards`` (seat form) as the next deal (``count + 1``), in the history."""
     if game.finished:
         raise RecordInvalid(
             [
@@ -674,10 +690,8 @@ def add_deal(
         )
     played = _rescore(game, [cards], start=count + 1)
     row = Deal.objects.create(game=game, number=count + 1, cards=cards)
-    _log(game, ChangeAction.DEAL_ADDED, by=by, deal=row, number=row.number, after=cards)
+    _log(game, ChangeAction.DEAL_ADDED, by=by, deal=row, number=row.number, after=cards, hands_by=hands_by)
     _store(game, played)
-    _remember(submission, reverse("table:game", args=[game.pk]) + f"?saved={row.number}#deal-{row.number}")
-    row.refresh_from_db()
     return row
 
 
@@ -774,6 +788,147 @@ def _restore(game: Game, deal_id: int | None, number: int, cards: Any, *, by: Ac
     change = _log(game, ChangeAction.DEAL_RESTORED, by=by, deal=row, number=number, after=cards, undoes=undoes)
     _store(game, played)
     return change
+
+
+# --------------------------------------------------------------- the players' own hands
+
+
+@transaction.atomic
+def open_deal(*, game: Game, by: Device) -> OpenDeal:
+    """Open the next deal for the players to enter, each his own hand on his own phone (the one
+    open already, if there is one). Refused (RecordInvalid) once the game is over."""
+    game = _locked(game)
+    there = OpenDeal.objects.filter(game=game).first()
+    if there is not None:
+        return there
+    if game.finished:
+        raise RecordInvalid([RecordError(msg("the game is over: no deal follows"), rule="game over")])
+    row = OpenDeal.objects.create(game=game, number=game.deals.count() + 1, opened_by=by.name)
+    _bump(game)
+    return row
+
+
+def _open_or_gone(game: Game, number: int | None) -> OpenDeal:
+    """The game's open deal, locked with the game, as long as it is the one the form was opened for."""
+    row = OpenDeal.objects.filter(game=game).first()
+    if row is None or (number is not None and row.number != number):
+        last = game.changes.order_by("-at", "-id").first()
+        raise Conflict(
+            gettext(
+                "Deal {number} is not open any more: it was saved or closed{when}. What you typed is kept below."
+            ).format(number=number or "", when=_when(last))
+        )
+    return row
+
+
+def _merge_facts(
+    row: OpenDeal, facts: Mapping[str, Any], facts_version: int | None, by: Device, names: list[str]
+) -> None:
+    """The deal's own facts a phone gives with its hand (seat form; only those it gives): taken
+    when nobody gave them, or gave them the same; refused (Conflict) when another phone gave them
+    otherwise since the phone's form was opened."""
+    changed = {k: v for k, v in facts.items() if k not in row.facts or row.facts[k] != v}
+    if not changed:
+        return
+    if facts_version != row.facts_version and any(k in row.facts for k in changed):
+        given = ", ".join(f"{k}: {v}" for k, v in deal_facts(row.facts, names))
+        raise Conflict(
+            gettext(
+                "How the deal ended was given on {phone} since you opened this form ({given}): check it, "
+                "and send your hand again. What you typed is kept below."
+            ).format(phone=row.facts_by or gettext("another phone"), given=given)
+        )
+    row.facts = {**row.facts, **changed}
+    row.facts_version += 1
+    row.facts_by = by.name
+    row.save(update_fields=["facts", "facts_version", "facts_by"])
+
+
+@transaction.atomic
+def submit_hand(
+    *,
+    game: Game,
+    seat: int,
+    hand: Mapping[str, Any],
+    facts: Mapping[str, Any] | None = None,
+    number: int | None = None,
+    version: int | None = None,
+    facts_version: int | None = None,
+    by: Device,
+    submission: str | None = None,
+) -> OpenHand:
+    """Store one player's hand of the open deal (RECORD.md hand) as his phone (or the scorer)
+    submits it, with the deal's facts it gives (seat form). ``version``: the hand's version the form
+    was opened with (None: the hand was not in): a stale correction is Conflict, never overwritten.
+    Hands of other seats never conflict: two phones sending at once both count. With the table's
+    ``save_when_complete``, the deal saves itself once every hand is in and it is valid."""
+    game = _locked(game)
+    _check_submission(submission)
+    names = game.player_names()
+    if not 0 <= seat < len(names):
+        raise Conflict(gettext("There is no such seat."))
+    row = _open_or_gone(game, number)
+    there = row.hands.filter(seat=seat).first()
+    if there is not None and there.version != version:
+        at = timezone.localtime(there.updated).strftime("%H:%M")
+        raise Conflict(
+            gettext(
+                "{name}'s hand was sent again from {phone} at {at} since you opened this form: it shows what "
+                "is stored now. What you typed is kept below: send it again to replace it."
+            ).format(name=names[seat], phone=there.by_name or gettext("another phone"), at=at)
+        )
+    _merge_facts(row, facts or {}, facts_version, by, names)
+    if there is None:
+        there = OpenHand.objects.create(deal=row, seat=seat, hand=dict(hand), by=by, by_name=by.name)
+    else:
+        there.hand, there.version, there.by, there.by_name = dict(hand), there.version + 1, by, by.name
+        there.updated = timezone.now()
+        there.save(update_fields=["hand", "version", "by", "by_name", "updated"])
+    _bump(game)
+    _remember(submission, reverse("table:game", args=[game.pk]) + "#open-deal")
+    if game.table.save_when_complete:
+        with contextlib.suppress(RecordInvalid):
+            _save_open(game, row, by=by)
+    return there
+
+
+def _save_open(game: Game, row: OpenDeal, *, by: Actor) -> Deal:
+    """The open deal saved as the next deal (RecordInvalid while a hand is missing or it is not
+    valid); the change names the phone that entered each hand."""
+    names = game.player_names()
+    hands = {h.seat: h for h in row.hands.all()}
+    missing = [name for i, name in enumerate(names) if i not in hands]
+    if missing:
+        raise RecordInvalid(
+            [RecordError(msg("{name}'s hand is not in yet", name=n), player=n, field=f"hands.{n}") for n in missing]
+        )
+    cards = {**row.facts, "hands": [hands[i].hand for i in range(len(names))]}
+    by_seat = [hands[i].by_name for i in range(len(names))]
+    with transaction.atomic():  # refused by the engine: nothing of it written
+        saved = _add_next(game, cards, game.deals.count(), by=by, hands_by=by_seat)
+    row.delete()
+    return saved
+
+
+@transaction.atomic
+def save_open_deal(*, game: Game, number: int | None = None, by: Actor, submission: str | None = None) -> Deal:
+    """Save the open deal, every hand in and the deal valid (else RecordInvalid, the engine's
+    errors), as the next deal: after it, an ordinary deal."""
+    game = _locked(game)
+    _check_submission(submission)
+    row = _open_or_gone(game, number)
+    saved = _save_open(game, row, by=by)
+    _remember(submission, reverse("table:game", args=[game.pk]) + f"?saved={saved.number}#deal-{saved.number}")
+    saved.refresh_from_db()
+    return saved
+
+
+@transaction.atomic
+def close_open_deal(*, game: Game, by: Device) -> None:
+    """The scorer closes the open deal without saving it (its hands are dropped)."""
+    game = _locked(game)
+    if OpenDeal.objects.filter(game=game).delete()[0]:
+        _bump(game)
 
 
 # ------------------------------------------------------------------------------------- undo
