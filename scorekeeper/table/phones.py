@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from scorekeeper.table import access, lan, services
@@ -164,4 +165,13 @@ def table_rename(request: HtmxHttpRequest, table: Table, device: Device) -> Http
         return _page(request, table, device, status=400, table_name=form)
     services.rename_table(table=table, name=form.cleaned_data["name"], by=device)
     messages.success(request, "Renamed.")
+    return _back(table)
+
+
+@require_POST
+@access.table_view(Role.SCORE)
+def table_settings(request: HtmxHttpRequest, table: Table, device: Device) -> HttpResponse:
+    """The table's settings: whether a deal the players enter on their phones saves itself."""
+    services.set_save_when_complete(table=table, value=request.POST.get("save_when_complete") == "on", by=device)
+    messages.success(request, gettext("Saved."))
     return _back(table)

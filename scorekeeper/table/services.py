@@ -279,6 +279,14 @@ def rename_table(*, table: Table, name: str, by: Device | None) -> Table:
 
 
 @transaction.atomic
+def set_save_when_complete(*, table: Table, value: bool, by: Device | None) -> Table:
+    """Whether a deal the players enter on their phones saves itself once every hand is in and valid."""
+    table.save_when_complete = value
+    table.save(update_fields=["save_when_complete"])
+    return table
+
+
+@transaction.atomic
 def join_table(*, link: Link, name: str, replacing: Device | None = None) -> Device:
     """The phone that opened ``link`` becomes a phone of its table with the link's role (a phone
     already at the table keeps its device, taking the link's role if it gives more). A link to

@@ -12,6 +12,7 @@ urlpatterns = [
     path("offline/", webapp.offline, name="offline"),
     path("tables/<int:table_id>/", phones.table_page, name="table"),
     path("tables/<int:table_id>/name/", phones.table_rename, name="table_rename"),
+    path("tables/<int:table_id>/settings/", phones.table_settings, name="table_settings"),
     path("tables/<int:table_id>/links/", phones.link_new, name="link_new"),
     path("tables/<int:table_id>/links/<int:link_id>/renew/", phones.link_renew, name="link_renew"),
     path("tables/<int:table_id>/links/<int:link_id>/revoke/", phones.link_revoke, name="link_revoke"),

@@ -317,3 +317,13 @@ def test_gin_a_card_in_both_hands_is_on_both(gin_game: Game, scorer: Device) -> 
     state = opendeal.state(gin_game)
     assert state is not None
     assert all(any("K♥ is entered twice in this deal" in e for e in h.errors) for h in state.hands)
+
+
+def test_the_table_chooses_to_save_when_complete(client: Client, table: Table, phones: list[Device]) -> None:
+    assert "saves itself when every hand is in" in client.get(f"/tables/{table.pk}/").content.decode()
+    client.post(f"/tables/{table.pk}/settings/", {"save_when_complete": "on"})
+    assert Table.objects.get(pk=table.pk).save_when_complete
+    client.post(f"/tables/{table.pk}/settings/", {})
+    assert not Table.objects.get(pk=table.pk).save_when_complete
+    follower = as_phone(Client(), phones[0])
+    assert follower.post(f"/tables/{table.pk}/settings/", {"save_when_complete": "on"}).status_code == 403
