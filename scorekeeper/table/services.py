@@ -361,6 +361,15 @@ def clear_seat(*, game: Game, position: int, by: Device) -> None:
     _bump(game)
 
 
+@transaction.atomic
+def seat_as(*, game: Game, like: Game) -> None:
+    """The phones sit at ``game``'s seats as they sat at ``like``'s (a rematch: the same players)."""
+    phones = dict(Seat.objects.filter(game=like, phone__revoked__isnull=True).values_list("position", "phone_id"))
+    for seat in Seat.objects.filter(game=game, position__in=phones):
+        seat.phone_id = phones[seat.position]
+        seat.save(update_fields=["phone"])
+
+
 def _bump(game: Game) -> None:
     """The game changed for the phones watching it (its live part), not its deals or scores."""
     Game.objects.filter(pk=game.pk).update(version=F("version") + 1)

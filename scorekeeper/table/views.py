@@ -208,6 +208,7 @@ def rematch(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespons
     except RecordInvalid as exc:  # rules this engine no longer takes: say so, start nothing
         context = _game_context(game, device, [error_text(e) for e in exc.errors])
         return render(request, "table/game.html", context, status=400)
+    services.seat_as(game=row, like=game)  # each phone at its player's seat again
     return HttpResponseRedirect(reverse("table:game", args=[row.pk]))
 
 

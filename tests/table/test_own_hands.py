@@ -327,3 +327,15 @@ def test_the_table_chooses_to_save_when_complete(client: Client, table: Table, p
     assert not Table.objects.get(pk=table.pk).save_when_complete
     follower = as_phone(Client(), phones[0])
     assert follower.post(f"/tables/{table.pk}/settings/", {"save_when_complete": "on"}).status_code == 403
+
+
+def test_a_rematch_keeps_each_phone_at_its_player_s_seat(client: Client, ok_game: Game, seated: list[Device]) -> None:
+    from tests.app_data import OK_BIG, ok_record_deal
+
+    for _ in range(3):
+        services.add_deal(game=ok_game, deal=ok_record_deal(OK_BIG, ["Ann", "Ben", "Cleo"]))
+    page = client.get(f"/games/{ok_game.pk}/").content.decode()
+    token = page.split(f'action="/games/{ok_game.pk}/rematch/"')[1].split('name="submission" value="')[1].split('"')[0]
+    assert client.post(f"/games/{ok_game.pk}/rematch/", {"submission": token}).status_code == 302
+    new = Game.objects.exclude(pk=ok_game.pk).get()
+    assert [phone_at(new, i) for i in range(3)] == [d.pk for d in seated]
