@@ -48,6 +48,9 @@ def deal_facts(cards: Any, names: Sequence[str]) -> list[tuple[str, str]]:
     if not isinstance(cards, Mapping):
         return []
     facts: list[tuple[str, str]] = []
+    if "points" in cards:  # a points-only deal: typed without cards
+        facts.append(("points only", "not checked"))
+        facts.append(("won the hand", _who(cards.get("winner"), names, "nobody said")))
     if "out" in cards:
         facts.append(("went out", _who(cards["out"], names, "nobody: the stock ran out")))
     if "knocker" in cards:
@@ -67,6 +70,12 @@ def deal_facts(cards: Any, names: Sequence[str]) -> list[tuple[str, str]]:
 def deal_hands(cards: Any, names: Sequence[str], entered_by: Any = None) -> list[dict[str, Any]]:
     """A stored deal's hands per player, as entered: each part a list of groups of printed cards;
     ``entered_by``: by seat, the phone that entered each hand (a deal the players entered)."""
+    typed = cards.get("points") if isinstance(cards, Mapping) else None
+    if isinstance(typed, list):  # a points-only deal: each player's points, as typed
+        return [
+            {"name": names[i] if i < len(names) else f"seat {i + 1}", "parts": [], "by": "", "points": value}
+            for i, value in enumerate(typed)
+        ]
     hands = cards.get("hands") if isinstance(cards, Mapping) else None
     if not isinstance(hands, list):
         return []

@@ -26,6 +26,7 @@ OUTCOMES = {
     "gin": "gin",
     "big_gin": "big gin",
     "void": "void hand",
+    "points": "points only, not checked",
 }
 
 

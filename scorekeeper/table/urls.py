@@ -30,6 +30,7 @@ urlpatterns = [
     path("games/<int:game_id>/open/close/", hands.open_close, name="open_close"),
     path("games/<int:game_id>/open/hands/<int:seat>/", hands.hand, name="hand"),
     path("games/<int:game_id>/deals/new/", views.deal_new, name="deal_new"),
+    path("games/<int:game_id>/deals/points/", views.deal_points, name="deal_points"),
     path("games/<int:game_id>/deals/<int:deal_id>/", views.deal_page, name="deal"),
     path("games/<int:game_id>/deals/<int:deal_id>/edit/", views.deal_edit, name="deal_edit"),
     path("games/<int:game_id>/deals/<int:deal_id>/delete/", views.deal_delete, name="deal_delete"),
