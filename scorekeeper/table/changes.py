@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext
+
 from scorekeeper.rules import profiles
 from scorekeeper.rules.cards import CardError, parse_token
 from scorekeeper.table.models import Change, ChangeAction, Game
@@ -49,8 +51,8 @@ def deal_facts(cards: Any, names: Sequence[str]) -> list[tuple[str, str]]:
         return []
     facts: list[tuple[str, str]] = []
     if "points" in cards:  # a points-only deal: typed without cards
-        facts.append(("points only", "not checked"))
-        facts.append(("won the hand", _who(cards.get("winner"), names, "nobody said")))
+        facts.append((gettext("points only"), gettext("not checked")))
+        facts.append((gettext("won the hand"), _who(cards.get("winner"), names, gettext("nobody said"))))
     if "out" in cards:
         facts.append(("went out", _who(cards["out"], names, "nobody: the stock ran out")))
     if "knocker" in cards:

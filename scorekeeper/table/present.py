@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext_lazy
 
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.rules.results import ColumnResult, ColumnStanding, DealResult, GameResult, PlayerDeal, Standing
@@ -18,7 +19,7 @@ from scorekeeper.table.models import Game
 from scorekeeper.table.pages import url_by_id
 from scorekeeper.table.templatetags.cards import signed_text
 
-OUTCOMES = {
+OUTCOMES: dict[str, Any] = {
     "out": "went out",
     "stock_out": "stock ran out",
     "knock": "knock",
@@ -26,12 +27,12 @@ OUTCOMES = {
     "gin": "gin",
     "big_gin": "big gin",
     "void": "void hand",
-    "points": "points only, not checked",
+    "points": gettext_lazy("points only, not checked"),
 }
 
 
 def outcome_text(outcome: str) -> str:
-    return OUTCOMES.get(outcome, outcome.replace("_", " "))
+    return str(OUTCOMES.get(outcome, outcome.replace("_", " ")))
 
 
 class GamePage:
