@@ -5,7 +5,17 @@ from __future__ import annotations
 import importlib
 import sys
 
-PARTS = ("engine_gin", "engine_oklahoma", "web", "web_history", "live", "concurrency", "taps", "first_paint")
+PARTS = (
+    "engine_gin",
+    "engine_oklahoma",
+    "web",
+    "web_history",
+    "live",
+    "concurrency",
+    "taps",
+    "own_hands",
+    "first_paint",
+)
 
 
 def main() -> int:

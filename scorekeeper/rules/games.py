@@ -16,9 +16,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from . import gin, oklahoma
+from . import gin, oklahoma, points
 from .cards import PACK_52, Token
-from .errors import RecordError
+from .errors import RecordError, RecordInvalid
+from .messages import Msg
 from .profiles import GIN, OKLAHOMA, GinRules, OklahomaRules, Rules
 from .results import DealResult, GameResult, Standing
 
@@ -88,6 +89,11 @@ class Game(Protocol):
         """The live check of a player's melded cards as one list (None: the game takes no such list)."""
         ...
 
+    def game_end(self, rules: Any, players: tuple[str, ...], totals: tuple[int, ...]) -> tuple[int | None, list[Msg]]:
+        """Whether the game ends with these totals (by seat): the winner's seat (None: it goes on),
+        and what was decided (a tie at the top)."""
+        ...
+
 
 class OklahomaGame:
     """Oklahoma (``rules.oklahoma``): melds score, a player's melds may be typed as one list."""
@@ -115,6 +121,11 @@ class OklahomaGame:
 
     def pack(self, rules: OklahomaRules) -> Mapping[str, int]:
         return {card.code: n for card, n in oklahoma.pack_counts(rules).items()}
+
+    def game_end(
+        self, rules: OklahomaRules, players: tuple[str, ...], totals: tuple[int, ...]
+    ) -> tuple[int | None, list[Msg]]:
+        return oklahoma.game_end(rules, players, totals)
 
     def check_meld(self, tokens: Sequence[Token], rules: OklahomaRules) -> MeldVerdict:
         return self._verdict(oklahoma.check_meld(list(tokens), rules), tokens)
@@ -177,6 +188,11 @@ class GinGame:
     def check_split(self, tokens: Sequence[Token], rules: GinRules) -> None:
         return None
 
+    def game_end(
+        self, rules: GinRules, players: tuple[str, ...], totals: tuple[int, ...]
+    ) -> tuple[int | None, list[Msg]]:
+        return gin.game_end(rules, players, totals)
+
 
 GAMES: dict[str, Game] = {OKLAHOMA: OklahomaGame(), GIN: GinGame()}
 
@@ -194,7 +210,11 @@ def begin(rules: Rules, players: Sequence[str], first_dealer: str | None = None)
 def play(
     rules: Rules, players: Sequence[str], standing: Standing, deal: Any, number: int
 ) -> tuple[DealResult, Standing]:
-    """Check and score deal ``number`` from ``standing``; raise RecordInvalid with every error of the deal."""
+    """Check and score deal ``number`` from ``standing``; raise RecordInvalid with every error of the deal.
+    A points-only deal (``points``: typed without cards, not checked) is scored the same way for
+    both games, each game saying when it ends."""
+    if points.is_points_only(deal):
+        return points.play(rules, players, standing, deal, number, GAMES[rules.game].game_end)
     return GAMES[rules.game].play(rules, players, standing, deal, number)
 
 
@@ -204,5 +224,23 @@ def conclude(rules: Rules, players: Sequence[str], standing: Standing, deals: Se
 
 
 def score_game(rules: Rules, players: Sequence[str], deals: Sequence[Any], first_dealer: str | None) -> GameResult:
-    """Check and score a whole game; raise RecordInvalid with every error found in every deal."""
-    return GAMES[rules.game].score_game(rules, players, deals, first_dealer)
+    """Check and score a whole game; raise RecordInvalid with every error found in every deal.
+    A game with a points-only deal is ``play`` folded from ``begin``, as each game's own is: after
+    a deal in error the later deals are still checked (from where the game stood), not scored."""
+    if not isinstance(deals, (list, tuple)) or not any(points.is_points_only(d) for d in deals):
+        return GAMES[rules.game].score_game(rules, players, deals, first_dealer)
+    standing = begin(rules, players, first_dealer)
+    errors: list[RecordError] = []
+    results: list[DealResult] = []
+    for number, deal in enumerate(deals, 1):
+        try:
+            result, after = play(rules, players, standing, deal, number)
+        except RecordInvalid as exc:
+            errors += exc.errors
+            continue
+        if not errors:
+            results.append(result)
+            standing = after
+    if errors:
+        raise RecordInvalid(errors)
+    return conclude(rules, players, standing, results)

@@ -1245,6 +1245,13 @@ def _game_end(rules: GinRules, players: tuple[str, ...], totals: Mapping[str, in
     return None, [msg("{players} tie for the win: the game goes on (ruling)", players=_joined(leaders))]
 
 
+def game_end(rules: GinRules, players: Sequence[str], totals: tuple[int, ...]) -> tuple[int | None, list[Msg]]:
+    """Whether the game ends with these totals (by seat), as after a deal with cards: the winner's
+    seat (None: it goes on) and the notes saying why (a tie)."""
+    winner, notes = _game_end(rules, tuple(players), dict(zip(players, totals, strict=True)))
+    return (list(players).index(winner) if winner is not None else None), notes
+
+
 def _scores(players: Sequence[str], points: Sequence[int]) -> Msg:
     """``Ann 132, Ben 0``: each player's points, in seat order."""
     each = [msg("{player} {points}", player=p, points=n) for p, n in zip(players, points, strict=True)]

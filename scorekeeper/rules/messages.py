@@ -167,6 +167,7 @@ _OUTCOMES: dict[str, Msg] = {
     "gin": msg("gin"),
     "big_gin": msg("big gin"),
     "void": msg("void hand"),
+    "points": msg("points only, not checked"),
 }
 _MELD_KINDS: dict[str, Msg] = {"set": msg("set"), "sequence": msg("sequence"), "run": msg("run")}
 

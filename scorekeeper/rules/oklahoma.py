@@ -832,6 +832,26 @@ def _winner(totals: tuple[int, ...], target: int) -> tuple[int | None, bool]:
     return leaders[0], False
 
 
+def game_end(rules: OklahomaRules, players: Sequence[str], totals: tuple[int, ...]) -> tuple[int | None, list[Msg]]:
+    """Whether the game ends with these totals (by seat), as after a deal with cards: the winner's
+    seat (None: it goes on) and the notes saying why."""
+    winner, tie = _winner(totals, rules.target)
+    notes: list[Msg] = []
+    if tie:
+        notes.append(msg("an exact tie at the top on {total:,}: the game goes on (ruling)", total=max(totals)))
+    if winner is not None:
+        notes.append(
+            msg(
+                "{name} wins the game with {total:,} (target {target:,}; when several reach it the highest "
+                "total wins — S0)",
+                name=players[winner],
+                total=totals[winner],
+                target=rules.target,
+            )
+        )
+    return winner, notes
+
+
 def conclude(
     rules: OklahomaRules, players: Sequence[str], standing: Standing, deals: Sequence[DealResult]
 ) -> GameResult:

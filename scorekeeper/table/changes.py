@@ -73,6 +73,9 @@ def deal_facts(cards: Any, names: Sequence[str]) -> list[tuple[str, str]]:
     if not isinstance(cards, Mapping):
         return []
     facts: list[tuple[str, str]] = []
+    if "points" in cards:  # a points-only deal: typed without cards
+        facts.append((gettext("points only"), gettext("not checked")))
+        facts.append((gettext("won the hand"), _who(cards.get("winner"), names, gettext("nobody said"))))
     if "out" in cards:
         facts.append((gettext("went out"), _who(cards["out"], names, gettext("nobody: the stock ran out"))))
     if "knocker" in cards:
@@ -89,8 +92,15 @@ def deal_facts(cards: Any, names: Sequence[str]) -> list[tuple[str, str]]:
     return facts
 
 
-def deal_hands(cards: Any, names: Sequence[str]) -> list[dict[str, Any]]:
-    """A stored deal's hands per player, as entered: each part a list of groups of printed cards."""
+def deal_hands(cards: Any, names: Sequence[str], entered_by: Any = None) -> list[dict[str, Any]]:
+    """A stored deal's hands per player, as entered: each part a list of groups of printed cards;
+    ``entered_by``: by seat, the phone that entered each hand (a deal the players entered)."""
+    typed = cards.get("points") if isinstance(cards, Mapping) else None
+    if isinstance(typed, list):  # a points-only deal: each player's points, as typed
+        return [
+            {"name": names[i] if i < len(names) else f"seat {i + 1}", "parts": [], "by": "", "points": value}
+            for i, value in enumerate(typed)
+        ]
     hands = cards.get("hands") if isinstance(cards, Mapping) else None
     if not isinstance(hands, list):
         return []
@@ -109,7 +119,8 @@ def deal_hands(cards: Any, names: Sequence[str]) -> list[dict[str, Any]]:
         if hand.get("big_gin") is True:
             parts.append((gettext("big gin"), []))
         name = names[seat] if seat < len(names) else gettext("seat {n}").format(n=seat + 1)
-        rows.append({"name": name, "parts": parts})
+        by = entered_by[seat] if isinstance(entered_by, list) and seat < len(entered_by) else ""
+        rows.append({"name": name, "parts": parts, "by": by})
     return rows
 
 
@@ -155,7 +166,7 @@ def change_history(game: Game, deal_id: int | None = None) -> list[dict[str, Any
             ]
         else:
             row["sides"] = [
-                (SIDES[side], deal_facts(data, names), deal_hands(data, names))
+                (SIDES[side], deal_facts(data, names), deal_hands(data, names, c.hands_by if side == "after" else None))
                 for side, data in (("before", c.before), ("after", c.after))
                 if data is not None
             ]

@@ -29,7 +29,8 @@ from scorekeeper.table.models import Game
 
 log = logging.getLogger(__name__)
 
-PLAYER_KEYS = ("out", "knocker")  # the deal keys that name a player
+PLAYER_KEYS = ("out", "knocker", "winner")  # the deal keys that name a player (winner: a points-only deal's)
+SEAT_KEYS = ("hands", "points")  # the deal keys with one entry per player (a list by seat when stored)
 # The version of the engine's results the stored results come from. Change it with any change to
 # how the engine scores: after `migrate`, every game scored with another version is scored again.
 RESULTS_VERSION = "2026.11.2"
@@ -47,7 +48,7 @@ def seat_deal(deal: Mapping[str, Any], names: Sequence[str], seats: Mapping[str,
     for key, value in deal.items():
         if key in PLAYER_KEYS and isinstance(value, str) and value in seat:
             out[key] = seat[value]
-        elif key == "hands" and isinstance(value, Mapping) and value.keys() <= seat.keys():
+        elif key in SEAT_KEYS and isinstance(value, Mapping) and value.keys() <= seat.keys():
             out[key] = [value.get(name) for name in names]
         else:
             out[key] = value
@@ -65,7 +66,7 @@ def record_deal(cards: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any
     for key, value in cards.items():
         if key in PLAYER_KEYS and isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
             out[key] = names[value]
-        elif key == "hands" and isinstance(value, list):
+        elif key in SEAT_KEYS and isinstance(value, list):
             out[key] = {names[i]: hand for i, hand in enumerate(value) if i < len(names) and hand is not None}
         else:
             out[key] = value

@@ -303,6 +303,79 @@ class TableNameForm(forms.Form):
     name = forms.CharField(max_length=60, label=gettext_lazy("The table's name"))
 
 
+class SeatForm(forms.Form):
+    """A phone at a seat of a game ("This is Ben's phone"): ``seat`` the seat's position (empty: no
+    seat); ``phone`` (a scorer's form: which phone sits there, empty to clear it; absent: this phone)."""
+
+    seat = forms.TypedChoiceField(coerce=int, empty_value=None, required=False)
+    phone = forms.TypedChoiceField(coerce=int, empty_value=None, required=False)
+
+    def __init__(self, *args: Any, seats: list[str], phones: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        seat_field = self.fields["seat"]
+        assert isinstance(seat_field, forms.TypedChoiceField)
+        seat_field.choices = [("", gettext_lazy("no seat"))] + [(str(i), name) for i, name in enumerate(seats)]
+        phone_field = self.fields["phone"]
+        assert isinstance(phone_field, forms.TypedChoiceField)
+        phone_field.choices = [("", gettext_lazy("nobody"))] + [(str(pk), name) for pk, name in phones]
+
+    @property
+    def names_phone(self) -> bool:
+        """The form names the phone (a scorer's): else it is this phone's own."""
+        return "phone" in self.data
+
+
+class PointsForm(forms.Form):
+    """A points-only deal: each player's points as the table counted them (a number pad, no cards),
+    and who went out or won the hand (optional: he deals next). The engine takes it as it is typed
+    (``rules.points``): it is marked "not checked" wherever it shows."""
+
+    number = forms.CharField(required=False, widget=forms.HiddenInput)
+    version = forms.CharField(required=False, widget=forms.HiddenInput)
+    submission = SubmissionField()
+    use_required_attribute = False
+
+    def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.players = players
+        for i, name in enumerate(players):
+            self.fields[f"points_{i}"] = forms.IntegerField(
+                label=name,
+                min_value=-100_000,
+                max_value=100_000,
+                error_messages={"required": gettext_lazy("Enter {name}'s points (0 if none).").format(name=name)},
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "-?[0-9]*", "autocomplete": "off"}),
+            )
+        self.fields["winner"] = forms.ChoiceField(
+            choices=[("", gettext_lazy("nobody (the dealer deals again)"))]
+            + [(str(i), n) for i, n in enumerate(players)],
+            required=False,
+            label=gettext_lazy("Who went out or won the hand (deals next)"),
+        )
+
+    @classmethod
+    def initial_of(cls, deal: Mapping[str, Any], players: list[str]) -> dict[str, Any]:
+        """The form's initial values for a saved points-only deal (RECORD.md form, names)."""
+        raw = deal.get("points")
+        typed: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+        initial: dict[str, Any] = {f"points_{i}": typed.get(n) for i, n in enumerate(players)}
+        winner = deal.get("winner")
+        initial["winner"] = str(players.index(winner)) if winner in players else ""
+        return initial
+
+    def deal(self) -> dict[str, Any]:
+        """The points-only deal (names), once the form is valid."""
+        data = self.cleaned_data
+        winner = data.get("winner")
+        deal: dict[str, Any] = {"points": {n: data[f"points_{i}"] for i, n in enumerate(self.players)}}
+        if winner:
+            deal["winner"] = self.players[int(winner)]
+        return deal
+
+    def point_fields(self) -> list[BoundField]:
+        return [self[f"points_{i}"] for i in range(len(self.players))]
+
+
 class RoleForm(forms.Form):
     """What a link or a phone lets do: score or follow."""
 
@@ -659,6 +732,16 @@ class DealFacts(forms.Form):
     def deal(self) -> dict[str, Any]:
         raise NotImplementedError
 
+    def given(self) -> dict[str, Any]:
+        """The facts this form gives, leaving out those not chosen (one player's hand of a deal
+        the players enter: the facts are given once, by whoever knows them first)."""
+        raise NotImplementedError
+
+    def partial(self) -> None:
+        """Nothing of the deal's own is required: a player's hand is sent without them."""
+        for name in (self.actor, *self.card_fields):
+            self.fields[name].required = False
+
 
 class OklahomaFacts(DealFacts):
     actor = "out"
@@ -694,6 +777,12 @@ class OklahomaFacts(DealFacts):
             deal["late_misdeal"] = True
         return deal
 
+    def given(self) -> dict[str, Any]:
+        if not self.cleaned_data.get("out"):
+            return {}
+        deal = self.deal()
+        return {"late_misdeal": False, **deal}
+
 
 class GinFacts(DealFacts):
     actor = "knocker"
@@ -726,6 +815,15 @@ class GinFacts(DealFacts):
     def deal(self) -> dict[str, Any]:
         data = self.cleaned_data
         return {"upcard": data["upcard"], "knocker": self.seat_choice(data["knocker"])}
+
+    def given(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        out: dict[str, Any] = {}
+        if data.get("upcard"):
+            out["upcard"] = data["upcard"]
+        if data.get("knocker"):
+            out["knocker"] = self.seat_choice(data["knocker"])
+        return out
 
 
 def error_text(e: RecordError) -> str:
@@ -803,13 +901,17 @@ class DealEntry:
         version: int | None = None,
         submission: str = "",
         live: bool = False,
+        seat: int | None = None,
     ) -> None:
         self.game = games.game(self.kind)
         self.players = players
         self.live = live  # a preview while the deal is being entered: empty fields are not nagged
+        self.seat = seat  # one player's hand only (his phone): the deal's facts as far as known
         facts, hands = self._initial(initial or {}) if data is None else ({}, None)
         facts.update(number=number, version=version, submission=submission)
         self.facts: DealFacts = self.facts_form(data, initial=facts, players=players)
+        if seat is not None:
+            self.facts.partial()
         self.hands: HandFormSet = self.hands_formset(data, initial=hands, prefix="p", players=players)
         self.focus = ""  # the id of what takes the focus after a failed save
 
@@ -831,6 +933,8 @@ class DealEntry:
         actors = list(self.facts[self.facts.actor].subwidgets)
         out = []
         for form in self.hands.forms:
+            if self.seat is not None and form.seat != self.seat:
+                continue
             out.append(
                 Section(
                     form=form,
@@ -854,6 +958,14 @@ class DealEntry:
     @property
     def hint_template(self) -> str:
         return f"{self.template}#hint"
+
+    @property
+    def other_actors(self) -> list[Any]:
+        """One player's hand: the radios saying another player went out (knocked)."""
+        if self.seat is None:
+            return []
+        radios = list(self.facts[self.facts.actor].subwidgets)[:-1]
+        return [r for i, r in enumerate(radios) if i != self.seat]
 
     @property
     def nobody(self) -> Any:
@@ -912,6 +1024,16 @@ class DealEntry:
         if not (facts_ok and hands_ok):
             return None
         return {**self.facts.deal(), "hands": {form.player: form.hand() for form in self.hands.forms}}
+
+    def own(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """One player's hand (``seat``): the deal's facts it gives and the hand (RECORD.md form),
+        or None while a field does not read."""
+        assert self.seat is not None
+        facts_ok = self.facts.is_valid()
+        hands_ok = self.hands.is_valid()
+        if not (facts_ok and hands_ok):
+            return None
+        return self.facts.given(), self.hands.forms[self.seat].hand()
 
     # ---- errors
     @staticmethod

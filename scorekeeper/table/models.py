@@ -70,6 +70,9 @@ class Table(models.Model):
     names = models.PositiveIntegerField(
         default=0, help_text="Bumped by a rename of one of its players: part of its games' cached fragments' key."
     )
+    save_when_complete = models.BooleanField(
+        default=False, help_text="A deal whose hands the players entered saves itself once every hand is in and valid."
+    )
 
     def __str__(self) -> str:
         return self.name
@@ -243,12 +246,23 @@ class Seat(models.Model):
     best_deal = models.PositiveIntegerField(null=True, blank=True)
     worst_points = models.IntegerField(null=True, blank=True)
     worst_deal = models.PositiveIntegerField(null=True, blank=True)
+    phone = models.ForeignKey(
+        Device,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seats_taken",
+        help_text="The phone of the player at this seat, which enters his own hand (one phone per seat).",
+    )
 
     class Meta:
         ordering = ["game", "position"]
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="seat_position_unique"),
             models.UniqueConstraint(fields=["game", "player"], name="seat_player_unique"),
+            models.UniqueConstraint(
+                fields=["game", "phone"], condition=models.Q(phone__isnull=False), name="seat_one_per_phone"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -304,6 +318,9 @@ class Change(models.Model):
     by = models.ForeignKey(Device, on_delete=models.SET_NULL, null=True, blank=True, related_name="changes")
     by_name = models.CharField(max_length=80, blank=True, default="")
     undoes = models.OneToOneField("self", on_delete=models.CASCADE, null=True, blank=True, related_name="undone_by")
+    hands_by = models.JSONField(
+        null=True, blank=True, help_text="By seat, the phone that entered each hand of a deal the players entered."
+    )
 
     objects = ChangeQuerySet.as_manager()
 
@@ -321,6 +338,43 @@ class Change(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise TypeError("the change history is append-only")
+
+
+class OpenDeal(models.Model):
+    """The next deal while the players enter it, each his own hand on his own phone (``OpenHand``):
+    the deal's own facts as given so far (seat form: who went out or knocked by seat, the upcard,
+    the flags; a key absent is not given yet), versioned. Saved, it becomes a ``Deal`` and is gone."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="open_deal")
+    number = models.PositiveIntegerField(help_text="The deal it was opened as.")
+    facts = models.JSONField(default=dict, blank=True)
+    facts_version = models.PositiveIntegerField(default=0, help_text="Bumped by every change to the facts.")
+    facts_by = models.CharField(max_length=80, blank=True, default="")
+    opened = models.DateTimeField(default=timezone.now)
+    opened_by = models.CharField(max_length=80, blank=True, default="")
+
+    def __str__(self) -> str:
+        return f"open deal {self.number} of game {self.game_id}"
+
+
+class OpenHand(models.Model):
+    """One player's hand of an open deal, as his phone (or the scorer) submitted it: the RECORD.md
+    hand, versioned as deals are (a stale correction is refused)."""
+
+    deal = models.ForeignKey(OpenDeal, on_delete=models.CASCADE, related_name="hands")
+    seat = models.PositiveSmallIntegerField()
+    hand = models.JSONField()
+    version = models.PositiveIntegerField(default=1)
+    by = models.ForeignKey(Device, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    by_name = models.CharField(max_length=80, blank=True, default="")
+    updated = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["deal", "seat"]
+        constraints = [models.UniqueConstraint(fields=["deal", "seat"], name="open_hand_one_per_seat")]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat + 1} of {self.deal}"
 
 
 class Submission(models.Model):

@@ -176,3 +176,12 @@ def table_rename(request: HtmxHttpRequest, table: Table, device: Device) -> Http
     services.rename_table(table=table, name=form.cleaned_data["name"], by=device)
     messages.success(request, gettext("Renamed."))
     return _back(table)
+
+
+@require_POST
+@access.table_view(Role.SCORE)
+def table_settings(request: HtmxHttpRequest, table: Table, device: Device) -> HttpResponse:
+    """The table's settings: whether a deal the players enter on their phones saves itself."""
+    services.set_save_when_complete(table=table, value=request.POST.get("save_when_complete") == "on", by=device)
+    messages.success(request, gettext("Saved."))
+    return _back(table)

@@ -12,6 +12,7 @@ when and by whom, and bumps ``Game.version``.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.messages import msg
 from scorekeeper.rules.results import DealResult, GameResult, Standing
 from scorekeeper.table import engine, live
+from scorekeeper.table.changes import deal_facts
 from scorekeeper.table.models import (
     Change,
     ChangeAction,
@@ -36,6 +38,8 @@ from scorekeeper.table.models import (
     Game,
     GameState,
     Link,
+    OpenDeal,
+    OpenHand,
     Player,
     Role,
     Seat,
@@ -159,6 +163,7 @@ def _log(
     before: Any = None,
     after: Any = None,
     undoes: Change | None = None,
+    hands_by: list[str] | None = None,
 ) -> Change:
     device, name = _actor(by)
     return Change.objects.create(
@@ -171,6 +176,7 @@ def _log(
         by=device,
         by_name=name,
         undoes=undoes,
+        hands_by=hands_by,
     )
 
 
@@ -293,6 +299,14 @@ def rename_table(*, table: Table, name: str, by: Device | None) -> Table:
 
 
 @transaction.atomic
+def set_save_when_complete(*, table: Table, value: bool, by: Device | None) -> Table:
+    """Whether a deal the players enter on their phones saves itself once every hand is in and valid."""
+    table.save_when_complete = value
+    table.save(update_fields=["save_when_complete"])
+    return table
+
+
+@transaction.atomic
 def join_table(*, link: Link, name: str, replacing: Device | None = None) -> Device:
     """The phone that opened ``link`` becomes a phone of its table with the link's role (a phone
     already at the table keeps its device, taking the link's role if it gives more). A link to
@@ -312,6 +326,76 @@ def join_table(*, link: Link, name: str, replacing: Device | None = None) -> Dev
     return Device.objects.create(
         table=link.table, name=clean_name(name)[:40] or gettext("A phone"), role=link.role, added_by=link.created_by
     )
+
+
+# ---------------------------------------------------------------------------- phones at seats
+
+
+class SeatTaken(Exception):
+    """A phone asked for a seat another phone sits at (only a scorer moves a phone off a seat)."""
+
+
+@transaction.atomic
+def sit(*, game: Game, position: int | None, phone: Device, by: Device) -> Seat | None:
+    """``phone`` sits at the seat at ``position`` ("This is Ben's phone"), leaving any other seat of
+    the game it sat at; ``None``: it sits at no seat. A phone sits itself at a free seat (or leaves
+    its own); a scorer seats any phone of the table at any seat, or clears it (``clear_seat``).
+    One phone per seat, one seat per phone. Bumps the game's version: every phone sees it."""
+    game = _locked(game)
+    if phone.table_id != game.table_id or phone.revoked is not None:
+        raise AccessRefused(gettext("This phone is not at the table."))
+    if by.pk != phone.pk and not by.scores:
+        raise AccessRefused(gettext("Only a scoring phone seats another phone."))
+    seats = game.seated()
+    seat = None
+    if position is not None:
+        if not 0 <= position < len(seats):
+            raise AccessRefused(gettext("There is no such seat."))
+        seat = seats[position]
+        if seat.phone_id not in (None, phone.pk) and not by.scores:
+            raise SeatTaken(
+                gettext("{phone} sits at {player}'s seat: ask the scorer to change it.").format(
+                    phone=seat.phone.name if seat.phone else "", player=seat.player.name
+                )
+            )
+    others = Seat.objects.filter(game=game, phone=phone)
+    (others.exclude(pk=seat.pk) if seat is not None else others).update(phone=None)
+    if seat is not None and seat.phone_id != phone.pk:
+        Seat.objects.filter(pk=seat.pk).update(phone=phone)
+    _bump(game)
+    return seat
+
+
+@transaction.atomic
+def clear_seat(*, game: Game, position: int, by: Device) -> None:
+    """No phone sits at the seat at ``position`` any more (a scorer, or the phone sitting there)."""
+    game = _locked(game)
+    seats = game.seated()
+    if not 0 <= position < len(seats):
+        raise AccessRefused(gettext("There is no such seat."))
+    seat = seats[position]
+    if seat.phone_id is None:
+        return
+    if not by.scores and seat.phone_id != by.pk:
+        raise AccessRefused(gettext("Only a scoring phone changes another phone's seat."))
+    Seat.objects.filter(pk=seat.pk).update(phone=None)
+    _bump(game)
+
+
+@transaction.atomic
+def seat_as(*, game: Game, like: Game) -> None:
+    """The phones sit at ``game``'s seats as they sat at ``like``'s (a rematch: the same players)."""
+    phones = dict(Seat.objects.filter(game=like, phone__revoked__isnull=True).values_list("position", "phone_id"))
+    for seat in Seat.objects.filter(game=game, position__in=phones):
+        seat.phone_id = phones[seat.position]
+        seat.save(update_fields=["phone"])
+
+
+def _bump(game: Game) -> None:
+    """The game changed for the phones watching it (its live part), not its deals or scores."""
+    Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+    game.refresh_from_db(fields=["version"])
+    live.games_changed([game.pk])
 
 
 # ------------------------------------------------------------------------------------ games
@@ -605,7 +689,8 @@ def add_deal(
 ) -> Deal:
     """Add a deal (RECORD.md form) as the next deal. ``number`` is the deal number the form was
     opened for: when another phone has saved that deal meanwhile, the same cards are taken as
-    this very deal (nothing doubled) and other cards are a Conflict."""
+    this very deal (nothing doubled) and other cards are a Conflict. A deal the players were
+    entering on their phones (``OpenDeal``) is closed: the scorer entered it."""
     game = _locked(game)
     _check_submission(submission)
     names = game.player_names()
@@ -621,6 +706,15 @@ def add_deal(
             deal=there,
             change=change,
         )
+    row = _add_next(game, cards, count, by=by)
+    OpenDeal.objects.filter(game=game).delete()
+    _remember(submission, reverse("table:game", args=[game.pk]) + f"?saved={row.number}#deal-{row.number}")
+    row.refresh_from_db()
+    return row
+
+
+def _add_next(game: Game, cards: dict[str, Any], count: int, *, by: Actor, hands_by: list[str] | None = None) -> Deal:
+    """Play and store ``cards`` (seat form) as the next deal (``count + 1``), in the history."""
     if game.finished:
         raise RecordInvalid(
             [
@@ -635,10 +729,8 @@ def add_deal(
         )
     played = _rescore(game, [cards], start=count + 1)
     row = Deal.objects.create(game=game, number=count + 1, cards=cards)
-    _log(game, ChangeAction.DEAL_ADDED, by=by, deal=row, number=row.number, after=cards)
+    _log(game, ChangeAction.DEAL_ADDED, by=by, deal=row, number=row.number, after=cards, hands_by=hands_by)
     _store(game, played)
-    _remember(submission, reverse("table:game", args=[game.pk]) + f"?saved={row.number}#deal-{row.number}")
-    row.refresh_from_db()
     return row
 
 
@@ -746,6 +838,147 @@ def _restore(game: Game, deal_id: int | None, number: int, cards: Any, *, by: Ac
     change = _log(game, ChangeAction.DEAL_RESTORED, by=by, deal=row, number=number, after=cards, undoes=undoes)
     _store(game, played)
     return change
+
+
+# --------------------------------------------------------------- the players' own hands
+
+
+@transaction.atomic
+def open_deal(*, game: Game, by: Device) -> OpenDeal:
+    """Open the next deal for the players to enter, each his own hand on his own phone (the one
+    open already, if there is one). Refused (RecordInvalid) once the game is over."""
+    game = _locked(game)
+    there = OpenDeal.objects.filter(game=game).first()
+    if there is not None:
+        return there
+    if game.finished:
+        raise RecordInvalid([RecordError(msg("the game is over: no deal follows"), rule="game over")])
+    row = OpenDeal.objects.create(game=game, number=game.deals.count() + 1, opened_by=by.name)
+    _bump(game)
+    return row
+
+
+def _open_or_gone(game: Game, number: int | None) -> OpenDeal:
+    """The game's open deal, locked with the game, as long as it is the one the form was opened for."""
+    row = OpenDeal.objects.filter(game=game).first()
+    if row is None or (number is not None and row.number != number):
+        last = game.changes.order_by("-at", "-id").first()
+        raise Conflict(
+            gettext(
+                "Deal {number} is not open any more: it was saved or closed{when}. What you typed is kept below."
+            ).format(number=number or "", when=_when(last))
+        )
+    return row
+
+
+def _merge_facts(
+    row: OpenDeal, facts: Mapping[str, Any], facts_version: int | None, by: Device, names: list[str]
+) -> None:
+    """The deal's own facts a phone gives with its hand (seat form; only those it gives): taken
+    when nobody gave them, or gave them the same; refused (Conflict) when another phone gave them
+    otherwise since the phone's form was opened."""
+    changed = {k: v for k, v in facts.items() if k not in row.facts or row.facts[k] != v}
+    if not changed:
+        return
+    if facts_version != row.facts_version and any(k in row.facts for k in changed):
+        given = ", ".join(f"{k}: {v}" for k, v in deal_facts(row.facts, names))
+        raise Conflict(
+            gettext(
+                "How the deal ended was given on {phone} since you opened this form ({given}): check it, "
+                "and send your hand again. What you typed is kept below."
+            ).format(phone=row.facts_by or gettext("another phone"), given=given)
+        )
+    row.facts = {**row.facts, **changed}
+    row.facts_version += 1
+    row.facts_by = by.name
+    row.save(update_fields=["facts", "facts_version", "facts_by"])
+
+
+@transaction.atomic
+def submit_hand(
+    *,
+    game: Game,
+    seat: int,
+    hand: Mapping[str, Any],
+    facts: Mapping[str, Any] | None = None,
+    number: int | None = None,
+    version: int | None = None,
+    facts_version: int | None = None,
+    by: Device,
+    submission: str | None = None,
+) -> OpenHand:
+    """Store one player's hand of the open deal (RECORD.md hand) as his phone (or the scorer)
+    submits it, with the deal's facts it gives (seat form). ``version``: the hand's version the form
+    was opened with (None: the hand was not in): a stale correction is Conflict, never overwritten.
+    Hands of other seats never conflict: two phones sending at once both count. With the table's
+    ``save_when_complete``, the deal saves itself once every hand is in and it is valid."""
+    game = _locked(game)
+    _check_submission(submission)
+    names = game.player_names()
+    if not 0 <= seat < len(names):
+        raise Conflict(gettext("There is no such seat."))
+    row = _open_or_gone(game, number)
+    there = row.hands.filter(seat=seat).first()
+    if there is not None and there.version != version:
+        at = timezone.localtime(there.updated).strftime("%H:%M")
+        raise Conflict(
+            gettext(
+                "{name}'s hand was sent again from {phone} at {at} since you opened this form: it shows what "
+                "is stored now. What you typed is kept below: send it again to replace it."
+            ).format(name=names[seat], phone=there.by_name or gettext("another phone"), at=at)
+        )
+    _merge_facts(row, facts or {}, facts_version, by, names)
+    if there is None:
+        there = OpenHand.objects.create(deal=row, seat=seat, hand=dict(hand), by=by, by_name=by.name)
+    else:
+        there.hand, there.version, there.by, there.by_name = dict(hand), there.version + 1, by, by.name
+        there.updated = timezone.now()
+        there.save(update_fields=["hand", "version", "by", "by_name", "updated"])
+    _bump(game)
+    _remember(submission, reverse("table:game", args=[game.pk]) + "#open-deal")
+    if game.table.save_when_complete:
+        with contextlib.suppress(RecordInvalid):
+            _save_open(game, row, by=by)
+    return there
+
+
+def _save_open(game: Game, row: OpenDeal, *, by: Actor) -> Deal:
+    """The open deal saved as the next deal (RecordInvalid while a hand is missing or it is not
+    valid); the change names the phone that entered each hand."""
+    names = game.player_names()
+    hands = {h.seat: h for h in row.hands.all()}
+    missing = [name for i, name in enumerate(names) if i not in hands]
+    if missing:
+        raise RecordInvalid(
+            [RecordError(msg("{name}'s hand is not in yet", name=n), player=n, field=f"hands.{n}") for n in missing]
+        )
+    cards = {**row.facts, "hands": [hands[i].hand for i in range(len(names))]}
+    by_seat = [hands[i].by_name for i in range(len(names))]
+    with transaction.atomic():  # refused by the engine: nothing of it written
+        saved = _add_next(game, cards, game.deals.count(), by=by, hands_by=by_seat)
+    row.delete()
+    return saved
+
+
+@transaction.atomic
+def save_open_deal(*, game: Game, number: int | None = None, by: Actor, submission: str | None = None) -> Deal:
+    """Save the open deal, every hand in and the deal valid (else RecordInvalid, the engine's
+    errors), as the next deal: after it, an ordinary deal."""
+    game = _locked(game)
+    _check_submission(submission)
+    row = _open_or_gone(game, number)
+    saved = _save_open(game, row, by=by)
+    _remember(submission, reverse("table:game", args=[game.pk]) + f"?saved={saved.number}#deal-{saved.number}")
+    saved.refresh_from_db()
+    return saved
+
+
+@transaction.atomic
+def close_open_deal(*, game: Game, by: Device) -> None:
+    """The scorer closes the open deal without saving it (its hands are dropped)."""
+    game = _locked(game)
+    if OpenDeal.objects.filter(game=game).delete()[0]:
+        _bump(game)
 
 
 # ------------------------------------------------------------------------------------- undo

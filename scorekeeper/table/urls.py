@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scorekeeper.table import phones, views, webapp
+from scorekeeper.table import hands, phones, views, webapp
 
 app_name = "table"
 
@@ -12,6 +12,7 @@ urlpatterns = [
     path("offline/", webapp.offline, name="offline"),
     path("tables/<int:table_id>/", phones.table_page, name="table"),
     path("tables/<int:table_id>/name/", phones.table_rename, name="table_rename"),
+    path("tables/<int:table_id>/settings/", phones.table_settings, name="table_settings"),
     path("tables/<int:table_id>/links/", phones.link_new, name="link_new"),
     path("tables/<int:table_id>/links/<int:link_id>/renew/", phones.link_renew, name="link_renew"),
     path("tables/<int:table_id>/links/<int:link_id>/revoke/", phones.link_revoke, name="link_revoke"),
@@ -23,7 +24,14 @@ urlpatterns = [
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/events/", views.game_events, name="game_events"),
     path("games/<int:game_id>/rematch/", views.rematch, name="rematch"),
+    path("games/<int:game_id>/seats/", hands.seat_phone, name="seat_phone"),
+    path("games/<int:game_id>/open/", hands.open_deal, name="open_deal"),
+    path("games/<int:game_id>/open/status/", hands.open_status, name="open_status"),
+    path("games/<int:game_id>/open/save/", hands.open_save, name="open_save"),
+    path("games/<int:game_id>/open/close/", hands.open_close, name="open_close"),
+    path("games/<int:game_id>/open/hands/<int:seat>/", hands.hand, name="hand"),
     path("games/<int:game_id>/deals/new/", views.deal_new, name="deal_new"),
+    path("games/<int:game_id>/deals/points/", views.deal_points, name="deal_points"),
     path("games/<int:game_id>/deals/<int:deal_id>/", views.deal_page, name="deal"),
     path("games/<int:game_id>/deals/<int:deal_id>/edit/", views.deal_edit, name="deal_edit"),
     path("games/<int:game_id>/deals/<int:deal_id>/delete/", views.deal_delete, name="deal_delete"),

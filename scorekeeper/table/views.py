@@ -24,13 +24,23 @@ from django.utils.translation import get_language, gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.limits import JOINS, TABLES, limited
-from scorekeeper.rules import profiles
+from scorekeeper.rules import points, profiles
 from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import Rules
-from scorekeeper.table import access, checks, engine, live, poll, services, watchers
+from scorekeeper.table import access, checks, engine, hands, live, poll, services, watchers
 from scorekeeper.table.changes import change_history
-from scorekeeper.table.forms import DealEntry, JoinForm, NewGameForm, deal_entry, error_text, new_submission
+from scorekeeper.table.forms import (
+    DealEntry,
+    JoinForm,
+    NewGameForm,
+    PointsForm,
+    _int,
+    _with,
+    deal_entry,
+    error_text,
+    new_submission,
+)
 from scorekeeper.table.models import Change, ChangeAction, Deal, Device, Game, GameState, Link, Role
 from scorekeeper.table.pages import HtmxHttpRequest, render_page
 from scorekeeper.table.present import GamePage, deal_view, game_view, played_view
@@ -133,6 +143,7 @@ def _game_context(game: Game, device: Device, errors: list[str] | None = None) -
         "rules": rules,
         "device": device,
         **game_view(game, rules),
+        **hands.game_context(game, device),
         "live_etag": live.etag(game.version, device.role, partial=True),
         "live_events": reverse("table:game_events", args=[game.pk]),
         "poll_seconds": live.POLL_SECONDS,
@@ -242,6 +253,7 @@ def rematch(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespons
     except RecordInvalid as exc:  # rules this engine no longer takes: say so, start nothing
         context = _game_context(game, device, [error_text(e) for e in exc.errors])
         return render(request, "table/game.html", context, status=400)
+    services.seat_as(game=row, like=game)  # each phone at its player's seat again
     return HttpResponseRedirect(reverse("table:game", args=[row.pk]))
 
 
@@ -380,6 +392,8 @@ def deal_edit(request: HtmxHttpRequest, game: Game, device: Device, deal_id: int
                 return HttpResponseRedirect(done)
             return _gone(request, game, deal_id)
         raise Http404("No such deal")
+    if points.is_points_only(deal.cards):  # typed as points: edited as points
+        return _points_form(request, game, device, deal)
     return _deal_form(request, game, device, deal)
 
 
@@ -481,3 +495,67 @@ def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
         {"link": link, "form": form, "already": already},
         status=400 if form.is_bound else 200,
     )
+
+
+# ---------------------------------------------------------------------------- points only
+
+
+def _points_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal | None) -> HttpResponse:
+    """A points-only deal (each player's points, no cards): a new deal, or the edit of ``deal``."""
+    players = game.player_names()
+    if request.method == "GET":
+        if deal is None and game.finished:
+            return HttpResponseRedirect(reverse("table:game", args=[game.pk]))
+        initial = PointsForm.initial_of(engine.record_deal(deal.cards, players), players) if deal else {}
+        initial.update(
+            number=deal.number if deal else game.deals.count() + 1,
+            version=deal.version if deal else "",
+            submission=new_submission(),
+        )
+        return _points_page(request, game, deal, PointsForm(initial=initial, players=players))
+    form = PointsForm(request.POST, players=players)
+    conflict: Any = None
+    status = 400
+    if form.is_valid():
+        number, version = _int(form.cleaned_data["number"]), _int(form.cleaned_data["version"])
+        submission = form.cleaned_data["submission"]
+        try:
+            if deal is None:
+                saved = services.add_deal(game=game, deal=form.deal(), number=number, by=device, submission=submission)
+            else:
+                saved = services.edit_deal(
+                    game=game, deal_id=deal.pk, version=version, deal=form.deal(), by=device, submission=submission
+                )
+        except services.Duplicate as done:
+            return HttpResponseRedirect(done.answer)
+        except services.Conflict as exc:
+            conflict, status = exc, 409
+            changes = {"submission": new_submission()}
+            if exc.deal is not None and deal is None:
+                changes["number"] = ""
+            elif exc.deal is not None:
+                changes["version"] = str(exc.deal.version)
+            form.data = _with(form.data, changes)
+        except RecordInvalid as exc:
+            for e in exc.errors:
+                field = (e.field or "").removeprefix("points.")
+                name = f"points_{players.index(field)}" if field in players else None
+                form.add_error(name, error_text(e))
+        else:
+            where = reverse("table:game", args=[game.pk])
+            return HttpResponseRedirect(f"{where}?saved={saved.number}#deal-{saved.number}")
+    return _points_page(request, game, deal, form, conflict=conflict, status=status)
+
+
+def _points_page(
+    request: HtmxHttpRequest, game: Game, deal: Deal | None, form: PointsForm, conflict: Any = None, status: int = 200
+) -> HttpResponse:
+    number = deal.number if deal else _int(form["number"].value()) or game.deals.count() + 1
+    context = {"game": game, "deal": deal, "form": form, "number": number, "conflict": conflict}
+    return render(request, "table/points_form.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@access.game_view(Role.SCORE)
+def deal_points(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
+    return _points_form(request, game, device, None)

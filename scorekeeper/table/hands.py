@@ -1,0 +1,311 @@
+"""Every player enters his own hand on his own phone, at the same time.
+
+A phone at the table sits at a seat of a game ("This is Ben's phone"; the scorer changes or clears
+it). When a deal ends, a seated phone or the scorer opens it (``table.services.open_deal``); each
+seated phone then enters its own hand with the deal form of the game (``forms.DealEntry`` shown for
+one seat), the deal's own facts given once by whoever knows them first. Each hand is stored on the
+server as it is submitted, versioned (``services.submit_hand``); every phone sees the deal come
+together on the game page's live part (``table.opendeal``); the scorer saves it when every hand
+is in and valid, or it saves itself (the table's setting). Small views: every write is a service.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from scorekeeper.rules.cards import parse_card
+from scorekeeper.rules.errors import RecordInvalid
+from scorekeeper.table import access, checks, engine, live, opendeal, services
+from scorekeeper.table.changes import deal_facts
+from scorekeeper.table.forms import DealEntry, SeatForm, _int, deal_entry, error_text, new_submission
+from scorekeeper.table.models import Device, Game, OpenDeal, Role, Seat
+from scorekeeper.table.pages import HtmxHttpRequest, render_page
+
+
+def _game_page(game: Game) -> HttpResponseRedirect:
+    return HttpResponseRedirect(reverse("table:game", args=[game.pk]) + "#seats")
+
+
+def game_context(game: Game, device: Device) -> dict[str, Any]:
+    """What the game page shows of the phones at its seats (read when the template uses it)."""
+    seats = SimpleLazyObject(lambda: seating(game, device))
+    return {
+        "seating": seats,
+        "open_part": SimpleLazyObject(
+            lambda: open_context(
+                game, device, opendeal.state(game), seats["mine"]["position"] if seats["mine"] else None
+            )
+        ),
+    }
+
+
+def seating(game: Game, device: Device) -> dict[str, Any]:
+    """The game's seats with the phone at each, this phone's seat, and the phones a scorer may seat."""
+    seats = list(Seat.objects.filter(game=game).select_related("player", "phone").order_by("position"))
+    rows = [
+        {
+            "position": s.position,
+            "name": s.player.name,
+            "phone": s.phone.name if s.phone and s.phone.revoked is None else "",
+            "phone_id": s.phone_id if s.phone and s.phone.revoked is None else None,
+            "mine": s.phone_id == device.pk,
+        }
+        for s in seats
+    ]
+    mine = next((r for r in rows if r["mine"]), None)
+    phones = (
+        list(game.table.devices.filter(revoked__isnull=True).order_by("created", "pk").values_list("pk", "name"))
+        if device.scores
+        else []
+    )
+    return {"rows": rows, "mine": mine, "phones": phones}
+
+
+def seat_form(game: Game, data: object = None) -> SeatForm:
+    phones = list(game.table.devices.filter(revoked__isnull=True).order_by("created", "pk").values_list("pk", "name"))
+    return SeatForm(data, seats=game.player_names(), phones=phones)
+
+
+@require_POST
+@access.game_view(Role.FOLLOW)
+def seat_phone(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
+    """This phone sits at a seat (or none); a scorer seats any phone of the table, or clears a seat."""
+    form = seat_form(game, request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        return _game_page(game)
+    position = form.cleaned_data["seat"]
+    try:
+        if form.names_phone and position is not None:
+            phone_id = form.cleaned_data["phone"]
+            if phone_id is None:
+                services.clear_seat(game=game, position=position, by=device)
+            else:
+                phone = game.table.devices.get(pk=phone_id)
+                services.sit(game=game, position=position, phone=phone, by=device)
+        else:
+            services.sit(game=game, position=position, phone=device, by=device)
+    except (services.AccessRefused, services.SeatTaken) as exc:
+        messages.error(request, str(exc))
+    return _game_page(game)
+
+
+# ------------------------------------------------------------------------------- the open deal
+
+
+def open_context(game: Game, device: Device, state: opendeal.DealState | None, my_seat: int | None) -> dict[str, Any]:
+    """What ``table/open_status.html`` shows."""
+    return {
+        "open": state,
+        "open_facts": deal_facts(engine.seat_deal(state.facts, game.player_names()), game.player_names())
+        if state
+        else [],
+        "my_seat": my_seat,
+        "game": game,
+        "device": device,
+        "save_form": True,
+        "submission": new_submission(),
+    }
+
+
+def _my_seat(game: Game, device: Device) -> int | None:
+    return Seat.objects.filter(game=game, phone=device).values_list("position", flat=True).first()
+
+
+@require_POST
+@access.game_view(Role.FOLLOW)
+def open_deal(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
+    """Open the next deal for the players to enter ("Enter deal N"): a seated phone or a scorer.
+    A seated phone goes to its own hand's form, a scorer to the game page."""
+    seat = _my_seat(game, device)
+    if seat is None and not device.scores:
+        raise PermissionDenied(gettext("Only a phone at a seat, or a scoring phone, opens a deal."))
+    try:
+        services.open_deal(game=game, by=device)
+    except RecordInvalid as exc:
+        messages.error(request, " ".join(error_text(e) for e in exc.errors))
+        return _game_page(game)
+    if seat is not None:
+        return HttpResponseRedirect(reverse("table:hand", args=[game.pk, seat]))
+    return HttpResponseRedirect(reverse("table:game", args=[game.pk]) + "#open-deal")
+
+
+def _may_enter(game: Game, device: Device, seat: int) -> None:
+    """A phone enters the hand of its own seat; a scorer any hand."""
+    if not device.scores and _my_seat(game, device) != seat:
+        raise PermissionDenied(gettext("This phone enters only the hand of its own seat."))
+
+
+@require_http_methods(["GET", "POST"])
+@access.game_view(Role.FOLLOW)
+def hand(request: HtmxHttpRequest, game: Game, device: Device, seat: int) -> HttpResponse:
+    """One player's hand of the open deal: the game's deal form for his seat alone, with the deal's
+    facts as given so far. Sent, it is stored on the server (``services.submit_hand``)."""
+    _may_enter(game, device, seat)
+    names = game.player_names()
+    if seat >= len(names):
+        raise Http404("No such seat")
+    row = OpenDeal.objects.filter(game=game).first()
+    if row is None:
+        if request.method == "POST" and (done := services.first_answer(request.POST.get("submission"))):
+            return HttpResponseRedirect(done)
+        messages.error(request, gettext("No deal is open: open it with “Enter deal”."))
+        return _game_page(game)
+    rules, _ = engine.rules_of(game)
+    stored = row.hands.filter(seat=seat).first()
+    if request.method == "GET":
+        initial = engine.record_deal(
+            {**row.facts, "hands": [stored.hand if stored and i == seat else None for i in range(len(names))]}, names
+        )
+        entry = deal_entry(
+            game.kind,
+            players=names,
+            initial=initial,
+            number=row.number,
+            version=stored.version if stored else None,
+            submission=new_submission(),
+            seat=seat,
+        )
+        checks.attach(entry, rules)
+        return _hand_page(request, game, device, entry, row, seat, None)
+    action = request.POST.get("action", "save")
+    previewing = bool(request.htmx) and action == "preview"
+    entry = deal_entry(game.kind, players=names, data=request.POST, live=previewing, seat=seat)
+    own = entry.own()
+    checks.attach(entry, rules)
+    conflict: Any = None
+    if own is not None:
+        facts, cards = own
+        if action == "save":
+            try:
+                services.submit_hand(
+                    game=game,
+                    seat=seat,
+                    hand=cards,
+                    facts=engine.seat_deal(facts, names),
+                    number=entry.number,
+                    version=entry.version,
+                    facts_version=_int(request.POST.get("facts_version")),
+                    by=device,
+                    submission=entry.submission,
+                )
+            except services.Duplicate as done:
+                return HttpResponseRedirect(done.answer)
+            except services.Conflict as exc:
+                conflict = exc
+                row = OpenDeal.objects.filter(game=game).first() or row
+                now = row.hands.filter(seat=seat).first()
+                entry.restart(version=now.version if now else None, submission=new_submission())
+            else:
+                return HttpResponseRedirect(reverse("table:game", args=[game.pk]) + "#open-deal")
+        _check_with_the_others(game, entry, row, seat, facts, cards)
+    entry.settle()
+    status = 409 if conflict else 400 if entry.has_errors and action == "save" else 200
+    return _hand_page(request, game, device, entry, row, seat, conflict, status=status if not request.htmx else 200)
+
+
+def _check_with_the_others(
+    game: Game, entry: DealEntry, row: OpenDeal, seat: int, facts: dict[str, Any], cards: dict[str, Any]
+) -> None:
+    """The engine's checks of the deal with this hand as typed and the others' as stored: what
+    concerns this hand goes beside its fields."""
+    names = game.player_names()
+    hands = {h.seat: h.hand for h in row.hands.all()}
+    hands[seat] = cards
+    given = {**row.facts, **engine.seat_deal(facts, names)}
+    deal = engine.record_deal(opendeal.seat_record(row, hands, len(names)) | given, names)
+    errors, _ = opendeal.problems(game, deal, names)
+    me = names[seat]
+    mine = [opendeal.for_player(e, me) for e in errors if me in opendeal.concerned(e, deal, names)]
+    entry.apply_errors(mine, row.number)
+
+
+def _hand_page(
+    request: HtmxHttpRequest,
+    game: Game,
+    device: Device,
+    entry: DealEntry,
+    row: OpenDeal,
+    seat: int,
+    conflict: Any,
+    status: int = 200,
+) -> HttpResponse:
+    rules, _ = engine.rules_of(game)
+    pack = entry.game.pack(rules)
+    state = opendeal.state(game, row)
+    context = {
+        "game": game,
+        "entry": entry,
+        "deal": None,
+        "number": row.number,
+        "heading": gettext("Deal {number}: {name}'s hand").format(number=row.number, name=game.player_names()[seat]),
+        "rules": rules,
+        "preview": None,
+        "pack": json.dumps(pack),
+        "wild": " ".join(code for code in pack if entry.game.wilds and parse_card(code).is_wild),
+        "conflict": conflict,
+        "own": {"seat": seat, "facts_version": row.facts_version},
+        "live_etag": live.etag(game.version, device.role, partial=True).replace('"g', '"o', 1),
+        "poll_seconds": live.POLL_SECONDS,
+        "part": {**open_context(game, device, state, _my_seat(game, device)), "save_form": False},
+    }
+    action = request.POST.get("action") if request.method == "POST" else None
+    return render_page(
+        request, "table/deal_form.html", context, partial="preview" if action == "preview" else None, status=status
+    )
+
+
+@require_safe
+def open_status(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The open deal as it comes together, polled by a hand's entry page as the game page's live
+    part is: 304 while the game's version is the one the phone holds."""
+    version, role = access.watching(request, game_id)
+    tag = live.etag(version, role, partial=True).replace('"g', '"o', 1)
+    if live.unchanged(request, tag):
+        return live.not_modified(tag)
+    return _open_status(request, game_id, tag=tag)
+
+
+@access.game_view(Role.FOLLOW)
+def _open_status(request: HtmxHttpRequest, game: Game, device: Device, *, tag: str) -> HttpResponse:
+    part = {**open_context(game, device, opendeal.state(game), _my_seat(game, device)), "save_form": False}
+    context = {"part": part, "game": game, "device": device, "live_etag": tag, "poll_seconds": live.POLL_SECONDS}
+    return live.mark(render(request, "table/open_live.html", context), tag)
+
+
+@require_POST
+@access.game_view(Role.SCORE)
+def open_save(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
+    """The scorer saves the open deal (one tap): an ordinary deal from then on."""
+    try:
+        saved = services.save_open_deal(
+            game=game, number=_int(request.POST.get("number")), by=device, submission=request.POST.get("submission")
+        )
+    except services.Duplicate as done:
+        return HttpResponseRedirect(done.answer)
+    except services.Conflict as exc:
+        messages.error(request, str(exc))
+        return _game_page(game)
+    except RecordInvalid as exc:
+        messages.error(request, " ".join(error_text(e) for e in exc.errors))
+        return HttpResponseRedirect(reverse("table:game", args=[game.pk]) + "#open-deal")
+    where = reverse("table:game", args=[game.pk])
+    return HttpResponseRedirect(f"{where}?saved={saved.number}#deal-{saved.number}")
+
+
+@require_POST
+@access.game_view(Role.SCORE)
+def open_close(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
+    """The scorer closes the open deal without saving it."""
+    services.close_open_deal(game=game, by=device)
+    return _game_page(game)

@@ -1,0 +1,341 @@
+"""Every player enters his own hand on his own phone: phones at seats, the open deal, its hands,
+the live part, the save (``table.hands``, ``table.opendeal``, ``table.services``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from scorekeeper.rules.errors import RecordInvalid
+from scorekeeper.table import opendeal, services
+from scorekeeper.table.models import Device, Game, OpenDeal, OpenHand, Role, Seat, Table
+from tests.app_data import GIN_KNOCK, gin_record_deal
+from tests.conftest import as_phone
+
+
+@pytest.fixture
+def phones(table: Table, scorer: Device) -> list[Device]:
+    """Three following phones: Ann's, Ben's and Cleo's."""
+    return [Device.objects.create(table=table, name=f"{n}'s phone", role=Role.FOLLOW) for n in ("Ann", "Ben", "Cleo")]
+
+
+def phone_at(game: Game, position: int) -> int | None:
+    return Seat.objects.get(game=game, position=position).phone_id
+
+
+# ---------------------------------------------------------------------------- phones at seats
+
+
+def test_a_phone_sits_at_its_seat_and_moves(ok_game: Game, phones: list[Device]) -> None:
+    services.sit(game=ok_game, position=1, phone=phones[1], by=phones[1])
+    assert phone_at(ok_game, 1) == phones[1].pk
+    services.sit(game=ok_game, position=2, phone=phones[1], by=phones[1])
+    assert phone_at(ok_game, 1) is None and phone_at(ok_game, 2) == phones[1].pk
+    services.sit(game=ok_game, position=None, phone=phones[1], by=phones[1])
+    assert phone_at(ok_game, 2) is None
+
+
+def test_one_phone_per_seat_only_the_scorer_changes_it(ok_game: Game, phones: list[Device], scorer: Device) -> None:
+    services.sit(game=ok_game, position=0, phone=phones[0], by=phones[0])
+    with pytest.raises(services.SeatTaken, match="Ann's phone sits at Ann's seat"):
+        services.sit(game=ok_game, position=0, phone=phones[1], by=phones[1])
+    assert phone_at(ok_game, 0) == phones[0].pk
+    with pytest.raises(services.AccessRefused):
+        services.clear_seat(game=ok_game, position=0, by=phones[1])
+    with pytest.raises(services.AccessRefused):
+        services.sit(game=ok_game, position=1, phone=phones[2], by=phones[1])
+    services.sit(game=ok_game, position=0, phone=phones[1], by=scorer)  # the scorer changes it
+    assert phone_at(ok_game, 0) == phones[1].pk
+    services.clear_seat(game=ok_game, position=0, by=scorer)
+    assert phone_at(ok_game, 0) is None
+
+
+def test_sitting_bumps_the_version_the_live_pages_follow(ok_game: Game, phones: list[Device]) -> None:
+    before = Game.objects.get(pk=ok_game.pk).version
+    services.sit(game=ok_game, position=0, phone=phones[0], by=phones[0])
+    assert Game.objects.get(pk=ok_game.pk).version == before + 1
+
+
+def test_a_phone_of_another_table_or_taken_off_sits_nowhere(ok_game: Game, phones: list[Device]) -> None:
+    other, _ = services.create_table(name="Other", device_name="Zed's phone")
+    stranger = other.devices.get()
+    with pytest.raises(services.AccessRefused):
+        services.sit(game=ok_game, position=0, phone=stranger, by=stranger)
+    with pytest.raises(services.AccessRefused):
+        services.sit(game=ok_game, position=7, phone=phones[0], by=phones[0])
+
+
+def test_the_game_page_seats_a_phone(ok_game: Game, phones: list[Device]) -> None:
+    ben = as_phone(Client(), phones[1])
+    page = ben.get(f"/games/{ok_game.pk}/")
+    assert "This is Ben's phone" in page.content.decode()
+    answer = ben.post(f"/games/{ok_game.pk}/seats/", {"seat": "1"})
+    assert answer.status_code == 302 and phone_at(ok_game, 1) == phones[1].pk
+    text = ben.get(f"/games/{ok_game.pk}/").content.decode()
+    assert "Ben&#x27;s phone" in text and "this phone" in text and "Not my seat" in text
+    # Cleo's phone cannot take Ben's seat: told so, nothing changed
+    cleo = as_phone(Client(), phones[2])
+    answer = cleo.post(f"/games/{ok_game.pk}/seats/", {"seat": "1"}, follow=True)
+    assert "ask the scorer" in answer.content.decode() and phone_at(ok_game, 1) == phones[1].pk
+    ben.post(f"/games/{ok_game.pk}/seats/", {"seat": ""})
+    assert phone_at(ok_game, 1) is None
+
+
+def test_the_scorer_seats_and_clears_from_the_game_page(client: Client, ok_game: Game, phones: list[Device]) -> None:
+    page = client.get(f"/games/{ok_game.pk}/").content.decode()
+    assert 'id="seat-phone-2"' in page
+    client.post(f"/games/{ok_game.pk}/seats/", {"seat": "2", "phone": str(phones[2].pk)})
+    assert phone_at(ok_game, 2) == phones[2].pk
+    client.post(f"/games/{ok_game.pk}/seats/", {"seat": "2", "phone": ""})
+    assert phone_at(ok_game, 2) is None
+
+
+@pytest.mark.parametrize("data", [{"seat": "9"}, {"seat": "x"}, {"seat": "1", "phone": "999999"}, {"seat": "\0"}])
+def test_bad_seat_posts_say_so_never_a_500(client: Client, ok_game: Game, data: dict[str, Any]) -> None:
+    answer = client.post(f"/games/{ok_game.pk}/seats/", data, follow=True)
+    assert answer.status_code == 200
+    assert not Seat.objects.filter(game=ok_game, phone__isnull=False).exists()
+
+
+def test_a_stranger_cannot_sit(stranger: Client, ok_game: Game) -> None:
+    assert stranger.post(f"/games/{ok_game.pk}/seats/", {"seat": "0"}).status_code == 404
+
+
+# ---------------------------------------------------------------------------- the open deal
+
+# One Oklahoma deal of the book's rules, Ann out: the same cards a scorer types in the deal form.
+ANN = {"melded": ["QS", "QH", "QD", "5S", "6S", "7S"], "held": []}
+BEN = {"melded": ["KH", "KD", "KC"], "held": ["9C", "QS"]}
+CLEO = {"melded": [], "held": ["4C", "5D", "8H"]}
+DEAL = {"out": "Ann", "first_turn": False, "concealed": False, "hands": {"Ann": ANN, "Ben": BEN, "Cleo": CLEO}}
+
+
+@pytest.fixture
+def seated(ok_game: Game, phones: list[Device]) -> list[Device]:
+    for i, phone in enumerate(phones):
+        services.sit(game=ok_game, position=i, phone=phone, by=phone)
+    return phones
+
+
+def send(game: Game, seat: int, hand: dict[str, Any], by: Device, **kwargs: Any) -> Any:
+    return services.submit_hand(game=game, seat=seat, hand=hand, by=by, **kwargs)
+
+
+def test_hands_sent_one_by_one_make_the_deal_the_scorer_types(
+    ok_game: Game, seated: list[Device], scorer: Device, make_game: Any
+) -> None:
+    services.open_deal(game=ok_game, by=seated[1])
+    send(ok_game, 0, ANN, seated[0], facts={"out": 0, "first_turn": False, "concealed": False, "late_misdeal": False})
+    send(ok_game, 1, BEN, seated[1])
+    state = opendeal.state(ok_game)
+    assert state is not None and [h.entered for h in state.hands] == [True, True, False]
+    assert not state.complete and not state.valid
+    send(ok_game, 2, CLEO, seated[2])
+    state = opendeal.state(ok_game)
+    assert state is not None and state.complete and state.valid
+    saved = services.save_open_deal(game=ok_game, by=scorer)
+    typed = make_game(kind="oklahoma", profile="book", players=["Ann", "Ben", "Cleo"], first_dealer=0, deals=[DEAL])
+    one = typed.deals.get()
+    assert (saved.points, saved.totals, saved.outcome) == (one.points, one.totals, one.outcome)
+    change = ok_game.changes.get(deal_id=saved.pk)
+    assert change.hands_by == ["Ann's phone", "Ben's phone", "Cleo's phone"] and change.by_name == scorer.name
+    assert not OpenDeal.objects.filter(game=ok_game).exists()
+
+
+def test_a_stale_correction_is_refused_two_seats_at_once_both_count(ok_game: Game, seated: list[Device]) -> None:
+    services.open_deal(game=ok_game, by=seated[0])
+    first = send(ok_game, 1, BEN, seated[1])
+    send(ok_game, 2, CLEO, seated[2])  # another seat: no conflict
+    send(ok_game, 1, {**BEN, "held": ["9C"]}, seated[1], version=first.version)  # a correction, current
+    with pytest.raises(services.Conflict, match="Ben's hand was sent again from Ben's phone"):
+        send(ok_game, 1, BEN, seated[1], version=first.version)  # stale
+    assert OpenHand.objects.get(seat=1).hand["held"] == ["9C"]
+
+
+def test_the_facts_are_given_once_a_contrary_stale_one_is_refused(ok_game: Game, seated: list[Device]) -> None:
+    row = services.open_deal(game=ok_game, by=seated[0])
+    ann_out = {"out": 0, "first_turn": False, "concealed": False, "late_misdeal": False}
+    send(ok_game, 0, ANN, seated[0], facts=ann_out, facts_version=0)
+    send(ok_game, 2, CLEO, seated[2], facts=ann_out, facts_version=0)  # the same facts: fine
+    with pytest.raises(services.Conflict, match="How the deal ended was given on Ann's phone"):
+        send(ok_game, 1, BEN, seated[1], facts={**ann_out, "out": 1}, facts_version=0)
+    row.refresh_from_db()
+    assert row.facts["out"] == 0 and row.facts_version == 1
+
+
+def test_a_cross_hand_conflict_is_on_both_hands(ok_game: Game, seated: list[Device]) -> None:
+    services.open_deal(game=ok_game, by=seated[0])
+    send(ok_game, 0, {"melded": ["QS", "QH", "QD"], "held": ["QS"]}, seated[0])
+    send(ok_game, 1, BEN, seated[1])  # the third Q♠
+    state = opendeal.state(ok_game)
+    assert state is not None
+    ann, ben, cleo = state.hands
+    assert any("Q♠ is entered 3 times" in e for e in ann.errors)
+    assert any("Q♠ is entered 3 times" in e for e in ben.errors)
+    assert not cleo.errors and not cleo.entered
+    assert not any("has no hand" in e for h in state.hands for e in h.errors)
+
+
+def test_the_deal_saves_itself_when_the_table_says_so(ok_game: Game, seated: list[Device]) -> None:
+    Table.objects.filter(pk=ok_game.table_id).update(save_when_complete=True)
+    services.open_deal(game=ok_game, by=seated[0])
+    facts = {"out": 0, "first_turn": False, "concealed": False, "late_misdeal": False}
+    send(ok_game, 0, ANN, seated[0], facts=facts)
+    send(ok_game, 1, {**BEN, "held": ["QS"]}, seated[1])
+    send(ok_game, 2, {"melded": [], "held": ["QS"]}, seated[2])  # a third Q♠: not valid, not saved
+    assert not ok_game.deals.exists()
+    hand = OpenHand.objects.get(seat=2)
+    send(ok_game, 2, CLEO, seated[2], version=hand.version)
+    assert ok_game.deals.count() == 1 and not OpenDeal.objects.filter(game=ok_game).exists()
+
+
+def test_a_deal_not_complete_is_not_saved(ok_game: Game, seated: list[Device], scorer: Device) -> None:
+    services.open_deal(game=ok_game, by=seated[0])
+    send(ok_game, 0, ANN, seated[0], facts={"out": 0, "first_turn": False, "concealed": False})
+    with pytest.raises(RecordInvalid, match="hand is not in yet"):
+        services.save_open_deal(game=ok_game, by=scorer)
+    assert not ok_game.deals.exists()
+
+
+def test_a_deal_entered_by_the_scorer_closes_the_open_one(ok_game: Game, seated: list[Device], scorer: Device) -> None:
+    services.open_deal(game=ok_game, by=seated[0])
+    send(ok_game, 0, ANN, seated[0])
+    services.add_deal(game=ok_game, deal=DEAL, by=scorer)
+    assert not OpenDeal.objects.filter(game=ok_game).exists()
+    with pytest.raises(services.Conflict, match="not open any more"):
+        send(ok_game, 1, BEN, seated[1], number=1)
+
+
+def test_the_hand_page_sends_a_hand_and_shows_the_others(ok_game: Game, seated: list[Device]) -> None:
+    ben = as_phone(Client(), seated[1])
+    assert ben.post(f"/games/{ok_game.pk}/open/")["Location"] == f"/games/{ok_game.pk}/open/hands/1/"
+    page = ben.get(f"/games/{ok_game.pk}/open/hands/1/").content.decode()
+    assert "Deal 1: Ben&#x27;s hand" in page and 'name="p-1-melded"' in page and 'name="p-0-melded"' not in page
+    assert "Send my hand" in page and 'id="open-live"' in page
+    form = hand_post(page, {"p-1-melded": "KH KD KC", "p-1-held": "9C QS"})
+    answer = ben.post(f"/games/{ok_game.pk}/open/hands/1/", form)
+    assert answer.status_code == 302, answer.content.decode()[-3000:]
+    assert OpenHand.objects.get(seat=1).hand == {"melded": ["KH", "KD", "KC"], "held": ["9C", "QS"]}
+    assert ben.post(f"/games/{ok_game.pk}/open/hands/1/", form).status_code == 302  # a repeat counts once
+    assert OpenHand.objects.get(seat=1).version == 1
+    game_page = ben.get(f"/games/{ok_game.pk}/").content.decode()
+    assert 'data-state="in"' in game_page and game_page.count('data-state="missing"') == 2
+    # a second phone's stale correction: refused with a clear message, what was typed kept
+    answer = ben.post(f"/games/{ok_game.pk}/open/hands/1/", {**form, "submission": "x" * 24, "p-1-held": "9C"})
+    assert answer.status_code == 409 and "sent again from Ben" in answer.content.decode()
+    assert 'value="9C"' in answer.content.decode()
+
+
+def test_a_phone_enters_only_its_own_hand(ok_game: Game, seated: list[Device], client: Client) -> None:
+    services.open_deal(game=ok_game, by=seated[0])
+    ben = as_phone(Client(), seated[1])
+    assert ben.get(f"/games/{ok_game.pk}/open/hands/0/").status_code == 403
+    assert client.get(f"/games/{ok_game.pk}/open/hands/0/").status_code == 200  # the scorer enters any
+    loose = Device.objects.create(table=ok_game.table, name="Dora's phone", role=Role.FOLLOW)
+    assert as_phone(Client(), loose).post(f"/games/{ok_game.pk}/open/").status_code == 403
+
+
+def test_the_live_cross_hand_check_is_beside_the_field(ok_game: Game, seated: list[Device]) -> None:
+    services.open_deal(game=ok_game, by=seated[0])
+    send(ok_game, 0, {"melded": ["QS", "QH", "QD"], "held": ["QS"]}, seated[0])
+    ben = as_phone(Client(), seated[1])
+    page = ben.get(f"/games/{ok_game.pk}/open/hands/1/").content.decode()
+    form = hand_post(page, {"p-1-melded": "KH KD KC", "p-1-held": "9C QS", "action": "preview"})
+    answer = ben.post(f"/games/{ok_game.pk}/open/hands/1/", form, headers={"HX-Request": "true"})
+    text = answer.content.decode()
+    assert answer.status_code == 200 and "Q♠ is entered 3 times" in text
+
+
+def test_the_scorer_saves_with_one_tap(client: Client, ok_game: Game, seated: list[Device]) -> None:
+    services.open_deal(game=ok_game, by=seated[0])
+    send(ok_game, 0, ANN, seated[0], facts={"out": 0, "first_turn": False, "concealed": False, "late_misdeal": False})
+    send(ok_game, 1, BEN, seated[1])
+    send(ok_game, 2, CLEO, seated[2])
+    page = client.get(f"/games/{ok_game.pk}/").content.decode()
+    assert "Save deal 1" in page
+    token = re.search(r'name="submission" value="([^"]+)"', page[page.index('id="open-deal"') :])
+    assert token
+    answer = client.post(f"/games/{ok_game.pk}/open/save/", {"number": "1", "submission": token[1]})
+    assert answer.status_code == 302 and ok_game.deals.count() == 1
+    again = client.post(f"/games/{ok_game.pk}/open/save/", {"number": "1", "submission": token[1]})
+    assert again.status_code == 302 and ok_game.deals.count() == 1
+    history = client.get(f"/history/{ok_game.pk}/changes/").content.decode()
+    assert "entered on Cleo&#x27;s phone" in history
+
+
+def test_the_open_status_is_a_live_part_answered_304_when_unchanged(ok_game: Game, seated: list[Device]) -> None:
+    services.open_deal(game=ok_game, by=seated[0])
+    ben = as_phone(Client(), seated[1])
+    url = f"/games/{ok_game.pk}/open/status/"
+    first = ben.get(url)
+    assert first.status_code == 200 and 'id="open-live"' in first.content.decode()
+    assert ben.get(url, headers={"If-None-Match": first["ETag"]}).status_code == 304
+    send(ok_game, 0, ANN, seated[0])
+    assert ben.get(url, headers={"If-None-Match": first["ETag"]}).status_code == 200
+
+
+def hand_post(page: str, values: dict[str, str]) -> dict[str, str]:
+    """The hand form's hidden fields as the page has them, with ``values`` typed."""
+    form = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+    form.pop("csrfmiddlewaretoken", None)
+    return {**form, "action": "save", **values}
+
+
+def test_a_gin_deal_by_two_phones_scores_as_typed_by_one(gin_game: Game, scorer: Device, make_game: Any) -> None:
+    ann, ben = (Device.objects.create(table=gin_game.table, name=f"{n}'s phone", role=Role.FOLLOW) for n in "AB")
+    services.sit(game=gin_game, position=0, phone=ann, by=ann)
+    services.sit(game=gin_game, position=1, phone=ben, by=ben)
+    phones = [as_phone(Client(), ann), as_phone(Client(), ben)]
+    assert phones[0].post(f"/games/{gin_game.pk}/open/").status_code == 302
+    typed = {
+        0: {"upcard": "10H", "p-0-cards": "KH QD 9C 9H 4S 8D 8C 2S 3S 10D"},
+        1: {"knocker": "1", "p-1-cards": "5S 6S 7S JD JC JS AS 2D 3C AC"},
+    }
+    for seat, phone in enumerate(phones):
+        page = phone.get(f"/games/{gin_game.pk}/open/hands/{seat}/").content.decode()
+        answer = phone.post(f"/games/{gin_game.pk}/open/hands/{seat}/", hand_post(page, typed[seat]))
+        assert answer.status_code == 302, answer.content.decode()
+    state = opendeal.state(gin_game)
+    assert state is not None and state.valid and state.facts == {"upcard": "10H", "knocker": "Ben"}
+    saved = services.save_open_deal(game=gin_game, by=scorer)
+    one = make_game(
+        kind="oklahoma-gin",
+        profile="standard",
+        players=["Ann", "Ben"],
+        deals=[gin_record_deal(GIN_KNOCK, ["Ann", "Ben"])],
+    )
+    assert (saved.points, saved.outcome) == (one.deals.get().points, one.deals.get().outcome)
+
+
+def test_gin_a_card_in_both_hands_is_on_both(gin_game: Game, scorer: Device) -> None:
+    services.open_deal(game=gin_game, by=scorer)
+    services.submit_hand(game=gin_game, seat=0, hand={"cards": ["KH", "QD"]}, by=scorer)
+    services.submit_hand(game=gin_game, seat=1, hand={"cards": ["KH", "2D"]}, by=scorer)
+    state = opendeal.state(gin_game)
+    assert state is not None
+    assert all(any("K♥ is entered twice in this deal" in e for e in h.errors) for h in state.hands)
+
+
+def test_the_table_chooses_to_save_when_complete(client: Client, table: Table, phones: list[Device]) -> None:
+    assert "saves itself when every hand is in" in client.get(f"/tables/{table.pk}/").content.decode()
+    client.post(f"/tables/{table.pk}/settings/", {"save_when_complete": "on"})
+    assert Table.objects.get(pk=table.pk).save_when_complete
+    client.post(f"/tables/{table.pk}/settings/", {})
+    assert not Table.objects.get(pk=table.pk).save_when_complete
+    follower = as_phone(Client(), phones[0])
+    assert follower.post(f"/tables/{table.pk}/settings/", {"save_when_complete": "on"}).status_code == 403
+
+
+def test_a_rematch_keeps_each_phone_at_its_player_s_seat(client: Client, ok_game: Game, seated: list[Device]) -> None:
+    from tests.app_data import OK_BIG, ok_record_deal
+
+    for _ in range(3):
+        services.add_deal(game=ok_game, deal=ok_record_deal(OK_BIG, ["Ann", "Ben", "Cleo"]))
+    page = client.get(f"/games/{ok_game.pk}/").content.decode()
+    token = page.split(f'action="/games/{ok_game.pk}/rematch/"')[1].split('name="submission" value="')[1].split('"')[0]
+    assert client.post(f"/games/{ok_game.pk}/rematch/", {"submission": token}).status_code == 302
+    new = Game.objects.exclude(pk=ok_game.pk).get()
+    assert [phone_at(new, i) for i in range(3)] == [d.pk for d in seated]
