@@ -180,6 +180,8 @@ def hand(request: HtmxHttpRequest, game: Game, device: Device, seat: int) -> Htt
         return _hand_page(request, game, device, entry, row, seat, None)
     action = request.POST.get("action", "save")
     previewing = bool(request.htmx) and action == "preview"
+    if previewing:  # the others see this hand being typed
+        services.typing(game=game, seat=seat, open_deal=row)
     entry = deal_entry(game.kind, players=names, data=request.POST, live=previewing, seat=seat)
     own = entry.own()
     checks.attach(entry, rules)

@@ -254,6 +254,11 @@ class Seat(models.Model):
         related_name="seats_taken",
         help_text="The phone of the player at this seat, which enters his own hand (one phone per seat).",
     )
+    typing_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When this seat's hand of the open deal was last typed (its form's live preview).",
+    )
 
     class Meta:
         ordering = ["game", "position"]

@@ -1,5 +1,5 @@
-"""An open deal as the phones see it come together: which hands are in and which are missing, the
-deal's own facts given so far, and what the engine finds wrong with the hands in so far — each
+"""An open deal as the phones see it come together: which hands are in, which are being typed and
+which are missing, the deal's own facts given so far, and what the engine finds wrong with the hands in so far — each
 message on the hand it concerns. A read: it never writes.
 
 The checks are the engine's own validation of a deal (``services.check_deal``, as a save plays
@@ -8,6 +8,14 @@ hand not in yet, or a fact not given yet, is left out: the rest is true of the h
 (a card past the pack's count, a second knocker, a hand that does not hold the cards it must).
 A message about the pack (a card entered more times than the pack holds) concerns every hand
 holding that card: it is shown on each of them.
+
+"Being typed": a hand not in whose form sent its live preview (``services.typing``, which stamps
+the seat's ``typing_at``) within ``TYPING_FOR`` before the status is rendered, and since the deal
+was opened. A phone that stops typing without sending shows "missing" again from then on — on the
+next render: the live parts re-render when the game's version changes, so a phone that already
+shows "being typed" keeps it until the next change of the game (a hand sent, a fact given) or a
+reload. The version is bumped only when a hand goes from missing to being typed, never per
+keystroke.
 """
 
 from __future__ import annotations
@@ -15,7 +23,10 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 from typing import Any
+
+from django.utils import timezone
 
 from scorekeeper.rules.cards import CardError, parse_token
 from scorekeeper.rules.errors import RecordError, RecordInvalid
@@ -30,6 +41,8 @@ FACT_KEYS = {"oklahoma": ("out", "first_turn", "concealed", "late_misdeal"), "ok
 GIVEN_ONCE = {"oklahoma": ("out",), "oklahoma-gin": ("upcard", "knocker")}
 # The engine's rules of the pack's counts: a message under them concerns every hand holding its card.
 PACK_RULES = ("the pack", "pack")
+# How long after its last live preview a hand not in shows "being typed" (then "missing" again).
+TYPING_FOR = timedelta(seconds=60)
 
 
 @dataclass
@@ -41,10 +54,16 @@ class HandState:
     hand: OpenHand | None
     phone: str = ""  # the phone sitting at the seat
     errors: list[str] = field(default_factory=list)
+    typed: bool = False  # its form sent a live preview lately (TYPING_FOR)
 
     @property
     def entered(self) -> bool:
         return self.hand is not None
+
+    @property
+    def typing(self) -> bool:
+        """Being typed: not in yet, and its form sent a live preview lately."""
+        return self.typed and not self.entered
 
 
 @dataclass
@@ -143,8 +162,13 @@ def for_player(e: RecordError, player: str) -> RecordError:
     return e if e.player == player else replace(e, player=player, field=None)
 
 
+def typing_since(open_deal: OpenDeal, now: datetime | None = None) -> datetime:
+    """A seat's ``typing_at`` from this time on says its hand is being typed (now: the request's)."""
+    return max(open_deal.opened, (now or timezone.now()) - TYPING_FOR)
+
+
 def state(game: Game, open_deal: OpenDeal | None = None) -> DealState | None:
-    """The game's open deal as it stands (None: no deal open)."""
+    """The game's open deal as it stands (None: no deal open), "being typed" as of now."""
     open_deal = open_deal or OpenDeal.objects.filter(game=game).first()
     if open_deal is None:
         return None
@@ -154,12 +178,14 @@ def state(game: Game, open_deal: OpenDeal | None = None) -> DealState | None:
     cards = seat_record(open_deal, {i: h.hand for i, h in stored.items()}, len(names))
     deal = engine.record_deal(cards, names)
     errors, played = problems(game, deal, names)
+    since = typing_since(open_deal)
     hands = [
         HandState(
             seat=s.position,
             name=s.player.name,
             hand=stored.get(s.position),
             phone=s.phone.name if s.phone and s.phone.revoked is None else "",
+            typed=s.typing_at is not None and s.typing_at >= since,
         )
         for s in seats
     ]

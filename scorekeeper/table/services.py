@@ -28,7 +28,7 @@ from django.utils.translation import gettext
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.messages import msg
 from scorekeeper.rules.results import DealResult, GameResult, Standing
-from scorekeeper.table import engine, live
+from scorekeeper.table import engine, live, opendeal
 from scorekeeper.table.changes import deal_facts
 from scorekeeper.table.models import (
     Change,
@@ -940,6 +940,20 @@ def submit_hand(
         with contextlib.suppress(RecordInvalid):
             _save_open(game, row, by=by)
     return there
+
+
+@transaction.atomic
+def typing(*, game: Game, seat: int, open_deal: OpenDeal) -> None:
+    """A seat's hand of the open deal is being typed (its form sent its live preview): the seat's
+    ``typing_at`` stamped. One UPDATE while it was typed already; the game's version bumped only
+    when the hand goes from missing to being typed (the other phones' live parts then show it),
+    never per keystroke. Not a change of the game: no change history."""
+    now = timezone.now()
+    seats = Seat.objects.filter(game=game, position=seat)
+    if seats.filter(typing_at__gte=opendeal.typing_since(open_deal, now)).update(typing_at=now):
+        return
+    if seats.update(typing_at=now) and not open_deal.hands.filter(seat=seat).exists():
+        _bump(game)
 
 
 def _save_open(game: Game, row: OpenDeal, *, by: Actor) -> Deal:

@@ -1,6 +1,6 @@
 """Every player enters his own hand on his own phone, at the same time (issue 22): a scorer and
 three seated phones (browser contexts of 390×844 each) enter one Oklahoma deal, and two enter one
-Gin deal, on the card picker. Every phone sees the others' hands come in, live; a third Q♠ is shown
+Gin deal, on the card picker. Every phone sees the others' hands being typed and come in, live; a third Q♠ is shown
 on both hands that hold one; the scorer saves with one tap; the deal is scored exactly as the same
 cards typed by one scorer."""
 
@@ -117,6 +117,9 @@ def test_three_phones_enter_one_oklahoma_deal_at_once(browser, contexts, live_se
         picking.cards(cards)
     # The third Q♠, live beside Ben's field before he sends it
     expect(ben.locator("#id_p-1-held_box")).to_contain_text("Q♠ is entered 3 times")
+    for page_ in (scoring, ann):  # the others see Ben's hand being typed, live
+        expect(hand_of(page_, 1)).to_have_attribute("data-state", "typing")
+        expect(hand_of(page_, 1)).to_contain_text("being typed")
     picking.save()
     # ... and once sent, on both hands that hold it, on every phone
     for page_ in (scoring, ann, ben):

@@ -4,10 +4,12 @@ the live part, the save (``table.hands``, ``table.opendeal``, ``table.services``
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.table import opendeal, services
@@ -275,6 +277,58 @@ def test_the_open_status_is_a_live_part_answered_304_when_unchanged(ok_game: Gam
     assert ben.get(url, headers={"If-None-Match": first["ETag"]}).status_code == 304
     send(ok_game, 0, ANN, seated[0])
     assert ben.get(url, headers={"If-None-Match": first["ETag"]}).status_code == 200
+
+
+def states(game: Game) -> list[str]:
+    state = opendeal.state(game)
+    assert state is not None
+    return ["typing" if h.typing else "in" if h.entered else "missing" for h in state.hands]
+
+
+def test_a_hand_being_typed_is_seen_by_the_others_then_in(ok_game: Game, seated: list[Device]) -> None:
+    services.open_deal(game=ok_game, by=seated[0])
+    ben, cleo = as_phone(Client(), seated[1]), as_phone(Client(), seated[2])
+    status = f"/games/{ok_game.pk}/open/status/"
+    seen = cleo.get(status)
+    assert seen.content.decode().count('data-state="missing"') == 3
+    page = ben.get(f"/games/{ok_game.pk}/open/hands/1/").content.decode()
+    assert states(ok_game) == ["missing", "missing", "missing"]  # opening the form is not typing
+    form = hand_post(page, {"p-1-melded": "KH KD", "action": "preview"})
+    version = Game.objects.get(pk=ok_game.pk).version
+    assert ben.post(f"/games/{ok_game.pk}/open/hands/1/", form, headers={"HX-Request": "true"}).status_code == 200
+    assert states(ok_game) == ["missing", "typing", "missing"]
+    assert Game.objects.get(pk=ok_game.pk).version == version + 1  # missing → typing: the others refresh
+    ben.post(f"/games/{ok_game.pk}/open/hands/1/", {**form, "p-1-melded": "KH KD KC"}, headers={"HX-Request": "true"})
+    assert Game.objects.get(pk=ok_game.pk).version == version + 1  # typing on: no bump per keystroke
+    # Cleo's phone sees it: its 304 is over, Ben's hand "being typed"
+    now = cleo.get(status, headers={"If-None-Match": seen["ETag"]})
+    text = now.content.decode()
+    assert now.status_code == 200 and 'id="open-hand-1"' in text
+    assert text.count('data-state="typing"') == 1 and "being typed" in text.split('id="open-hand-1"')[1]
+    assert 'data-state="typing"' in cleo.get(f"/games/{ok_game.pk}/").content.decode()
+    cleo.cookies["django_language"] = "de"
+    assert "wird eingegeben" in cleo.get(status).content.decode()
+    # sent: in
+    sent = ben.post(f"/games/{ok_game.pk}/open/hands/1/", {**form, "action": "save", "p-1-held": "9C QS"})
+    assert sent.status_code == 302
+    assert states(ok_game) == ["missing", "in", "missing"]
+
+
+def test_a_hand_typed_long_ago_or_for_an_earlier_deal_is_missing(ok_game: Game, seated: list[Device]) -> None:
+    row = services.open_deal(game=ok_game, by=seated[0])
+    services.typing(game=ok_game, seat=0, open_deal=row)
+    services.typing(game=ok_game, seat=2, open_deal=row)
+    assert states(ok_game) == ["typing", "missing", "typing"]
+    stale = timezone.now() - opendeal.TYPING_FOR - timedelta(seconds=1)
+    Seat.objects.filter(game=ok_game, position=0).update(typing_at=stale)
+    assert states(ok_game) == ["missing", "missing", "typing"]
+    version = Game.objects.get(pk=ok_game.pk).version
+    services.typing(game=ok_game, seat=0, open_deal=row)  # typing again after a pause: seen again
+    assert states(ok_game) == ["typing", "missing", "typing"]
+    assert Game.objects.get(pk=ok_game.pk).version == version + 1
+    # the next deal opened: what was typed for the one before does not count
+    OpenDeal.objects.filter(pk=row.pk).update(opened=timezone.now() + timedelta(seconds=1))
+    assert states(ok_game) == ["missing", "missing", "missing"]
 
 
 def hand_post(page: str, values: dict[str, str]) -> dict[str, str]:
