@@ -669,16 +669,18 @@ def _gin_hand(q: Question, rules: profiles.GinRules, v: Verdict) -> None:
     if not q.upcard.strip() or not knocker or not defender:
         v.error(msg("enter the upcard, the knocker's cards and the defender's cards"), rule="deal", source="S2, S4")
         return
+    # The two hands' names, in the reader's language (the translator in force renders them).
+    knocker_name, defender_name = str(msg("Knocker")), str(msg("Defender"))
     rec = {
         "format": record.FORMAT,
         "game": profiles.GIN,
         "rules": q.record_rules,
-        "players": ["Knocker", "Defender"],
+        "players": [knocker_name, defender_name],
         "deals": [
             {
                 "upcard": q.upcard.strip(),
-                "knocker": "Knocker",
-                "hands": {"Knocker": {"cards": knocker}, "Defender": {"cards": defender}},
+                "knocker": knocker_name,
+                "hands": {knocker_name: {"cards": knocker}, defender_name: {"cards": defender}},
             }
         ],
     }
@@ -686,7 +688,7 @@ def _gin_hand(q: Question, rules: profiles.GinRules, v: Verdict) -> None:
     if doc is None:
         return
     d = doc["deals"][0]
-    k, dd = d["players"]["Knocker"], d["players"]["Defender"]
+    k, dd = d["players"][knocker_name], d["players"][defender_name]
     v.said = msg(
         "{outcome} — the knocker scores {knocker}, the defender {defender}.",
         outcome=outcome_words(d["outcome"]),

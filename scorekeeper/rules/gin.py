@@ -72,13 +72,21 @@ def outcome_source(rules: GinRules, what: str) -> str:
 def _cited(cited: Citation) -> Msg:
     """A citation as a note prints it: "S2, Scoring 4", "ruling" (never "ruling (ruling)"), "house option";
     the words "ruling" and "house option" in the reader's language."""
+    if cited.source in ("ruling", "house option"):
+        return msg("{source}", source=_source(cited))
+    if cited.basis == "ruling":
+        return msg("{source} (ruling)", source=cited.source)
+    return msg("{source}", source=cited.source)
+
+
+def _source(cited: Citation) -> Msg | str:
+    """A citation's source as a note's parameter: as the source names itself ("S2, Scoring 4"), or the
+    engine's own "ruling" and "house option" in the reader's language."""
     if cited.source == "ruling":
         return msg("ruling")
     if cited.source == "house option":
         return msg("house option")
-    if cited.basis == "ruling":
-        return msg("{source} (ruling)", source=cited.source)
-    return msg("{source}", source=cited.source)
+    return cited.source
 
 
 def _points(n: int) -> Msg:
@@ -1061,12 +1069,12 @@ def _layoffs_note(chained: bool, cited: Citation) -> Msg:
     if chained:
         return msg(
             "layoffs onto the knocker's melds, a layoff may extend a run an earlier one extended — {source}",
-            source=cited.source,
+            source=_source(cited),
         )
     return msg(
         "layoffs only onto the knocker's melds as laid down, no chaining (ruling: also for a player's own "
         "layoffs) — {source}",
-        source=cited.source,
+        source=_source(cited),
     )
 
 
@@ -1096,7 +1104,7 @@ def _arrangement_notes(
                     "later defender may extend a run an earlier defender's layoff extended — {source}; where "
                     "a defender has equally good choices, the one leaving the defenders after him, in seat order, "
                     "the least deadwood is taken (ruling)",
-                    source=cited.source,
+                    source=_source(cited),
                 )
             )
     return notes
@@ -1157,7 +1165,7 @@ def _score_deal(
             notes.append(
                 msg(
                     "big gin is not played at this table (big gin bonus 0 — {source}): scored as gin (ruling)",
-                    source=cited.source,
+                    source=_source(cited),
                 )
             )
     chosen, sides, settled = _best_for_knocker(rules, players, deal, knocker, candidates, outcome, multiplier, gin)

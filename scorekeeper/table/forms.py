@@ -29,7 +29,7 @@ from scorekeeper.rules import games, profiles
 from scorekeeper.rules.cards import CardError, Token, parse_card, parse_token, split_cards
 from scorekeeper.rules.errors import RecordError
 from scorekeeper.table.models import Role
-from scorekeeper.table.templatetags.cards import value_text
+from scorekeeper.table.templatetags.cards import error_cite, value_text
 
 MAX_SEATS = 5
 
@@ -829,8 +829,7 @@ class GinFacts(DealFacts):
 def error_text(e: RecordError) -> str:
     text = str(e.message)
     if e.rule or e.source:
-        cite = ", ".join(x for x in (e.rule, e.source) if x)
-        text += f" — {cite}"
+        text += f" — {error_cite(e)}"
     return text
 
 

@@ -17,6 +17,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, pgettext
 
+from scorekeeper.rules.messages import outcome_words
+
 register = template.Library()
 
 _RED = frozenset("♥♦")
@@ -87,17 +89,47 @@ def cite_text(line: Any) -> str:
         if isinstance(line, dict)
         else (getattr(line, k, None) for k in ("rule", "source", "basis"))
     )
-    ruling = pgettext("a value that is this app's reading where the sources are silent", "ruling")
-    words = {"ruling": ruling, "house option": gettext("house option")}  # the engine's own "sources"
-    # the rule as the engine names it (its words are marked N_: its catalog has them)
-    text = gettext(rule) if isinstance(rule, str) and rule else str(rule if rule is not None else "")
+    text = _rule_text(rule)
     if source:
-        text += f" — {words.get(str(source), source)}"
+        text += f" — {_source_text(source)}"
     if basis == "ruling" and str(source) != "ruling":
-        text += f" ({ruling})"
+        text += f" ({_source_text('ruling')})"
     elif basis == "option" and str(source) != "house option":
-        text += f" ({words['house option']})"
+        text += f" ({_source_text('house option')})"
     return text
+
+
+@register.filter
+def error_cite(error: Any) -> str:
+    """The rule and source an engine error cites ("knock limit, S2, Gameplay 1"), in the reader's
+    language. ``error``: a RecordError or its dict."""
+    rule, source = (
+        (error.get(k) for k in ("rule", "source"))
+        if isinstance(error, dict)
+        else (getattr(error, k, None) for k in ("rule", "source"))
+    )
+    return ", ".join(x for x in (_rule_text(rule), _source_text(source) if source else "") if x)
+
+
+def _rule_text(rule: Any) -> str:
+    """A rule as the engine names it, translated (its words are marked N_: its catalog has them)."""
+    return gettext(rule) if isinstance(rule, str) and rule else str(rule if rule is not None else "")
+
+
+def _source_text(source: Any) -> str:
+    """A source as cited ("S2, Scoring 4", as the sources name themselves), or the engine's own
+    "ruling" or "house option", translated."""
+    if str(source) == "ruling":
+        return pgettext("a value that is this app's reading where the sources are silent", "ruling")
+    if str(source) == "house option":
+        return gettext("house option")
+    return str(source)
+
+
+@register.filter
+def outcome(code: Any) -> str:
+    """How a deal ended, as its code names it ("knock"), in the reader's language."""
+    return str(outcome_words(str(code)))
 
 
 @register.filter
