@@ -754,20 +754,8 @@ def _play(
     side = tuple(total + scored[name].side_points for total, name in zip(standing.side, players, strict=True))
     out = deal.out
     next_dealer = players.index(out) if out is not None else standing.dealer
-    notes = _deal_notes(players, deal)
-    winner, tie = _winner(totals, rules.target)
-    if tie:
-        notes.append(msg("an exact tie at the top on {total:,}: the game goes on (ruling)", total=max(totals)))
-    if winner is not None:
-        notes.append(
-            msg(
-                "{name} wins the game with {total:,} (target {target:,}; when several reach it the highest "
-                "total wins — S0)",
-                name=players[winner],
-                total=totals[winner],
-                target=rules.target,
-            )
-        )
+    winner, ended = game_end(rules, players, totals)
+    notes = _deal_notes(players, deal) + ended
     result = DealResult(
         number=number,
         outcome="out" if out is not None else "stock_out",
