@@ -86,3 +86,13 @@ def test_the_same_change_at_each_phones_own_time(client, table):
     tampered.cookies[TZ_COOKIE] = "Nowhere/Else"
     # a zone that is none: the server's, UTC
     assert "26 Nov, 05:00" in tampered.get(reverse("table:table", args=[table.pk])).content.decode()
+
+
+def test_the_zone_is_taken_as_the_browser_writes_it(table):
+    # static/app.js writes the cookie with encodeURIComponent: "America%2FChicago"
+    game: Game = new_game(table)
+    Game.objects.filter(pk=game.pk).update(updated=datetime(2026, 11, 26, 5, 0, tzinfo=UTC))
+    chicago = as_phone(Client(), table.devices.get())
+    chicago.cookies[TZ_COOKIE] = "America%2FChicago"
+    assert "25 Nov, 23:00" in chicago.get(reverse("table:table", args=[table.pk])).content.decode()
+
