@@ -829,7 +829,8 @@ class GinFacts(DealFacts):
 def error_text(e: RecordError) -> str:
     text = str(e.message)
     if e.rule or e.source:
-        cite = ", ".join(x for x in (e.rule, e.source) if x)
+        # the rule as the engine names it (marked N_: its catalog has it); the source as written
+        cite = ", ".join(x for x in (gettext(e.rule) if e.rule else "", e.source) if x)
         text += f" — {cite}"
     return text
 
