@@ -25,9 +25,18 @@ def german(context: BrowserContext, url: str) -> None:
 
 
 def no_sideways_scroll(page: Page) -> None:
+    """No sideways scroll, and no element wider than the screen: long German words wrap."""
     viewport = page.viewport_size
     assert viewport is not None
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('main *, header *')].filter((e) => {
+             const r = e.getBoundingClientRect();
+             return r.width > 0 && r.right > document.documentElement.clientWidth + 1
+               && !e.closest('.scroll') && getComputedStyle(e).position !== 'fixed';
+           }).map((e) => e.tagName + '.' + e.className + ': ' + (e.textContent || '').trim().slice(0, 40))"""
+    )
+    assert wide == [], wide
 
 
 def type_deal(page: Page, deal: dict) -> None:
@@ -85,6 +94,7 @@ def test_oklahoma_to_1000_in_german(page: Page, live_server, shot, console_error
 
     expect(page.locator("html")).to_have_attribute("lang", "de")  # remembered on the next page
     expect(page.locator(".status")).to_contain_text("Ben gibt als Nächstes")
+    expect(page.get_by_role("link", name=re.compile("^Unser Tisch"))).to_be_visible()  # the new table's name
     page.get_by_role("link", name="Runde 1 eingeben").click()
 
     # Deal 1: typed, a meld rejected in German then corrected, one hand tapped on the picker,
