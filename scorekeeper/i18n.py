@@ -21,6 +21,7 @@ from __future__ import annotations
 import zoneinfo
 from collections.abc import Callable
 from functools import cache
+from urllib.parse import unquote
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import formats, timezone, translation
@@ -67,7 +68,8 @@ def phone_time_zone(get_response: Callable[[HttpRequest], HttpResponse]) -> Call
     """Middleware: each request's times in the zone its phone said it is in (the ``tz`` cookie)."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
-        zone = zone_named(request.COOKIES.get(TZ_COOKIE))
+        # app.js writes the zone URL-encoded (Europe%2FBerlin), as a cookie value should be
+        zone = zone_named(unquote(request.COOKIES.get(TZ_COOKIE) or ""))
         if zone is None:
             timezone.deactivate()
         else:

@@ -498,7 +498,7 @@ def start_game(
     (RecordInvalid) or submitted before (Duplicate) leaves no table behind. Returns the game and
     the phone that started it."""
     if device is None:
-        _, device = create_table(name="Our table", device_name="Scorer's phone")
+        _, device = create_table(name="", device_name="")  # the defaults, in the phone's language
     game = create_game(
         table=device.table,
         kind=kind,

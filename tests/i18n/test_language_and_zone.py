@@ -12,7 +12,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from scorekeeper.i18n import TZ_COOKIE, zone_named
-from scorekeeper.rules.messages import msg, nmsg
+from scorekeeper.rules.errors import RecordError
+from scorekeeper.rules.messages import N_, msg, nmsg
+from scorekeeper.table.forms import error_text
 from scorekeeper.table.models import Game
 from tests.conftest import as_phone, new_game
 
@@ -86,3 +88,20 @@ def test_the_same_change_at_each_phones_own_time(client, table):
     tampered.cookies[TZ_COOKIE] = "Nowhere/Else"
     # a zone that is none: the server's, UTC
     assert "26 Nov, 05:00" in tampered.get(reverse("table:table", args=[table.pk])).content.decode()
+
+
+def test_the_zone_is_taken_as_the_browser_writes_it(table):
+    # static/app.js writes the cookie with encodeURIComponent: "America%2FChicago"
+    game: Game = new_game(table)
+    Game.objects.filter(pk=game.pk).update(updated=datetime(2026, 11, 26, 5, 0, tzinfo=UTC))
+    chicago = as_phone(Client(), table.devices.get())
+    chicago.cookies[TZ_COOKIE] = "America%2FChicago"
+    assert "25 Nov, 23:00" in chicago.get(reverse("table:table", args=[table.pk])).content.decode()
+
+
+def test_an_error_cites_its_rule_in_the_pages_language():
+    error = RecordError(message=msg("not a meld"), rule=N_("sequence: in order"), source="S0; S1 laws 7, 11")
+    with translation.override("de"):
+        assert error_text(error).endswith("— Folge: lückenlos, S0; S1 laws 7, 11")
+    with translation.override("en"):
+        assert error_text(error).endswith("— sequence: in order, S0; S1 laws 7, 11")

@@ -1,6 +1,7 @@
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.table import engine, services
@@ -76,6 +77,14 @@ def test_start_game_by_a_phone_of_no_table_starts_the_table_with_the_game(db):
     with pytest.raises(services.Duplicate):
         services.start_game(device=None, **START, submission="s" * 24)
     assert Table.objects.count() == 1 and Game.objects.count() == 1
+
+
+def test_a_table_started_by_a_german_phone_has_german_names(db):
+    with translation.override("de"):
+        game, device = services.start_game(device=None, **START)
+    assert (game.table.name, device.name) == ("Unser Tisch", "Handy des Schreibers")
+    game, device = services.start_game(device=None, **START)
+    assert (game.table.name, device.name) == ("Our table", "Scorer's phone")
 
 
 def test_start_game_refused_leaves_no_table_behind(db):
