@@ -18,10 +18,10 @@ from typing import Any, Protocol
 
 from . import gin, oklahoma, points
 from .cards import PACK_52, Token
-from .errors import RecordError, RecordInvalid
+from .errors import RecordError
 from .messages import Msg
 from .profiles import GIN, OKLAHOMA, GinRules, OklahomaRules, Rules
-from .results import DealResult, GameResult, Standing
+from .results import DealResult, GameResult, Standing, fold_deals
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -229,18 +229,4 @@ def score_game(rules: Rules, players: Sequence[str], deals: Sequence[Any], first
     a deal in error the later deals are still checked (from where the game stood), not scored."""
     if not isinstance(deals, (list, tuple)) or not any(points.is_points_only(d) for d in deals):
         return GAMES[rules.game].score_game(rules, players, deals, first_dealer)
-    standing = begin(rules, players, first_dealer)
-    errors: list[RecordError] = []
-    results: list[DealResult] = []
-    for number, deal in enumerate(deals, 1):
-        try:
-            result, after = play(rules, players, standing, deal, number)
-        except RecordInvalid as exc:
-            errors += exc.errors
-            continue
-        if not errors:
-            results.append(result)
-            standing = after
-    if errors:
-        raise RecordInvalid(errors)
-    return conclude(rules, players, standing, results)
+    return fold_deals(play, conclude, rules, tuple(players), begin(rules, players, first_dealer), deals)

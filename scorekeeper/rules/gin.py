@@ -38,6 +38,7 @@ from .results import (
     Line,
     PlayerDeal,
     Standing,
+    fold_deals,
 )
 
 GAME = "oklahoma-gin"
@@ -1672,18 +1673,4 @@ def score_game(rules: GinRules, players: Sequence[str], deals: Any, first_dealer
     players = tuple(players)
     if not isinstance(deals, list):
         raise RecordInvalid([RecordError(msg("'deals' must be a list"), rule=N_("format"), field="deals")])
-    standing = begin(rules, players, first_dealer)
-    errors: list[RecordError] = []
-    results: list[DealResult] = []
-    for number, raw in enumerate(deals, start=1):
-        try:
-            result, after = play(rules, players, standing, raw, number)
-        except RecordInvalid as exc:
-            errors.extend(exc.errors)
-            continue
-        if not errors:
-            results.append(result)
-            standing = after
-    if errors:
-        raise RecordInvalid(errors)
-    return conclude(rules, players, standing, results)
+    return fold_deals(play, conclude, rules, players, begin(rules, players, first_dealer), deals)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import RecordError, RecordInvalid
 from .messages import Msg
 
 
@@ -168,3 +169,30 @@ class Standing:
             winner=data["winner"],
             columns=tuple(ColumnStanding.from_json(c) for c in data.get("columns", ())),
         )
+
+
+def fold_deals(
+    play: Callable[[Any, tuple[str, ...], Standing, Any, int], tuple[DealResult, Standing]],
+    conclude: Callable[[Any, tuple[str, ...], Standing, list[DealResult]], GameResult],
+    rules: Any,
+    players: tuple[str, ...],
+    standing: Standing,
+    deals: Sequence[Any],
+) -> GameResult:
+    """A whole game: ``play`` each deal from where the game stands, then ``conclude``. Raises
+    RecordInvalid with every error of every deal: after a deal in error the later deals are still
+    checked (from where the game stood before it), not scored."""
+    errors: list[RecordError] = []
+    results: list[DealResult] = []
+    for number, deal in enumerate(deals, 1):
+        try:
+            result, after = play(rules, players, standing, deal, number)
+        except RecordInvalid as exc:
+            errors += exc.errors
+            continue
+        if not errors:
+            results.append(result)
+            standing = after
+    if errors:
+        raise RecordInvalid(errors)
+    return conclude(rules, players, standing, results)
