@@ -47,7 +47,7 @@ from scorekeeper.rules.rulebook import DealExample
 from scorekeeper.table import services
 from scorekeeper.table.forms import CardListField, german_card
 from scorekeeper.table.management.commands.serve import Command, terminal_language
-from scorekeeper.table.models import Device, Role, Table
+from scorekeeper.table.models import Device, Game, Role, Table
 from scorekeeper.table.templatetags.cards import number_text, signed_text, value_text
 from scorekeeper.table.templatetags.words import words
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_post, gin_record_deal, ok_post, ok_record_deal
@@ -245,13 +245,8 @@ OWN_HANDS = [
 OWN_FACTS = {"out": 0, "first_turn": False, "concealed": False, "late_misdeal": False}
 
 
-@pytest.fixture
-def scene(table: Table) -> dict[str, Any]:
-    """Every kind of game a German phone opens: Oklahoma and Gin with deals (one changed), Hollywood
-    under way and over, a long game (the review in pages), a deal of points only, own hands open (one
-    deal complete, one under way with a hand refused), a table with links and phones."""
-    table.devices.update(name="Anns Handy")  # typed by the players, not the English default name
-    scorer = table.devices.get()
+def two_games(table: Table) -> tuple[Game, Game]:
+    """An Oklahoma game of two deals (the second changed once) and a Gin game of two."""
     ok = new_game(
         table,
         kind="oklahoma",
@@ -270,6 +265,17 @@ def scene(table: Table) -> dict[str, Any]:
         players=["Ann", "Ben"],
         deals=[gin_record_deal(d, ["Ann", "Ben"]) for d in (GIN_KNOCK, GIN_BIG)],
     )
+    return ok, gin
+
+
+@pytest.fixture
+def scene(table: Table) -> dict[str, Any]:
+    """Every kind of game a German phone opens: Oklahoma and Gin with deals (one changed), Hollywood
+    under way and over, a long game (the review in pages), a deal of points only, own hands open (one
+    deal complete, one under way with a hand refused), a table with links and phones."""
+    table.devices.update(name="Anns Handy")  # typed by the players, not the English default name
+    scorer = table.devices.get()
+    ok, gin = two_games(table)
     few = {"points": {"Ann": 5, "Ben": 0, "Cleo": -5}, "winner": "Ann"}
     small = ok_record_deal(OK_SMALL, NAMES)
     long = new_game(table, players=NAMES, first_dealer=0, deals=[small, *[few] * 10, small])
@@ -610,25 +616,7 @@ def test_the_live_page_of_each_language_is_its_own(client, table, scorer):
 
 @pytest.fixture
 def games(table):
-    ok = new_game(
-        table,
-        kind="oklahoma",
-        profile="book",
-        players=NAMES,
-        first_dealer=0,
-        deals=[ok_record_deal(d, list(NAMES)) for d in (OK_BIG, OK_SMALL)],
-    )
-    gin = new_game(
-        table,
-        kind="oklahoma-gin",
-        profile="standard",
-        players=["Ann", "Ben"],
-        deals=[gin_record_deal(d, ["Ann", "Ben"]) for d in (GIN_KNOCK, GIN_BIG)],
-    )
-    services.edit_deal(
-        game=ok, deal_id=ok.deals.get(number=2).pk, version=None, deal=ok_record_deal(OK_SMALL, list(NAMES))
-    )
-    return ok, gin
+    return two_games(table)
 
 
 def test_the_lists_the_game_pages_and_the_charts_write_numbers_and_times_as_german_does(table, games):
