@@ -8,6 +8,16 @@ from .messages import Msg
 
 
 @dataclass(frozen=True, slots=True)
+class Fix:
+    """One way to mend an entry in a tap: wild cards named as one reading takes them. Each name is
+    a token in the record's notation (``2C=7H``): it takes the place of the first unnamed card of
+    its kind (``2C``) in the field. ``points``: what the field then scores."""
+
+    names: tuple[str, ...]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
 class RecordError:
     message: Msg  # what is wrong, as a message: str(message) is its English text
     rule: str = ""
@@ -16,6 +26,7 @@ class RecordError:
     player: str | None = None
     cards: tuple[str, ...] = ()
     field: str | None = None  # where in the entry: "melds[1]", "held", "upcard", "rules.options.x"
+    fixes: tuple[Fix, ...] = ()  # the ways to mend it in a tap, where the engine knows them
 
     def as_dict(self) -> dict:
         return {

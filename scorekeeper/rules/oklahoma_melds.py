@@ -12,14 +12,14 @@ so checking a meld never parses, prints or hashes a card again; verdicts are val
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from operator import attrgetter
 from typing import Protocol
 
 from .caches import cached
 from .cards import ACE, QUEEN, SUITS, Card, CardError, Suit, Token, parse_token
-from .errors import RecordError
+from .errors import Fix, RecordError
 from .messages import N_, Msg, Param, a_rank, either, msg, nmsg, ranks
 from .oklahoma_values import (
     JOKER_MELDED,
@@ -733,6 +733,7 @@ def _name_the_wilds(parts: _Parts, readings: list[_Reading]) -> RecordError:
     ordered = sorted(readings, key=_canonical)
     example = _naming_example(parts, next(r for r in ordered if not r.is_set))  # a set has one reading
     cards = labels_of(parts.cards)
+    fixes = tuple(Fix(names=_named(parts, r), points=r.points) for r in shown)
     if any(r.is_set for r in shown):
         options = [_scoring(_described(parts, r, True), r) for r in shown]
         message = msg(
@@ -741,7 +742,7 @@ def _name_the_wilds(parts: _Parts, readings: list[_Reading]) -> RecordError:
             options=either(options),
             example=example,
         )
-        return _error(message, N_("wild cards: name the card"), SRC_READINGS, cards)
+        return replace(_error(message, N_("wild cards: name the card"), SRC_READINGS, cards), fixes=fixes)
     if len({(r.aces, r.low) for r in shown}) == 1:
         return _joker_must_be_named(parts, shown[0])
     free = parts.free
@@ -773,7 +774,18 @@ def _name_the_wilds(parts: _Parts, readings: list[_Reading]) -> RecordError:
             "score differently; write it like {example}",
             **args,
         )
-    return _error(message, N_("wild cards: name the card"), SRC_JOKER_NAME if jokers else SRC_WILD_SEQ, cards)
+    error = _error(message, N_("wild cards: name the card"), SRC_JOKER_NAME if jokers else SRC_WILD_SEQ, cards)
+    return replace(error, fixes=fixes)
+
+
+def _named(parts: _Parts, reading: _Reading) -> tuple[str, ...]:
+    """Every free wild card named as ``reading`` takes it (``2C=7H``; in a set, a card of its rank
+    in the suit of its first natural card): entered so, the meld has this reading's points."""
+    if reading.is_set:
+        first = next((e for e in parts.cards if not e.free), None)
+        suit = 0 if first is None else first.named_suit if first.wild else first.suit
+        return tuple(f"{e.card_code}={PLACE_CODE[suit][reading.rank]}" for e in parts.free)
+    return tuple(f"{e.card_code}={PLACE_CODE[reading.suit][place]}" for e, place in _free_places(parts, reading))
 
 
 def _scoring(reading: Param, r: _Reading) -> Msg:

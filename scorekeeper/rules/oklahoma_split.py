@@ -31,17 +31,18 @@ score, the note says which split was taken and shows another.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations_with_replacement
 
 from .caches import cached
 from .cards import ACE, Card, CardError, Token
-from .errors import RecordError
+from .errors import Fix, RecordError
 from .messages import N_, Msg, either, msg, nmsg, ranks
 from .oklahoma_meld_shortcut import check_meld
 from .oklahoma_melds import (
     HIGH_ACE,
     LOW_ACE,
+    PLACE_CODE,
     PLACE_LABEL,
     SRC_MELD,
     SRC_NOTATION,
@@ -857,10 +858,12 @@ def _splits_differ(
     """Splits (or readings of their wild cards) that score differently: show one for each total."""
     constant = _constant_points(cards)
     shown = []
+    fixes = []
     for total, ways in list(totals.items())[:3]:
         key, on_jokers = ways[0]
-        split = _shown_search(_split(sweep, key, on_jokers) or [], cards)
-        shown.append(msg("{split} ({points})", split=split, points=constant + total))
+        melds = _split(sweep, key, on_jokers) or []
+        shown.append(msg("{split} ({points})", split=_shown_search(melds, cards), points=constant + total))
+        fixes.append(Fix(names=_twos_named(melds, cards), points=constant + total))
     if len(totals) > 3:
         shown.append(nmsg("{n} other total", "{n} other totals", len(totals) - 3))
     twos = [e.card_label for e in cards if e.wild and not e.joker and not e.named_rank]
@@ -879,7 +882,26 @@ def _splits_differ(
             splits=splits,
         )
     error = _error(message, N_("melds: name the split"), SRC_SPLIT, labels_of(cards))
+    if twos and all(fix.names for fix in fixes):
+        error = replace(error, fixes=tuple(fixes))
     return MeldedCheck(ok=False, errors=(error,))
+
+
+def _twos_named(melds: Sequence[_Meld], cards: list[Entered]) -> tuple[str, ...]:
+    """The unnamed 2s named as this split lays them (``2C=7H``; in a set, a card of its rank):
+    entered so, every split of the cards scores the same, this split's total."""
+    tokens = _Tokens(cards)
+    names = []
+    for meld in melds:
+        taken = tokens.take(meld)
+        twos = [e for e in taken[len(meld.fixed) :] if not e.joker]
+        if meld.suit >= 0:
+            names += [f"{e.card_code}={PLACE_CODE[meld.suit][q]}" for q, e in zip(meld.two_places, twos, strict=True)]
+        elif twos:
+            first = taken[0] if meld.fixed else None
+            suit = 0 if first is None else first.named_suit if first.wild else first.suit
+            names += [f"{e.card_code}={PLACE_CODE[suit][meld.rank]}" for e in twos]
+    return tuple(names)
 
 
 def _free_two_points(rank: int) -> int:

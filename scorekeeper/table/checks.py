@@ -13,7 +13,8 @@ from typing import Any
 
 from django.utils.translation import ngettext, pgettext_lazy
 
-from scorekeeper.rules.cards import Token
+from scorekeeper.rules.cards import Token, parse_token
+from scorekeeper.rules.errors import RecordError
 from scorekeeper.rules.games import Game, MeldVerdict, game
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.table.forms import CardListField, DealEntry, OklahomaHandForm, Slot, error_text
@@ -31,11 +32,23 @@ class Group:
 
 
 @dataclass
+class Choice:
+    """One of the engine's fixes as the page offers it, a button under the field: the field's text
+    with the wild cards named, what the button shows ("2♣=7♥") and what the cards then score."""
+
+    text: str
+    label: str
+    points: int
+
+
+@dataclass
 class FieldCheck:
     groups: list[Group] = field(default_factory=list)
     note: str = ""  # "11 cards"
     errors: list[str] = field(default_factory=list)  # the field's own problems, as the engine words them
     split: str = ""  # Oklahoma melded: the melds the engine found, as typed ("QS QH QD / 5S 6S 7S")
+    checked: str = ""  # the field's text as checked: a choice mends the field only while it begins so
+    choices: list[Choice] = field(default_factory=list)  # one tap names the wild cards a way the engine offers
 
 
 # A meld's kind as the engine names it, in the page's language.
@@ -64,13 +77,37 @@ def _asked[T](check: Callable[..., T], *args: Any) -> T | None:
         return None
 
 
-def _meld(tokens: list[Token], rules: Rules, kind: Game, check: FieldCheck) -> Group:
-    """One meld as typed: its cards and what it is, or why it is no meld."""
+def _as_typed(read: list[list[Token]]) -> str:
+    """Cards read from a field, in the record's notation: ``QS QH QD / 8H 9H 2C``."""
+    return " / ".join(" ".join(t.code for t in tokens) for tokens in read)
+
+
+def _offer(check: FieldCheck, errors: tuple[RecordError, ...], read: list[list[Token]], group: int | None) -> None:
+    """The engine's fixes of ``errors`` as choices: each names the wild cards of ``read`` (of its
+    group ``group`` only, in a melds field) as the fix says, the first unnamed card of a kind first."""
+    if not check.checked:
+        return  # a card of the field does not read: the choices would drop it
+    for fix in (fix for e in errors for fix in e.fixes):
+        codes = [[t.code for t in tokens] for tokens in read]
+        for name in fix.names:
+            card = name.split("=")[0]
+            places = [(g, i) for g, tokens in enumerate(codes) for i, c in enumerate(tokens) if c == card]
+            g, i = next(p for p in places if group is None or p[0] == group)
+            codes[g][i] = name
+        text = " / ".join(" ".join(tokens) for tokens in codes)
+        label = " ".join(parse_token(name).label for name in fix.names)
+        check.choices.append(Choice(text, label, fix.points))
+
+
+def _meld(read: list[list[Token]], group: int, rules: Rules, kind: Game, check: FieldCheck) -> Group:
+    """One meld as typed (``read[group]``): its cards and what it is, or why it is no meld."""
+    tokens = read[group]
     verdict = _asked(kind.check_meld, tokens, rules)
     labels = [t.label for t in tokens]
     if verdict is None:
         return Group(labels)
     check.errors += [error_text(e) for e in verdict.errors]
+    _offer(check, verdict.errors, read, group)
     if not verdict.ok:
         return Group(labels, "", verdict.ok)
     return _meld_group(verdict)
@@ -90,6 +127,7 @@ def _split(tokens: list[Token], rules: Rules, kind: Game, check: FieldCheck) -> 
     if verdict is None or not verdict.ok:
         if verdict is not None:
             check.errors += [error_text(e) for e in verdict.errors]
+            _offer(check, verdict.errors, [tokens], None)
         check.groups.append(Group([t.label for t in tokens]))
         return
     for meld in verdict.melds:
@@ -103,12 +141,12 @@ def check_field(bound_field: CardListField, name: str, text: str, rules: Rules, 
     holding ``text``. Cards that do not read are the form's to report, and are left out here.
     ``split``: the engine splits a melded list (not when the player gave the split)."""
     kind = game(rules.game)
-    read, _ = bound_field.read(text)
-    check = FieldCheck()
+    read, unread = bound_field.read(text)
+    check = FieldCheck(checked="" if unread else _as_typed(read))
     count = sum(len(g) for g in read)
     if name == "melds":
-        for tokens in read:
-            check.groups.append(_meld(tokens, rules, kind, check))
+        for group in range(len(read)):
+            check.groups.append(_meld(read, group, rules, kind, check))
         check.note = _count(count) if len(read) > 1 else ""
         return check
     tokens = [t for g in read for t in g]

@@ -78,6 +78,11 @@ def label(code: str) -> str:
     return f"{RANK_WORD.get(rank, rank)} of {SUIT_WORD[code[-1]]}"
 
 
+def printed(code: str) -> str:
+    """A card as the page prints it: 7H → 7♥."""
+    return code if code == "JK" else code[:-1] + SUIT[code[-1]]
+
+
 @dataclass
 class Picking:
     """A person entering a deal on the picker. ``problems`` lists what a check after a tap found."""
@@ -86,6 +91,7 @@ class Picking:
     taps: int = 0
     problems: list[str] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
+    log_card: str = ""  # the last card tapped
 
     @property
     def picker(self) -> Locator:
@@ -109,13 +115,18 @@ class Picking:
         self.tap(self.picker.get_by_role("button", name=name, exact=True), name)
 
     def cards(self, text: str) -> None:
-        """Tap the cards of ``text``; ``=7H`` names the last wild card: "=", then the card."""
+        """Tap the cards of ``text``; ``=7H`` names the wild card before it as a person does once the
+        field's cards are in: one tap on the way the field's check offers ("2♣=7♥")."""
+        named = []
         for code in text.split():
             if code.startswith("="):
-                self.key("name the last wild card: it stands for the next card tapped")
-                self.card(code[1:])
+                named.append(f"{printed(self.log_card)}={printed(code[1:])}")
             else:
                 self.card(code)
+                self.log_card = code
+        for name in named:
+            fixes = self.page.locator(".cardfield.target .fixes")
+            self.tap(fixes.get_by_role("button", name=re.compile(rf"^{re.escape(name)} ")), name)
 
     def target(self) -> str:
         """The accessible name of the field being filled."""

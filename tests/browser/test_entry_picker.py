@@ -1,5 +1,6 @@
 """The card picker's keys and the phone's keyboard: the targets never raise the keyboard unless the
-player chooses to type; undo, back and next; a wild card named in two taps; the pack's counts."""
+player chooses to type; undo, back and next; a wild card named in two taps, or in one on the way the
+check offers; the pack's counts."""
 
 import re
 
@@ -46,6 +47,30 @@ def test_the_keyboard_opens_only_when_the_player_chooses_to_type(page: Page, liv
     key(page, "pick the cards").click()
     assert set(page.evaluate(INPUTMODES)) == {"none"}
     expect(page.locator(".picker .pgrid")).to_be_visible()
+
+
+def test_a_wild_card_named_in_one_tap_on_a_way_the_check_offers(page: Page, live_server, shot):
+    """The check under the field offers each way the 2♣ may be taken, with what it scores; a tap names
+    it in the field, and a card tapped after the check stays where it was."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    start_game(page, live_server.url, "oklahoma", ["Ann", "Ben", "Cleo"], "Book rules")
+    melded = page.get_by_label("Ann: Melded", exact=True)
+    for name in ("8♥", "9♥", "2♣"):
+        card(page, name).click()
+    ways = page.get_by_role("group", name="Name the wild cards in one tap")
+    expect(ways.get_by_role("button")).to_have_text(["2♣=7♥ +25", "2♣=10♥ +30"])
+    page.route("**/deals/new/", lambda route: route.abort())  # the next check does not come back
+    with page.expect_event("requestfailed"):
+        card(page, "6♠").click()
+    page.unroute("**/deals/new/")
+    shot(page, "entry-wild-one-tap-360")
+    ways.get_by_role("button", name="2♣=10♥ +30").click()
+    expect(melded).to_have_value("8H 9H 2C=10H 6S")
+    expect(page.locator(".cardfield.target label")).to_have_text("Ann: Melded")  # still the target
+    card(page, "6♥").click()
+    card(page, "6♦").click()
+    expect(page.locator("#id_p-0-melded_check")).to_contain_text("+45")  # 10♥ 15, the sixes 15, 8♥ 9♥ 20
+    expect(ways).to_have_count(0)
 
 
 def test_undo_back_next_and_a_wild_card_named_in_two_taps(page: Page, live_server):

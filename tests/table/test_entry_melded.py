@@ -164,3 +164,38 @@ def test_a_deal_saved_with_its_split_given_opens_for_editing_and_saves_again_unc
     assert r.status_code == 302
     saved.refresh_from_db()
     assert saved.cards == cards and saved.version == 2
+
+
+def fixes_of(body: str, field: str) -> list[tuple[str, str, str]]:
+    """The one-tap fixes under a field: (from, to, what the button says)."""
+    feedback = body.split(f'id="id_{field}_feedback"')[1].split('<div class="cardfield')[0]
+    button = r'<button type="button"\s+class="fix"[^>]*data-from="([^"]*)"\s+data-to="([^"]*)">(.*?)</button>'
+    found = re.findall(button, feedback, re.S)
+    return [(a, b, " ".join(re.sub(r"<[^>]+>", "", c).split())) for a, b, c in found]
+
+
+def test_a_wild_card_that_scores_differently_is_named_in_one_tap(client, game):
+    """Ben's 2♣ beside 8♥ 9♥ may be the 7♥ or the 10♥: the check offers both, each one tap that
+    names it in the field as typed (lower case and all), with what the melds then score."""
+    url = reverse("table:deal_new", args=[game.pk])
+    body = text(client.post(url, post(action="preview", **{"p-1-melded": "8h 9H 2c 6S 6H 6D"}), headers=HX))
+    assert fixes_of(body, "p-1-melded") == [
+        ("8H 9H 2C 6S 6H 6D", "8H 9H 2C=7H 6S 6H 6D", "2♣=7♥ +40"),
+        ("8H 9H 2C 6S 6H 6D", "8H 9H 2C=10H 6S 6H 6D", "2♣=10♥ +45"),
+    ]
+    for _, mended, _ in fixes_of(body, "p-1-melded"):  # each one, as the page puts it in, is accepted
+        again = text(client.post(url, post(action="preview", **{"p-1-melded": mended}), headers=HX))
+        assert not fixes_of(again, "p-1-melded") and "✓ sequence" in again
+
+
+def test_in_a_melds_field_the_fix_names_the_wild_card_of_its_own_meld(client, game):
+    url = reverse("table:deal_new", args=[game.pk])
+    melds = "2C 7S 7D / 8H 9H 2C"  # the first 2♣ is a 7 in the set; the second one is asked
+    body = text(client.post(url, post(action="preview", **{"p-1-melded": "", "p-1-melds": melds}), headers=HX))
+    assert [to for _, to, _ in fixes_of(body, "p-1-melds")] == ["2C 7S 7D / 8H 9H 2C=7H", "2C 7S 7D / 8H 9H 2C=10H"]
+
+
+def test_a_field_with_a_card_that_does_not_read_offers_no_fix(client, game):
+    url = reverse("table:deal_new", args=[game.pk])
+    body = text(client.post(url, post(action="preview", **{"p-1-melded": "8H 9H 2C 6S 6H 6D XZ"}), headers=HX))
+    assert not fixes_of(body, "p-1-melded")
