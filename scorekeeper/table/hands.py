@@ -19,7 +19,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -37,21 +36,21 @@ def _game_page(game: Game) -> HttpResponseRedirect:
 
 
 def game_context(game: Game, device: Device) -> dict[str, Any]:
-    """What the game page shows of the phones at its seats (read when the template uses it)."""
-    seats = SimpleLazyObject(lambda: seating(game, device))
+    """What the game page shows of the phones at its seats and of the open deal, from the game as
+    ``access.game_and_device`` loads it (its open deal with it) and its seats, loaded once."""
+    seats = access.with_players(game).seated()  # read once, for both
+    shown = seating(game, device, seats)
+    row = getattr(game, "open_deal", None)  # read with the game: None costs no query
+    state = opendeal.state(game, row, seats=seats) if row is not None else None
     return {
-        "seating": seats,
-        "open_part": SimpleLazyObject(
-            lambda: open_context(
-                game, device, opendeal.state(game), seats["mine"]["position"] if seats["mine"] else None
-            )
-        ),
+        "seating": shown,
+        "open_part": open_context(game, device, state, shown["mine"]["position"] if shown["mine"] else None),
     }
 
 
-def seating(game: Game, device: Device) -> dict[str, Any]:
-    """The game's seats with the phone at each, this phone's seat, and the phones a scorer may seat."""
-    seats = list(Seat.objects.filter(game=game).select_related("player", "phone").order_by("position"))
+def seating(game: Game, device: Device, seats: list[Seat]) -> dict[str, Any]:
+    """The game's seats (``seats``, with their players and phones) with the phone at each, this
+    phone's seat, and the phones a scorer may seat."""
     rows = [
         {
             "position": s.position,

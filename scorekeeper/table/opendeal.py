@@ -32,7 +32,7 @@ from scorekeeper.rules.cards import CardError, parse_token
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.table import engine
 from scorekeeper.table.forms import error_text
-from scorekeeper.table.models import Game, OpenDeal, OpenHand
+from scorekeeper.table.models import Game, OpenDeal, OpenHand, Seat
 from scorekeeper.table.present import played_view
 
 # The deal's own facts, by game: a key absent from an open deal's facts is not given yet.
@@ -167,12 +167,14 @@ def typing_since(open_deal: OpenDeal, now: datetime | None = None) -> datetime:
     return max(open_deal.opened, (now or timezone.now()) - TYPING_FOR)
 
 
-def state(game: Game, open_deal: OpenDeal | None = None) -> DealState | None:
-    """The game's open deal as it stands (None: no deal open), "being typed" as of now."""
+def state(game: Game, open_deal: OpenDeal | None = None, *, seats: Sequence[Seat] | None = None) -> DealState | None:
+    """The game's open deal as it stands (None: no deal open), "being typed" as of now. ``seats``:
+    the game's seats in order with their players and phones, when the caller read them already."""
     open_deal = open_deal or OpenDeal.objects.filter(game=game).first()
     if open_deal is None:
         return None
-    seats = list(game.seats.select_related("player", "phone").order_by("position"))
+    if seats is None:
+        seats = list(game.seats.select_related("player", "phone").order_by("position"))
     names = [s.player.name for s in seats]
     stored = {h.seat: h for h in open_deal.hands.all()}
     cards = seat_record(open_deal, {i: h.hand for i, h in stored.items()}, len(names))

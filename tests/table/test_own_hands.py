@@ -268,6 +268,50 @@ def test_the_scorer_saves_with_one_tap(client: Client, ok_game: Game, seated: li
     assert "entered on Cleo&#x27;s phone" in history
 
 
+@pytest.mark.parametrize("partial", [False, True], ids=["page", "live part"])
+@pytest.mark.parametrize(
+    ("scoring", "sitting", "opened", "queries"),
+    [
+        (True, False, False, 5),
+        (False, False, False, 4),
+        (True, True, False, 5),
+        (False, True, False, 4),
+        (True, True, True, 8),
+        (False, True, True, 7),
+    ],
+    ids=["scorer", "follower", "scorer, seats", "follower, seats", "scorer, deal open", "follower, deal open"],
+)
+def test_a_warm_game_page_costs_a_fixed_number_of_queries(
+    ok_game: Game,
+    phones: list[Device],
+    scorer: Device,
+    django_assert_num_queries: Any,
+    partial: bool,
+    scoring: bool,
+    sitting: bool,
+    opened: bool,
+    queries: int,
+) -> None:
+    """The live check, the game with its table and its open deal (one query, a deal open or not),
+    the phone's devices, the seats with their players and phones (however many phones sit), and on
+    a scoring phone the table's phones it may seat. A deal open adds its hands and the engine's
+    check of them: the deals before it, and the standing stored with the last."""
+    services.add_deal(game=ok_game, deal=DEAL)
+    if sitting:
+        for i, phone in enumerate(phones):
+            services.sit(game=ok_game, position=i, phone=phone, by=phone)
+    if opened:
+        services.open_deal(game=ok_game, by=phones[0])
+        send(ok_game, 0, ANN, phones[0], facts={"out": 0, "first_turn": False, "concealed": False})
+        send(ok_game, 1, BEN, phones[1])
+    browser = as_phone(Client(), scorer if scoring else phones[1])
+    url, headers = f"/games/{ok_game.pk}/", {"HX-Request": "true"} if partial else {}
+    assert browser.get(url, headers=headers).status_code == 200  # the cached fragments made
+    with django_assert_num_queries(queries):
+        page = browser.get(url, headers=headers)
+    assert page.status_code == 200 and ('id="open-deal"' in page.content.decode()) == opened
+
+
 def test_the_open_status_is_a_live_part_answered_304_when_unchanged(ok_game: Game, seated: list[Device]) -> None:
     services.open_deal(game=ok_game, by=seated[0])
     ben = as_phone(Client(), seated[1])
