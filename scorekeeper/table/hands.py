@@ -228,7 +228,7 @@ def _check_with_the_others(
     errors, _ = opendeal.problems(game, deal, names)
     me = names[seat]
     mine = [opendeal.for_player(e, me) for e in errors if me in opendeal.concerned(e, deal, names)]
-    entry.apply_errors(mine, row.number)
+    entry.apply_errors(mine, opendeal.saves_as(game))
 
 
 def _hand_page(
@@ -244,12 +244,13 @@ def _hand_page(
     rules, _ = engine.rules_of(game)
     pack = entry.game.pack(rules)
     state = opendeal.state(game, row)
+    assert state is not None
     context = {
         "game": game,
         "entry": entry,
         "deal": None,
-        "number": row.number,
-        "heading": gettext("Deal {number}: {name}'s hand").format(number=row.number, name=game.player_names()[seat]),
+        "number": row.number,  # the deal it was opened as: its draft's name on the phone stays
+        "heading": gettext("Deal {number}: {name}'s hand").format(number=state.number, name=game.player_names()[seat]),
         "rules": rules,
         "preview": None,
         "pack": json.dumps(pack),

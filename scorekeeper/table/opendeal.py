@@ -16,6 +16,10 @@ next render: the live parts re-render when the game's version changes, so a phon
 shows "being typed" keeps it until the next change of the game (a hand sent, a fact given) or a
 reload. The version is bumped only when a hand goes from missing to being typed, never per
 keystroke.
+
+Its number is the next deal's (``saves_as``), derived, not stored: an earlier deal deleted (or
+brought back) while it is open moves it. What is stored (``OpenDeal.number``, the deal it was
+opened as) only names it in the forms opened for it.
 """
 
 from __future__ import annotations
@@ -71,16 +75,13 @@ class DealState:
     """An open deal as it stands."""
 
     open: OpenDeal
+    number: int  # the deal it saves as (``saves_as``), not the one it was opened as (``open.number``)
     kind: str
     hands: list[HandState]
     facts: dict[str, Any]  # RECORD.md form (names), as given so far
     errors: list[str]  # the deal's own (not of one hand)
     deal: dict[str, Any]  # RECORD.md form, the hands in so far
     preview: dict[str, Any] | None = None  # every player's points, once complete and valid
-
-    @property
-    def number(self) -> int:
-        return self.open.number
 
     @property
     def missing(self) -> list[HandState]:
@@ -162,6 +163,13 @@ def for_player(e: RecordError, player: str) -> RecordError:
     return e if e.player == player else replace(e, player=player, field=None)
 
 
+def saves_as(game: Game) -> int:
+    """The number the open deal is shown and saved as: the next deal's. Not the one it was opened
+    as (``OpenDeal.number``, what the forms opened for it send back to name it): an earlier deal
+    deleted, or brought back by an undo, while it is open moves it."""
+    return game.deals.count() + 1
+
+
 def typing_since(open_deal: OpenDeal, now: datetime | None = None) -> datetime:
     """A seat's ``typing_at`` from this time on says its hand is being typed (now: the request's)."""
     return max(open_deal.opened, (now or timezone.now()) - TYPING_FOR)
@@ -203,4 +211,13 @@ def state(game: Game, open_deal: OpenDeal | None = None, *, seats: Sequence[Seat
             own.append(error_text(e))
     facts = {k: v for k, v in deal.items() if k != "hands"}
     view = played_view(played, names) if played is not None else None
-    return DealState(open=open_deal, kind=game.kind, hands=hands, facts=facts, errors=own, deal=deal, preview=view)
+    return DealState(
+        open=open_deal,
+        number=saves_as(game),
+        kind=game.kind,
+        hands=hands,
+        facts=facts,
+        errors=own,
+        deal=deal,
+        preview=view,
+    )

@@ -276,8 +276,8 @@ def test_the_scorer_saves_with_one_tap(client: Client, ok_game: Game, seated: li
         (False, False, False, 4),
         (True, True, False, 5),
         (False, True, False, 4),
-        (True, True, True, 8),
-        (False, True, True, 7),
+        (True, True, True, 9),
+        (False, True, True, 8),
     ],
     ids=["scorer", "follower", "scorer, seats", "follower, seats", "scorer, deal open", "follower, deal open"],
 )
@@ -294,8 +294,9 @@ def test_a_warm_game_page_costs_a_fixed_number_of_queries(
 ) -> None:
     """The live check, the game with its table and its open deal (one query, a deal open or not),
     the phone's devices, the seats with their players and phones (however many phones sit), and on
-    a scoring phone the table's phones it may seat. A deal open adds its hands and the engine's
-    check of them: the deals before it, and the standing stored with the last."""
+    a scoring phone the table's phones it may seat. A deal open adds its hands, its number (the
+    deals before it) and the engine's check of them (the deals before it again, the standing stored
+    with the last)."""
     services.add_deal(game=ok_game, deal=DEAL)
     if sitting:
         for i, phone in enumerate(phones):
@@ -310,6 +311,44 @@ def test_a_warm_game_page_costs_a_fixed_number_of_queries(
     with django_assert_num_queries(queries):
         page = browser.get(url, headers=headers)
     assert page.status_code == 200 and ('id="open-deal"' in page.content.decode()) == opened
+
+
+def test_a_deal_deleted_while_one_is_open_moves_its_number(
+    client: Client, ok_game: Game, seated: list[Device], scorer: Device
+) -> None:
+    """The open deal is shown and saved as the next deal: deal 3 open, deal 1 deleted, it is deal 2
+    on the game page, its status, its save button and its hands' pages; a hand form opened before
+    the delete still sends it (the form names the deal as it was opened), and it saves as deal 2.
+    An undo of the delete makes it deal 3 again."""
+    for _ in range(2):
+        services.add_deal(game=ok_game, deal=DEAL, by=scorer)
+    services.open_deal(game=ok_game, by=seated[0])
+    ben = as_phone(Client(), seated[1])
+    form = ben.get(f"/games/{ok_game.pk}/open/hands/1/").content.decode()
+    assert "Deal 3: Ben&#x27;s hand" in form
+    first = ok_game.deals.get(number=1)
+    services.delete_deal(game=ok_game, deal_id=first.pk, version=first.version, by=scorer)
+    send(ok_game, 0, ANN, seated[0], facts={"out": 0, "first_turn": False, "concealed": False}, number=3)
+    typed = hand_post(form, {"p-1-melded": "KH KD KC", "p-1-held": "9C QS"})
+    sent = ben.post(f"/games/{ok_game.pk}/open/hands/1/", typed)
+    assert sent.status_code == 302, sent.content.decode()[-2000:]
+    send(ok_game, 2, CLEO, seated[2])
+    page = client.get(f"/games/{ok_game.pk}/").content.decode()
+    assert "Deal 2: the players enter their hands" in page and "Save deal 2" in page and "Deal 3" not in page
+    status = ben.get(f"/games/{ok_game.pk}/open/status/").content.decode()
+    assert "Deal 2: the players enter their hands" in status
+    assert "Deal 2: Cleo&#x27;s hand" in client.get(f"/games/{ok_game.pk}/open/hands/2/").content.decode()
+    deleted = ok_game.changes.order_by("-pk").first()
+    assert deleted is not None
+    services.undo(game=ok_game, change_id=deleted.pk, by=scorer)
+    assert "Save deal 3" in client.get(f"/games/{ok_game.pk}/").content.decode()
+    services.delete_deal(game=ok_game, deal_id=first.pk, version=ok_game.deals.get(pk=first.pk).version, by=scorer)
+    token = re.search(r'name="submission" value="([^"]+)"', page[page.index('id="open-deal"') :])
+    number = re.search(r'name="number" value="(\d+)"', page[page.index('id="open-deal"') :])
+    assert token and number
+    saved = client.post(f"/games/{ok_game.pk}/open/save/", {"number": number[1], "submission": token[1]})
+    assert saved.status_code == 302 and saved["Location"].endswith("?saved=2#deal-2")
+    assert list(ok_game.deals.order_by("number").values_list("number", flat=True)) == [1, 2]
 
 
 def test_the_open_status_is_a_live_part_answered_304_when_unchanged(ok_game: Game, seated: list[Device]) -> None:
