@@ -12,6 +12,7 @@ is in and valid, or it saves itself (the table's setting). Small views: every wr
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
@@ -115,6 +116,17 @@ def open_context(game: Game, device: Device, state: opendeal.DealState | None, m
         "save_form": True,
         "submission": new_submission(),
     }
+
+
+def until(part: dict[str, Any]) -> datetime | None:
+    """When the open deal's status (``open_context``) changes with no write (``DealState.until``)."""
+    return part["open"].until if part["open"] else None
+
+
+def _open_tag(version: int, role: str, held: datetime | None = None) -> str:
+    """The validator of the open deal's status polled by a hand's page (its own, beside the game
+    page's live part's), ``held`` until the status changes by itself (``until``)."""
+    return live.etag(version, role, partial=True, until=held).replace('"g', '"o', 1)
 
 
 def _my_seat(game: Game, device: Device) -> int | None:
@@ -257,10 +269,10 @@ def _hand_page(
         "wild": " ".join(code for code in pack if entry.game.wilds and parse_card(code).is_wild),
         "conflict": conflict,
         "own": {"seat": seat, "facts_version": row.facts_version},
-        "live_etag": live.etag(game.version, device.role, partial=True).replace('"g', '"o', 1),
         "poll_seconds": live.POLL_SECONDS,
         "part": {**open_context(game, device, state, _my_seat(game, device)), "save_form": False},
     }
+    context["live_etag"] = _open_tag(game.version, device.role, until(context["part"]))
     action = request.POST.get("action") if request.method == "POST" else None
     return render_page(
         request, "table/deal_form.html", context, partial="preview" if action == "preview" else None, status=status
@@ -272,15 +284,16 @@ def open_status(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The open deal as it comes together, polled by a hand's entry page as the game page's live
     part is: 304 while the game's version is the one the phone holds."""
     version, role = access.watching(request, game_id)
-    tag = live.etag(version, role, partial=True).replace('"g', '"o', 1)
+    tag = _open_tag(version, role)
     if live.unchanged(request, tag):
         return live.not_modified(tag)
-    return _open_status(request, game_id, tag=tag)
+    return _open_status(request, game_id)
 
 
 @access.game_view(Role.FOLLOW)
-def _open_status(request: HtmxHttpRequest, game: Game, device: Device, *, tag: str) -> HttpResponse:
+def _open_status(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
     part = {**open_context(game, device, opendeal.state(game), _my_seat(game, device)), "save_form": False}
+    tag = _open_tag(game.version, device.role, until(part))
     context = {"part": part, "game": game, "device": device, "live_etag": tag, "poll_seconds": live.POLL_SECONDS}
     return live.mark(render(request, "table/open_live.html", context), tag)
 

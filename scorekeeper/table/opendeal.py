@@ -11,11 +11,11 @@ holding that card: it is shown on each of them.
 
 "Being typed": a hand not in whose form sent its live preview (``services.typing``, which stamps
 the seat's ``typing_at``) within ``TYPING_FOR`` before the status is rendered, and since the deal
-was opened. A phone that stops typing without sending shows "missing" again from then on — on the
-next render: the live parts re-render when the game's version changes, so a phone that already
-shows "being typed" keeps it until the next change of the game (a hand sent, a fact given) or a
-reload. The version is bumped only when a hand goes from missing to being typed, never per
-keystroke.
+was opened. The version is bumped only when a hand goes from missing to being typed, never per
+keystroke. A phone that stops typing without sending shows "missing" again ``TYPING_FOR`` after its
+last preview, with no write: a status showing a hand being typed says until when
+(``DealState.until``); the live part's validator holds only until then (``live.etag``'s
+``until``), and the game page asks for it again then (``refresh_in``) — once, not every second.
 
 Its number is the next deal's (``saves_as``), derived, not stored: an earlier deal deleted (or
 brought back) while it is open moves it. What is stored (``OpenDeal.number``, the deal it was
@@ -25,6 +25,7 @@ opened as) only names it in the forms opened for it.
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -58,7 +59,7 @@ class HandState:
     hand: OpenHand | None
     phone: str = ""  # the phone sitting at the seat
     errors: list[str] = field(default_factory=list)
-    typed: bool = False  # its form sent a live preview lately (TYPING_FOR)
+    typed_until: datetime | None = None  # its form sent a live preview lately: until TYPING_FOR after it
 
     @property
     def entered(self) -> bool:
@@ -67,7 +68,7 @@ class HandState:
     @property
     def typing(self) -> bool:
         """Being typed: not in yet, and its form sent a live preview lately."""
-        return self.typed and not self.entered
+        return self.typed_until is not None and not self.entered
 
 
 @dataclass
@@ -98,6 +99,21 @@ class DealState:
     @property
     def valid(self) -> bool:
         return self.complete and self.preview is not None
+
+    @property
+    def until(self) -> datetime | None:
+        """When the status changes by itself: the first hand shown being typed is missing again
+        (None: none is shown being typed)."""
+        return min((h.typed_until for h in self.hands if h.typing and h.typed_until), default=None)
+
+    @property
+    def refresh_in(self) -> int | None:
+        """Whole seconds from now until a page showing this status asks for it again (``until``,
+        and a second more: the server then finds the time passed), or None."""
+        if self.until is None:
+            return None
+        wait = math.ceil((self.until - timezone.now()).total_seconds()) + 1
+        return min(max(wait, 1), int(TYPING_FOR.total_seconds()) + 1)
 
 
 def seat_record(open_deal: OpenDeal, hands: Mapping[int, Any], seats: int) -> dict[str, Any]:
@@ -195,7 +211,7 @@ def state(game: Game, open_deal: OpenDeal | None = None, *, seats: Sequence[Seat
             name=s.player.name,
             hand=stored.get(s.position),
             phone=s.phone.name if s.phone and s.phone.revoked is None else "",
-            typed=s.typing_at is not None and s.typing_at >= since,
+            typed_until=s.typing_at + TYPING_FOR if s.typing_at is not None and s.typing_at >= since else None,
         )
         for s in seats
     ]

@@ -414,6 +414,41 @@ def test_a_hand_typed_long_ago_or_for_an_earlier_deal_is_missing(ok_game: Game, 
     assert states(ok_game) == ["missing", "missing", "missing"]
 
 
+def test_being_typed_ends_on_the_watching_phones_with_no_write(
+    ok_game: Game, seated: list[Device], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phone that stops typing shows "missing" on the others ``TYPING_FOR`` after its last
+    preview, though nothing is written then: a status showing a hand being typed tells the game
+    page when to ask again (once: ``load delay``), and its validator holds until then only — a 304
+    before, the status rendered again after (the game page, whole or its live part, and the open
+    deal's status on a hand's page)."""
+    row = services.open_deal(game=ok_game, by=seated[0])
+    services.typing(game=ok_game, seat=1, open_deal=row)
+    cleo = as_phone(Client(), seated[2])
+    urls = [
+        (f"/games/{ok_game.pk}/", {"HX-Request": "true"}),
+        (f"/games/{ok_game.pk}/", {}),
+        (f"/games/{ok_game.pk}/open/status/", {"HX-Request": "true"}),
+    ]
+    seen = [cleo.get(url, headers=headers) for url, headers in urls]
+    for answer in seen:
+        assert answer.status_code == 200 and 'data-state="typing"' in answer.content.decode()
+        assert re.search(r'-u[0-9]+"$', answer["ETag"]), answer["ETag"]
+    asks = re.search(r"load delay:([0-9]+)s", seen[0].content.decode())
+    assert asks and 1 <= int(asks[1]) <= opendeal.TYPING_FOR.total_seconds() + 1
+    for (url, headers), answer in zip(urls, seen, strict=True):
+        assert cleo.get(url, headers={**headers, "If-None-Match": answer["ETag"]}).status_code == 304
+    # The time the page was told to ask again: nothing was written since.
+    later = timezone.now() + timedelta(seconds=int(asks[1]))
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    for (url, headers), answer in zip(urls, seen, strict=True):
+        again = cleo.get(url, headers={**headers, "If-None-Match": answer["ETag"]})
+        text = again.content.decode()
+        assert again.status_code == 200 and 'data-state="typing"' not in text and "load delay" not in text
+        assert text.count('data-state="missing"') == 3 and not re.search(r'-u[0-9]+"$', again["ETag"])
+        assert cleo.get(url, headers={**headers, "If-None-Match": again["ETag"]}).status_code == 304
+
+
 def hand_post(page: str, values: dict[str, str]) -> dict[str, str]:
     """The hand form's hidden fields as the page has them, with ``values`` typed."""
     form = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
