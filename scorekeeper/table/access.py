@@ -139,10 +139,11 @@ def site_url(request: HttpRequest, path: str = "/") -> str:
 
 
 def game_and_device(request: HttpRequest, game_id: int) -> tuple[Game, Device]:
-    """The game with its table, and this phone's device at that table (``device_at``): what every
-    page of a game needs first. 404 when there is no such game or the phone is not at its table (a
-    stranger cannot even learn that the id is taken)."""
-    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    """The game with its table and the deal the players are entering, if one is open (``open_deal``
+    read with it: a game with none costs no query to say so), and this phone's device at that table
+    (``device_at``): what every page of a game needs first. 404 when there is no such game or the
+    phone is not at its table (a stranger cannot even learn that the id is taken)."""
+    game = get_object_or_404(Game.objects.select_related("table", "open_deal"), pk=game_id)
     device = device_at(request, game.table_id)
     if device is None:
         raise _not_at(request, game.table_id)
@@ -159,11 +160,11 @@ def watching(request: HttpRequest, game_id: int) -> tuple[int, str]:
 
 
 def _seats() -> Prefetch:
-    return Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
+    return Prefetch("seats", Seat.objects.select_related("player", "phone").order_by("position"))
 
 
 def with_players(game: Game) -> Game:
-    """The game with its seats and their players (one query, once)."""
+    """The game with its seats, their players and the phones at them (one query, once)."""
     if "seats" not in getattr(game, "_prefetched_objects_cache", {}):
         prefetch_related_objects([game], _seats())
     return game

@@ -12,6 +12,7 @@ is in and valid, or it saves itself (the table's setting). Small views: every wr
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
@@ -19,7 +20,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -37,21 +37,21 @@ def _game_page(game: Game) -> HttpResponseRedirect:
 
 
 def game_context(game: Game, device: Device) -> dict[str, Any]:
-    """What the game page shows of the phones at its seats (read when the template uses it)."""
-    seats = SimpleLazyObject(lambda: seating(game, device))
+    """What the game page shows of the phones at its seats and of the open deal, from the game as
+    ``access.game_and_device`` loads it (its open deal with it) and its seats, loaded once."""
+    seats = access.with_players(game).seated()  # read once, for both
+    shown = seating(game, device, seats)
+    row = getattr(game, "open_deal", None)  # read with the game: None costs no query
+    state = opendeal.state(game, row, seats=seats) if row is not None else None
     return {
-        "seating": seats,
-        "open_part": SimpleLazyObject(
-            lambda: open_context(
-                game, device, opendeal.state(game), seats["mine"]["position"] if seats["mine"] else None
-            )
-        ),
+        "seating": shown,
+        "open_part": open_context(game, device, state, shown["mine"]["position"] if shown["mine"] else None),
     }
 
 
-def seating(game: Game, device: Device) -> dict[str, Any]:
-    """The game's seats with the phone at each, this phone's seat, and the phones a scorer may seat."""
-    seats = list(Seat.objects.filter(game=game).select_related("player", "phone").order_by("position"))
+def seating(game: Game, device: Device, seats: list[Seat]) -> dict[str, Any]:
+    """The game's seats (``seats``, with their players and phones) with the phone at each, this
+    phone's seat, and the phones a scorer may seat."""
     rows = [
         {
             "position": s.position,
@@ -116,6 +116,17 @@ def open_context(game: Game, device: Device, state: opendeal.DealState | None, m
         "save_form": True,
         "submission": new_submission(),
     }
+
+
+def until(part: dict[str, Any]) -> datetime | None:
+    """When the open deal's status (``open_context``) changes with no write (``DealState.until``)."""
+    return part["open"].until if part["open"] else None
+
+
+def _open_tag(version: int, role: str, held: datetime | None = None) -> str:
+    """The validator of the open deal's status polled by a hand's page (its own, beside the game
+    page's live part's), ``held`` until the status changes by itself (``until``)."""
+    return live.etag(version, role, partial=True, until=held).replace('"g', '"o', 1)
 
 
 def _my_seat(game: Game, device: Device) -> int | None:
@@ -229,7 +240,7 @@ def _check_with_the_others(
     errors, _ = opendeal.problems(game, deal, names)
     me = names[seat]
     mine = [opendeal.for_player(e, me) for e in errors if me in opendeal.concerned(e, deal, names)]
-    entry.apply_errors(mine, row.number)
+    entry.apply_errors(mine, opendeal.saves_as(game))
 
 
 def _hand_page(
@@ -245,22 +256,23 @@ def _hand_page(
     rules, _ = engine.rules_of(game)
     pack = entry.game.pack(rules)
     state = opendeal.state(game, row)
+    assert state is not None
     context = {
         "game": game,
         "entry": entry,
         "deal": None,
-        "number": row.number,
-        "heading": gettext("Deal {number}: {name}'s hand").format(number=row.number, name=game.player_names()[seat]),
+        "number": row.number,  # the deal it was opened as: its draft's name on the phone stays
+        "heading": gettext("Deal {number}: {name}'s hand").format(number=state.number, name=game.player_names()[seat]),
         "rules": rules,
         "preview": None,
         "pack": json.dumps(pack),
         "wild": " ".join(code for code in pack if entry.game.wilds and parse_card(code).is_wild),
         "conflict": conflict,
         "own": {"seat": seat, "facts_version": row.facts_version},
-        "live_etag": live.etag(game.version, device.role, partial=True).replace('"g', '"o', 1),
         "poll_seconds": live.POLL_SECONDS,
         "part": {**open_context(game, device, state, _my_seat(game, device)), "save_form": False},
     }
+    context["live_etag"] = _open_tag(game.version, device.role, until(context["part"]))
     action = request.POST.get("action") if request.method == "POST" else None
     return render_page(
         request, "table/deal_form.html", context, partial="preview" if action == "preview" else None, status=status
@@ -272,15 +284,16 @@ def open_status(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The open deal as it comes together, polled by a hand's entry page as the game page's live
     part is: 304 while the game's version is the one the phone holds."""
     version, role = access.watching(request, game_id)
-    tag = live.etag(version, role, partial=True).replace('"g', '"o', 1)
+    tag = _open_tag(version, role)
     if live.unchanged(request, tag):
         return live.not_modified(tag)
-    return _open_status(request, game_id, tag=tag)
+    return _open_status(request, game_id)
 
 
 @access.game_view(Role.FOLLOW)
-def _open_status(request: HtmxHttpRequest, game: Game, device: Device, *, tag: str) -> HttpResponse:
+def _open_status(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
     part = {**open_context(game, device, opendeal.state(game), _my_seat(game, device)), "save_form": False}
+    tag = _open_tag(game.version, device.role, until(part))
     context = {"part": part, "game": game, "device": device, "live_etag": tag, "poll_seconds": live.POLL_SECONDS}
     return live.mark(render(request, "table/open_live.html", context), tag)
 

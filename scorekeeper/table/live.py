@@ -30,10 +30,14 @@ ms), and a save reaches the other phones of its table in 0.17-0.27 s (p50), 0.3-
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Iterable
+from datetime import datetime
 
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
@@ -42,24 +46,37 @@ from scorekeeper.table.models import Game
 
 # How often a phone without EventSource asks (seconds).
 POLL_SECONDS = 1
+# The end of a tag held until a time (``etag``'s ``until``): its Unix time.
+HELD = re.compile(r'-u(\d+)"$')
 # The NOTIFY channel of a PostgreSQL database: payload "g<game id>:<version>" or "d<device id>".
 CHANNEL = "scorekeeper_live"
 
 
-def etag(version: int, role: str, *, partial: bool, language: str | None = None) -> str:
+def etag(version: int, role: str, *, partial: bool, language: str | None = None, until: datetime | None = None) -> str:
     """The validator of a game page as this phone sees it (the page and its live part differ, and
-    so do the languages: a German and an English phone may watch the same game)."""
+    so do the languages: a German and an English phone may watch the same game). ``until``: the
+    time what it shows changes with no write (a hand shown being typed is missing again): the
+    validator holds only until then (``unchanged``)."""
     lang = language if language is not None else (get_language() or "")
-    return f'W/"g{version}-{role}-{lang}-{"p" if partial else "f"}"'
+    held = f"-u{math.ceil(until.timestamp())}" if until is not None else ""
+    return f'W/"g{version}-{role}-{lang}-{"p" if partial else "f"}{held}"'
 
 
 def unchanged(request: HttpRequest, tag: str) -> bool:
-    """Whether the phone holds this version already (``If-None-Match``, weak comparison)."""
+    """Whether the phone holds this version already (``If-None-Match``, weak comparison; a tag
+    held until a time is this version's until then, and no version's after)."""
     header = request.headers.get("if-none-match")
     if not header:
         return False
     bare = tag.removeprefix("W/")
-    return any(t.removeprefix("W/") == bare or t == "*" for t in parse_etags(header))
+    return any(_holding(t.removeprefix("W/")) == bare or t == "*" for t in parse_etags(header))
+
+
+def _holding(tag: str) -> str:
+    held = HELD.search(tag)
+    if held is None:
+        return tag
+    return tag[: held.start()] + '"' if int(held[1]) > timezone.now().timestamp() else ""
 
 
 def mark(response: HttpResponse, tag: str) -> HttpResponse:

@@ -351,6 +351,7 @@ class OpenDeal(models.Model):
     the flags; a key absent is not given yet), versioned. Saved, it becomes a ``Deal`` and is gone."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="open_deal")
+    # Names it in the forms opened for it; it is shown as the next deal (``opendeal.saves_as``).
     number = models.PositiveIntegerField(help_text="The deal it was opened as.")
     facts = models.JSONField(default=dict, blank=True)
     facts_version = models.PositiveIntegerField(default=0, help_text="Bumped by every change to the facts.")

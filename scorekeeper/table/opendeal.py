@@ -11,16 +11,21 @@ holding that card: it is shown on each of them.
 
 "Being typed": a hand not in whose form sent its live preview (``services.typing``, which stamps
 the seat's ``typing_at``) within ``TYPING_FOR`` before the status is rendered, and since the deal
-was opened. A phone that stops typing without sending shows "missing" again from then on — on the
-next render: the live parts re-render when the game's version changes, so a phone that already
-shows "being typed" keeps it until the next change of the game (a hand sent, a fact given) or a
-reload. The version is bumped only when a hand goes from missing to being typed, never per
-keystroke.
+was opened. The version is bumped only when a hand goes from missing to being typed, never per
+keystroke. A phone that stops typing without sending shows "missing" again ``TYPING_FOR`` after its
+last preview, with no write: a status showing a hand being typed says until when
+(``DealState.until``); the live part's validator holds only until then (``live.etag``'s
+``until``), and the game page asks for it again then (``refresh_in``) — once, not every second.
+
+Its number is the next deal's (``saves_as``), derived, not stored: an earlier deal deleted (or
+brought back) while it is open moves it. What is stored (``OpenDeal.number``, the deal it was
+opened as) only names it in the forms opened for it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -32,7 +37,7 @@ from scorekeeper.rules.cards import CardError, parse_token
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.table import engine
 from scorekeeper.table.forms import error_text
-from scorekeeper.table.models import Game, OpenDeal, OpenHand
+from scorekeeper.table.models import Game, OpenDeal, OpenHand, Seat
 from scorekeeper.table.present import played_view
 
 # The deal's own facts, by game: a key absent from an open deal's facts is not given yet.
@@ -54,7 +59,7 @@ class HandState:
     hand: OpenHand | None
     phone: str = ""  # the phone sitting at the seat
     errors: list[str] = field(default_factory=list)
-    typed: bool = False  # its form sent a live preview lately (TYPING_FOR)
+    typed_until: datetime | None = None  # its form sent a live preview lately: until TYPING_FOR after it
 
     @property
     def entered(self) -> bool:
@@ -63,7 +68,7 @@ class HandState:
     @property
     def typing(self) -> bool:
         """Being typed: not in yet, and its form sent a live preview lately."""
-        return self.typed and not self.entered
+        return self.typed_until is not None and not self.entered
 
 
 @dataclass
@@ -71,16 +76,13 @@ class DealState:
     """An open deal as it stands."""
 
     open: OpenDeal
+    number: int  # the deal it saves as (``saves_as``), not the one it was opened as (``open.number``)
     kind: str
     hands: list[HandState]
     facts: dict[str, Any]  # RECORD.md form (names), as given so far
     errors: list[str]  # the deal's own (not of one hand)
     deal: dict[str, Any]  # RECORD.md form, the hands in so far
     preview: dict[str, Any] | None = None  # every player's points, once complete and valid
-
-    @property
-    def number(self) -> int:
-        return self.open.number
 
     @property
     def missing(self) -> list[HandState]:
@@ -97,6 +99,21 @@ class DealState:
     @property
     def valid(self) -> bool:
         return self.complete and self.preview is not None
+
+    @property
+    def until(self) -> datetime | None:
+        """When the status changes by itself: the first hand shown being typed is missing again
+        (None: none is shown being typed)."""
+        return min((h.typed_until for h in self.hands if h.typing and h.typed_until), default=None)
+
+    @property
+    def refresh_in(self) -> int | None:
+        """Whole seconds from now until a page showing this status asks for it again (``until``,
+        and a second more: the server then finds the time passed), or None."""
+        if self.until is None:
+            return None
+        wait = math.ceil((self.until - timezone.now()).total_seconds()) + 1
+        return min(max(wait, 1), int(TYPING_FOR.total_seconds()) + 1)
 
 
 def seat_record(open_deal: OpenDeal, hands: Mapping[int, Any], seats: int) -> dict[str, Any]:
@@ -162,17 +179,26 @@ def for_player(e: RecordError, player: str) -> RecordError:
     return e if e.player == player else replace(e, player=player, field=None)
 
 
+def saves_as(game: Game) -> int:
+    """The number the open deal is shown and saved as: the next deal's. Not the one it was opened
+    as (``OpenDeal.number``, what the forms opened for it send back to name it): an earlier deal
+    deleted, or brought back by an undo, while it is open moves it."""
+    return game.deals.count() + 1
+
+
 def typing_since(open_deal: OpenDeal, now: datetime | None = None) -> datetime:
     """A seat's ``typing_at`` from this time on says its hand is being typed (now: the request's)."""
     return max(open_deal.opened, (now or timezone.now()) - TYPING_FOR)
 
 
-def state(game: Game, open_deal: OpenDeal | None = None) -> DealState | None:
-    """The game's open deal as it stands (None: no deal open), "being typed" as of now."""
+def state(game: Game, open_deal: OpenDeal | None = None, *, seats: Sequence[Seat] | None = None) -> DealState | None:
+    """The game's open deal as it stands (None: no deal open), "being typed" as of now. ``seats``:
+    the game's seats in order with their players and phones, when the caller read them already."""
     open_deal = open_deal or OpenDeal.objects.filter(game=game).first()
     if open_deal is None:
         return None
-    seats = list(game.seats.select_related("player", "phone").order_by("position"))
+    if seats is None:
+        seats = list(game.seats.select_related("player", "phone").order_by("position"))
     names = [s.player.name for s in seats]
     stored = {h.seat: h for h in open_deal.hands.all()}
     cards = seat_record(open_deal, {i: h.hand for i, h in stored.items()}, len(names))
@@ -185,7 +211,7 @@ def state(game: Game, open_deal: OpenDeal | None = None) -> DealState | None:
             name=s.player.name,
             hand=stored.get(s.position),
             phone=s.phone.name if s.phone and s.phone.revoked is None else "",
-            typed=s.typing_at is not None and s.typing_at >= since,
+            typed_until=s.typing_at + TYPING_FOR if s.typing_at is not None and s.typing_at >= since else None,
         )
         for s in seats
     ]
@@ -201,4 +227,13 @@ def state(game: Game, open_deal: OpenDeal | None = None) -> DealState | None:
             own.append(error_text(e))
     facts = {k: v for k, v in deal.items() if k != "hands"}
     view = played_view(played, names) if played is not None else None
-    return DealState(open=open_deal, kind=game.kind, hands=hands, facts=facts, errors=own, deal=deal, preview=view)
+    return DealState(
+        open=open_deal,
+        number=saves_as(game),
+        kind=game.kind,
+        hands=hands,
+        facts=facts,
+        errors=own,
+        deal=deal,
+        preview=view,
+    )

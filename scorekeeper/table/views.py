@@ -138,13 +138,14 @@ def _game_context(game: Game, device: Device, errors: list[str] | None = None) -
     """The game page's context (``present.game_view``): from the stored results, no deal scored,
     unless the game was stored by another version of the engine (then it is scored, once)."""
     rules, rule_errors = engine.rules_of(game)
+    own = hands.game_context(game, device)
     context = {
         "game": game,
         "rules": rules,
         "device": device,
         **game_view(game, rules),
-        **hands.game_context(game, device),
-        "live_etag": live.etag(game.version, device.role, partial=True),
+        **own,
+        "live_etag": live.etag(game.version, device.role, partial=True, until=hands.until(own["open_part"])),
         "live_events": reverse("table:game_events", args=[game.pk]),
         "poll_seconds": live.POLL_SECONDS,
         "submission": new_submission(),  # the rematch's, once the game is over
@@ -226,7 +227,8 @@ def _game_page(request: HtmxHttpRequest, game: Game, device: Device, *, partial:
     context = _game_context(game, device)
     context["just_saved"] = None if partial else _just_saved(request, game, device)
     response = render_page(request, "table/game.html", context, partial="live")
-    return live.mark(response, live.etag(game.version, device.role, partial=partial))
+    until = hands.until(context["open_part"])
+    return live.mark(response, live.etag(game.version, device.role, partial=partial, until=until))
 
 
 @require_POST

@@ -7,14 +7,15 @@ cards typed by one scorer."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, ViewportSize, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Request, ViewportSize, expect
 
-from scorekeeper.table import access
+from scorekeeper.table import access, opendeal, services
 from scorekeeper.table.models import Deal, Device, Game, Role, Table
 from tests.browser.entry_picker import GIN_DEAL, OKLAHOMA_DEAL, Picking, enter_gin, enter_oklahoma
-from tests.conftest import new_game, phone_cookie
+from tests.conftest import NAMES, new_game, phone_cookie
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -182,3 +183,31 @@ def test_two_phones_enter_one_gin_deal(browser, contexts, live_server, scorer, s
     one = typed_by_one_scorer(scoring, url, table, "oklahoma-gin", GIN_DEAL)
     assert (saved.points, saved.totals, saved.outcome) == (one.points, one.totals, one.outcome)
     assert not [e for e in errors if "Content Security Policy" in e], errors
+
+
+def test_being_typed_goes_back_to_missing_on_the_others_with_no_reload(
+    scorer_page, live_server, table, scorer, console_errors, monkeypatch
+):
+    """A phone that stops typing: the others' game pages show its hand "missing" again
+    ``TYPING_FOR`` after its last preview (3 s here), with no reload and nothing written, asking
+    for the live part once more then — not every second."""
+    monkeypatch.setattr(opendeal, "TYPING_FOR", timedelta(seconds=3))
+    game = new_game(table, players=NAMES, first_dealer=0)
+    row = services.open_deal(game=game, by=scorer)
+    page = scorer_page
+    parts: list[Request] = []
+    page.on(
+        "request",
+        lambda r: (
+            parts.append(r) if r.url.endswith(f"/games/{game.pk}/") and r.resource_type in ("xhr", "fetch") else None
+        ),
+    )
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(hand_of(page, 1)).to_have_attribute("data-state", "missing")
+    services.typing(game=game, seat=1, open_deal=row)  # Ben's form sent its live preview, once
+    expect(hand_of(page, 1)).to_have_attribute("data-state", "typing")
+    expect(hand_of(page, 1)).to_contain_text("being typed")
+    expect(hand_of(page, 1)).to_have_attribute("data-state", "missing", timeout=8000)
+    page.wait_for_timeout(2000)
+    assert len(parts) == 2, [r.url for r in parts]  # the change, then once when the typing ended
+    assert not console_errors, console_errors

@@ -268,6 +268,89 @@ def test_the_scorer_saves_with_one_tap(client: Client, ok_game: Game, seated: li
     assert "entered on Cleo&#x27;s phone" in history
 
 
+@pytest.mark.parametrize("partial", [False, True], ids=["page", "live part"])
+@pytest.mark.parametrize(
+    ("scoring", "sitting", "opened", "queries"),
+    [
+        (True, False, False, 5),
+        (False, False, False, 4),
+        (True, True, False, 5),
+        (False, True, False, 4),
+        (True, True, True, 9),
+        (False, True, True, 8),
+    ],
+    ids=["scorer", "follower", "scorer, seats", "follower, seats", "scorer, deal open", "follower, deal open"],
+)
+def test_a_warm_game_page_costs_a_fixed_number_of_queries(
+    ok_game: Game,
+    phones: list[Device],
+    scorer: Device,
+    django_assert_num_queries: Any,
+    partial: bool,
+    scoring: bool,
+    sitting: bool,
+    opened: bool,
+    queries: int,
+) -> None:
+    """The live check, the game with its table and its open deal (one query, a deal open or not),
+    the phone's devices, the seats with their players and phones (however many phones sit), and on
+    a scoring phone the table's phones it may seat. A deal open adds its hands, its number (the
+    deals before it) and the engine's check of them (the deals before it again, the standing stored
+    with the last)."""
+    services.add_deal(game=ok_game, deal=DEAL)
+    if sitting:
+        for i, phone in enumerate(phones):
+            services.sit(game=ok_game, position=i, phone=phone, by=phone)
+    if opened:
+        services.open_deal(game=ok_game, by=phones[0])
+        send(ok_game, 0, ANN, phones[0], facts={"out": 0, "first_turn": False, "concealed": False})
+        send(ok_game, 1, BEN, phones[1])
+    browser = as_phone(Client(), scorer if scoring else phones[1])
+    url, headers = f"/games/{ok_game.pk}/", {"HX-Request": "true"} if partial else {}
+    assert browser.get(url, headers=headers).status_code == 200  # the cached fragments made
+    with django_assert_num_queries(queries):
+        page = browser.get(url, headers=headers)
+    assert page.status_code == 200 and ('id="open-deal"' in page.content.decode()) == opened
+
+
+def test_a_deal_deleted_while_one_is_open_moves_its_number(
+    client: Client, ok_game: Game, seated: list[Device], scorer: Device
+) -> None:
+    """The open deal is shown and saved as the next deal: deal 3 open, deal 1 deleted, it is deal 2
+    on the game page, its status, its save button and its hands' pages; a hand form opened before
+    the delete still sends it (the form names the deal as it was opened), and it saves as deal 2.
+    An undo of the delete makes it deal 3 again."""
+    for _ in range(2):
+        services.add_deal(game=ok_game, deal=DEAL, by=scorer)
+    services.open_deal(game=ok_game, by=seated[0])
+    ben = as_phone(Client(), seated[1])
+    form = ben.get(f"/games/{ok_game.pk}/open/hands/1/").content.decode()
+    assert "Deal 3: Ben&#x27;s hand" in form
+    first = ok_game.deals.get(number=1)
+    services.delete_deal(game=ok_game, deal_id=first.pk, version=first.version, by=scorer)
+    send(ok_game, 0, ANN, seated[0], facts={"out": 0, "first_turn": False, "concealed": False}, number=3)
+    typed = hand_post(form, {"p-1-melded": "KH KD KC", "p-1-held": "9C QS"})
+    sent = ben.post(f"/games/{ok_game.pk}/open/hands/1/", typed)
+    assert sent.status_code == 302, sent.content.decode()[-2000:]
+    send(ok_game, 2, CLEO, seated[2])
+    page = client.get(f"/games/{ok_game.pk}/").content.decode()
+    assert "Deal 2: the players enter their hands" in page and "Save deal 2" in page and "Deal 3" not in page
+    status = ben.get(f"/games/{ok_game.pk}/open/status/").content.decode()
+    assert "Deal 2: the players enter their hands" in status
+    assert "Deal 2: Cleo&#x27;s hand" in client.get(f"/games/{ok_game.pk}/open/hands/2/").content.decode()
+    deleted = ok_game.changes.order_by("-pk").first()
+    assert deleted is not None
+    services.undo(game=ok_game, change_id=deleted.pk, by=scorer)
+    assert "Save deal 3" in client.get(f"/games/{ok_game.pk}/").content.decode()
+    services.delete_deal(game=ok_game, deal_id=first.pk, version=ok_game.deals.get(pk=first.pk).version, by=scorer)
+    token = re.search(r'name="submission" value="([^"]+)"', page[page.index('id="open-deal"') :])
+    number = re.search(r'name="number" value="(\d+)"', page[page.index('id="open-deal"') :])
+    assert token and number
+    saved = client.post(f"/games/{ok_game.pk}/open/save/", {"number": number[1], "submission": token[1]})
+    assert saved.status_code == 302 and saved["Location"].endswith("?saved=2#deal-2")
+    assert list(ok_game.deals.order_by("number").values_list("number", flat=True)) == [1, 2]
+
+
 def test_the_open_status_is_a_live_part_answered_304_when_unchanged(ok_game: Game, seated: list[Device]) -> None:
     services.open_deal(game=ok_game, by=seated[0])
     ben = as_phone(Client(), seated[1])
@@ -329,6 +412,41 @@ def test_a_hand_typed_long_ago_or_for_an_earlier_deal_is_missing(ok_game: Game, 
     # the next deal opened: what was typed for the one before does not count
     OpenDeal.objects.filter(pk=row.pk).update(opened=timezone.now() + timedelta(seconds=1))
     assert states(ok_game) == ["missing", "missing", "missing"]
+
+
+def test_being_typed_ends_on_the_watching_phones_with_no_write(
+    ok_game: Game, seated: list[Device], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phone that stops typing shows "missing" on the others ``TYPING_FOR`` after its last
+    preview, though nothing is written then: a status showing a hand being typed tells the game
+    page when to ask again (once: ``load delay``), and its validator holds until then only — a 304
+    before, the status rendered again after (the game page, whole or its live part, and the open
+    deal's status on a hand's page)."""
+    row = services.open_deal(game=ok_game, by=seated[0])
+    services.typing(game=ok_game, seat=1, open_deal=row)
+    cleo = as_phone(Client(), seated[2])
+    urls = [
+        (f"/games/{ok_game.pk}/", {"HX-Request": "true"}),
+        (f"/games/{ok_game.pk}/", {}),
+        (f"/games/{ok_game.pk}/open/status/", {"HX-Request": "true"}),
+    ]
+    seen = [cleo.get(url, headers=headers) for url, headers in urls]
+    for answer in seen:
+        assert answer.status_code == 200 and 'data-state="typing"' in answer.content.decode()
+        assert re.search(r'-u[0-9]+"$', answer["ETag"]), answer["ETag"]
+    asks = re.search(r"load delay:([0-9]+)s", seen[0].content.decode())
+    assert asks and 1 <= int(asks[1]) <= opendeal.TYPING_FOR.total_seconds() + 1
+    for (url, headers), answer in zip(urls, seen, strict=True):
+        assert cleo.get(url, headers={**headers, "If-None-Match": answer["ETag"]}).status_code == 304
+    # The time the page was told to ask again: nothing was written since.
+    later = timezone.now() + timedelta(seconds=int(asks[1]))
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    for (url, headers), answer in zip(urls, seen, strict=True):
+        again = cleo.get(url, headers={**headers, "If-None-Match": answer["ETag"]})
+        text = again.content.decode()
+        assert again.status_code == 200 and 'data-state="typing"' not in text and "load delay" not in text
+        assert text.count('data-state="missing"') == 3 and not re.search(r'-u[0-9]+"$', again["ETag"])
+        assert cleo.get(url, headers={**headers, "If-None-Match": again["ETag"]}).status_code == 304
 
 
 def hand_post(page: str, values: dict[str, str]) -> dict[str, str]:
