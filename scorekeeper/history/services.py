@@ -27,6 +27,7 @@ from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.messages import msg
 from scorekeeper.rules.players import MAX_PLAYER_NAME
 from scorekeeper.table import engine, live
+from scorekeeper.table.figures import Tally, merged
 from scorekeeper.table.models import (
     Change,
     ChangeAction,
@@ -119,8 +120,9 @@ def merge_players(*, source: Player, into: Player) -> Player:
     games = list(Game.objects.filter(seats__player=source).values_list("pk", flat=True))
     Game.objects.filter(pk__in=games).update(version=F("version") + 1)
     live.games_changed(games)
+    merged(source=source.pk, into=into.pk).write()  # source's figures become into's
     Seat.objects.filter(player=source).update(player=into)
-    source.delete()
+    source.delete()  # with his figures
     return into
 
 
@@ -246,7 +248,13 @@ def _score(rec: Any) -> _Scored | _Errors:
         },
     )
     seats = [
-        (clean_name(name), prepared(Seat, {"position": i, **seat_figures(i, result, scored, played.rules.penalty)}))
+        (
+            clean_name(name),
+            prepared(
+                Seat,
+                {"position": i, "kind": played.rules.game, **seat_figures(i, result, scored, played.rules.penalty)},
+            ),
+        )
         for i, name in enumerate(played.names)
     ]
     return _Scored(game, seats, deals)
@@ -335,6 +343,10 @@ class _Batch:
             Game, [{**game, "table_id": self.table.pk, "created": at, "updated": at} for game in self.games]
         )
         insert_rows(Seat, [{**row, "game_id": gid} for gid, rows in zip(ids, self.seats, strict=True) for row in rows])
+        tally = Tally()  # what the games add to their players' figures
+        for game, seats in zip(self.games, self.seats, strict=True):
+            tally.add(game["kind"], game["state"] == GameState.FINISHED, seats)
+        tally.write()
         insert_rows(
             Deal,
             [
