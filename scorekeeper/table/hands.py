@@ -257,7 +257,7 @@ def _hand_page(
         "wild": " ".join(code for code in pack if entry.game.wilds and parse_card(code).is_wild),
         "conflict": conflict,
         "own": {"seat": seat, "facts_version": row.facts_version},
-        "live_etag": live.etag(game.version, device.role, partial=True).replace('"g', '"o', 1),
+        "live_etag": live.etag(game.version, game.table.names, device.role, partial=True).replace('"g', '"o', 1),
         "poll_seconds": live.POLL_SECONDS,
         "part": {**open_context(game, device, state, _my_seat(game, device)), "save_form": False},
     }
@@ -271,8 +271,8 @@ def _hand_page(
 def open_status(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The open deal as it comes together, polled by a hand's entry page as the game page's live
     part is: 304 while the game's version is the one the phone holds."""
-    version, role = access.watching(request, game_id)
-    tag = live.etag(version, role, partial=True).replace('"g', '"o', 1)
+    state = access.watching(request, game_id)
+    tag = live.etag(state.version, state.names, state.role, partial=True).replace('"g', '"o', 1)
     if live.unchanged(request, tag):
         return live.not_modified(tag)
     return _open_status(request, game_id, tag=tag)
