@@ -57,9 +57,10 @@ class Tally:
 
     def write(self) -> None:
         """Add the tally to the stored rows: a row a game adds its player to is made when there is
-        none yet; only the rows that change are written."""
-        players = {key: sums for key, sums in self.players.items() if any(sums)}
-        pairs = {key: sums for key, sums in self.pairs.items() if any(sums)}
+        none yet; only the rows that change are written, in the order of their keys (two writes at
+        once, at games of the same players, lock their rows in the same order: no deadlock)."""
+        players = {key: sums for key, sums in sorted(self.players.items()) if any(sums)}
+        pairs = {key: sums for key, sums in sorted(self.pairs.items()) if any(sums)}
         PlayerFigures.objects.bulk_create(
             [PlayerFigures(player_id=p, kind=k) for (p, k), sums in players.items() if sums[0] > 0],
             ignore_conflicts=True,
