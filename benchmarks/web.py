@@ -17,12 +17,14 @@ machine the CPU time is the work done, the wall time what a phone waits).
 Then the pages over a history of 200 and of 5,000 games (Ann at every game, 10 deals a game, built
 through the import): the player page (warm and cold), a rename of Ann and the home page. It ends
 with the growth table (issue 23): each figure at 10 and at 300 deals, or at 200 and 5,000 games,
-and their ratio (CPU time: the work, on a shared machine), which should stay within 1.2."""
+and their ratio (CPU time: the work, on a shared machine), which should stay within 1.2.
+``BENCH_WEB_ONLY=history`` runs the history's rows alone (the player page, the rename, the home page)."""
 
 from __future__ import annotations
 
 import functools
 import gzip
+import os
 import re
 import statistics
 from pathlib import Path
@@ -38,6 +40,7 @@ NAMES = ["Ann", "Ben", "Cleo"]
 WORKERS, THREADS = 2, 4  # as make run serves the app
 CLIENTS = 4
 SECONDS = 4.0
+ONLY = os.environ.get("BENCH_WEB_ONLY", "")  # "history": the history's rows of the growth table alone
 
 
 def _repeats(deals: int, fast: int) -> int:
@@ -262,12 +265,14 @@ def history_pages() -> dict[int, dict[str, webkit.Timing]]:
 def growth_table(
     games: dict[int, dict[str, webkit.Timing]], history: dict[int, dict[str, webkit.Timing]], sizes: dict[int, Any]
 ) -> list[str]:
-    """Each figure at the smaller and the larger size, and the ratio of their CPU times."""
-    small, large = min(games), max(games)
+    """Each figure at the smaller and the larger size, and the ratio of their CPU times (without
+    ``games``: the history's rows alone)."""
+    small, large = (min(games), max(games)) if games else (min(SIZES), max(SIZES))
     few, many = min(history), max(history)
     rows = [
         (name, f"{small} vs {large} deals", games[small][name], games[large][name])
         for name in ("game page after a save", "review warm", "review after a save", "review cold", "save")
+        if games
     ] + [
         (name, f"{few} vs {many:,} games", history[few][name], history[many][name])
         for name in ("player page warm", "player page cold", "player page after a rename", "rename", "home page")
@@ -280,8 +285,9 @@ def growth_table(
         ratio = b.cpu_ms / a.cpu_ms if a.cpu_ms else float("inf")
         mark = "" if ratio <= FLAT else "  <- grows"
         lines.append(f"  {name:28s} {at:22s} {a.cpu_ms:7.1f} | {b.cpu_ms:7.1f} | {ratio:4.2f}{mark}")
-    kb = (sizes[small]["review bytes"] / 1024, sizes[large]["review bytes"] / 1024)
-    lines.append(f"  {'review page size':28s} {small} vs {large} deals{'':8s} {kb[0]:5.0f} KB | {kb[1]:5.0f} KB")
+    if sizes:
+        kb = (sizes[small]["review bytes"] / 1024, sizes[large]["review bytes"] / 1024)
+        lines.append(f"  {'review page size':28s} {small} vs {large} deals{'':8s} {kb[0]:5.0f} KB | {kb[1]:5.0f} KB")
     return lines
 
 
@@ -289,6 +295,11 @@ def main() -> None:
     with webkit.temp_dir("scorekeeper-bench-web-") as tmp:
         webkit.use_temp_database(tmp / "web.sqlite3")
         print(f"machine: {webkit.load()}", flush=True)
+        if ONLY == "history":
+            for line in growth_table({}, history_pages(), {}):
+                print(line, flush=True)
+            print(f"machine: {webkit.load()}", flush=True)
+            return
         results = {}
         for deals in SIZES:
             results[deals] = r = measure_game(deals)

@@ -15,7 +15,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import IO, Any, cast
 
 from django.db import transaction
@@ -27,6 +26,7 @@ from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.messages import msg
 from scorekeeper.rules.players import MAX_PLAYER_NAME
 from scorekeeper.table import engine, live
+from scorekeeper.table.figures import Tally, merged
 from scorekeeper.table.models import (
     Change,
     ChangeAction,
@@ -59,17 +59,14 @@ def _check_name(name: str) -> str:
     return name
 
 
-# The games a phone may be following live: in progress and started this long ago at most.
-PLAYING = timedelta(days=2)
-
-
 @transaction.atomic
 def rename_player(*, player: Player, name: str) -> Player:
     """Rename a player everywhere: one row, whatever the history (deals hold seats, not names).
-    The table's ``names`` is bumped (the key of its games' cached fragments: ``present.version_key``)
-    and so are the versions of the player's games being played (in progress, started within
-    ``PLAYING``), so that the phones following them live show the new name. No other game's
-    version changes: a rename costs the same after 200 games as after 5,000 (issue 23)."""
+    The table's ``names`` is bumped: it is in the key of its games' cached results and fragments
+    (``engine.game_result``, ``present.version_key``) and in their pages' validators
+    (``live.etag``), so every game of the table, a finished one too, shows the new name to a phone
+    holding its page, and the phones watching one live are told (``live.names_changed``). No
+    game's version changes: a rename costs the same after 200 games as after 5,000 (issue 23)."""
     name = _check_name(name)
     player = Player.objects.select_for_update().get(pk=player.pk)
     clash = Player.objects.filter(table_id=player.table_id, key=name_key(name)).exclude(pk=player.pk).first()
@@ -81,12 +78,7 @@ def rename_player(*, player: Player, name: str) -> Player:
         player.name = name
         player.save(update_fields=["name", "key"])
         Table.objects.filter(pk=player.table_id).update(names=F("names") + 1)
-        # The table's newest games, on their index by table and date; those of the player in progress.
-        recent = Game.objects.filter(table_id=player.table_id, created__gte=timezone.now() - PLAYING)
-        playing = recent.filter(state=GameState.IN_PROGRESS, seats__player=player).values_list("pk", flat=True)
-        games = list(playing)
-        Game.objects.filter(pk__in=games).update(version=F("version") + 1)
-        live.games_changed(games)
+        live.names_changed(player.table_id)
     return player
 
 
@@ -119,8 +111,9 @@ def merge_players(*, source: Player, into: Player) -> Player:
     games = list(Game.objects.filter(seats__player=source).values_list("pk", flat=True))
     Game.objects.filter(pk__in=games).update(version=F("version") + 1)
     live.games_changed(games)
+    merged(source=source.pk, into=into.pk).write()  # source's figures become into's
     Seat.objects.filter(player=source).update(player=into)
-    source.delete()
+    source.delete()  # with his figures
     return into
 
 
@@ -246,7 +239,13 @@ def _score(rec: Any) -> _Scored | _Errors:
         },
     )
     seats = [
-        (clean_name(name), prepared(Seat, {"position": i, **seat_figures(i, result, scored, played.rules.penalty)}))
+        (
+            clean_name(name),
+            prepared(
+                Seat,
+                {"position": i, "kind": played.rules.game, **seat_figures(i, result, scored, played.rules.penalty)},
+            ),
+        )
         for i, name in enumerate(played.names)
     ]
     return _Scored(game, seats, deals)
@@ -335,6 +334,10 @@ class _Batch:
             Game, [{**game, "table_id": self.table.pk, "created": at, "updated": at} for game in self.games]
         )
         insert_rows(Seat, [{**row, "game_id": gid} for gid, rows in zip(ids, self.seats, strict=True) for row in rows])
+        tally = Tally()  # what the games add to their players' figures
+        for game, seats in zip(self.games, self.seats, strict=True):
+            tally.add(game["kind"], game["state"] == GameState.FINISHED, seats)
+        tally.write()
         insert_rows(
             Deal,
             [

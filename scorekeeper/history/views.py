@@ -19,7 +19,7 @@ from scorekeeper.history import lists, services, transfer
 from scorekeeper.history import rescore as rescoring
 from scorekeeper.history import review as reviewing
 from scorekeeper.history.forms import MAX_UPLOAD, TOO_LARGE, GamesFilter, ImportForm, MergeForm, RenameForm, RescoreForm
-from scorekeeper.history.stats_cache import kept_player_stats
+from scorekeeper.history.stats import player_stats
 from scorekeeper.limits import IMPORTS, limited
 from scorekeeper.rules import profiles
 from scorekeeper.rules.errors import RecordInvalid
@@ -176,7 +176,7 @@ def _player_page(
     request: HtmxHttpRequest, player: Player, device: Device, errors: list[str], status: int = 200, **forms: Any
 ) -> HttpResponse:
     context = {
-        "stats": kept_player_stats(player),
+        "stats": player_stats(player),
         "player": player,
         "device": device,
         "errors": errors,

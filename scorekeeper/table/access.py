@@ -150,10 +150,11 @@ def game_and_device(request: HttpRequest, game_id: int) -> tuple[Game, Device]:
     return game, device
 
 
-def watching(request: HttpRequest, game_id: int) -> tuple[int, str]:
-    """A live page's cheap check: the game's version and this phone's role at its table (404 as
-    ``game_and_device``), in one raw query (``poll``: the once-a-second poll, where it matters)."""
-    found = poll.version_and_role(device_ids(request), game_id)
+def watching(request: HttpRequest, game_id: int) -> poll.LiveState:
+    """A live page's cheap check: the game's version, its table's names and this phone's role at
+    its table (404 as ``game_and_device``), in one raw query (``poll``: the once-a-second poll,
+    where it matters)."""
+    found = poll.live_state(device_ids(request), game_id)
     if found is None:
         raise Http404("No such game")
     return found

@@ -218,13 +218,15 @@ def play_from(
 @dataclass(frozen=True)
 class _GameAt:
     """A game at one version, as a cache key: (id, created) name the game even where a database
-    reuses the id of a deleted game, ``version`` changes with every write, ``scored_with`` with the
-    engine. ``game`` (and ``standing``, the one stored with its last deal) ride along for a miss
-    and are no part of the key."""
+    reuses the id of a deleted game, ``version`` changes with every write, ``names`` (its table's)
+    with a rename of a player (a result names the players), ``scored_with`` with the engine.
+    ``game`` (and ``standing``, the one stored with its last deal) ride along for a miss and are no
+    part of the key."""
 
     pk: int
     created: datetime | None
     version: int
+    names: int
     scored_with: str
     game: Game = field(compare=False, repr=False)
     standing: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
@@ -263,10 +265,10 @@ def reviewed(game: Game) -> tuple[GameResult, list[str] | None]:
     """``game_result``, and for each deal a digest of all that decides its result (the rules, the
     players, its number, its cards, the standing before it): what a page showing one deal's result
     may be cached by. None when the game was scored from its record (``replay``)."""
-    created, version, scored_with = Game.objects.filter(pk=game.pk).values_list(
-        "created", "version", "scored_with"
-    ).first() or (None, -1, "")
-    at = _GameAt(pk=game.pk, created=created, version=version, scored_with=scored_with, game=game)
+    created, version, names, scored_with = Game.objects.filter(pk=game.pk).values_list(
+        "created", "version", "table__names", "scored_with"
+    ).first() or (None, -1, -1, "")
+    at = _GameAt(pk=game.pk, created=created, version=version, names=names, scored_with=scored_with, game=game)
     result, digests = _reviewed(at)
     return result, None if digests is None else list(digests)
 
@@ -413,7 +415,8 @@ def play_record(rec: Any) -> PlayedRecord:
 def concluded(game: Game, standing: Mapping[str, Any] | None) -> GameResult | None:
     """Where the game stands from the standing stored with its last deal (None: no deal yet):
     totals, state, winner and the final tally with its lines, without playing any deal (its
-    ``deals`` are empty). Cached by the game (id, creation), its version and the engine's."""
+    ``deals`` are empty). Cached by the game (id, creation), its version, its table's names and the
+    engine's version."""
     if not standing:
         return None
     return _concluded(
@@ -421,6 +424,7 @@ def concluded(game: Game, standing: Mapping[str, Any] | None) -> GameResult | No
             pk=game.pk,
             created=game.created,
             version=game.version,
+            names=game.table.names,
             scored_with=game.scored_with,
             game=game,
             standing=standing,

@@ -123,10 +123,10 @@ def until(part: dict[str, Any]) -> datetime | None:
     return part["open"].until if part["open"] else None
 
 
-def _open_tag(version: int, role: str, held: datetime | None = None) -> str:
+def _open_tag(version: int, names: int, role: str, held: datetime | None = None) -> str:
     """The validator of the open deal's status polled by a hand's page (its own, beside the game
     page's live part's), ``held`` until the status changes by itself (``until``)."""
-    return live.etag(version, role, partial=True, until=held).replace('"g', '"o', 1)
+    return live.etag(version, names, role, partial=True, until=held).replace('"g', '"o', 1)
 
 
 def _my_seat(game: Game, device: Device) -> int | None:
@@ -272,7 +272,7 @@ def _hand_page(
         "poll_seconds": live.POLL_SECONDS,
         "part": {**open_context(game, device, state, _my_seat(game, device)), "save_form": False},
     }
-    context["live_etag"] = _open_tag(game.version, device.role, until(context["part"]))
+    context["live_etag"] = _open_tag(game.version, game.table.names, device.role, until(context["part"]))
     action = request.POST.get("action") if request.method == "POST" else None
     return render_page(
         request, "table/deal_form.html", context, partial="preview" if action == "preview" else None, status=status
@@ -283,8 +283,8 @@ def _hand_page(
 def open_status(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The open deal as it comes together, polled by a hand's entry page as the game page's live
     part is: 304 while the game's version is the one the phone holds."""
-    version, role = access.watching(request, game_id)
-    tag = _open_tag(version, role)
+    state = access.watching(request, game_id)
+    tag = _open_tag(state.version, state.names, state.role)
     if live.unchanged(request, tag):
         return live.not_modified(tag)
     return _open_status(request, game_id)
@@ -293,7 +293,7 @@ def open_status(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @access.game_view(Role.FOLLOW)
 def _open_status(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
     part = {**open_context(game, device, opendeal.state(game), _my_seat(game, device)), "save_form": False}
-    tag = _open_tag(game.version, device.role, until(part))
+    tag = _open_tag(game.version, game.table.names, device.role, until(part))
     context = {"part": part, "game": game, "device": device, "live_etag": tag, "poll_seconds": live.POLL_SECONDS}
     return live.mark(render(request, "table/open_live.html", context), tag)
 

@@ -3,20 +3,24 @@
 A watching phone holds one connection open: ``static/live.js`` opens the game's stream of
 server-sent events (``views.game_events``, an async view: ``scorekeeper.table.watchers``), which
 says only "the game changed" — the validator of the live part this phone should now hold (its
-``etag``: the game's version, the phone's role, the language). When it differs from the one the
-page shows, the page fetches its live part as before (``If-None-Match``, through the ordinary
-game view, which checks the phone's access on every fetch) and swaps it in. The stream checks the
-phone's access as it opens (and so on every reconnect, which ``EventSource`` makes by itself after
-a drop); a phone taken off the table is told at once (``gone``) and the page reloads to say why.
+``etag``: the game's version, its table's names, the phone's role, the language). When it differs
+from the one the page shows, the page fetches its live part as before (``If-None-Match``, through
+the ordinary game view, which checks the phone's access on every fetch) and swaps it in. The stream
+checks the phone's access as it opens (and so on every reconnect, which ``EventSource`` makes by
+itself after a drop); a phone taken off the table is told at once (``gone``) and the page reloads
+to say why.
 
 How a save reaches the streams, with no broker of our own (several app processes, one database):
 
 - Every write that changes what a game page shows calls ``games_changed`` (it bumps
-  ``Game.version``) and every change of a phone's access calls ``devices_changed``, inside the
-  write's transaction. On PostgreSQL they send ``NOTIFY`` on ``CHANNEL`` (delivered on commit,
-  to every app process); each process LISTENs on one connection shared by all its watchers.
-- On SQLite they do nothing: each process with watchers asks the database for the versions of the
-  watched games and the state of the watching phones, once per ``watchers.CHECK_SECONDS`` for all of them.
+  ``Game.version``), a rename of a player ``names_changed`` (it bumps ``Table.names``: every game
+  of the table shows the name, finished ones too) and every change of a phone's access
+  ``devices_changed``, inside the write's transaction. On PostgreSQL they send ``NOTIFY`` on
+  ``CHANNEL`` (delivered on commit, to every app process); each process LISTENs on one connection
+  shared by all its watchers.
+- On SQLite they do nothing: each process with watchers asks the database for the versions (and
+  their tables' names) of the watched games and the state of the watching phones, once per
+  ``watchers.CHECK_SECONDS`` for all of them.
 
 A browser without ``EventSource``, or served by a WSGI server (``make dev``'s runserver, where the
 stream answers 204), polls the live part every ``POLL_SECONDS`` as before; without JavaScript a
@@ -42,24 +46,29 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
-from scorekeeper.table.models import Game
+from scorekeeper.table.models import Game, Table
 
 # How often a phone without EventSource asks (seconds).
 POLL_SECONDS = 1
 # The end of a tag held until a time (``etag``'s ``until``): its Unix time.
 HELD = re.compile(r'-u(\d+)"$')
-# The NOTIFY channel of a PostgreSQL database: payload "g<game id>:<version>" or "d<device id>".
+# The NOTIFY channel of a PostgreSQL database: payload "g<game id>:<version>:<its table's names>",
+# "n<table id>" (a rename) or "d<device id>".
 CHANNEL = "scorekeeper_live"
 
 
-def etag(version: int, role: str, *, partial: bool, language: str | None = None, until: datetime | None = None) -> str:
-    """The validator of a game page as this phone sees it (the page and its live part differ, and
-    so do the languages: a German and an English phone may watch the same game). ``until``: the
-    time what it shows changes with no write (a hand shown being typed is missing again): the
-    validator holds only until then (``unchanged``)."""
+def etag(
+    version: int, names: int, role: str, *, partial: bool, language: str | None = None, until: datetime | None = None
+) -> str:
+    """The validator of a game page as this phone sees it: of the game's version and its table's
+    ``names`` (a rename of a player shows on every game of the table, finished ones included,
+    without bumping their versions), the phone's role (the page and its live part differ, and so do
+    the languages: a German and an English phone may watch the same game). ``until``: the time what
+    it shows changes with no write (a hand shown being typed is missing again): the validator holds
+    only until then (``unchanged``)."""
     lang = language if language is not None else (get_language() or "")
     held = f"-u{math.ceil(until.timestamp())}" if until is not None else ""
-    return f'W/"g{version}-{role}-{lang}-{"p" if partial else "f"}{held}"'
+    return f'W/"g{version}.{names}-{role}-{lang}-{"p" if partial else "f"}{held}"'
 
 
 def unchanged(request: HttpRequest, tag: str) -> bool:
@@ -99,13 +108,22 @@ def _notify(sql: str, ids: list[int]) -> None:
 
 def games_changed(game_ids: Iterable[int]) -> None:
     """Tell the watchers of these games that they changed (call it inside the write's transaction,
-    after bumping their versions): on PostgreSQL a NOTIFY of each game's version, sent on commit;
-    on SQLite nothing (the processes watching compare the versions)."""
-    table = connection.ops.quote_name(Game._meta.db_table)
+    after bumping their versions): on PostgreSQL a NOTIFY of each game's version and its table's
+    names, sent on commit; on SQLite nothing (the processes watching compare them)."""
+    qn = connection.ops.quote_name
+    games, tables = qn(Game._meta.db_table), qn(Table._meta.db_table)
     _notify(
-        f"SELECT pg_notify(%s, 'g' || id || ':' || version) FROM {table} WHERE id = ANY(%s)",
+        f"SELECT pg_notify(%s, 'g' || g.id || ':' || g.version || ':' || t.names) FROM {games} g"
+        f" JOIN {tables} t ON t.id = g.table_id WHERE g.id = ANY(%s)",
         sorted(set(game_ids)),
     )
+
+
+def names_changed(table_id: int) -> None:
+    """Tell the watchers of every game of this table that its players' names changed (a rename;
+    call it inside the write's transaction, after bumping the table's ``names``): each checks its
+    game again. On SQLite nothing (the processes watching compare the tables' names)."""
+    _notify("SELECT pg_notify(%s, 'n' || t) FROM unnest(%s::bigint[]) AS t", [table_id])
 
 
 def devices_changed(device_ids: Iterable[int]) -> None:

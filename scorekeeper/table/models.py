@@ -198,10 +198,9 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created", "-id"]
-        # A table's games newest first; with their versions, so that the player page's stamp
-        # (history.stats_cache) reads the index alone. One index by table: a second one (by table and
-        # version) made SQLite sort every game of the table for the home page's newest 30.
-        indexes = [models.Index(fields=["table", "-created", "version"], name="game_table_created_version")]
+        # A table's games newest first. One index by table: a second one (by table and version) made
+        # SQLite sort every game of the table for the home page's newest 30.
+        indexes = [models.Index(fields=["table", "-created"], name="game_table_created")]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk}"
@@ -233,6 +232,7 @@ class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=20, choices=GameKind, help_text="The game's (which never changes).")
     total = models.IntegerField(default=0, help_text="Running total after the last deal.")
     final = models.IntegerField(null=True, blank=True, help_text="Final tally once the game is over.")
     won = models.BooleanField(default=False)
@@ -246,6 +246,14 @@ class Seat(models.Model):
     best_deal = models.PositiveIntegerField(null=True, blank=True)
     worst_points = models.IntegerField(null=True, blank=True)
     worst_deal = models.PositiveIntegerField(null=True, blank=True)
+    best_value = models.IntegerField(
+        null=True, blank=True, help_text="best_points as the player page compares them (penalty points count negative)."
+    )
+    worst_value = models.IntegerField(
+        null=True,
+        blank=True,
+        help_text="worst_points as the player page compares them (penalty points count negative).",
+    )
     phone = models.ForeignKey(
         Device,
         on_delete=models.SET_NULL,
@@ -269,9 +277,58 @@ class Seat(models.Model):
                 fields=["game", "phone"], condition=models.Q(phone__isnull=False), name="seat_one_per_phone"
             ),
         ]
+        # A player's best and worst deal of a game (the player page): the first entry of each, the
+        # latest game first where several games hold the value.
+        indexes = [
+            models.Index(fields=["player", "kind", "-best_value", "-game"], name="seat_player_best"),
+            models.Index(fields=["player", "kind", "worst_value", "-game"], name="seat_player_worst"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} at seat {self.position + 1}"
+
+
+class PlayerFigures(models.Model):
+    """A player's figures in one game (Oklahoma or Gin), summed over his games: what the player
+    page shows, kept by every write that changes a seat's figures or a game's state (``table.figures``)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="figures")
+    kind = models.CharField(max_length=20, choices=GameKind)
+    games = models.IntegerField(default=0)
+    won = models.IntegerField(default=0)
+    finished = models.IntegerField(default=0, help_text="Games of his that ended.")
+    deals = models.IntegerField(default=0, help_text="Deals scored (void hands not counted).")
+    points = models.IntegerField(default=0, help_text="Points over those deals (penalty points count negative).")
+    outs = models.IntegerField(default=0, help_text="Oklahoma: times out; Gin: gin or big gin.")
+    knocks = models.IntegerField(default=0)
+    undercuts_given = models.IntegerField(default=0)
+    undercuts_suffered = models.IntegerField(default=0)
+
+    class Meta:
+        ordering = ["player", "kind"]
+        constraints = [models.UniqueConstraint(fields=["player", "kind"], name="player_figures_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.kind}"
+
+
+class HeadToHead(models.Model):
+    """The games two players of a table played together (for each of the two, a row): how many, how
+    many ``player`` won, how many ``other`` won, how many ended. Kept by the writes (``table.figures``)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    other = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    games = models.IntegerField(default=0)
+    won = models.IntegerField(default=0)
+    lost = models.IntegerField(default=0, help_text="Games the other player won.")
+    finished = models.IntegerField(default=0)
+
+    class Meta:
+        ordering = ["player", "other"]
+        constraints = [models.UniqueConstraint(fields=["player", "other"], name="head_to_head_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.player} against {self.other}"
 
 
 class Deal(models.Model):

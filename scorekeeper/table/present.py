@@ -105,8 +105,8 @@ def version_key(game: Game) -> str:
     """What a fragment of a game's page cached by the game's version is cached under (with the
     template's own name): the game (its id and creation, in case a database reuses an id), its
     version (bumped by every write to the game), its table's ``names`` (bumped by a rename of a
-    player, which bumps only the versions of the games in progress:
-    ``history.services.rename_player``) and the engine's results version."""
+    player, which bumps no game's version: ``history.services.rename_player``) and the engine's
+    results version."""
     at = f"{game.pk}.{game.created.timestamp()}.{game.version}.{game.table.names}"
     return f"{FRAGMENTS}.{at}.{engine.RESULTS_VERSION}"
 

@@ -1,11 +1,12 @@
 """Rows written in few statements, where the ORM's own writes cost a user's wait: the import's
 (a batch of games with their seats, deals and changes: tens of thousands of rows) and the save's
-update of the deals it scored (``update_rows``).
+update of the deals it scored (``update_rows``) and of its players' figures (``add_to_rows``).
 
 The full path is the spec. For the import: a game made through the saves (``services.create_game``,
 ``add_deal``) holds the same rows as the same game imported (tests/history/test_history.py,
 ``test_an_import_writes_every_field_...``: every concrete field of ``Game``, ``Seat`` and ``Deal``,
-read from the models). For ``update_rows``: ``bulk_update`` (tests/table/test_rows.py).
+read from the models). For ``update_rows``: ``bulk_update`` (tests/table/test_rows.py). For
+``add_to_rows``: the players' figures from scratch (tests/history/test_player_figures.py).
 
 Why not ``bulk_create``: measured on the import of 2,000 games x 30 deals (``python -m
 benchmarks.import_run``, 2 workers, paired runs), the import took 42-49 s through ``bulk_create``
@@ -146,3 +147,18 @@ def update_rows(objs: Sequence[Model], fields: Sequence[str]) -> None:
     rows = [[*(f.get_db_prep_save(getattr(obj, f.attname), connection) for f in columns), obj.pk] for obj in objs]
     with connection.cursor() as cursor:
         cursor.executemany(sql, rows)
+
+
+def add_to_rows(model: type[Model], keys: Sequence[str], fields: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Add to these fields of the rows found by ``keys`` (each row: its keys' values, then what to
+    add to each field), in one statement executed for each (``UPDATE … SET n = n + %s``): what
+    another transaction added meanwhile is kept."""
+    if not rows:
+        return
+    meta = model._meta
+    assigned = ", ".join(f"{c} = {c} + %s" for c in (_column(meta.get_field(name)) for name in fields))
+    where = " AND ".join(f"{_column(meta.get_field(name))} = %s" for name in keys)
+    sql = f"UPDATE {connection.ops.quote_name(meta.db_table)} SET {assigned} WHERE {where}"
+    n = len(keys)
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, [[*row[n:], *row[:n]] for row in rows])

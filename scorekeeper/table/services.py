@@ -30,6 +30,7 @@ from scorekeeper.rules.messages import msg
 from scorekeeper.rules.results import DealResult, GameResult, Standing
 from scorekeeper.table import engine, live, opendeal
 from scorekeeper.table.changes import deal_facts
+from scorekeeper.table.figures import Tally, seat_values
 from scorekeeper.table.models import (
     Change,
     ChangeAction,
@@ -477,9 +478,25 @@ def create_game(
         first_dealer=first_dealer,
         scored_with=engine.RESULTS_VERSION,  # no deal yet: nothing to score, its pages read what is stored
     )
-    Seat.objects.bulk_create([Seat(game=game, player=p, position=i) for i, p in enumerate(_players(table, names))])
+    seats = Seat.objects.bulk_create(
+        [Seat(game=game, player=p, position=i, kind=kind) for i, p in enumerate(_players(table, names))]
+    )
+    tally = Tally()
+    tally.add(kind, False, [seat_values(s) for s in seats])
+    tally.write()
     _remember(submission, reverse("table:game", args=[game.pk]))
     return game
+
+
+@transaction.atomic
+def delete_game(*, game: Game) -> None:
+    """Delete a game with its seats, deals and history (the admin's: the app keeps every game),
+    and what it added to its players' figures."""
+    game = _locked(game)
+    tally = Tally()
+    tally.remove(game.kind, game.finished, [seat_values(s) for s in game.seated()])
+    tally.write()
+    game.delete()
 
 
 @transaction.atomic
@@ -564,6 +581,8 @@ SEAT_FIGURES = (
     "best_deal",
     "worst_points",
     "worst_deal",
+    "best_value",
+    "worst_value",
 )
 DEAL_RESULTS = ("outcome", "dealer", "actor", "winner", "multiplier", "points", "totals", "standing")
 
@@ -606,6 +625,8 @@ def _store(game: Game, played: engine.Played) -> None:
             setattr(row, name, value)
         rows.append(ScoredRow.of(row.number, fields))
     update_rows(changed, DEAL_RESULTS)
+    tally = Tally()
+    tally.remove(game.kind, game.finished, [seat_values(s) for s in game.seated()])
     game.state = GameState.FINISHED if result.state == "finished" else GameState.IN_PROGRESS
     game.winner = seat.get(result.winner) if result.winner else None
     game.version = F("version") + 1
@@ -615,6 +636,8 @@ def _store(game: Game, played: engine.Played) -> None:
     game.refresh_from_db(fields=["version"])
     live.games_changed([game.pk])
     _store_seats(game, result, rows)
+    tally.add(game.kind, game.finished, [seat_values(s) for s in game.seated()])
+    tally.write()
 
 
 @dataclass(frozen=True, slots=True)
@@ -661,6 +684,7 @@ def seat_figures(position: int, result: GameResult, rows: Sequence[ScoredRow], p
             figures["undercuts_suffered"] += row.outcome == "undercut"
         if row.outcome == "undercut" and row.winner == i:
             figures["undercuts_given"] += 1
+    figures["best_value"], figures["worst_value"] = best, worst
     name = result.players[i]
     figures["total"] = result.totals.get(name, 0)
     figures["final"] = result.final.get(name) if result.final is not None else None

@@ -145,7 +145,9 @@ def _game_context(game: Game, device: Device, errors: list[str] | None = None) -
         "device": device,
         **game_view(game, rules),
         **own,
-        "live_etag": live.etag(game.version, device.role, partial=True, until=hands.until(own["open_part"])),
+        "live_etag": live.etag(
+            game.version, game.table.names, device.role, partial=True, until=hands.until(own["open_part"])
+        ),
         "live_events": reverse("table:game_events", args=[game.pk]),
         "poll_seconds": live.POLL_SECONDS,
         "submission": new_submission(),  # the rematch's, once the game is over
@@ -183,13 +185,14 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     phone that holds the current version is answered 304 before anything is loaded (``live``)."""
     partial = bool(request.htmx)
     try:
-        version, role = access.watching(request, game_id)
+        state = access.watching(request, game_id)
     except Http404:
         if partial:
             raise  # the live page's poll: it reloads, and the whole page says why
         return _game_page(request, game_id, partial=False)  # 404, or 403 for a phone taken off the table
-    if live.unchanged(request, live.etag(version, role, partial=partial)):
-        return live.not_modified(live.etag(version, role, partial=partial))
+    tag = live.etag(state.version, state.names, state.role, partial=partial)
+    if live.unchanged(request, tag):
+        return live.not_modified(tag)
     return _game_page(request, game_id, partial=partial)
 
 
@@ -205,15 +208,15 @@ async def game_events(request: HttpRequest, game_id: int) -> HttpResponse | Stre
     hub = watchers.hub()
     watch = await hub.watch(game_id, ids)  # filed first: a save after this point is not missed
     try:
-        found = await watchers.run_db(poll.version_and_role, ids, game_id)
+        found = await watchers.run_db(poll.live_state, ids, game_id)
     except BaseException:
         hub.forget(watch)
         raise
     if found is None:
         hub.forget(watch)
         raise Http404("No such game")
-    version, role = found
-    stream = watchers.events(hub, watch, version, role, get_language() or "")
+    hub.place(watch, found.table)  # a rename at its table reaches it from now on
+    stream = watchers.events(hub, watch, found, get_language() or "")
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy (nginx) passes each event on at once
@@ -228,7 +231,7 @@ def _game_page(request: HtmxHttpRequest, game: Game, device: Device, *, partial:
     context["just_saved"] = None if partial else _just_saved(request, game, device)
     response = render_page(request, "table/game.html", context, partial="live")
     until = hands.until(context["open_part"])
-    return live.mark(response, live.etag(game.version, device.role, partial=partial, until=until))
+    return live.mark(response, live.etag(game.version, game.table.names, device.role, partial=partial, until=until))
 
 
 @require_POST

@@ -1,16 +1,17 @@
 """The watching phones of one app process, and the news that reaches them (``live`` says how).
 
 Each open stream of a game page (``views.game_events``) is a ``Watch`` in this process's ``Hub``,
-filed under its game and the phone's devices. The hub learns of changes from the database, for
-all its watches at once:
+filed under its game and the phone's devices; it knows its game's table once its first look found
+it. The hub learns of changes from the database, for all its watches at once:
 
 - PostgreSQL: one connection per process (psycopg 3, async) LISTENs on ``live.CHANNEL``; a save's
-  NOTIFY ("g<game>:<version>") wakes the watches of that game, a phone's ("d<device>") makes its
-  watches check the phone's access again. After the connection is lost and made again, every
-  watch checks again (what was sent meanwhile is lost).
+  NOTIFY ("g<game>:<version>:<names>") wakes the watches of that game, a rename's ("n<table>")
+  makes the watches of the table's games check again (a finished game's too: its page shows the
+  name), a phone's ("d<device>") makes its watches check the phone's access again. After the
+  connection is lost and made again, every watch checks again (what was sent meanwhile is lost).
 - SQLite: one check every ``CHECK_SECONDS`` while any phone watches: when anything was written
-  since the last (``PRAGMA data_version``), the versions of the watched games and the state (role,
-  taken off) of the watching devices, in two indexed queries.
+  since the last (``PRAGMA data_version``), the versions and tables' names of the watched games and
+  the state (role, taken off) of the watching devices, in two indexed queries.
 
 What the streams need from the database (the access check as a stream opens, the check again
 after a change of access, SQLite's check) runs on one thread of its own with one connection
@@ -25,7 +26,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import DatabaseError, connection
 
@@ -38,6 +39,17 @@ CHECK_SECONDS = 0.25  # SQLite: how often a process compares the watched games' 
 PING_SECONDS = 10  # a stream says it is alive this often (live.js: no word for 25 s, it is stale)
 RETRY_MS = 1000  # EventSource waits this long before it connects again after a drop
 READY_SECONDS = 5  # PostgreSQL: how long a stream waits for the process's LISTEN as it opens
+
+
+class Seen(NamedTuple):
+    """What a watched game's live part changes with: its version and its table's names (both only grow)."""
+
+    version: int
+    names: int
+
+    def newest(self, other: Seen) -> Seen:
+        return Seen(max(self.version, other.version), max(self.names, other.names))
+
 
 _db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-db")
 _data_version: list[int | None] = [None]  # SQLite's, as the watchers' thread last saw it
@@ -70,19 +82,20 @@ def close_connection() -> None:
 class Watch:
     """One open stream: a phone (its devices, from its cookie) watching a game."""
 
-    __slots__ = ("devices", "fresh", "game", "latest", "recheck", "woken")
+    __slots__ = ("devices", "fresh", "game", "latest", "recheck", "table", "woken")
 
     def __init__(self, game: int, devices: list[int]) -> None:
         self.game = game
         self.devices = devices
-        self.latest: int | None = None  # the newest version the hub heard of
-        self.recheck = False  # the phone's access changed: ask the database again
+        self.table: int | None = None  # the game's table, once the stream's first look found it
+        self.latest: Seen | None = None  # the newest the hub heard of
+        self.recheck = False  # the phone's access (or its table's names) changed: ask the database again
         self.fresh = True  # SQLite: not yet seen by a check
         self.woken = asyncio.Event()
 
-    def offer(self, version: int) -> None:
-        if version != self.latest:
-            self.latest = version
+    def offer(self, seen: Seen) -> None:
+        if seen != self.latest:
+            self.latest = seen
             self.woken.set()
 
     def check_again(self) -> None:
@@ -99,7 +112,7 @@ class Hub:
         self.devices: dict[int, set[Watch]] = {}
         self.postgres = connection.vendor == "postgresql"
         self.ready = asyncio.Event()  # PostgreSQL: LISTEN is in place (SQLite: at once)
-        self.versions: dict[int, int] = {}  # SQLite: the last versions seen
+        self.versions: dict[int, Seen] = {}  # SQLite: the last versions (and tables' names) seen
         self.states: dict[int, tuple[str, bool]] = {}  # SQLite: the devices' (role, revoked) seen
         self.task: asyncio.Task[None] | None = None
 
@@ -124,6 +137,11 @@ class Hub:
                 log.warning("live: no LISTEN connection yet; the stream opens all the same")
         return w
 
+    def place(self, w: Watch, table: int) -> None:
+        """The watch's game is at this table (its first look found it): a rename there reaches it
+        from now on (before, ``names_changed`` wakes every watch not placed yet)."""
+        w.table = table
+
     def forget(self, w: Watch) -> None:
         for key, index in ((w.game, self.games), *((d, self.devices) for d in w.devices)):
             found = index.get(key)
@@ -136,9 +154,17 @@ class Hub:
                     else:
                         self.states.pop(key, None)
 
-    def game_changed(self, game: int, version: int) -> None:
+    def game_changed(self, game: int, seen: Seen) -> None:
         for w in self.games.get(game, ()):
-            w.offer(version)
+            w.offer(seen)
+
+    def names_changed(self, table: int) -> None:
+        """A player of the table was renamed: the watches of its games (and those not placed yet)
+        check again. Renames are rare: every watch of the process is looked at."""
+        for watches in self.games.values():
+            for w in watches:
+                if w.table is None or w.table == table:
+                    w.check_again()
 
     def device_changed(self, device: int) -> None:
         for w in self.devices.get(device, ()):
@@ -150,11 +176,13 @@ class Hub:
                 w.check_again()
 
     def heard(self, payload: str) -> None:
-        """A NOTIFY of ``live.games_changed`` or ``live.devices_changed``."""
+        """A NOTIFY of ``live.games_changed``, ``live.names_changed`` or ``live.devices_changed``."""
         try:
             if payload.startswith("g"):
-                game, version = payload[1:].split(":")
-                self.game_changed(int(game), int(version))
+                game, version, names = payload[1:].split(":")
+                self.game_changed(int(game), Seen(int(version), int(names)))
+            elif payload.startswith("n"):
+                self.names_changed(int(payload[1:]))
             elif payload.startswith("d"):
                 self.device_changed(int(payload[1:]))
         except ValueError:
@@ -195,7 +223,7 @@ class Hub:
             if found is not None:
                 self._compare(*found)
 
-    def _compare(self, versions: dict[int, int], states: dict[int, tuple[str, bool]]) -> None:
+    def _compare(self, versions: dict[int, Seen], states: dict[int, tuple[str, bool]]) -> None:
         for game, watches in self.games.items():
             version = versions.get(game)
             if version is None:
@@ -217,17 +245,20 @@ class Hub:
                 w.fresh = False
 
 
-def _read(games: list[int], devices: list[int]) -> tuple[dict[int, int], dict[int, tuple[str, bool]]] | None:
-    """The games' versions and the devices' (role, taken off), or None when no other connection
-    wrote to the database since the last look (SQLite's ``data_version``: a table that plays
-    nothing costs this process one pragma per check)."""
+def _read(games: list[int], devices: list[int]) -> tuple[dict[int, Seen], dict[int, tuple[str, bool]]] | None:
+    """The games' versions and their tables' names, and the devices' (role, taken off), or None
+    when no other connection wrote to the database since the last look (SQLite's ``data_version``:
+    a table that plays nothing costs this process one pragma per check)."""
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA data_version")
         (now,) = cursor.fetchone()
     if now == _data_version[0]:
         return None
     _data_version[0] = now
-    versions = dict(Game.objects.filter(pk__in=games).values_list("pk", "version"))
+    versions = {
+        pk: Seen(version, names)
+        for pk, version, names in Game.objects.filter(pk__in=games).values_list("pk", "version", "table__names")
+    }
     states = {
         pk: (role, revoked is not None)
         for pk, role, revoked in Device.objects.filter(pk__in=devices).values_list("pk", "role", "revoked")
@@ -251,26 +282,27 @@ def event(name: str, data: str = "") -> bytes:
     return f"event: {name}\ndata: {data}\n\n".encode()
 
 
-async def events(h: Hub, w: Watch, version: int, role: str, language: str) -> AsyncIterator[bytes]:
+async def events(h: Hub, w: Watch, state: poll.LiveState, language: str) -> AsyncIterator[bytes]:
     """The stream of one phone: the validator of the live part it should hold (``change``) at
     once and whenever it changes, ``gone`` when the phone lost its access, and a ``ping`` now and
     then. Ends when the phone goes away (Django cancels it) or lost its access."""
     sent = None
+    seen, role = Seen(state.version, state.names), state.role
     try:
         yield f"retry: {RETRY_MS}\n\n".encode()
         while True:
             w.woken.clear()
             if w.recheck:
                 w.recheck = False
-                found = await run_db(poll.version_and_role, w.devices, w.game)
+                found = await run_db(poll.live_state, w.devices, w.game)
                 if found is None:
                     yield event("gone")
                     return
-                version, role = found
-                w.latest = version
+                seen, role = Seen(found.version, found.names), found.role
+                w.latest = seen
             elif w.latest is not None:
-                version = max(version, w.latest)  # a check begun before the stream's own look
-            tag = live.etag(version, role, partial=True, language=language)
+                seen = seen.newest(w.latest)  # a check begun before the stream's own look
+            tag = live.etag(seen.version, seen.names, role, partial=True, language=language)
             if tag != sent:
                 yield event("change", tag)
                 sent = tag

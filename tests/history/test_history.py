@@ -226,6 +226,22 @@ def test_rename_player_renames_inside_every_deal(client):
     assert engine.game_result(game).totals["Annie"] > 0
 
 
+def test_a_rename_shows_on_a_finished_games_pages_seen_before(client):
+    """A finished game's version is not bumped by a rename (issue 23): its review, deal page and game
+    page, each seen (and cached) before the rename, show the new name after it."""
+    game = ok_game(deals=(OK_BIG,), options={"target": 100})
+    assert game.finished
+    pages = [f"/games/{game.pk}/", f"/history/{game.pk}/", f"/games/{game.pk}/deals/{game.deals.get().pk}/"]
+    for url in pages:
+        assert "Ann" in client.get(url).content.decode()
+    version = game.version
+    history_services.rename_player(player=Player.objects.get(name="Ann"), name="Zora")
+    assert Game.objects.get(pk=game.pk).version == version
+    for url in pages:
+        body = client.get(url).content.decode()
+        assert "Zora" in body and "Ann" not in body, url
+
+
 def test_rename_to_another_players_name_is_refused(client):
     ok_game()
     ann = Player.objects.get(name="Ann")

@@ -1,4 +1,4 @@
-"""The player page's figures summed by the database are exactly those of adding up every seat
+"""The player page's figures, kept by the writes, are exactly those of adding up every seat
 (the page's former way, kept here as the reference), on random histories of both games with
 finished and unfinished games, penalty scoring and ties; its query count is flat whatever the
 history; the games list's too."""

@@ -119,6 +119,44 @@ def test_a_save_reaches_the_watching_phone_within_a_second(served):
         stream.close()
 
 
+# Ends the seeded game (as a save of its last deal would: its version bumped, its watchers told);
+# renames Ann at its table.
+FINISH = (
+    "from django.db.models import F; from scorekeeper.table import live; from scorekeeper.table.models import Game; "
+    "Game.objects.filter(pk=%(game)d).update(state='finished', winner=0, version=F('version') + 1); "
+    "live.games_changed([%(game)d])"
+)
+RENAME = (
+    "from scorekeeper.history.services import rename_player; from scorekeeper.table.models import Player; "
+    "rename_player(player=Player.objects.get(table_id=%d, key='ann'), name='Annabel')"
+)
+
+
+def test_a_rename_reaches_the_phones_watching_a_finished_game_of_the_table(served):
+    """A rename bumps no finished game's version, but its table's names are in the validator: the
+    phone watching a finished game there is told within a second; one at another table is not."""
+    seeded, elsewhere = served.seed(PLAYERS, watcher=True), served.seed(PLAYERS, watcher=True)
+    game, watcher = seeded["game"], seeded["watcher_cookie"]
+    done = served.manage("shell", "-c", FINISH % {"game": game})
+    assert done.returncode == 0, done.stderr
+    stream, theirs = Stream(served, game, watcher), Stream(served, elsewhere["game"], elsewhere["watcher_cookie"])
+    try:
+        _, first = stream.next(5)
+        assert theirs.next(5)[0] == "change"
+        done = served.manage("shell", "-c", RENAME % seeded["table"])
+        assert done.returncode == 0, done.stderr
+        began = time.monotonic()
+        name, second = stream.next(5)
+        assert time.monotonic() - began < 1.0
+        assert name == "change" and second != first
+        assert _part(served, game, watcher, first) == (200, second)  # the page fetches its live part
+        with pytest.raises(TimeoutError):
+            theirs.next(1.5)  # nothing changed at the other table
+    finally:
+        stream.close()
+        theirs.close()
+
+
 def test_strangers_are_refused_and_a_phone_taken_off_is_told_at_once(served):
     seeded = served.seed(PLAYERS, watcher=True)
     game, watcher = seeded["game"], seeded["watcher_cookie"]
@@ -208,6 +246,17 @@ def test_two_app_servers_on_one_postgresql_database_stay_in_step(tmp_path, share
                     began = time.monotonic()
                     name, now = stream.next(5)
                     assert time.monotonic() - began < 1.0, "the save took over a second to reach the phone"
+                    assert name == "change" and now != first
+                    assert _part(one, game, watcher, first) == (200, now)
+                    first = now
+                # The game ends; a rename through the second server (its NOTIFY of the table) reaches
+                # the phone watching the finished game through the first.
+                for command in (FINISH % {"game": game}, RENAME % seeded["table"]):
+                    done = two.manage("shell", "-c", command)
+                    assert done.returncode == 0, done.stderr
+                    began = time.monotonic()
+                    name, now = stream.next(5)
+                    assert time.monotonic() - began < 1.0, "the change took over a second to reach the phone"
                     assert name == "change" and now != first
                     assert _part(one, game, watcher, first) == (200, now)
                     first = now

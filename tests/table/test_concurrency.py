@@ -16,6 +16,7 @@ import pytest
 from scorekeeper.table import access, engine
 from scorekeeper.table.models import Change, Deal, Device, Game, Role, Seat, Table
 from tests.conftest import new_game, phone_cookie
+from tests.history import test_player_figures as figures
 from tests.phones import OPTIONS, PLAYERS, Answer, Phone, audit, deal_fields, deal_record, enter_deals, hidden_fields
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -92,6 +93,8 @@ def test_phones_saving_at_once_lose_nothing_and_double_nothing(live_server, tabl
         # every save is in the history, from the phone that made it
         assert Change.objects.filter(game=game, action="added").count() == n
         assert not Change.objects.filter(game=game, by__isnull=True).exists()
+    # the players' figures, which the saves at the four games (the same players) added to at once
+    assert figures.stored(table) == figures.from_scratch(table)
 
 
 def test_eight_phones_saving_into_one_game_are_each_refused_once_at_most(live_server, table):

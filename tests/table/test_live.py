@@ -41,19 +41,19 @@ def _tag(response) -> str:
     return response["ETag"]
 
 
-def test_the_page_and_its_live_part_carry_validators(client, game):
+def test_the_page_and_its_live_part_carry_validators(client, table, game):
     page = client.get(reverse("table:game", args=[game.pk]))
     assert page.status_code == 200
-    assert page["ETag"] == live.etag(game.version, Role.SCORE, partial=False)
+    assert page["ETag"] == live.etag(game.version, table.names, Role.SCORE, partial=False)
     assert page["Cache-Control"] == "private, no-cache" and "Cookie" in page["Vary"] and "HX-Request" in page["Vary"]
     body = page.content.decode()
     # The live part listens to the game's stream, holding the version it shows (in the language shown).
     assert 'id="live"' in body and 'hx-trigger="live"' in body and "live.js" in body
     assert f'data-live-events="{reverse("table:game_events", args=[game.pk])}"' in body
     assert 'data-live-poll="1"' in body  # without EventSource: every second
-    assert f'data-live-etag="W/&quot;g{game.version}-score-en-p&quot;"' in body
+    assert f'data-live-etag="W/&quot;g{game.version}.{table.names}-score-en-p&quot;"' in body
     part = _poll(client, game, None)
-    assert part["ETag"] == live.etag(game.version, Role.SCORE, partial=True)
+    assert part["ETag"] == live.etag(game.version, table.names, Role.SCORE, partial=True)
 
 
 def test_an_unchanged_game_costs_one_query_and_no_rendering(watcher, game):
@@ -83,7 +83,7 @@ def test_a_save_on_another_phone_changes_the_whole_live_part(client, watcher, ga
     assert body.lstrip().startswith('<div id="live"') and "<html" not in body
     assert 'id="deal-2"' in body  # the deal list
     assert "Ann</strong> deals next" in body  # who deals next (the winner of the hand)
-    assert f"W/&quot;g{Game.objects.get(pk=game.pk).version}-follow-en-p&quot;" in body
+    assert f"W/&quot;g{Game.objects.get(pk=game.pk).version}.0-follow-en-p&quot;" in body
     assert _poll(watcher, game, r["ETag"]).status_code == 304
     # The scorer's own live part has the button for the next deal.
     assert "Enter deal 3" in _poll(client, game, None).content.decode()
@@ -103,6 +103,29 @@ def test_renaming_a_player_shows_on_the_watching_phones(watcher, game):
     assert r.status_code == 200 and "Annabel" in r.content.decode()
 
 
+def test_a_rename_reaches_a_phone_holding_a_finished_game_of_the_table_only(watcher, make_game, table):
+    """A rename bumps no finished game's version (issue 23), but the table's names are in every game
+    page's validator: a phone holding a finished game's page (or live part) gets it again, with the
+    new name; a phone holding a game of another table still gets 304."""
+    done = make_game(players=NAMES, first_dealer=0, options={"target": 100}, deals=[ok_record_deal(OK_BIG, NAMES)])
+    assert done.finished
+    other, theirs = services.create_table(name="Other table", device_name="Their phone")
+    their_game = new_game(other, players=NAMES, first_dealer=0, deals=[ok_record_deal(OK_BIG, NAMES)], by=theirs)
+    their_phone = as_phone(Client(), theirs)
+    url, their_url = reverse("table:game", args=[done.pk]), reverse("table:game", args=[their_game.pk])
+    page, part, their_page = watcher.get(url), _poll(watcher, done, None), their_phone.get(their_url)
+    assert "Ann wins the game." in page.content.decode()
+    history_services.rename_player(player=done.seats.get(position=0).player, name="Annabel")
+    assert Game.objects.get(pk=done.pk).version == done.version  # a finished game's version stays
+    again = watcher.get(url, headers={"If-None-Match": page["ETag"]})
+    assert again.status_code == 200 and again["ETag"] != page["ETag"]
+    assert "Annabel wins the game." in again.content.decode()
+    live_part = _poll(watcher, done, _tag(part))
+    assert live_part.status_code == 200 and "Annabel wins the game." in live_part.content.decode()
+    assert _poll(watcher, done, _tag(live_part)).status_code == 304
+    assert their_phone.get(their_url, headers={"If-None-Match": their_page["ETag"]}).status_code == 304
+
+
 def test_the_winner_shows_on_the_watching_phones(client, watcher, make_game):
     short = make_game(players=NAMES, first_dealer=0, options={"target": 100})
     tag = _tag(_poll(watcher, short, None))
@@ -118,7 +141,7 @@ def test_a_revoked_phone_polls_into_a_404(watcher, game, follower):
 
 
 def test_a_stranger_polling_with_a_guessed_validator_gets_404(game):
-    tag = live.etag(game.version, Role.FOLLOW, partial=True)
+    tag = live.etag(game.version, game.table.names, Role.FOLLOW, partial=True)
     assert _poll(Client(), game, tag).status_code == 404
     assert _poll(Client(), game, "*").status_code == 404
     _, other = services.create_table(name="Other", device_name="Other phone")
@@ -139,12 +162,16 @@ def test_a_phone_with_two_devices_at_the_table_is_its_scorer(table, scorer, foll
         ('W/"x", W/"g{v}-score-en-p"', 304),
         ("*", 304),
         ('W/"g{old}-score-en-p"', 200),  # an older version
+        ('W/"g{renamed}-score-en-p"', 200),  # the same version before a rename of a player of the table
         ('W/"g{v}-follow-en-p"', 200),  # another role's page
         ('W/"g{v}-score-en-f"', 200),  # the whole page's validator
         ('W/"g{v}-score-de-p"', 200),  # the page in another language
         ("garbage", 200),
     ],
 )
-def test_if_none_match_forms(client, game, header, status):
-    tag = header.replace("{v}", str(game.version)).replace("{old}", str(game.version - 1))
+def test_if_none_match_forms(client, table, game, header, status):
+    table.names = 2
+    table.save(update_fields=["names"])
+    v, old, renamed = f"{game.version}.2", f"{game.version - 1}.2", f"{game.version}.1"
+    tag = header.replace("{v}", v).replace("{old}", old).replace("{renamed}", renamed)
     assert _poll(client, game, tag).status_code == status

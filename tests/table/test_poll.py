@@ -1,5 +1,5 @@
-"""The live poll's raw query (``poll.version_and_role``) gives what the full path gives: the game and
-the phone's device through the ORM (``access.game_and_device``), on every case of access."""
+"""The live poll's raw query (``poll.live_state``) gives what the full path gives: the game with its
+table and the phone's device through the ORM (``access.game_and_device``), on every case of access."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from tests.conftest import NAMES, new_game, phone_cookie
 pytestmark = pytest.mark.django_db
 
 
-def full_path(devices: tuple[Device, ...], game_id: int) -> tuple[int, str] | None:
+def full_path(devices: tuple[Device, ...], game_id: int) -> tuple[int, int, str, int] | None:
     request = RequestFactory().get("/")
     if devices:
         request.COOKIES[access.COOKIE] = phone_cookie(*devices)
@@ -25,7 +25,7 @@ def full_path(devices: tuple[Device, ...], game_id: int) -> tuple[int, str] | No
         game, device = access.game_and_device(request, game_id)
     except (Http404, access.OffTable):  # no access either way: the poll answers 404 (the page then says why)
         return None
-    return game.version, device.role
+    return game.version, game.table.names, device.role, game.table_id
 
 
 def test_the_poll_answers_as_the_full_path(table: Table, scorer: Device) -> None:
@@ -36,6 +36,7 @@ def test_the_poll_answers_as_the_full_path(table: Table, scorer: Device) -> None
     games = [new_game(table, players=NAMES), new_game(table, players=NAMES), new_game(other_table, players=NAMES)]
     games[1].version += 4  # the versions differ
     games[1].save(update_fields=["version"])
+    Table.objects.filter(pk=other_table.pk).update(names=7)  # and the tables' names
     phones = [scorer, follower, second_scorer, revoked, stranger]
     ids = [g.pk for g in games] + [games[-1].pk + 1000, 0, -1, 2**63 - 1, 2**63, 10**30]
     seen = set()
@@ -43,6 +44,11 @@ def test_the_poll_answers_as_the_full_path(table: Table, scorer: Device) -> None
         for held in itertools.combinations(phones, n):
             for game_id in ids:
                 expected = full_path(held, game_id)
-                assert poll.version_and_role([d.pk for d in held], game_id) == expected, (held, game_id)
+                assert poll.live_state([d.pk for d in held], game_id) == expected, (held, game_id)
                 seen.add(expected)
-    assert {None, (games[0].version, Role.SCORE), (games[1].version, Role.FOLLOW)} <= seen
+    assert {
+        None,
+        (games[0].version, 0, Role.SCORE, table.pk),
+        (games[1].version, 0, Role.FOLLOW, table.pk),
+        (games[2].version, 7, Role.SCORE, other_table.pk),
+    } <= seen
