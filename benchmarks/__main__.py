@@ -15,6 +15,7 @@ PARTS = (
     "taps",
     "own_hands",
     "first_paint",
+    "start",
 )
 
 

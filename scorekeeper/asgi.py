@@ -37,6 +37,11 @@ def is_async(path: str) -> bool:
         return False
 
 
+# The URLconf and every view imported now, not by the first request: under ``make run`` (gunicorn's
+# --preload) once, before the workers are forked, which then answer at once.
+is_async("/")
+
+
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope["type"] == "http" and is_async(scope["path"]):
         await streams(scope, receive, send)

@@ -17,13 +17,16 @@ What the streams need from the database (the access check as a stream opens, the
 after a change of access, SQLite's check) runs on one thread of its own with one connection
 (``run_db``): a watching phone holds no connection and no query runs per phone while nothing
 changes. A stream sends a ``ping`` every ``PING_SECONDS`` (the page knows the line is alive; a
-dead client is found), and nothing else until its game changes.
+dead client is found), and nothing else until its game changes. Each stream's pings keep a
+phase of their own (the first after 5-10 s): phones that connected at once (a restart of the
+server, a table that opened together) would otherwise all be pinged in the same moment.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
@@ -288,6 +291,8 @@ async def events(h: Hub, w: Watch, state: poll.LiveState, language: str) -> Asyn
     then. Ends when the phone goes away (Django cancels it) or lost its access."""
     sent = None
     seen, role = Seen(state.version, state.names), state.role
+    loop = asyncio.get_running_loop()
+    ping_at = loop.time() + random.uniform(PING_SECONDS / 2, PING_SECONDS)
     try:
         yield f"retry: {RETRY_MS}\n\n".encode()
         while True:
@@ -307,8 +312,9 @@ async def events(h: Hub, w: Watch, state: poll.LiveState, language: str) -> Asyn
                 yield event("change", tag)
                 sent = tag
             try:
-                await asyncio.wait_for(w.woken.wait(), PING_SECONDS)
+                await asyncio.wait_for(w.woken.wait(), max(0.0, ping_at - loop.time()))
             except TimeoutError:
                 yield event("ping")
+                ping_at = loop.time() + PING_SECONDS
     finally:
         h.forget(w)
