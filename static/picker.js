@@ -412,12 +412,12 @@
   form.addEventListener("input", (e) => { if (!box.contains(e.target)) refresh(); });
   /* A check's one-tap fix (the engine's ways to name the wild cards, under the field): the field as
      checked becomes the field with its wild cards named, with any card tapped since kept after it. */
-  function spelled(text) { return text.split(/[\s,;]+/).filter(Boolean).map((t) => (t === "/" ? t : norm(t))).join(" "); }
+  function spelled(input) { return tokens(input).map((t) => (t === "/" ? t : norm(t))).join(" "); }
   form.addEventListener("click", (e) => {
     const fix = e.target.closest && e.target.closest("button.fix");
     const input = fix && document.getElementById(fix.dataset.field);
     if (!input) return;
-    const now = spelled(input.value);
+    const now = spelled(input);
     const from = fix.dataset.from;
     if (now !== from && !now.startsWith(from + " ")) return; // changed since the check: a new one is coming
     naming = -1;

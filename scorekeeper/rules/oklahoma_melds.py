@@ -782,10 +782,16 @@ def _named(parts: _Parts, reading: _Reading) -> tuple[str, ...]:
     """Every free wild card named as ``reading`` takes it (``2C=7H``; in a set, a card of its rank
     in the suit of its first natural card): entered so, the meld has this reading's points."""
     if reading.is_set:
-        first = next((e for e in parts.cards if not e.free), None)
-        suit = 0 if first is None else first.named_suit if first.wild else first.suit
-        return tuple(f"{e.card_code}={PLACE_CODE[suit][reading.rank]}" for e in parts.free)
+        code = set_card_code(next((e for e in parts.cards if not e.free), None), reading.rank)
+        return tuple(f"{e.card_code}={code}" for e in parts.free)
     return tuple(f"{e.card_code}={PLACE_CODE[reading.suit][place]}" for e, place in _free_places(parts, reading))
+
+
+def set_card_code(first: Entered | None, rank: int) -> str:
+    """The card a wild card of a set of ``rank`` is named as: of that rank, in the suit of the
+    set's first card that is not a free wild (spades where there is none)."""
+    suit = 0 if first is None else first.named_suit if first.wild else first.suit
+    return PLACE_CODE[suit][rank]
 
 
 def _scoring(reading: Param, r: _Reading) -> Msg:

@@ -50,6 +50,7 @@ from .oklahoma_melds import (
     MeldCheck,
     entered,
     labels_of,
+    set_card_code,
     two_points_at,
     without_joker,
 )
@@ -898,9 +899,8 @@ def _twos_named(melds: Sequence[_Meld], cards: list[Entered]) -> tuple[str, ...]
         if meld.suit >= 0:
             names += [f"{e.card_code}={PLACE_CODE[meld.suit][q]}" for q, e in zip(meld.two_places, twos, strict=True)]
         elif twos:
-            first = taken[0] if meld.fixed else None
-            suit = 0 if first is None else first.named_suit if first.wild else first.suit
-            names += [f"{e.card_code}={PLACE_CODE[suit][meld.rank]}" for e in twos]
+            code = set_card_code(taken[0] if meld.fixed else None, meld.rank)
+            names += [f"{e.card_code}={code}" for e in twos]
     return tuple(names)
 
 
