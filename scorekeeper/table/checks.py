@@ -11,13 +11,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import ngettext, pgettext_lazy
+from django.utils.translation import ngettext
 
 from scorekeeper.rules.cards import Token, parse_token
 from scorekeeper.rules.errors import RecordError
 from scorekeeper.rules.games import Game, MeldVerdict, game
+from scorekeeper.rules.messages import meld_kind
 from scorekeeper.rules.profiles import Rules
-from scorekeeper.table.forms import CardListField, DealEntry, OklahomaHandForm, Slot, error_text
+from scorekeeper.table.forms import CardListField, DealEntry, OklahomaHandForm, Slot, cards_text, error_text
 
 log = logging.getLogger(__name__)
 
@@ -51,19 +52,6 @@ class FieldCheck:
     choices: list[Choice] = field(default_factory=list)  # one tap names the wild cards a way the engine offers
 
 
-# A meld's kind as the engine names it, in the page's language.
-MELD_KINDS = {
-    "set": pgettext_lazy("a meld of one rank", "set"),
-    "sequence": pgettext_lazy("a meld in one suit", "sequence"),
-    "run": pgettext_lazy("a meld in one suit", "run"),
-}
-
-
-def _kind(kind: str) -> str:
-    known = MELD_KINDS.get(kind)
-    return str(known) if known is not None else kind
-
-
 def _count(n: int) -> str:
     return ngettext("{n} card", "{n} cards", n).format(n=n) if n else ""
 
@@ -77,9 +65,9 @@ def _asked[T](check: Callable[..., T], *args: Any) -> T | None:
         return None
 
 
-def _as_typed(read: list[list[Token]]) -> str:
-    """Cards read from a field, in the record's notation: ``QS QH QD / 8H 9H 2C``."""
-    return " / ".join(" ".join(t.code for t in tokens) for tokens in read)
+def _codes(read: list[list[Token]]) -> list[list[str]]:
+    """Cards read from a field, in the record's notation, by group (``cards_text`` writes them)."""
+    return [[t.code for t in tokens] for tokens in read]
 
 
 def _offer(check: FieldCheck, errors: tuple[RecordError, ...], read: list[list[Token]], group: int | None) -> None:
@@ -88,13 +76,13 @@ def _offer(check: FieldCheck, errors: tuple[RecordError, ...], read: list[list[T
     if not check.checked:
         return  # a card of the field does not read: the choices would drop it
     for fix in (fix for e in errors for fix in e.fixes):
-        codes = [[t.code for t in tokens] for tokens in read]
+        codes = _codes(read)
         for name in fix.names:
             card = name.split("=")[0]
             places = [(g, i) for g, tokens in enumerate(codes) for i, c in enumerate(tokens) if c == card]
             g, i = next(p for p in places if group is None or p[0] == group)
             codes[g][i] = name
-        text = " / ".join(" ".join(tokens) for tokens in codes)
+        text = cards_text(codes)
         label = " ".join(parse_token(name).label for name in fix.names)
         check.choices.append(Choice(text, label, fix.points))
 
@@ -117,7 +105,7 @@ def _meld_group(verdict: MeldVerdict) -> Group:
     """A legal meld as shown: its cards (each wild with what it stands for), kind and points."""
     shown = f" {' '.join(verdict.meaning)}" if verdict.meaning else ""
     points = f", +{verdict.points}" if verdict.points is not None else ""
-    return Group(list(verdict.labels), f"{_kind(verdict.kind)}{shown}{points}", True)
+    return Group(list(verdict.labels), f"{meld_kind(verdict.kind)}{shown}{points}", True)
 
 
 def _split(tokens: list[Token], rules: Rules, kind: Game, check: FieldCheck) -> None:
@@ -142,7 +130,7 @@ def check_field(bound_field: CardListField, name: str, text: str, rules: Rules, 
     ``split``: the engine splits a melded list (not when the player gave the split)."""
     kind = game(rules.game)
     read, unread = bound_field.read(text)
-    check = FieldCheck(checked="" if unread else _as_typed(read))
+    check = FieldCheck(checked="" if unread else cards_text(_codes(read)))
     count = sum(len(g) for g in read)
     if name == "melds":
         for group in range(len(read)):
