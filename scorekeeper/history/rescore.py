@@ -13,9 +13,10 @@ from scorekeeper.rules import profiles
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.results import DealResult, GameResult, Line
 from scorekeeper.table import engine
-from scorekeeper.table.changes import knob_in_sentence, value_in_sentence
+from scorekeeper.table.changes import knob_in_sentence
 from scorekeeper.table.models import Game
 from scorekeeper.table.present import outcome_text
+from scorekeeper.table.templatetags.cards import value_text
 
 
 @dataclass
@@ -55,7 +56,7 @@ def _title(rules: profiles.Rules) -> str:
     t = gettext(profiles.PROFILES[rules.game][rules.profile].title)
     if rules.overridden:
         opts = ", ".join(
-            f"{knob_in_sentence(rules.game, n)} {value_in_sentence(rules.values[n])}" for n in sorted(rules.overridden)
+            f"{knob_in_sentence(rules.game, n)} {value_text(rules.values[n])}" for n in sorted(rules.overridden)
         )
         t = gettext("{rules} with {options}").format(rules=t, options=opts)
     return t

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils import formats
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from scorekeeper.rules import profiles
 from scorekeeper.rules.cards import CardError, parse_token
 from scorekeeper.table.models import Change, ChangeAction, Game
+from scorekeeper.table.templatetags.cards import value_text
 
 _ACTION_TEXT = {
     ChangeAction.DEAL_ADDED: pgettext_lazy("a change to a deal", "entered"),
@@ -30,15 +30,6 @@ _HAND_PARTS = (
 )
 # Before and after a change (a badge each).
 SIDES = {"before": pgettext_lazy("a change", "before"), "after": pgettext_lazy("a change", "after")}
-
-
-def value_in_sentence(value: Any) -> str:
-    """A rule's value as the request's language writes it: yes/no, 1,000 (German 1.000), text as it is."""
-    if isinstance(value, bool):
-        return gettext("yes") if value else gettext("no")
-    if isinstance(value, int):
-        return formats.number_format(value, force_grouping=True)
-    return str(value)
 
 
 def knob_in_sentence(game: str, name: str) -> str:
@@ -132,9 +123,7 @@ def _rules_text(game: Game, rules: Any) -> str:
     text = gettext(title.title) if title else profile
     options = rules.get("options") or {}
     if isinstance(options, Mapping) and options:
-        shown = [
-            f"{knob_in_sentence(game.kind, name)} {value_in_sentence(value)}" for name, value in sorted(options.items())
-        ]
+        shown = [f"{knob_in_sentence(game.kind, name)} {value_text(value)}" for name, value in sorted(options.items())]
         text = gettext("{rules} with {options}").format(rules=text, options=", ".join(shown))
     return text
 

@@ -68,6 +68,19 @@ def test_numbers_are_grouped_as_the_language_groups_them():
         assert str(reached) == "reached 1,075"
 
 
+@pytest.mark.django_db
+def test_a_house_option_in_the_change_history_groups_its_number_as_the_language_does(table):
+    """The rules a change names ("Book rules with target 1,000"): 1,000 in English, 1.000 in German."""
+    from scorekeeper.table.changes import _rules_text
+
+    game = new_game(table, kind="oklahoma", profile="book")
+    rules = {"profile": "book", "options": {"target": 1000}}
+    with translation.override("en"):
+        assert _rules_text(game, rules).endswith(" 1,000")
+    with translation.override("de"):
+        assert _rules_text(game, rules).endswith(" 1.000")
+
+
 def test_a_zone_cookie_is_taken_only_when_it_names_a_zone():
     assert zone_named("Europe/Berlin") is not None
     for bad in ("", "Mars/Olympus", "../../etc/passwd", "x" * 200, None):
