@@ -133,6 +133,15 @@ def _my_seat(game: Game, device: Device) -> int | None:
     return Seat.objects.filter(game=game, phone=device).values_list("position", flat=True).first()
 
 
+def _state_and_seat(
+    game: Game, device: Device, row: OpenDeal | None = None
+) -> tuple[opendeal.DealState | None, int | None]:
+    """The open deal as it stands and this phone's seat, from the game's seats read once."""
+    seats = access.with_players(game).seated()
+    mine = next((s.position for s in seats if s.phone_id == device.pk), None)
+    return opendeal.state(game, row, seats=seats), mine
+
+
 @require_POST
 @access.game_view(Role.FOLLOW)
 def open_deal(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
@@ -255,7 +264,7 @@ def _hand_page(
 ) -> HttpResponse:
     rules, _ = engine.rules_of(game)
     pack = entry.game.pack(rules)
-    state = opendeal.state(game, row)
+    state, mine = _state_and_seat(game, device, row)
     assert state is not None
     context = {
         "game": game,
@@ -270,7 +279,7 @@ def _hand_page(
         "conflict": conflict,
         "own": {"seat": seat, "facts_version": row.facts_version},
         "poll_seconds": live.POLL_SECONDS,
-        "part": {**open_context(game, device, state, _my_seat(game, device)), "save_form": False},
+        "part": {**open_context(game, device, state, mine), "save_form": False},
     }
     context["live_etag"] = _open_tag(game.version, game.table.names, device.role, until(context["part"]))
     action = request.POST.get("action") if request.method == "POST" else None
@@ -292,7 +301,7 @@ def open_status(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 @access.game_view(Role.FOLLOW)
 def _open_status(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
-    part = {**open_context(game, device, opendeal.state(game), _my_seat(game, device)), "save_form": False}
+    part = {**open_context(game, device, *_state_and_seat(game, device)), "save_form": False}
     tag = _open_tag(game.version, game.table.names, device.role, until(part))
     context = {"part": part, "game": game, "device": device, "live_etag": tag, "poll_seconds": live.POLL_SECONDS}
     return live.mark(render(request, "table/open_live.html", context), tag)
