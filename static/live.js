@@ -82,6 +82,11 @@
     polling = setInterval(ask, seconds * 1000);
   }
 
+  function stop() {
+    if (source) source.close();
+    source = null;
+  }
+
   function listen() {
     var part = live();
     var url = part && part.getAttribute("data-live-events");
@@ -98,8 +103,7 @@
       if (now && event.data !== now.getAttribute("data-live-etag")) ask();
     });
     source.addEventListener("gone", function () {
-      source.close();
-      source = null;
+      stop();
       ask(); // answered 404 or 403: the page reloads and says why
     });
     source.addEventListener("error", function () {
@@ -116,8 +120,7 @@
   }
 
   function again() {
-    if (source) source.close();
-    source = null;
+    stop();
     if (document.visibilityState !== "visible") return; // it listens again when back on screen
     lostSince = lostSince || Date.now();
     listen();
@@ -169,8 +172,7 @@
   // listens again and asks at once.
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState !== "visible") {
-      if (source) source.close();
-      source = null;
+      stop();
       return;
     }
     if (!source && polling === null) listen();
@@ -180,8 +182,7 @@
   // The phone says it lost the network: the stream is gone with it (the server's pings would say
   // so only after SILENT_AFTER).
   window.addEventListener("offline", function () {
-    if (source) source.close();
-    source = null;
+    stop();
     if (lostSince === null) lostSince = Date.now();
   });
 
