@@ -8,13 +8,14 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 
 from scorekeeper.table import engine, present
 from scorekeeper.table.models import Deal, Game
 from tests.app_data import OK_SMALL, ok_record_deal
-from tests.conftest import NAMES, new_game
+from tests.conftest import NAMES, as_phone, new_game
 from tests.table.test_incremental import GIN_POOL, OK_POOL, apply, long_game, ops, scratch
 
 pytestmark = pytest.mark.django_db
@@ -84,6 +85,24 @@ def test_game_page_plays_no_deal_and_its_queries_do_not_grow(client, table, monk
     assert counts[0] == counts[1] and counts[2] == counts[3] <= counts[0]
     html = client.get(f"/games/{big.pk}/").content.decode()
     assert 'id="deal-12"' in html and "Enter deal 13" in html
+
+
+def test_a_following_phone_takes_the_board_and_deal_list_the_scorer_made(table, scorer, follower):
+    """After a save every phone of the table asks for the new version: the board and the deal
+    list are made once a version for all of them, whatever their role (the Enter-deal link,
+    a scorer's alone, is a fragment of its own)."""
+    game = new_game(table, options={"target": 10000}, deals=[ok_record_deal(OK_SMALL, NAMES)] * 3)
+    page = f"/games/{game.pk}/"
+    scoring = as_phone(Client(), scorer).get(page).content.decode()
+    with CaptureQueriesContext(connection) as q:
+        following = as_phone(Client(), follower).get(page).content.decode()
+    assert not [x["sql"] for x in q.captured_queries if '"table_deal"' in x["sql"]]
+
+    def deals(html: str) -> str:
+        return html[html.index('<section aria-labelledby="deals-h">') : html.index('<section id="seats"')]
+
+    assert 'id="deal-3"' in deals(following) and deals(following) == deals(scoring)
+    assert "Enter deal 4" in scoring and "Enter deal 4" not in following
 
 
 def test_a_game_scored_by_another_engine_version_is_scored_from_its_record(client, table):
