@@ -17,7 +17,9 @@ What the streams need from the database (the access check as a stream opens, the
 after a change of access, SQLite's check) runs on one thread of its own with one connection
 (``run_db``): a watching phone holds no connection and no query runs per phone while nothing
 changes. A stream sends a ``ping`` every ``PING_SECONDS`` (the page knows the line is alive; a
-dead client is found), and nothing else until its game changes. Each stream's pings keep a
+dead client is found), and nothing else until its game changes; then it waits a moment, at random
+up to ``SPREAD_SECONDS``, before it says so, so that the phones of a table do not all ask for the
+new live part in the same instant as the phone that saved asks for its page. Each stream's pings keep a
 phase of their own (the first after 5-10 s): phones that connected at once (a restart of the
 server, a table that opened together) would otherwise all be pinged in the same moment.
 """
@@ -40,6 +42,11 @@ log = logging.getLogger(__name__)
 
 CHECK_SECONDS = 0.25  # SQLite: how often a process compares the watched games' versions
 PING_SECONDS = 10  # a stream says it is alive this often (live.js: no word for 25 s, it is stale)
+# A stream told its game changed waits a moment, at random up to this long, before it says so:
+# the phones of a table then ask for the new live part one by one, not all in the same instant
+# (and mostly after the phone that saved has its own page), and a second change meanwhile is
+# sent with the first (``events``). A change of access is said at once.
+SPREAD_SECONDS = 0.25
 RETRY_MS = 1000  # EventSource waits this long before it connects again after a drop
 READY_SECONDS = 5  # PostgreSQL: how long a stream waits for the process's LISTEN as it opens
 
@@ -316,5 +323,19 @@ async def events(h: Hub, w: Watch, state: poll.LiveState, language: str) -> Asyn
             except TimeoutError:
                 yield event("ping")
                 ping_at = loop.time() + PING_SECONDS
+            else:
+                await _spread(w, loop.time() + random.uniform(0, SPREAD_SECONDS))
     finally:
         h.forget(w)
+
+
+async def _spread(w: Watch, until: float) -> None:
+    """Wait until ``until`` (``SPREAD_SECONDS``) before the stream says its game changed, unless
+    the phone's access is to be checked again (that is said at once)."""
+    loop = asyncio.get_running_loop()
+    while not w.recheck and (left := until - loop.time()) > 0:
+        w.woken.clear()
+        try:
+            await asyncio.wait_for(w.woken.wait(), left)
+        except TimeoutError:
+            return

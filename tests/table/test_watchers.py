@@ -7,6 +7,7 @@ stream sends the new validator. The served streams: tests/server/test_live.py.""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -93,3 +94,67 @@ def test_the_stream_sends_the_validator_of_the_new_names(table, follower):
     assert first == f"event: change\ndata: {live.etag(state.version, state.names, Role.FOLLOW, partial=True)}\n\n"
     assert second == f"event: change\ndata: {live.etag(state.version, state.names + 1, Role.FOLLOW, partial=True)}\n\n"
     assert Game.objects.get(pk=done.pk).version == state.version
+
+
+def _events_after_the_first(w: watchers.Watch, state: poll.LiveState) -> tuple[watchers.Hub, Any]:
+    hub = watchers.hub()
+    hub.games.setdefault(w.game, set()).add(w)
+    hub.place(w, state.table)
+    return hub, watchers.events(hub, w, state, "en")
+
+
+def _tag(state: poll.LiveState, version: int) -> str:
+    return f"event: change\ndata: {live.etag(version, state.names, state.role, partial=True)}\n\n"
+
+
+def test_a_change_is_said_within_the_spread_and_changes_meanwhile_with_it(table, follower, monkeypatch):
+    """The phones of a table ask for a new version one by one: each stream waits a moment, at
+    random, before it says its game changed; a change made meanwhile is said with it."""
+    monkeypatch.setattr(watchers, "SPREAD_SECONDS", 0.3)
+    game = new_game(table, players=NAMES, first_dealer=0)
+    state = poll.live_state([follower.pk], game.pk)
+    assert state is not None
+
+    async def stream() -> tuple[list[str], list[float]]:
+        w = watchers.Watch(game.pk, [follower.pk])
+        _, events = _events_after_the_first(w, state)
+        seen = [(await anext(events)).decode() for _ in range(2)]
+        waits = []
+        for _ in range(8):
+            began = asyncio.get_running_loop().time()
+            w.offer(watchers.Seen(state.version + len(waits) * 2 + 1, state.names))
+            await asyncio.sleep(0)
+            w.offer(watchers.Seen(state.version + len(waits) * 2 + 2, state.names))  # meanwhile
+            seen.append((await anext(events)).decode())
+            waits.append(asyncio.get_running_loop().time() - began)
+        await events.aclose()
+        return seen, waits
+
+    seen, waits = asyncio.run(stream())
+    assert seen[2:] == [_tag(state, state.version + k * 2 + 2) for k in range(8)]  # one event each time: the newest
+    assert all(w <= 0.3 + 0.1 for w in waits)
+    assert max(waits) - min(waits) > 0.01  # at random, not all after the same time
+
+
+def test_a_change_of_access_is_said_at_once_even_while_a_change_waits(table, follower, monkeypatch):
+    monkeypatch.setattr(watchers, "SPREAD_SECONDS", 30)
+    game = new_game(table, players=NAMES, first_dealer=0)
+    state = poll.live_state([follower.pk], game.pk)
+    assert state is not None
+
+    async def stream() -> tuple[str, float]:
+        w = watchers.Watch(game.pk, [2**40])  # a device the database does not hold: taken off, as the check finds it
+        _, events = _events_after_the_first(w, state)
+        for _ in range(2):
+            await anext(events)
+        began = asyncio.get_running_loop().time()
+        w.offer(watchers.Seen(state.version + 1, state.names))
+        asyncio.get_running_loop().call_later(0.05, w.check_again)
+        said = (await anext(events)).decode()
+        return said, asyncio.get_running_loop().time() - began
+
+    try:
+        said, waited = asyncio.run(stream())
+    finally:
+        watchers.close_connection()  # the recheck's, on the streams' database thread
+    assert said == "event: gone\ndata: \n\n" and waited < 5
