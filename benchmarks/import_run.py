@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks import webkit
+from benchmarks import procs, webkit
 
 
 def _status_mb(key: str) -> float:
@@ -49,19 +49,6 @@ def _pss_kb(pid: int) -> int:
     return 0
 
 
-def _tree(pid: int) -> list[int]:
-    """The process and all its descendants."""
-    out = [pid]
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            children = (task / "children").read_text().split()
-        except OSError:
-            continue
-        for child in children:
-            out += _tree(int(child))
-    return out
-
-
 class _MemorySampler(threading.Thread):
     """The largest sum of the proportional set sizes of this process and its workers, sampled
     every 20 ms while the import runs: the memory the import as a whole takes, shared pages
@@ -75,7 +62,7 @@ class _MemorySampler(threading.Thread):
 
     def run(self) -> None:
         while not self.done.wait(0.02):
-            self.peak_kb = max(self.peak_kb, sum(_pss_kb(pid) for pid in _tree(os.getpid())))
+            self.peak_kb = max(self.peak_kb, sum(_pss_kb(pid) for pid in procs.family(os.getpid())))
         self.cpu = time.thread_time()
 
 

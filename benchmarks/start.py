@@ -25,10 +25,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from benchmarks import procs
+
 RUNS = int(os.environ.get("BENCH_START_RUNS", "5"))
 LOAD = int(os.environ.get("BENCH_START_LOAD", "4"))
 TIMEOUT = 60  # seconds: a start that takes longer fails the benchmark
-TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def _answered(port: int) -> bool:
@@ -45,17 +46,7 @@ def _answered(port: int) -> bool:
 
 def _cpu(pid: int) -> float:
     """The CPU seconds of ``pid`` and its descendants, those that ended included (from /proc)."""
-    total, todo = 0.0, [pid]
-    while todo:
-        p = todo.pop()
-        try:
-            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-            total += sum(int(f) for f in fields[11:15]) / TICKS  # utime, stime, cutime, cstime
-            for task in Path(f"/proc/{p}/task").iterdir():
-                todo += [int(c) for c in (task / "children").read_text().split()]
-        except FileNotFoundError:
-            pass
-    return total
+    return sum(procs.cpu_seconds(p, ended_children=True) for p in procs.family(pid))
 
 
 def _start(env: dict[str, str], log: Path) -> tuple[float, float]:
