@@ -119,7 +119,7 @@ def test_a_change_is_said_within_the_spread_and_changes_meanwhile_with_it(table,
         w = watchers.Watch(game.pk, [follower.pk])
         _, events = _events_after_the_first(w, state)
         seen = [(await anext(events)).decode() for _ in range(2)]
-        waits = []
+        waits: list[float] = []
         for _ in range(8):
             began = asyncio.get_running_loop().time()
             w.offer(watchers.Seen(state.version + len(waits) * 2 + 1, state.names))
