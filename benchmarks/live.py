@@ -18,6 +18,8 @@ Figures, all on this machine (2 cores, the clients included):
 
 - CPU: the server processes' CPU time (user + system, from /proc) over an interval, per request
   for the bare view and the poll, per phone and second for a phone watching through its stream.
+- a stream's opening and closing: the server's CPU for one, as every visit of a game page costs
+  it (the request, the access check, the first events, the phone going away).
 - a save: the scoring phone's POST of the deal form and the GET of the page it lands on (what the
   phone waits for), one at a time, up to half a second apart, on the watched games; p99 with no
   phone watching and with ``BENCH_LIVE_FEW`` (200) watching, the poll's and the stream's. The
@@ -38,6 +40,7 @@ import http.client
 import json
 import os
 import random
+import socket
 import statistics
 import sys
 import tempfile
@@ -437,6 +440,24 @@ def _bare_and_poll(port: int, cpu: Cpu, table: dict[str, Any]) -> tuple[float, f
     return bare, poll
 
 
+def _stream_opening(port: int, cpu: Cpu, table: dict[str, Any], count: int = 300) -> float:
+    """Server CPU ms for a stream's opening and closing, as each visit of a game page costs it:
+    the request, the access check, the first events, then the phone goes (one at a time)."""
+    request = (
+        f"GET /games/{table['game']}/events/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"Cookie: sk_devices={table['followers'][0]}\r\nAccept: text/event-stream\r\n\r\n"
+    ).encode()
+    before = cpu.now()
+    for _ in range(count):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(request)
+            data = b""
+            while b"event: change" not in data:
+                data += sock.recv(4096)
+    time.sleep(0.3)  # each stream's end, after its phone went
+    return (cpu.now() - before) / count * 1e3
+
+
 def _rounds(
     port: int, tables: list[dict[str, Any]], watch: Callable[[Phones], None], rounds: int
 ) -> list[tuple[list[float], list[float], float]]:
@@ -495,6 +516,7 @@ def _asgi(tmp: Path) -> dict[str, Any]:
         tables = seed(PHONES // PER_TABLE)
         few = tables[: FEW // PER_TABLE]
         results["bare"], results["poll"] = _bare_and_poll(port, cpu, tables[0])
+        results["opening"] = _stream_opening(port, cpu, tables[0])
         # A save's p99, with none watching and FEW watching, in interleaved rounds.
         results.update(_save_figures(_rounds(port, few, lambda phones: phones.stream(few), ROUNDS)))
         # Every phone watching: the CPU of doing nothing, then saves reaching the others.
@@ -556,6 +578,7 @@ def main() -> None:
     )
     print("after: one stream of server-sent events per phone under ASGI (make run: gunicorn + uvicorn, 2 workers)")
     print(f"  a 304 poll (browsers without EventSource): {after['poll']:.2f} ms CPU (bare view {after['bare']:.2f} ms)")
+    print(f"  a stream's opening and closing (each visit of a page): {after['opening']:.2f} ms CPU")
     print(
         f"  a save's p99: {after['alone'] * 1e3:.0f} ms alone, {after['watched'] * 1e3:.0f} ms with {FEW} watching"
         f" ({_ratios(after)}; target <= 1.2x; p50 {after['alone_p50'] * 1e3:.0f}"

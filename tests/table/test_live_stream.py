@@ -4,9 +4,13 @@ phone of another table and a phone taken off the table before anything is stream
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from django.core.handlers.asgi import ASGIHandler
 from django.test import AsyncClient, Client
 from django.urls import reverse
+from django.utils.deprecation import MiddlewareMixin
 
 from scorekeeper.table import access, services, watchers
 from tests.conftest import NAMES, in_a_thread, new_game, phone_cookie, run_async
@@ -50,3 +54,20 @@ def test_under_asgi_strangers_and_phones_taken_off_are_refused(table, scorer, fo
         return (await AsyncClient().post(reverse("table:game_events", args=[game.pk]))).status_code
 
     assert run_async(post) == 405
+
+
+def test_under_asgi_the_middleware_runs_in_the_requests_own_thread(monkeypatch):
+    """The innermost middleware is sync only (settings.MIDDLEWARE): Django then runs every other
+    one in sync mode, in the thread it runs the chain in. Were one of them async, Django would hand
+    each of its methods to that thread and back (a stream's opening: 115 hand-overs, not 61)."""
+    made: list[MiddlewareMixin] = []
+    init = MiddlewareMixin.__init__
+
+    def record(self: MiddlewareMixin, get_response: Any) -> None:
+        init(self, get_response)
+        made.append(self)
+
+    monkeypatch.setattr(MiddlewareMixin, "__init__", record)
+    ASGIHandler()  # loads the chain as the server does
+    assert len(made) >= 8
+    assert [type(m).__name__ for m in made if m.async_mode] == []
