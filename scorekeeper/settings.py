@@ -101,10 +101,11 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
-    # Last, and sync only: under ASGI, Django then runs the whole chain in the request's one thread.
-    # Below a sync-only middleware, every one that can be async is, and Django runs each of their
-    # methods in that thread and comes back (a stream's opening cost 115 hand-overs between threads
-    # instead of 61, and 6.2 ms of CPU instead of 4.4: python -m benchmarks live).
+    # Last, and sync only: in Django's ASGI handler (the live streams; the pages go to its WSGI
+    # handler, scorekeeper/asgi.py) the whole chain then runs in the request's thread, once. Below a
+    # sync-only middleware, every one that can be async is, and Django hands each of their methods
+    # to that thread and back (a stream's opening: 115 hand-overs between threads instead of 61,
+    # 6.2 ms of CPU instead of 3.4-4.5: python -m benchmarks live).
     "scorekeeper.i18n.phone_time_zone",  # the phone's time zone
 ]
 

@@ -57,9 +57,10 @@ def test_under_asgi_strangers_and_phones_taken_off_are_refused(table, scorer, fo
 
 
 def test_under_asgi_the_middleware_runs_in_the_requests_own_thread(monkeypatch):
-    """The innermost middleware is sync only (settings.MIDDLEWARE): Django then runs every other
-    one in sync mode, in the thread it runs the chain in. Were one of them async, Django would hand
-    each of its methods to that thread and back (a stream's opening: 115 hand-overs, not 61)."""
+    """The innermost middleware is sync only (settings.MIDDLEWARE): Django's ASGI handler (the
+    streams) then runs every other one in sync mode, in the thread it runs the chain in. Were one
+    of them async, Django would hand each of its methods to that thread and back (a stream's
+    opening: 115 hand-overs, not 61)."""
     made: list[MiddlewareMixin] = []
     init = MiddlewareMixin.__init__
 
