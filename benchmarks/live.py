@@ -238,14 +238,19 @@ async def _sse_events(reader: asyncio.StreamReader, chunked: bool) -> Any:
             yield name, data_line
 
 
+def _stream_request(game: int, cookie: str) -> str:
+    """A phone's request for its game's stream, as EventSource sends it."""
+    return (
+        f"GET /games/{game}/events/ HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: sk_devices={cookie}\r\n"
+        "Accept: text/event-stream\r\n\r\n"
+    )
+
+
 async def _watch(port: int, w: Watcher, opened: asyncio.Event) -> None:
     """A phone's stream, as live.js holds it: the live part fetched whenever it changed. The scoring
     phone's changes are its own saves: its browser lands on the game page the save redirects to
     (which holds the new version: the timing process fetches it) and opens a new stream there."""
-    request = (
-        f"GET /games/{w.game}/events/ HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: sk_devices={w.cookie}\r\n"
-        "Accept: text/event-stream\r\n\r\n"
-    )
+    request = _stream_request(w.game, w.cookie)
     landed = True
     while landed:
         landed = False
@@ -443,17 +448,17 @@ def _bare_and_poll(port: int, cpu: Cpu, table: dict[str, Any]) -> tuple[float, f
 def _stream_opening(port: int, cpu: Cpu, table: dict[str, Any], count: int = 300) -> float:
     """Server CPU ms for a stream's opening and closing, as each visit of a game page costs it:
     the request, the access check, the first events, then the phone goes (one at a time)."""
-    request = (
-        f"GET /games/{table['game']}/events/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-        f"Cookie: sk_devices={table['followers'][0]}\r\nAccept: text/event-stream\r\n\r\n"
-    ).encode()
+    request = _stream_request(table["game"], table["followers"][0]).encode()
     before = cpu.now()
     for _ in range(count):
         with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
             sock.sendall(request)
             data = b""
             while b"event: change" not in data:
-                data += sock.recv(4096)
+                part = sock.recv(4096)
+                if not part:
+                    raise RuntimeError(f"stream: closed before its first change: {data[:100]!r}")
+                data += part
     time.sleep(0.3)  # each stream's end, after its phone went
     return (cpu.now() - before) / count * 1e3
 
