@@ -15,12 +15,11 @@ from typing import Any, Concatenate, ParamSpec
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 
-from scorekeeper.table import poll
-from scorekeeper.table.models import Device, Game, Role, Seat, Table
+from scorekeeper.table import poll, rawgame
+from scorekeeper.table.models import Device, Game, Role, Table
 from scorekeeper.table.pages import HtmxHttpRequest
 
 COOKIE = "sk_devices"
@@ -141,10 +140,12 @@ def site_url(request: HttpRequest, path: str = "/") -> str:
 def game_and_device(request: HttpRequest, game_id: int) -> tuple[Game, Device]:
     """The game with its table and the deal the players are entering, if one is open (``open_deal``
     read with it: a game with none costs no query to say so), and this phone's device at that table
-    (``device_at``): what every page of a game needs first. 404 when there is no such game or the
-    phone is not at its table (a stranger cannot even learn that the id is taken)."""
-    game = get_object_or_404(Game.objects.select_related("table", "open_deal"), pk=game_id)
-    device = device_at(request, game.table_id)
+    (as ``device_at`` finds it), in one query (``rawgame``): what every page of a game needs first.
+    404 when there is no such game or the phone is not at its table (a stranger cannot even learn
+    that the id is taken)."""
+    game, device = rawgame.game_and_device(device_ids(request), game_id)
+    if game is None:
+        raise Http404("No such game")
     if device is None:
         raise _not_at(request, game.table_id)
     return game, device
@@ -160,14 +161,10 @@ def watching(request: HttpRequest, game_id: int) -> poll.LiveState:
     return found
 
 
-def _seats() -> Prefetch:
-    return Prefetch("seats", Seat.objects.select_related("player", "phone").order_by("position"))
-
-
 def with_players(game: Game) -> Game:
-    """The game with its seats, their players and the phones at them (one query, once)."""
+    """The game with its seats, their players and the phones at them (one query, once: ``rawgame``)."""
     if "seats" not in getattr(game, "_prefetched_objects_cache", {}):
-        prefetch_related_objects([game], _seats())
+        rawgame.seats(game)
     return game
 
 

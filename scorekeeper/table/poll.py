@@ -1,5 +1,5 @@
-"""A watching phone's check in one raw SQL query. The full path is the spec: ``access.game_and_device``
-(the ORM: the phone's devices, then the game with its table) gives the same answer as
+"""A watching phone's check in one raw SQL query. The full path is the spec: the ORM's game with its
+table and the phone's device there (``access.device_at``) give the same answer as
 ``(game.version, game.table.names, device.role, game.table_id)``; tests/table/test_poll.py proves
 they agree on every case of access.
 

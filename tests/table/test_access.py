@@ -363,9 +363,9 @@ def _request(*devices: Device) -> Any:
 
 def test_a_game_page_finds_the_game_its_table_and_the_phone(game, scorer, follower, django_assert_num_queries):
     """``game_and_device`` gives the game and its table as the ORM reads them, and the phone's
-    device there (a phone holding two devices at the table scores), in two queries: the phone's
-    devices, the game with its table."""
-    with django_assert_num_queries(2):
+    device there (a phone holding two devices at the table scores), in one query
+    (tests/table/test_rawgame.py compares it with the ORM's on every case of access)."""
+    with django_assert_num_queries(1):
         found, device = access.game_and_device(_request(follower, scorer), game.pk)
     orm = Game.objects.select_related("table").get(pk=game.pk)
     fields = [f.attname for f in Game._meta.concrete_fields]
@@ -421,14 +421,14 @@ def test_an_id_beyond_the_databases_integers_is_not_found(client, game):
             assert client.get(reverse(name, args=args)).status_code in (404, 405), (name, args)
 
 
-def test_a_warm_game_page_costs_five_queries(client, game, django_assert_num_queries):
-    """The phone's devices, the live check (the game's version), then the game with its table and
-    its open deal (none); the board and the deal list come from the cache. Then what is this phone's
+def test_a_warm_game_page_costs_four_queries(client, game, django_assert_num_queries):
+    """The live check (the game's version), then the game with its table, its open deal (none) and
+    the phone's device there; the board and the deal list come from the cache. Then what is this phone's
     own: the seats with their players and phones, and (a scoring phone's page) the table's phones it
     may seat. tests/table/test_own_hands.py counts it with phones at the seats and a deal open."""
     url = reverse("table:game", args=[game.pk])
     assert client.get(url).status_code == 200
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(4):
         assert client.get(url).status_code == 200
 
 

@@ -272,12 +272,12 @@ def test_the_scorer_saves_with_one_tap(client: Client, ok_game: Game, seated: li
 @pytest.mark.parametrize(
     ("scoring", "sitting", "opened", "queries"),
     [
-        (True, False, False, 5),
-        (False, False, False, 4),
-        (True, True, False, 5),
-        (False, True, False, 4),
-        (True, True, True, 9),
-        (False, True, True, 8),
+        (True, False, False, 4),
+        (False, False, False, 3),
+        (True, True, False, 4),
+        (False, True, False, 3),
+        (True, True, True, 8),
+        (False, True, True, 7),
     ],
     ids=["scorer", "follower", "scorer, seats", "follower, seats", "scorer, deal open", "follower, deal open"],
 )
@@ -292,8 +292,8 @@ def test_a_warm_game_page_costs_a_fixed_number_of_queries(
     opened: bool,
     queries: int,
 ) -> None:
-    """The live check, the game with its table and its open deal (one query, a deal open or not),
-    the phone's devices, the seats with their players and phones (however many phones sit), and on
+    """The live check, the game with its table, its open deal and the phone's device there (one
+    query, a deal open or not), the seats with their players and phones (however many phones sit), and on
     a scoring phone the table's phones it may seat. A deal open adds its hands, its number (the
     deals before it) and the engine's check of them (the deals before it again, the standing stored
     with the last)."""

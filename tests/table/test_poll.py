@@ -1,17 +1,16 @@
 """The live poll's raw query (``poll.live_state``) gives what the full path gives: the game with its
-table and the phone's device through the ORM (``access.game_and_device``), on every case of access."""
+table through the ORM and the phone's device there (``access.device_at``), on every case of access."""
 
 from __future__ import annotations
 
 import itertools
 
 import pytest
-from django.http import Http404
 from django.test import RequestFactory
 from django.utils import timezone
 
 from scorekeeper.table import access, poll, services
-from scorekeeper.table.models import Device, Role, Table
+from scorekeeper.table.models import Device, Game, Role, Table
 from tests.conftest import NAMES, new_game, phone_cookie
 
 pytestmark = pytest.mark.django_db
@@ -21,9 +20,9 @@ def full_path(devices: tuple[Device, ...], game_id: int) -> tuple[int, int, str,
     request = RequestFactory().get("/")
     if devices:
         request.COOKIES[access.COOKIE] = phone_cookie(*devices)
-    try:
-        game, device = access.game_and_device(request, game_id)
-    except (Http404, access.OffTable):  # no access either way: the poll answers 404 (the page then says why)
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    device = None if game is None else access.device_at(request, game.table_id)
+    if game is None or device is None:  # no access either way: the poll answers 404 (the page then says why)
         return None
     return game.version, game.table.names, device.role, game.table_id
 
