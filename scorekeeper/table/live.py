@@ -29,10 +29,12 @@ query and nothing rendered.
 
 Measured (``python -m benchmarks live``, 1,000 phones, SQLite, this 2-core machine): a watching
 phone costs the server 0.016-0.051 ms of CPU a second (the poll: 0.8-1.3 ms), and a save reaches
-the other phones of its table in 0.29-0.31 s (p50), 0.51-0.55 s (p99): each stream waits up to
+the other phones of its table in 0.28-0.31 s (p50), 0.50-0.55 s (p99): each stream waits up to
 ``watchers.SPREAD_SECONDS`` at random before it says so, so that the phones of a table do not all
-ask at once (a save's p99 with 200 phones watching went from 1.57x its p99 alone to 1.27-1.36x,
-over runs whose rounds went from 0.66 to 1.54). A stream's opening and closing costs 3.4-4.5 ms.
+ask at once. A save's p99 with 200 phones watching went from 1.57x its p99 alone to 1.27-1.36x,
+then to 1.15-1.26x (1.20, 1.15, 1.26, 1.22, 1.20 in five runs whose rounds went from 0.34 to 3.32)
+once a game page's first loads were raw SQL (``rawgame``: a follower's fetch of the live part
+costs half what it did). A stream's opening and closing costs 3.4-4.5 ms.
 """
 
 from __future__ import annotations
