@@ -108,7 +108,7 @@ def game_and_device(device_ids: list[int], game_id: int) -> tuple[Game | None, D
         f" FROM {_table(Game)} g JOIN {_table(Table)} t ON t.id = g.table_id"
         f" LEFT JOIN {_table(OpenDeal)} o ON o.game_id = g.id"
         f" LEFT JOIN {_table(Device)} d ON d.table_id = g.table_id{mine}"
-        " WHERE g.id = %s ORDER BY d.role DESC, d.id DESC LIMIT 1"
+        " WHERE g.id = %s ORDER BY d.role DESC, d.id DESC LIMIT 1"  # "score" sorts after "follow"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [*device_ids, game_id])
