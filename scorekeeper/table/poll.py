@@ -29,20 +29,35 @@ class LiveState(NamedTuple):
     table: int
 
 
+# The phone's device at a game's table, in SQL (as ``access.device_at``): of its devices ``d``
+# there that still work, one that scores ("score" sorts after "follow"), else the newest.
+DEVICE_ORDER = "d.role DESC, d.id DESC"
+
+
+def working(device_ids: list[int]) -> str:
+    """The condition on ``d`` for the phone's devices that still work (``device_ids`` its parameters)."""
+    return f"d.revoked IS NULL AND d.id IN ({', '.join(['%s'] * len(device_ids))})"
+
+
+def holds_game_id(game_id: int) -> bool:
+    """Whether the database can hold ``game_id``: one it cannot names no game (and a query with it
+    would raise OverflowError)."""
+    low, high = connection.ops.integer_field_range(Game._meta.pk.get_internal_type())
+    return low <= game_id <= high
+
+
 def live_state(device_ids: list[int], game_id: int) -> LiveState | None:
     """The game's version and its table's names, the role of the phone's device at its table (one
     that scores, if the phone holds two; a revoked one does not count), or None when there is no
     such game or none of ``device_ids`` is at its table."""
-    low, high = connection.ops.integer_field_range(Game._meta.pk.get_internal_type())
-    if not device_ids or not low <= game_id <= high:
-        return None  # an id the database cannot hold names no game (and would raise OverflowError)
+    if not device_ids or not holds_game_id(game_id):
+        return None
     qn = connection.ops.quote_name
     sql = (
         f"SELECT g.version, t.names, d.role, g.table_id FROM {qn(Game._meta.db_table)} g"
         f" JOIN {qn(Table._meta.db_table)} t ON t.id = g.table_id"
         f" JOIN {qn(Device._meta.db_table)} d ON d.table_id = g.table_id"
-        f" WHERE g.id = %s AND d.revoked IS NULL AND d.id IN ({', '.join(['%s'] * len(device_ids))})"
-        " ORDER BY d.role DESC, d.id DESC LIMIT 1"
+        f" WHERE g.id = %s AND {working(device_ids)} ORDER BY {DEVICE_ORDER} LIMIT 1"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [game_id, *device_ids])

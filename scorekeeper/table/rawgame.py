@@ -33,6 +33,7 @@ from django.db import connection, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 
+from scorekeeper.table import poll
 from scorekeeper.table.models import Device, Game, OpenDeal, Player, Seat, Table
 
 type Converter = Any  # (value, expression, connection) -> value, as the ORM calls it
@@ -99,16 +100,15 @@ def game_and_device(device_ids: list[int], game_id: int) -> tuple[Game | None, D
     """The game with its table and its open deal (None is read with it: asking costs no query),
     and the device of ``device_ids`` at the game's table that still works (one that scores, if
     there are two; else the newest), with the table; (None, None) when there is no such game."""
-    low, high = connection.ops.integer_field_range(Game._meta.pk.get_internal_type())
-    if not low <= game_id <= high:
-        return None, None  # an id the database cannot hold names no game (and would raise OverflowError)
-    mine = f" AND d.revoked IS NULL AND d.id IN ({', '.join(['%s'] * len(device_ids))})" if device_ids else " AND 1 = 0"
+    if not poll.holds_game_id(game_id):
+        return None, None
+    mine = f" AND {poll.working(device_ids)}" if device_ids else " AND 1 = 0"
     sql = (
         f"SELECT {_GAME.select()}, {_TABLE.select()}, {_OPEN.select()}, {_DEVICE.select()}"
         f" FROM {_table(Game)} g JOIN {_table(Table)} t ON t.id = g.table_id"
         f" LEFT JOIN {_table(OpenDeal)} o ON o.game_id = g.id"
         f" LEFT JOIN {_table(Device)} d ON d.table_id = g.table_id{mine}"
-        " WHERE g.id = %s ORDER BY d.role DESC, d.id DESC LIMIT 1"  # "score" sorts after "follow"
+        f" WHERE g.id = %s ORDER BY {poll.DEVICE_ORDER} LIMIT 1"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [*device_ids, game_id])
