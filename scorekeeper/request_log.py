@@ -34,7 +34,7 @@ def redacted(text: str) -> str:
     return _QUERY.sub("?…", _TOKEN.sub(r"\1[token]", text))
 
 
-def _line(request: HttpRequest, status: int, started: float) -> str:
+def line(request: HttpRequest, status: int, started: float) -> str:
     path = redacted(request.path) + ("?…" if request.META.get("QUERY_STRING") else "")
     return f"{request.method} {path} {status} {(time.perf_counter() - started) * 1000:.1f} ms"
 
@@ -46,7 +46,7 @@ def log_requests(get_response: Callable[[HttpRequest], Any]) -> Callable[[HttpRe
         async def middleware_async(request: HttpRequest) -> HttpResponseBase:
             started = time.perf_counter()
             response = await get_response(request)
-            log.info(_line(request, response.status_code, started))
+            log.info(line(request, response.status_code, started))
             return response
 
         return markcoroutinefunction(middleware_async)
@@ -54,7 +54,7 @@ def log_requests(get_response: Callable[[HttpRequest], Any]) -> Callable[[HttpRe
     def middleware(request: HttpRequest) -> HttpResponseBase:
         started = time.perf_counter()
         response = get_response(request)
-        log.info(_line(request, response.status_code, started))
+        log.info(line(request, response.status_code, started))
         return response
 
     return middleware

@@ -101,8 +101,9 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
-    # Last, and sync only: in Django's ASGI handler (the live streams; the pages go to its WSGI
-    # handler, scorekeeper/asgi.py) the whole chain then runs in the request's thread, once. Below a
+    # Last, and sync only: in Django's ASGI handler (the live streams' plain path, views.game_events;
+    # make run answers them on ASGI itself and the pages by the WSGI handler, scorekeeper/asgi.py)
+    # the whole chain then runs in the request's thread, once. Below a
     # sync-only middleware, every one that can be async is, and Django hands each of their methods
     # to that thread and back (a stream's opening: 115 hand-overs between threads instead of 61,
     # 6.2 ms of CPU instead of 3.4-4.5: python -m benchmarks live).

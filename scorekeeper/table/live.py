@@ -1,7 +1,7 @@
 """Live game pages: every phone at the table follows a save on another phone within a second.
 
 A watching phone holds one connection open: ``static/live.js`` opens the game's stream of
-server-sent events (``views.game_events``, an async view: ``scorekeeper.table.watchers``), which
+server-sent events (``views.game_events``; under ``make run``, ``stream``; both ``watchers``), which
 says only "the game changed" — the validator of the live part this phone should now hold (its
 ``etag``: the game's version, its table's names, the phone's role, the language). When it differs
 from the one the page shows, the page fetches its live part as before (``If-None-Match``, through

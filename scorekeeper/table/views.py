@@ -28,7 +28,7 @@ from scorekeeper.rules import points, profiles
 from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import Rules
-from scorekeeper.table import access, checks, engine, hands, live, poll, services, watchers
+from scorekeeper.table import access, checks, engine, hands, live, services, watchers
 from scorekeeper.table.changes import change_history
 from scorekeeper.table.forms import (
     DealEntry,
@@ -201,25 +201,15 @@ async def game_events(request: HttpRequest, game_id: int) -> HttpResponse | Stre
     """The game page's stream of server-sent events (``live``, ``watchers``): the phone's access
     is checked as it opens (every reconnect is a new opening); then it says when the live part
     changed. 404 for a phone that is not (or no longer) at the game's table. Under a WSGI server
-    (``make dev``'s runserver) a stream cannot stay open: 204, and the page polls instead."""
+    (``make dev``'s runserver) a stream cannot stay open: 204, and the page polls instead. ``make
+    run`` answers the streams on ASGI itself (``stream``, tested equal to this under Django's ASGI
+    handler): this is its plain path."""
     if not isinstance(request, ASGIRequest):
         return HttpResponse(status=204)  # EventSource stops; live.js asks every second
-    ids = access.device_ids(request)
-    hub = watchers.hub()
-    watch = await hub.watch(game_id, ids)  # filed first: a save after this point is not missed
-    try:
-        found = await watchers.run_db(poll.live_state, ids, game_id)
-    except BaseException:
-        hub.forget(watch)
-        raise
-    if found is None:
-        hub.forget(watch)
+    stream = await watchers.open_stream(access.device_ids(request), game_id, get_language() or "")
+    if stream is None:
         raise Http404("No such game")
-    hub.place(watch, found.table)  # a rename at its table reaches it from now on
-    stream = watchers.events(hub, watch, found, get_language() or "")
-    response = StreamingHttpResponse(stream, content_type="text/event-stream")
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"  # a proxy (nginx) passes each event on at once
+    response = StreamingHttpResponse(stream, content_type="text/event-stream", headers=watchers.HEADERS)
     # Not gzipped (GZipMiddleware reads this as the response passes): a compressor per stream.
     request.META.pop("HTTP_ACCEPT_ENCODING", None)
     return response

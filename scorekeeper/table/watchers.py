@@ -1,6 +1,6 @@
 """The watching phones of one app process, and the news that reaches them (``live`` says how).
 
-Each open stream of a game page (``views.game_events``) is a ``Watch`` in this process's ``Hub``,
+Each open stream of a game page (``stream``, ``views.game_events``) is a ``Watch`` in this process's ``Hub``,
 filed under its game and the phone's devices; it knows its game's table once its first look found
 it. The hub learns of changes from the database, for all its watches at once:
 
@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
@@ -288,11 +288,34 @@ def hub() -> Hub:
     return _hub
 
 
+# A stream's headers beside its type (``text/event-stream``): never cached, and passed on by a
+# proxy (nginx) event by event.
+HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+async def open_stream(devices: list[int], game: int, language: str) -> AsyncGenerator[bytes] | None:
+    """The stream of a phone (its ``devices``, from its cookie) watching ``game``, in ``language``;
+    None when the phone is not (or no longer) at the game's table. The watch is filed before the
+    access check reads the game: a save after this point is not missed."""
+    h = hub()
+    w = await h.watch(game, devices)
+    try:
+        found = await run_db(poll.live_state, devices, game)
+    except BaseException:
+        h.forget(w)
+        raise
+    if found is None:
+        h.forget(w)
+        return None
+    h.place(w, found.table)  # a rename at its table reaches it from now on
+    return events(h, w, found, language)
+
+
 def event(name: str, data: str = "") -> bytes:
     return f"event: {name}\ndata: {data}\n\n".encode()
 
 
-async def events(h: Hub, w: Watch, state: poll.LiveState, language: str) -> AsyncIterator[bytes]:
+async def events(h: Hub, w: Watch, state: poll.LiveState, language: str) -> AsyncGenerator[bytes]:
     """The stream of one phone: the validator of the live part it should hold (``change``) at
     once and whenever it changes, ``gone`` when the phone lost its access, and a ``ping`` now and
     then. Ends when the phone goes away (Django cancels it) or lost its access."""

@@ -1,7 +1,8 @@
-"""``scorekeeper.asgi``: the async views (the live streams) go to Django's ASGI handler, every
-other request to Django's WSGI handler on a pool of threads — the second path, kept because it
-costs a request 0.54 ms of CPU instead of 3.6 (``benchmarks.live``). Both answer every page the
-same: status, headers that matter and body (the per-request nonce and CSRF token aside)."""
+"""``scorekeeper.asgi``: a game page's stream is answered on ASGI itself (``table.stream``:
+tests/server/test_stream.py), every other request by Django's WSGI handler on a pool of threads —
+the second path, kept because it costs a request 0.54 ms of CPU instead of 3.6 (``benchmarks.live``).
+It answers every page as Django's ASGI handler does: status, headers that matter and body (the
+per-request nonce and CSRF token aside)."""
 
 from __future__ import annotations
 
@@ -91,9 +92,11 @@ def test_pages_are_answered_as_by_djangos_asgi_handler(table, scorer):
         assert _same(ours[2]) == _same(theirs[2]), path
 
 
-def test_only_the_async_views_go_to_the_asgi_handler():
-    assert asgi.is_async("/games/1/events/")
-    assert not asgi.is_async("/games/1/")
-    assert not asgi.is_async("/")
-    assert not asgi.is_async("/no/such/page/")
-    assert not asgi.is_async("/static/live.js")
+def test_only_the_streams_are_answered_on_asgi_itself():
+    assert asgi.streamed("/games/1/events/") == 1
+    assert asgi.streamed("/games/12/events/") == 12
+    assert asgi.streamed("/games/1/") is None
+    assert asgi.streamed("/games/1/events") is None  # CommonMiddleware's redirect, on the WSGI side
+    assert asgi.streamed("/") is None
+    assert asgi.streamed("/no/such/page/") is None
+    assert asgi.streamed("/static/live.js") is None
