@@ -7,7 +7,7 @@ WSGI server: each thread keeps its database connection, and a request costs what
 Both are second paths beside Django's own ASGI handler, kept because ``python -m benchmarks live``
 measured them (one uvicorn worker, this 2-core machine): through it a page costs 3.6 ms of CPU
 instead of 0.54 ms (a thread of its own and a hop between threads for each sync middleware), and a
-stream's opening and closing 3.4-4.4 ms instead of about 1 ms. tests/server/test_asgi.py and
+stream's opening and closing 3.4-4.4 ms instead of 0.73-0.90 ms. tests/server/test_asgi.py and
 tests/server/test_stream.py check that both answer as Django's ASGI handler does.
 """
 
