@@ -72,6 +72,24 @@ def in_a_thread[T](function: Callable[..., T], *args: Any) -> T:
         return pool.submit(function, *args).result()
 
 
+def http_scope(method: str, path: str, headers: list[tuple[bytes, bytes]]) -> dict[str, Any]:
+    """The ASGI scope of an HTTP request from 127.0.0.1, as uvicorn hands it to the app."""
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": headers,
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+
+
 def run_async[T](function: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
     """Run a coroutine function to its end on an event loop of its own (``in_a_thread``)."""
     return in_a_thread(asyncio.run, function(*args))

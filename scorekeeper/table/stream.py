@@ -6,10 +6,10 @@ a game page, each reconnect) costs the server 0.73-0.90 ms of CPU here and 3.4-4
 an open stream holds no thread (Django's handler keeps one per request, so per open stream, for
 as long as it is open: 1,000 phones watching, the server's RSS is 250 MB here and 305 MB there).
 With 200 phones watching, a save costs the server 10-12 ms of CPU less (``live`` has the figures).
-What Django's handler spends it on is the request's own thread, made and
-joined for each request, and the middleware chain handed to it and back; none of the middleware
-does anything for an event stream. ``tests/server/test_stream.py`` checks that both answer every
-case the same: status, the stream's headers and its events.
+What Django's handler spends it on is the request's own thread, made and joined for each request,
+and the middleware chain handed to it and back; none of the middleware does anything for an event
+stream. ``tests/server/test_stream.py`` checks that both answer every case the same: status, the
+stream's headers and its events.
 
 What it does is the view's: the phone's devices from its signed cookie (``access.device_ids``),
 its language as ``LocaleMiddleware`` picks it (``get_language_from_request``), the access check

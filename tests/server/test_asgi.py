@@ -15,7 +15,7 @@ from django.core.asgi import get_asgi_application
 
 from scorekeeper import asgi
 from scorekeeper.table import access, watchers
-from tests.conftest import NAMES, new_game, phone_cookie, run_async
+from tests.conftest import NAMES, http_scope, new_game, phone_cookie, run_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,20 +34,7 @@ def _call(app: Any, method: str, path: str, cookie: str = "", body: bytes = b"")
         headers.append((b"cookie", f"{access.COOKIE}={cookie}".encode()))
     if body:
         headers.append((b"content-type", b"application/x-www-form-urlencoded"))
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": method,
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": headers,
-        "client": ("127.0.0.1", 5000),
-        "server": ("127.0.0.1", 8000),
-    }
+    scope = http_scope(method, path, headers)
 
     async def run() -> tuple[int, dict[str, str], bytes]:
         talk = ApplicationCommunicator(app, scope)

@@ -16,7 +16,7 @@ from django.core.asgi import get_asgi_application
 
 from scorekeeper import asgi
 from scorekeeper.table import access, services, watchers
-from tests.conftest import NAMES, new_game, phone_cookie, run_async
+from tests.conftest import NAMES, http_scope, new_game, phone_cookie, run_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -41,20 +41,7 @@ def _open(
     head = [(b"host", host.encode()), (b"accept", b"text/event-stream"), *headers]
     if cookie:
         head.append((b"cookie", cookie.encode()))
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": method,
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": head,
-        "client": ("127.0.0.1", 5000),
-        "server": ("127.0.0.1", 8000),
-    }
+    scope = http_scope(method, path, head)
 
     async def run() -> dict[str, Any]:
         talk = ApplicationCommunicator(app, scope)
