@@ -5,8 +5,9 @@ how long it took, on the logger ``scorekeeper.requests`` (INFO; ``DJANGO_REQUEST
 off): ``GET /games/12/ 200 4.1 ms``; ``table.stream``, which answers the game pages' streams
 without the middleware, writes the same ``line``. What would open a table is never written: a join
 link's token is replaced by ``[token]``, the query string by ``?…`` (its values are the user's),
-and no header (no cookie) is read. ``NoSecrets``, a logging filter on the app's handler and on Django's own
-request loggers, does the same to every message they write ("Not Found: /join/…/", a 500's path).
+and no header (no cookie) is read. ``NoSecrets``, a logging filter on the app's handler and on
+Django's own request loggers, does the same to every message they write ("Not Found: /join/…/", a
+500's path).
 
 The server's own access log (gunicorn's ``--access-logfile``) writes the raw request line, tokens
 and query strings included: leave it off and read these lines instead.

@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 
 Scope = dict[str, Any]
 
+PLAIN = [(b"content-type", b"text/plain; charset=utf-8")]
+HEADERS = [(name.lower().encode(), value.encode()) for name, value in watchers.HEADERS.items()]
 
 # What a refused request is answered: its body and headers, by status.
 REFUSALS: dict[int, tuple[bytes, list[tuple[bytes, bytes]]]] = {
@@ -68,11 +70,6 @@ async def serve(scope: Scope, receive: Any, send: Any, game_id: int) -> None:
         await send({"type": "http.response.body", "body": b""})
         return
     await _pump(stream, receive, send)
-
-
-PLAIN = [(b"content-type", b"text/plain; charset=utf-8")]
-HEADERS = [(b"content-type", b"text/event-stream")]
-HEADERS += [(name.lower().encode(), value.encode()) for name, value in watchers.HEADERS.items()]
 
 
 async def _open(request: ASGIRequest, game_id: int) -> tuple[int, AsyncGenerator[bytes] | None]:

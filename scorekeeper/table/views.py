@@ -209,7 +209,7 @@ async def game_events(request: HttpRequest, game_id: int) -> HttpResponse | Stre
     stream = await watchers.open_stream(access.device_ids(request), game_id, get_language() or "")
     if stream is None:
         raise Http404("No such game")
-    response = StreamingHttpResponse(stream, content_type="text/event-stream", headers=watchers.HEADERS)
+    response = StreamingHttpResponse(stream, headers=watchers.HEADERS)
     # Not gzipped (GZipMiddleware reads this as the response passes): a compressor per stream.
     request.META.pop("HTTP_ACCEPT_ENCODING", None)
     return response

@@ -1,8 +1,8 @@
 """The watching phones of one app process, and the news that reaches them (``live`` says how).
 
-Each open stream of a game page (``stream``, ``views.game_events``) is a ``Watch`` in this process's ``Hub``,
-filed under its game and the phone's devices; it knows its game's table once its first look found
-it. The hub learns of changes from the database, for all its watches at once:
+Each open stream of a game page (``stream``, ``views.game_events``) is a ``Watch`` in this
+process's ``Hub``, filed under its game and the phone's devices; it knows its game's table once its
+first look found it. The hub learns of changes from the database, for all its watches at once:
 
 - PostgreSQL: one connection per process (psycopg 3, async) LISTENs on ``live.CHANNEL``; a save's
   NOTIFY ("g<game>:<version>:<names>") wakes the watches of that game, a rename's ("n<table>")
@@ -288,9 +288,8 @@ def hub() -> Hub:
     return _hub
 
 
-# A stream's headers beside its type (``text/event-stream``): never cached, and passed on by a
-# proxy (nginx) event by event.
-HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+# A stream's headers: its type, never cached, and passed on by a proxy (nginx) event by event.
+HEADERS = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
 async def open_stream(devices: list[int], game: int, language: str) -> AsyncGenerator[bytes] | None:
