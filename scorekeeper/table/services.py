@@ -257,6 +257,7 @@ def revoke_device(*, device: Device, by: Device | None) -> Device:
     device.revoked = timezone.now()
     device.save(update_fields=["revoked"])
     live.devices_changed([device.pk])
+    _phones_changed(device.table_id)
     return device
 
 
@@ -269,6 +270,7 @@ def let_back(*, device: Device, by: Device | None) -> Device:
         device.revoked = None
         device.save(update_fields=["revoked"])
         live.devices_changed([device.pk])
+        _phones_changed(device.table_id)
     return device
 
 
@@ -287,9 +289,21 @@ def set_role(*, device: Device, role: str, by: Device | None) -> Device:
 
 @transaction.atomic
 def rename_device(*, device: Device, name: str) -> Device:
-    device.name = clean_name(name)[:40] or device.name
-    device.save(update_fields=["name"])
+    name = clean_name(name)[:40] or device.name
+    if name != device.name:
+        device.name = name
+        device.save(update_fields=["name"])
+        _phones_changed(device.table_id)
     return device
+
+
+def _phones_changed(table_id: int) -> None:
+    """The table's phones changed as its game pages show them (their seats name the phones, and
+    a scorer's page lists them to seat one): a phone joined, was renamed, taken off or let back.
+    Like a rename of a player, it bumps the table's ``names`` (in every game page's validator and
+    cached fragments' key) and tells the phones watching its games (``live.names_changed``)."""
+    Table.objects.filter(pk=table_id).update(names=F("names") + 1)
+    live.names_changed(table_id)
 
 
 @transaction.atomic
@@ -324,9 +338,11 @@ def join_table(*, link: Link, name: str, replacing: Device | None = None) -> Dev
             replacing.save(update_fields=["role"])
             live.devices_changed([replacing.pk])
         return replacing
-    return Device.objects.create(
+    device = Device.objects.create(
         table=link.table, name=clean_name(name)[:40] or gettext("A phone"), role=link.role, added_by=link.created_by
     )
+    _phones_changed(device.table_id)
+    return device
 
 
 # ---------------------------------------------------------------------------- phones at seats

@@ -134,6 +134,45 @@ def test_the_winner_shows_on_the_watching_phones(client, watcher, make_game):
     assert "Ann wins the game." in body and "Enter deal" not in body
 
 
+def test_the_phones_at_the_table_show_on_every_phone_holding_a_game_page(client, watcher, game, table, follower):
+    """The seats name the phones, and the scorer's page lists them to seat one: a phone that joins,
+    is renamed, is taken off the table or let back changes every game page of its table (its
+    ``names``), which a phone holding one gets again (a reload of the page too); a phone holding a
+    game of another table still gets 304."""
+    services.sit(game=game, position=1, phone=follower, by=follower)
+    other, theirs = services.create_table(name="Other table", device_name="Their phone")
+    their_game = new_game(other, players=NAMES, first_dealer=0, deals=[ok_record_deal(OK_BIG, NAMES)], by=theirs)
+    their_phone = as_phone(Client(), theirs)
+    their_url = reverse("table:game", args=[their_game.pk])
+    their_tag = their_phone.get(their_url)["ETag"]
+    url = reverse("table:game", args=[game.pk])
+
+    def again(phone: Client, response, partial: bool):
+        headers = {**(HX if partial else {}), "If-None-Match": response["ETag"]}
+        r = phone.get(url, headers=headers)
+        assert r.status_code == 200, "a phone holding the page was not told the phones changed"
+        return r
+
+    page, part = client.get(url), _poll(watcher, game, None)
+    link = services.create_link(table=table, role=Role.FOLLOW, by=None)
+    services.join_table(link=link, name="Cleo's phone")
+    page, part = again(client, page, False), again(watcher, part, True)
+    assert "Cleo&#x27;s phone" in page.content.decode()  # the scorer may seat it
+
+    services.rename_device(device=follower, name="Benjamin's phone")
+    page, part = again(client, page, False), again(watcher, part, True)
+    assert "Benjamin&#x27;s phone" in page.content.decode() and "Benjamin&#x27;s phone" in part.content.decode()
+
+    cleo = table.devices.get(name="Cleo's phone")
+    services.revoke_device(device=cleo, by=None)
+    page = again(client, page, False)
+    assert "Cleo&#x27;s phone" not in page.content.decode()
+    services.let_back(device=cleo, by=None)
+    page = again(client, page, False)
+    assert "Cleo&#x27;s phone" in page.content.decode()
+    assert their_phone.get(their_url, headers={"If-None-Match": their_tag}).status_code == 304
+
+
 def test_a_revoked_phone_polls_into_a_404(watcher, game, follower):
     tag = _tag(_poll(watcher, game, None))
     services.revoke_device(device=follower, by=None)

@@ -1,0 +1,21 @@
+"""A table's ``names`` is bumped by a change of its phones too (their seats name them): only its
+help text changes, no column."""
+
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("table", "0009_player_figures"),
+    ]
+
+    operations = [
+        migrations.AlterField(
+            model_name="table",
+            name="names",
+            field=models.PositiveIntegerField(
+                default=0,
+                help_text="Bumped by a rename of one of its players or a change of its phones: part of its games' cached fragments' key.",
+            ),
+        ),
+    ]
