@@ -69,8 +69,8 @@ class Table(models.Model):
     created = models.DateTimeField(default=timezone.now)
     names = models.PositiveIntegerField(
         default=0,
-        help_text="Bumped by a rename of one of its players or a change of its phones: part of its games' cached"
-        " fragments' key.",
+        help_text="Bumped by a rename of one of its players or of the table, or a change of its phones: part of"
+        " its games' cached fragments' key.",
     )
     save_when_complete = models.BooleanField(
         default=False, help_text="A deal whose hands the players entered saves itself once every hand is in and valid."

@@ -257,7 +257,7 @@ def revoke_device(*, device: Device, by: Device | None) -> Device:
     device.revoked = timezone.now()
     device.save(update_fields=["revoked"])
     live.devices_changed([device.pk])
-    _phones_changed(device.table_id)
+    _names_changed(device.table_id)
     return device
 
 
@@ -270,7 +270,7 @@ def let_back(*, device: Device, by: Device | None) -> Device:
         device.revoked = None
         device.save(update_fields=["revoked"])
         live.devices_changed([device.pk])
-        _phones_changed(device.table_id)
+        _names_changed(device.table_id)
     return device
 
 
@@ -293,23 +293,27 @@ def rename_device(*, device: Device, name: str) -> Device:
     if name != device.name:
         device.name = name
         device.save(update_fields=["name"])
-        _phones_changed(device.table_id)
+        _names_changed(device.table_id)
     return device
 
 
-def _phones_changed(table_id: int) -> None:
-    """The table's phones changed as its game pages show them (their seats name the phones, and
-    a scorer's page lists them to seat one): a phone joined, was renamed, taken off or let back.
-    Like a rename of a player, it bumps the table's ``names`` (in every game page's validator and
-    cached fragments' key) and tells the phones watching its games (``live.names_changed``)."""
+def _names_changed(table_id: int) -> None:
+    """A name its game pages show changed, other than a player's: the table's own (above each
+    page), or its phones (their seats name them, and a scorer's page lists them to seat one): a
+    phone joined, was renamed, taken off or let back. Like a rename of a player, it bumps the
+    table's ``names`` (in every game page's validator and cached fragments' key) and tells the
+    phones watching its games (``live.names_changed``)."""
     Table.objects.filter(pk=table_id).update(names=F("names") + 1)
     live.names_changed(table_id)
 
 
 @transaction.atomic
 def rename_table(*, table: Table, name: str, by: Device | None) -> Table:
-    table.name = clean_name(name)[:60] or table.name
-    table.save(update_fields=["name"])
+    name = clean_name(name)[:60] or table.name
+    if name != table.name:
+        table.name = name
+        table.save(update_fields=["name"])
+        _names_changed(table.pk)
     return table
 
 
@@ -341,7 +345,7 @@ def join_table(*, link: Link, name: str, replacing: Device | None = None) -> Dev
     device = Device.objects.create(
         table=link.table, name=clean_name(name)[:40] or gettext("A phone"), role=link.role, added_by=link.created_by
     )
-    _phones_changed(device.table_id)
+    _names_changed(device.table_id)
     return device
 
 

@@ -137,8 +137,8 @@ def test_the_winner_shows_on_the_watching_phones(client, watcher, make_game):
 def test_the_phones_at_the_table_show_on_every_phone_holding_a_game_page(client, watcher, game, table, follower):
     """The seats name the phones, and the scorer's page lists them to seat one: a phone that joins,
     is renamed, is taken off the table or let back changes every game page of its table (its
-    ``names``), which a phone holding one gets again (a reload of the page too); a phone holding a
-    game of another table still gets 304."""
+    ``names``), which a phone holding one gets again (a reload of the page too), and so does a new
+    name of the table; a phone holding a game of another table still gets 304."""
     services.sit(game=game, position=1, phone=follower, by=follower)
     other, theirs = services.create_table(name="Other table", device_name="Their phone")
     their_game = new_game(other, players=NAMES, first_dealer=0, deals=[ok_record_deal(OK_BIG, NAMES)], by=theirs)
@@ -170,6 +170,9 @@ def test_the_phones_at_the_table_show_on_every_phone_holding_a_game_page(client,
     services.let_back(device=cleo, by=None)
     page = again(client, page, False)
     assert "Cleo&#x27;s phone" in page.content.decode()
+    services.rename_table(table=table, name="Friday table", by=None)  # above every game page
+    page = again(client, page, False)
+    assert "Friday table" in page.content.decode()
     assert their_phone.get(their_url, headers={"If-None-Match": their_tag}).status_code == 304
 
 

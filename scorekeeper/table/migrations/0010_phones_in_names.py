@@ -1,5 +1,5 @@
-"""A table's ``names`` is bumped by a change of its phones too (their seats name them): only its
-help text changes, no column."""
+"""A table's ``names`` is bumped by a new name of the table and a change of its phones too (its game
+pages show them): only its help text changes, no column."""
 
 from django.db import migrations, models
 
@@ -15,7 +15,8 @@ class Migration(migrations.Migration):
             name="names",
             field=models.PositiveIntegerField(
                 default=0,
-                help_text="Bumped by a rename of one of its players or a change of its phones: part of its games' cached fragments' key.",
+                help_text="Bumped by a rename of one of its players or of the table, or a change of its phones: part of"
+                " its games' cached fragments' key.",
             ),
         ),
     ]
