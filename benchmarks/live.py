@@ -20,9 +20,6 @@ Figures, all on this machine (2 cores, the clients included):
   for the bare view and the poll, per phone and second for a phone watching through its stream.
 - a stream's opening and closing: the server's CPU for one, as every visit of a game page costs
   it (the request, the access check, the first events, the phone going away).
-- a follower's fetch of the live part after a change, as each following phone asks for it once
-  a save: the part kept for every follower (``followed``) beside the game view making it (its
-  plain path, at the benchmarks' URL ``bench/made/``), per request.
 - a save: the scoring phone's POST of the deal form and the GET of the page it lands on (what the
   phone waits for), one at a time, up to half a second apart, on the watched games; p99 with no
   phone watching and with ``BENCH_LIVE_FEW`` (200) watching, the poll's and the stream's. The
@@ -448,15 +445,6 @@ def _bare_and_poll(port: int, cpu: Cpu, table: dict[str, Any]) -> tuple[float, f
     return bare, poll
 
 
-def _live_part(port: int, cpu: Cpu, table: dict[str, Any]) -> tuple[float, float]:
-    """Server CPU ms for a follower's fetch of the live part after a change (htmx, no validator it
-    holds): kept for every follower (``followed``), and made by the game view (its plain path)."""
-    headers = {"HX-Request": "true", "Cookie": f"sk_devices={table['followers'][0]}", "If-None-Match": "none"}
-    kept = _per_request(port, f"/games/{table['game']}/", headers, cpu)
-    made = _per_request(port, f"/bench/made/{table['game']}/", headers, cpu)
-    return kept, made
-
-
 def _stream_opening(port: int, cpu: Cpu, table: dict[str, Any], count: int = 300) -> float:
     """Server CPU ms for a stream's opening and closing, as each visit of a game page costs it:
     the request, the access check, the first events, then the phone goes (one at a time)."""
@@ -534,7 +522,6 @@ def _asgi(tmp: Path) -> dict[str, Any]:
         few = tables[: FEW // PER_TABLE]
         results["bare"], results["poll"] = _bare_and_poll(port, cpu, tables[0])
         results["opening"] = _stream_opening(port, cpu, tables[0])
-        results["kept"], results["made"] = _live_part(port, cpu, tables[0])
         # A save's p99, with none watching and FEW watching, in interleaved rounds.
         results.update(_save_figures(_rounds(port, few, lambda phones: phones.stream(few), ROUNDS)))
         # Every phone watching: the CPU of doing nothing, then saves reaching the others.
@@ -597,10 +584,6 @@ def main() -> None:
     print("after: one stream of server-sent events per phone under ASGI (make run: gunicorn + uvicorn, 2 workers)")
     print(f"  a 304 poll (browsers without EventSource): {after['poll']:.2f} ms CPU (bare view {after['bare']:.2f} ms)")
     print(f"  a stream's opening and closing (each visit of a page): {after['opening']:.2f} ms CPU")
-    print(
-        f"  a follower's fetch of the live part after a change: {after['kept']:.2f} ms CPU kept for every follower,"
-        f" {after['made']:.2f} ms made by the game view"
-    )
     print(
         f"  a save's p99: {after['alone'] * 1e3:.0f} ms alone, {after['watched'] * 1e3:.0f} ms with {FEW} watching"
         f" ({_ratios(after)}; target <= 1.2x; p50 {after['alone_p50'] * 1e3:.0f}"

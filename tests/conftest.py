@@ -9,7 +9,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.http import HttpResponse, HttpResponseBase
 from django.test import Client, RequestFactory
 from django.utils import translation
@@ -54,14 +53,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.nodeid.startswith(SLOW) or item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.slow)
-
-
-@pytest.fixture(autouse=True)
-def _empty_cache() -> None:
-    """Each test starts with an empty cache, as a server does. A test's database gives its games
-    the ids an earlier test's gave (the transaction rolled back), and a follower's live part is kept
-    under its game's id and version (``followed``: in a server's database an id is never reused)."""
-    cache.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -1,6 +1,6 @@
 """A watching phone's check in one raw SQL query. The full path is the spec: the ORM's game with its
 table and the phone's device there (``access.device_at``) give the same answer as
-``(game.version, game.table.names, device.role, game.table_id, device.pk)``; tests/table/test_poll.py proves
+``(game.version, game.table.names, device.role, game.table_id)``; tests/table/test_poll.py proves
 they agree on every case of access.
 
 Why a second path: it answers the live part's requests before anything is loaded (almost all a
@@ -27,7 +27,6 @@ class LiveState(NamedTuple):
     names: int  # its table's: bumped by a rename of one of its players (every game of the table shows it)
     role: str
     table: int
-    device: int  # the phone's device at the table
 
 
 # The phone's device at a game's table, in SQL (as ``access.device_at``): of its devices ``d``
@@ -55,7 +54,7 @@ def live_state(device_ids: list[int], game_id: int) -> LiveState | None:
         return None
     qn = connection.ops.quote_name
     sql = (
-        f"SELECT g.version, t.names, d.role, g.table_id, d.id FROM {qn(Game._meta.db_table)} g"
+        f"SELECT g.version, t.names, d.role, g.table_id FROM {qn(Game._meta.db_table)} g"
         f" JOIN {qn(Table._meta.db_table)} t ON t.id = g.table_id"
         f" JOIN {qn(Device._meta.db_table)} d ON d.table_id = g.table_id"
         f" WHERE g.id = %s AND {working(device_ids)} ORDER BY {DEVICE_ORDER} LIMIT 1"
@@ -63,4 +62,4 @@ def live_state(device_ids: list[int], game_id: int) -> LiveState | None:
     with connection.cursor() as cursor:
         cursor.execute(sql, [game_id, *device_ids])
         row = cursor.fetchone()
-    return None if row is None else LiveState(int(row[0]), int(row[1]), str(row[2]), int(row[3]), int(row[4]))
+    return None if row is None else LiveState(int(row[0]), int(row[1]), str(row[2]), int(row[3]))

@@ -28,7 +28,7 @@ from scorekeeper.rules import points, profiles
 from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import Rules
-from scorekeeper.table import access, checks, engine, followed, hands, live, services, watchers
+from scorekeeper.table import access, checks, engine, hands, live, services, watchers
 from scorekeeper.table.changes import change_history
 from scorekeeper.table.forms import (
     DealEntry,
@@ -193,10 +193,6 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     tag = live.etag(state.version, state.names, state.role, partial=partial)
     if live.unchanged(request, tag):
         return live.not_modified(tag)
-    if partial and state.role == Role.FOLLOW:  # as every follower of the table sees it (``followed``)
-        kept = followed.answer(request, game_id, tag, followed.seat_of(game_id, state.device))
-        if kept is not None:
-            return kept
     return _game_page(request, game_id, partial=partial)
 
 
@@ -224,13 +220,8 @@ def _game_page(request: HtmxHttpRequest, game: Game, device: Device, *, partial:
     context = _game_context(game, device)
     context["just_saved"] = None if partial else _just_saved(request, game, device)
     response = render_page(request, "table/game.html", context, partial="live")
-    tag = live.etag(
-        game.version, game.table.names, device.role, partial=partial, until=hands.until(context["open_part"])
-    )
-    if partial and device.role == Role.FOLLOW and context["open_part"]["open"] is None:
-        mine = context["seating"]["mine"]
-        followed.keep(response, game.pk, tag, mine["position"] if mine else None)
-    return live.mark(response, tag)
+    until = hands.until(context["open_part"])
+    return live.mark(response, live.etag(game.version, game.table.names, device.role, partial=partial, until=until))
 
 
 @require_POST

@@ -374,9 +374,9 @@ def test_a_game_page_finds_the_game_its_table_and_the_phone(game, scorer, follow
     assert (found.table, found.table.name, found.table.created) == (orm.table, orm.table.name, orm.table.created)
     assert device == scorer and device.table == orm.table and device.created == scorer.created
     assert access.game_and_device(_request(follower), game.pk)[1] == follower
-    state = (orm.version, orm.table.names, Role.SCORE, orm.table_id, scorer.pk)
+    state = (orm.version, orm.table.names, Role.SCORE, orm.table_id)
     assert access.watching(_request(follower, scorer), game.pk) == state
-    assert access.watching(_request(follower), game.pk) == (*state[:2], Role.FOLLOW, orm.table_id, follower.pk)
+    assert access.watching(_request(follower), game.pk) == (*state[:2], Role.FOLLOW, orm.table_id)
 
 
 def test_no_game_and_device_for_a_revoked_phone_another_table_or_no_game(game, scorer, follower):

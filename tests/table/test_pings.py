@@ -25,7 +25,7 @@ def test_streams_opened_together_are_pinged_each_in_its_own_phase(monkeypatch: p
     pinged: list[str] = []
 
     async def watch(hub: watchers.Hub, name: str) -> None:
-        state = poll.LiveState(version=1, names=0, role="follow", table=1, device=1)
+        state = poll.LiveState(version=1, names=0, role="follow", table=1)
         stream = watchers.events(hub, watchers.Watch(1, [1]), state, "en")
         async for chunk in stream:
             if chunk.startswith(b"event: ping"):
