@@ -14,6 +14,7 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.contrib import messages
 from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, StreamingHttpResponse
@@ -182,7 +183,10 @@ def _just_saved(request: HtmxHttpRequest, game: Game, device: Device) -> Change 
 @require_safe
 def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game: the board, the deals, who deals next, the winner. It follows the game live: a
-    phone that holds the current version is answered 304 before anything is loaded (``live``)."""
+    phone that holds the current version is answered 304 before anything is loaded (``live``),
+    unless a message waits for the page (a form refused with nothing changed: a seat's, the open
+    deal's): then the page shows it, once, and holds no validator (or the phone's cache would
+    show it again on the next 304)."""
     partial = bool(request.htmx)
     try:
         state = access.watching(request, game_id)
@@ -190,6 +194,10 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         if partial:
             raise  # the live page's poll: it reloads, and the whole page says why
         return _game_page(request, game_id, partial=False)  # 404, or 403 for a phone taken off the table
+    if not partial and len(messages.get_messages(request)):  # the live part shows none
+        response = _game_page(request, game_id, partial=False)
+        del response["ETag"]
+        return response
     tag = live.etag(state.version, state.names, state.role, partial=partial)
     if live.unchanged(request, tag):
         return live.not_modified(tag)

@@ -176,6 +176,22 @@ def test_the_phones_at_the_table_show_on_every_phone_holding_a_game_page(client,
     assert their_phone.get(their_url, headers={"If-None-Match": their_tag}).status_code == 304
 
 
+def test_a_refused_forms_message_shows_on_the_page_the_phone_holds(watcher, game):
+    """A seat's form refused changes nothing: the page it goes back to, which the browser holds
+    (``If-None-Match``), is not answered 304 but shown with the message, once, and with no
+    validator (the browser's copy of it would show the message again)."""
+    url = reverse("table:game", args=[game.pk])
+    page = watcher.get(url)
+    refused = watcher.post(reverse("table:seat_phone", args=[game.pk]), {"seat": "9"})
+    assert refused.status_code == 302 and refused["Location"].startswith(url)
+    shown = watcher.get(url, headers={"If-None-Match": page["ETag"]})
+    assert shown.status_code == 200 and 'class="bad"' in shown.content.decode()
+    assert "ETag" not in shown and shown["Cache-Control"] == "private, no-cache"
+    again = watcher.get(url)
+    assert again.status_code == 200 and 'class="bad"' not in again.content.decode() and again["ETag"] == page["ETag"]
+    assert watcher.get(url, headers={"If-None-Match": page["ETag"]}).status_code == 304
+
+
 def test_a_revoked_phone_polls_into_a_404(watcher, game, follower):
     tag = _tag(_poll(watcher, game, None))
     services.revoke_device(device=follower, by=None)
