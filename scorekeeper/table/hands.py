@@ -36,6 +36,16 @@ def _game_page(game: Game) -> HttpResponseRedirect:
     return HttpResponseRedirect(reverse("table:game", args=[game.pk]) + "#seats")
 
 
+# A refusal of a seat's form is said in the seats' section, beside the seats (its message's tag).
+AT_SEATS = "seats"
+
+
+def _refused(request: HtmxHttpRequest, game: Game, text: str) -> HttpResponseRedirect:
+    """Back to the game page, at the top, where the message says why (``components/messages.html``)."""
+    messages.error(request, text)
+    return HttpResponseRedirect(reverse("table:game", args=[game.pk]) + "#messages")
+
+
 def game_context(game: Game, device: Device) -> dict[str, Any]:
     """What the game page shows of the phones at its seats and of the open deal, from the game as
     ``access.game_and_device`` loads it (its open deal with it) and its seats, loaded once."""
@@ -82,7 +92,7 @@ def seat_phone(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResp
     """This phone sits at a seat (or none); a scorer seats any phone of the table, or clears a seat."""
     form = seat_form(game, request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors), AT_SEATS)
         return _game_page(game)
     position = form.cleaned_data["seat"]
     try:
@@ -96,7 +106,7 @@ def seat_phone(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResp
         else:
             services.sit(game=game, position=position, phone=device, by=device)
     except (services.AccessRefused, services.SeatTaken) as exc:
-        messages.error(request, str(exc))
+        messages.error(request, str(exc), AT_SEATS)
     return _game_page(game)
 
 
@@ -153,8 +163,7 @@ def open_deal(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespo
     try:
         services.open_deal(game=game, by=device)
     except RecordInvalid as exc:
-        messages.error(request, " ".join(error_text(e) for e in exc.errors))
-        return _game_page(game)
+        return _refused(request, game, " ".join(error_text(e) for e in exc.errors))
     if seat is not None:
         return HttpResponseRedirect(reverse("table:hand", args=[game.pk, seat]))
     return HttpResponseRedirect(reverse("table:game", args=[game.pk]) + "#open-deal")
@@ -179,8 +188,7 @@ def hand(request: HtmxHttpRequest, game: Game, device: Device, seat: int) -> Htt
     if row is None:
         if request.method == "POST" and (done := services.first_answer(request.POST.get("submission"))):
             return HttpResponseRedirect(done)
-        messages.error(request, gettext("No deal is open: open it with “Enter deal”."))
-        return _game_page(game)
+        return _refused(request, game, gettext("No deal is open: open it with “Enter deal”."))
     rules, _ = engine.rules_of(game)
     stored = row.hands.filter(seat=seat).first()
     if request.method == "GET":
@@ -318,11 +326,9 @@ def open_save(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespo
     except services.Duplicate as done:
         return HttpResponseRedirect(done.answer)
     except services.Conflict as exc:
-        messages.error(request, str(exc))
-        return _game_page(game)
+        return _refused(request, game, str(exc))
     except RecordInvalid as exc:
-        messages.error(request, " ".join(error_text(e) for e in exc.errors))
-        return HttpResponseRedirect(reverse("table:game", args=[game.pk]) + "#open-deal")
+        return _refused(request, game, " ".join(error_text(e) for e in exc.errors))
     where = reverse("table:game", args=[game.pk])
     return HttpResponseRedirect(f"{where}?saved={saved.number}#deal-{saved.number}")
 

@@ -1,6 +1,6 @@
 """A form of the game page refused with nothing changed (here a seat's, its field tampered with):
 the browser holds the page it goes back to and revalidates it, and the message still shows, in
-the phone's language, once; a reload does not show it again."""
+the phone's language, beside the seats, in view, once; a reload does not show it again."""
 
 from __future__ import annotations
 
@@ -27,7 +27,10 @@ def test_a_refused_seat_says_why_on_the_page_the_browser_holds(page: Page, live_
     page.goto(url)  # the browser holds the page: it asks with its validator
     page.evaluate("document.querySelector('#seat-0 input[name=seat]').value = '9'")
     page.locator("#seat-0 button").click()
-    expect(page.locator("ul.messages li.bad")).to_be_visible(timeout=5000)
+    said = page.locator("#seats ul.messages li.bad")
+    expect(said).to_be_visible(timeout=5000)
+    expect(said).to_be_in_viewport()
+    expect(said).to_contain_text("keine gültige Auswahl")
     expect(page.locator("html")).to_have_attribute("lang", "de")
     shot(page, f"refused-seat-de-{size}")
     page.reload()

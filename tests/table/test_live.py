@@ -4,6 +4,8 @@ phone's role, the winner — as soon as anything did."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -184,12 +186,28 @@ def test_a_refused_forms_message_shows_on_the_page_the_phone_holds(watcher, game
     page = watcher.get(url)
     refused = watcher.post(reverse("table:seat_phone", args=[game.pk]), {"seat": "9"})
     assert refused.status_code == 302 and refused["Location"].startswith(url)
+    assert refused["Location"].endswith("#seats")
     shown = watcher.get(url, headers={"If-None-Match": page["ETag"]})
-    assert shown.status_code == 200 and 'class="bad"' in shown.content.decode()
+    body = shown.content.decode()
+    assert shown.status_code == 200 and body.count('class="bad"') == 1
+    assert body.index('id="seats"') < body.index('class="bad"') < body.index('class="seats"')  # beside the seats
+    assert 'id="messages"' not in body
     assert "ETag" not in shown and shown["Cache-Control"] == "private, no-cache"
     again = watcher.get(url)
     assert again.status_code == 200 and 'class="bad"' not in again.content.decode() and again["ETag"] == page["ETag"]
     assert watcher.get(url, headers={"If-None-Match": page["ETag"]}).status_code == 304
+
+
+def test_a_refusal_of_the_open_deal_is_said_at_the_top_of_the_game_page(client, game):
+    """A hand's page sent when no deal is open any more (the scorer closed it) goes back to the game
+    page's top, where its message is (``#messages``), and no validator holds it."""
+    url = reverse("table:game", args=[game.pk])
+    page = client.get(url)
+    refused = client.get(reverse("table:hand", args=[game.pk, 0]))
+    assert refused.status_code == 302 and refused["Location"] == f"{url}#messages"
+    body = client.get(url, headers={"If-None-Match": page["ETag"]}).content.decode()
+    assert re.search(r'<ul\s+class="messages" id="messages"\s+role="status"><li class="bad">No deal is open', body)
+    assert body.index('id="messages"') < body.index('id="live"')
 
 
 def test_a_revoked_phone_polls_into_a_404(watcher, game, follower):
