@@ -194,9 +194,9 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         if partial:
             raise  # the live page's poll: it reloads, and the whole page says why
         return _game_page(request, game_id, partial=False)  # 404, or 403 for a phone taken off the table
-    if not partial and len(messages.get_messages(request)):  # the live part shows none
+    if not partial and len(messages.get_messages(request)):  # a refused form goes back to the whole page
         response = _game_page(request, game_id, partial=False)
-        del response["ETag"]
+        response.headers.pop("ETag", None)
         return response
     tag = live.etag(state.version, state.names, state.role, partial=partial)
     if live.unchanged(request, tag):
