@@ -92,7 +92,9 @@ def seat_phone(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResp
     """This phone sits at a seat (or none); a scorer seats any phone of the table, or clears a seat."""
     form = seat_form(game, request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors), AT_SEATS)
+        messages.error(
+            request, " ".join(str(e) for errors in form.errors.values() for e in errors), extra_tags=AT_SEATS
+        )
         return _game_page(game)
     position = form.cleaned_data["seat"]
     try:
@@ -106,7 +108,7 @@ def seat_phone(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResp
         else:
             services.sit(game=game, position=position, phone=device, by=device)
     except (services.AccessRefused, services.SeatTaken) as exc:
-        messages.error(request, str(exc), AT_SEATS)
+        messages.error(request, str(exc), extra_tags=AT_SEATS)
     return _game_page(game)
 
 

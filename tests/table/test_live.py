@@ -210,6 +210,15 @@ def test_a_refusal_of_the_open_deal_is_said_at_the_top_of_the_game_page(client, 
     assert body.index('id="messages"') < body.index('id="live"')
 
 
+def test_the_live_part_leaves_a_waiting_message_to_the_page(client, game):
+    """The live part says no message: one waiting (a refusal said at the top, or beside the seats)
+    is left for the whole page it was meant for, even when the live part is asked for first."""
+    assert client.get(reverse("table:hand", args=[game.pk, 0])).status_code == 302  # no deal open
+    part = _poll(client, game, None)
+    assert part.status_code == 200 and "No deal is open" not in part.content.decode()
+    assert "No deal is open" in client.get(reverse("table:game", args=[game.pk])).content.decode()
+
+
 def test_a_revoked_phone_polls_into_a_404(watcher, game, follower):
     tag = _tag(_poll(watcher, game, None))
     services.revoke_device(device=follower, by=None)
