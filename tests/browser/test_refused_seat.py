@@ -31,6 +31,8 @@ def test_a_refused_seat_says_why_on_the_page_the_browser_holds(page: Page, live_
     expect(said).to_be_visible(timeout=5000)
     expect(said).to_be_in_viewport()
     expect(said).to_contain_text("keine gültige Auswahl")
+    refusal = page.evaluate("getComputedStyle(document.querySelector('#seats li.bad')).color")
+    expect(page.locator("#seats ul.messages")).to_have_css("border-top-color", refusal)  # not a success's green
     expect(page.locator("html")).to_have_attribute("lang", "de")
     shot(page, f"refused-seat-de-{size}")
     page.reload()
