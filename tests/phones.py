@@ -136,19 +136,30 @@ class _HiddenOnly(_Forms):
         super().handle_starttag(tag, attrs)
 
 
+def proxy_headers(origin: str) -> dict[str, str]:
+    """What a reverse proxy serving ``origin`` sets on each request it passes on (README, Production)."""
+    url = urlsplit(origin)
+    return {"Host": url.netloc, "X-Forwarded-Proto": url.scheme, "X-Forwarded-For": "203.0.113.7"}
+
+
 class Phone:
     """One phone: its cookies, one HTTP connection per request, redirects not followed."""
 
-    def __init__(self, base: str, cookies: Mapping[str, str], *, timeout: float = 60) -> None:
+    def __init__(
+        self, base: str, cookies: Mapping[str, str], *, timeout: float = 60, proxied_as: str | None = None
+    ) -> None:
+        """``proxied_as``: the public origin (``https://scores.example.org``) of a reverse proxy in
+        front of ``base``: each request comes with the headers the proxy sets."""
         url = urlsplit(base)
         self.host, self.port = url.hostname or "127.0.0.1", url.port or 80
-        self.origin = f"{url.scheme}://{url.netloc}"
+        self.origin = proxied_as or f"{url.scheme}://{url.netloc}"
+        self.headers = proxy_headers(proxied_as) if proxied_as else {"Host": f"{self.host}:{self.port}"}
         self.cookies = dict(cookies)
         self.timeout = timeout
 
     def request(self, method: str, path: str, data: Mapping[str, str] | None = None) -> Answer:
         conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
-        headers = {"Host": f"{self.host}:{self.port}", "Connection": "close"}
+        headers = {**self.headers, "Connection": "close"}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         body = None

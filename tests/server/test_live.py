@@ -10,7 +10,10 @@ one database, a phone watching through one sees a save made through the other wi
 from __future__ import annotations
 
 import http.client
+import json
 import os
+import shlex
+import subprocess
 import sys
 import time
 import uuid
@@ -21,7 +24,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from tests import postgres
-from tests.phones import Phone, save_deal
+from tests.phones import Phone, proxy_headers, save_deal
 from tests.server import app
 
 PLAYERS = ["Ann", "Ben", "Cleo"]
@@ -30,10 +33,12 @@ PLAYERS = ["Ann", "Ben", "Cleo"]
 class Stream:
     """A phone's EventSource, by hand: the events as they come."""
 
-    def __init__(self, server: app.AppServer, game: int, cookie: str | None) -> None:
+    def __init__(
+        self, server: app.AppServer, game: int, cookie: str | None, *, headers: dict[str, str] | None = None
+    ) -> None:
         url = urlsplit(server.url)
         self.conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=10)
-        headers = {"Accept": "text/event-stream", "Accept-Encoding": "gzip, deflate"}
+        headers = {**(headers or {}), "Accept": "text/event-stream", "Accept-Encoding": "gzip, deflate"}
         if cookie:
             headers["Cookie"] = f"sk_devices={cookie}"
         self.conn.request("GET", f"/games/{game}/events/", headers=headers)
@@ -71,10 +76,12 @@ def _device(cookie: str) -> int:
     return int(cookie.split(":")[0])
 
 
-def _part(server: app.AppServer, game: int, cookie: str, tag: str) -> tuple[int, str]:
+def _part(
+    server: app.AppServer, game: int, cookie: str, tag: str, *, headers: dict[str, str] | None = None
+) -> tuple[int, str]:
     url = urlsplit(server.url)
     conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=10)
-    headers = {"Cookie": f"sk_devices={cookie}", "HX-Request": "true", "If-None-Match": tag}
+    headers = {**(headers or {}), "Cookie": f"sk_devices={cookie}", "HX-Request": "true", "If-None-Match": tag}
     conn.request("GET", f"/games/{game}/", headers=headers)
     response = conn.getresponse()
     response.read()
@@ -266,3 +273,85 @@ def test_two_app_servers_on_one_postgresql_database_stay_in_step(tmp_path, share
             two.stop()
     finally:
         one.stop()
+
+
+PUBLIC = "https://scores.example.org"  # the README's Production origin, behind its proxy
+
+
+def _production_recipe() -> tuple[dict[str, str], list[list[str]]]:
+    """The README's Production section: what it exports, and the commands it runs in order (the
+    virtual environment's programs in this one's)."""
+    readme = (app.ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Production", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```sh\n", 1)[1].split("```", 1)[0].replace("\\\n", " ")
+    exports: dict[str, str] = {}
+    commands: list[list[str]] = []
+    for line in block.splitlines():
+        words = shlex.split(line, comments=True)
+        if words[:1] == ["export"]:
+            name, value = words[1].split("=", 1)
+            exports[name] = value
+        elif words:
+            assert words[0].startswith(".venv/bin/"), line
+            commands.append([str(Path(sys.executable).parent / words[0].removeprefix(".venv/bin/")), *words[1:]])
+    return exports, commands
+
+
+def test_the_readme_s_production_recipe_serves_the_phones_from_any_of_its_processes(tmp_path, shared_postgres):
+    """The README's Production section run as written — its exports, its commands in order, its
+    gunicorn line (four uvicorn workers) — with this test's database, secret key and address (and
+    static files and var/ in the test's folder). The phones come through the proxy the README
+    describes (HTTPS, its headers): ``/healthz`` answers; six streams of one game, dealt to the
+    four processes by the kernel as they connect, each see two saves within a second, whichever
+    process answered the save (LISTEN/NOTIFY through the database)."""
+    exports, commands = _production_recipe()
+    assert exports["DJANGO_ALLOWED_HOSTS"] == urlsplit(PUBLIC).hostname
+    env = {**app.app_env(tmp_path), **exports, "DATABASE_URL": shared_postgres, "DJANGO_SECRET_KEY": "p" * 50}
+    *steps, serve = commands
+    assert [step[2:] for step in steps] == [
+        ["check", "--deploy"],
+        ["migrate"],
+        ["collectstatic", "--noinput"],
+        ["purge_submissions"],
+    ]
+    for step in steps:
+        done = subprocess.run(step, cwd=app.ROOT, env=env, capture_output=True, text=True, timeout=180)
+        assert done.returncode == 0, (step, done.stdout, done.stderr)
+    bind = serve.index("--bind") + 1
+    assert serve[bind] == "0.0.0.0:8000" and serve[serve.index("--workers") + 1] == "4"
+    port = app.free_port()
+    serve[bind] = f"127.0.0.1:{port}"  # tests listen on 127.0.0.1 only
+    server = app.start(tmp_path, command=serve, port=port, env=env)
+    proxy = proxy_headers(PUBLIC)
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/healthz", headers=proxy)
+        health = conn.getresponse()
+        assert (health.status, json.loads(health.read())) == (200, {"ok": True})
+        conn.close()
+        seeded = server.seed(PLAYERS, watcher=True)
+        game, watcher = seeded["game"], seeded["watcher_cookie"]
+        streams = [Stream(server, game, watcher, headers=proxy) for _ in range(6)]
+        try:
+            assert [s.status for s in streams] == [200] * 6
+            tags = {s.next(5)[1] for s in streams}
+            assert len(tags) == 1
+            first = tags.pop()
+            scorer = Phone(server.url, {"sk_devices": seeded["cookie"]}, proxied_as=PUBLIC)
+            for tag in (1, 2):
+                saved, _, why = save_deal(scorer, game, tag)
+                assert saved, why
+                began = time.monotonic()
+                seen = [s.next(5) for s in streams]
+                assert time.monotonic() - began < 1.0, "a save took over a second to reach the phones"
+                assert {name for name, _ in seen} == {"change"}
+                now = seen[0][1]
+                assert {t for _, t in seen} == {now} and now != first
+                assert _part(server, game, watcher, first, headers=proxy) == (200, now)
+                first = now
+        finally:
+            for s in streams:
+                s.close()
+    finally:
+        server.stop()
+    assert "Traceback" not in server.output()
