@@ -31,12 +31,16 @@ Figures, all on this machine (2 cores, the clients included):
   from 0.54 to 1.84 in one quiet run).
 - a save reaching the other phones: from the POST sent to each of the three other phones having
   fetched the new live part, with ``BENCH_LIVE_PHONES`` (1,000) phones watching.
+- granian in gunicorn's place, when it is importable (``pip install granian``; not a dependency of
+  the app): the same app and environment, two processes; its CPU per bare view, 304 poll and
+  stream, and with every phone watching — the figures ``make run``'s server was chosen by.
 """
 
 from __future__ import annotations
 
 import asyncio
 import http.client
+import importlib.util
 import json
 import os
 import random
@@ -406,7 +410,7 @@ def _server(tmp: Path, kind: str) -> Iterator[tuple[int, Cpu, Callable[[int], li
     env = app_env = app.app_env(tmp, DJANGO_SETTINGS_MODULE="benchmarks.bench_settings")
     if kind == "asgi":  # make run
         command = [sys.executable, str(app.ROOT / "manage.py"), "serve", "--bind", "127.0.0.1", "--port", str(port)]
-    else:  # what make run served before: WSGI, gthread, kept connections
+    else:  # what make run served before (WSGI, gthread), or granian in its place: kept connections
         env = {
             **app_env,
             "DJANGO_DEBUG": "0",
@@ -414,10 +418,16 @@ def _server(tmp: Path, kind: str) -> Iterator[tuple[int, Cpu, Callable[[int], li
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "DATABASE_CONN_MAX_AGE": "600",
         }
-        command = [
-            *(sys.executable, "-m", "gunicorn", "scorekeeper.wsgi:application", "--bind", f"127.0.0.1:{port}"),
-            *("--workers", "2", "--threads", "4", "--worker-class", "gthread", "--log-level", "warning"),
-        ]
+        if kind == "granian":  # the same ASGI app and threads as make run, two processes
+            command = [
+                *(sys.executable, "-m", "granian", "--interface", "asgi", "--loop", "uvloop", "--workers", "2"),
+                *("--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", "scorekeeper.asgi:application"),
+            ]
+        else:
+            command = [
+                *(sys.executable, "-m", "gunicorn", "scorekeeper.wsgi:application", "--bind", f"127.0.0.1:{port}"),
+                *("--workers", "2", "--threads", "4", "--worker-class", "gthread", "--log-level", "warning"),
+            ]
         app.manage(env, "collectstatic", "--noinput", "--verbosity", "0")  # serve does it for make run
     server = app.start(tmp, command=command, port=port, env=env)
     try:
@@ -515,6 +525,30 @@ def _wsgi(tmp: Path) -> dict[str, Any]:
     return {"bare": bare, "poll": poll, **saves}
 
 
+def _watching(phones: Phones, cpu: Cpu, tables: list[dict[str, Any]]) -> tuple[float, float]:
+    """Every table's phones watching, no save: the server's RSS (MB) and its CPU ms a phone a second."""
+    phones.stream(tables)
+    time.sleep(1)
+    rss = _rss_mb(cpu.pids)
+    before, began = cpu.now(), time.monotonic()
+    time.sleep(WATCH_SECONDS)
+    return rss, (cpu.now() - before) / (time.monotonic() - began) / (len(tables) * PER_TABLE) * 1e3
+
+
+def _granian(tmp: Path) -> dict[str, Any]:
+    """The same app under granian (ASGI, two processes) in make run's place: the figures of a server
+    with no saves, to choose between them."""
+    results: dict[str, Any] = {}
+    with _server(tmp, "granian") as (port, cpu, seed):
+        tables = seed(PHONES // PER_TABLE)
+        results["bare"], results["poll"] = _bare_and_poll(port, cpu, tables[0])
+        results["opening"] = _stream_opening(port, cpu, tables[0])
+        phones = Phones(port)
+        results["rss"], results["watching"] = _watching(phones, cpu, tables)
+        phones.stop()
+    return results
+
+
 def _asgi(tmp: Path) -> dict[str, Any]:
     results: dict[str, Any] = {}
     with _server(tmp, "asgi") as (port, cpu, seed):
@@ -526,13 +560,8 @@ def _asgi(tmp: Path) -> dict[str, Any]:
         results.update(_save_figures(_rounds(port, few, lambda phones: phones.stream(few), ROUNDS)))
         # Every phone watching: the CPU of doing nothing, then saves reaching the others.
         phones = Phones(port)
-        phones.stream(tables)
+        results["rss"], results["watching"] = _watching(phones, cpu, tables)
         count = len(tables) * PER_TABLE
-        time.sleep(1)
-        results["rss"] = _rss_mb(cpu.pids)
-        before, began = cpu.now(), time.monotonic()
-        time.sleep(WATCH_SECONDS)
-        results["watching"] = (cpu.now() - before) / (time.monotonic() - began) / count * 1e3
         sent: dict[int, float] = {}
         before, began = cpu.now(), time.monotonic()
         for game, at, _ in _saves(port, random.sample(tables, min(SAVES, len(tables))), SAVES, gap=0.5):
@@ -571,8 +600,10 @@ def main() -> None:
         tmp = Path(tmp_name)
         (tmp / "wsgi").mkdir()
         (tmp / "asgi").mkdir()
+        (tmp / "granian").mkdir()
         before = _wsgi(tmp / "wsgi")
         after = _asgi(tmp / "asgi")
+        granian = _granian(tmp / "granian") if importlib.util.find_spec("granian") else None
 
     print("before: the page polls every second under WSGI (gunicorn gthread, 2 x 4 threads, SQLite)")
     print(f"  a 304 poll: {before['poll']:.2f} ms CPU (bare view {before['bare']:.2f} ms): a watching phone")
@@ -598,4 +629,13 @@ def main() -> None:
         f" p99 {after['reach_p99'] * 1e3:.0f} ms over {after['reached']} phones"
         f" ({after['reach_missing']} never reached; target p99 <= 1000 ms)"
     )
+    if granian is None:
+        print("granian instead (not installed: `pip install granian` for the side-by-side figures)")
+    else:
+        print("granian instead (ASGI, 2 processes, the same app; no saves):")
+        print(
+            f"  bare view {granian['bare']:.2f} ms CPU, a 304 poll {granian['poll']:.2f} ms, a stream's opening and"
+            f" closing {granian['opening']:.2f} ms; {PHONES} phones watching: {granian['watching']:.3f} ms CPU a phone"
+            f" a second, RSS {granian['rss']:.0f} MB"
+        )
     print(f"watching phone: {after['watching']:.3f} ms CPU a second (bare view {after['bare']:.3f} ms)")

@@ -1,7 +1,8 @@
 """Web app benchmark, one game at a time: the game page, a save and the review page of an Oklahoma
 game of 10, 40, 100 and 300 deals (built through the app's own import), in-process through Django's
 test client against a temporary SQLite database, with debug off; and the game page's throughput
-under a multi-worker gunicorn against a bare view (the same middleware, no work) in the same run.
+served as ``make run`` serves it (gunicorn, two uvicorn workers, the pages on four threads each)
+against a bare view (the same middleware, no work) in the same run.
 
 Printed: medians of the wall-clock time and, beside them, of the process's CPU time (on a noisy
 machine the CPU time is the work done, the wall time what a phone waits).
@@ -112,7 +113,7 @@ def _merged(timings: list[webkit.Timing]) -> webkit.Timing:
 
 
 def served(page: str, scorer: Any) -> tuple[float, float]:
-    """Requests per second of the game page and of the bare view under gunicorn, alternated twice."""
+    """Requests per second of the game page and of the bare view as make run serves them, alternated twice."""
     from tests.conftest import phone_cookie
 
     headers = {"Cookie": f"sk_devices={phone_cookie(scorer)}"}
@@ -320,7 +321,8 @@ def main() -> None:
         forty = results[40]
         page_rps, bare_rps = served(forty["url"], forty["scorer"])
         print(
-            f"gunicorn, {WORKERS} workers x {THREADS} threads, {CLIENTS} clients: game page of 40 deals"
+            f"gunicorn + uvicorn, {WORKERS} workers (pages on {THREADS} threads each), {CLIENTS} clients:"
+            f" game page of 40 deals"
             f" {page_rps:.0f} req/s, bare view {bare_rps:.0f} req/s: ratio {page_rps / bare_rps:.2f}",
             flush=True,
         )

@@ -10,7 +10,6 @@ import os
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -136,27 +135,16 @@ def _free_port() -> int:
 
 @contextmanager
 def gunicorn(workers: int, threads: int) -> Iterator[int]:
-    """A gunicorn serving the app (with the benchmark's URLs) from the current database as ``make
-    run`` serves it (threaded workers, database connections kept); its port."""
+    """The app (with the benchmark's URLs) served from the current database as ``make run`` serves
+    it: ``manage.py serve``'s gunicorn command line (uvicorn workers, the pages on a pool of
+    ``threads`` threads a process, database connections kept); its port."""
+    from scorekeeper.table.management.commands.serve import _gunicorn
+
     port = _free_port()
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE=SETTINGS, DATABASE_CONN_MAX_AGE="600")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--workers",
-            str(workers),
-            "--threads",
-            str(threads),
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--log-level",
-            "warning",
-            "scorekeeper.wsgi:application",
-        ],
-        env=env,
+    env = dict(
+        os.environ, DJANGO_SETTINGS_MODULE=SETTINGS, DATABASE_CONN_MAX_AGE="600", SCOREKEEPER_THREADS=str(threads)
     )
+    proc = subprocess.Popen(_gunicorn("127.0.0.1", port, workers, access_log=False, tls=None), env=env)
     try:
         deadline = time.monotonic() + 60
         while True:

@@ -38,7 +38,9 @@ costs half what it did). A stream's opening and closing cost 3.4-4.5 ms through 
 handler, 0.73-0.90 ms answered on ASGI itself (``stream``); with that, in paired runs of 300 saves
 alone and 300 watched (the machine slower that day), a watched save cost the server 35.6-37.3 ms
 of CPU more than one alone, against 45.7-49.8 before, and the ratio was 1.17-1.19x against
-1.45-1.59x; two runs of ``make bench live`` on the same code gave 1.31x and 1.34x.
+1.45-1.59x; two runs of ``make bench live`` on the same code gave 1.31x and 1.34x. On the code of
+2026-11-27 (the same channel; the game pages' fixes since), four runs gave 1.08x, 1.08x, 0.82x and
+1.09x (target 1.2x), their rounds from 0.42 to 2.24: the machine's noise, not the channel, moves it.
 """
 
 from __future__ import annotations
