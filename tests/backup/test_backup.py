@@ -186,3 +186,8 @@ def test_a_backup_opens_as_the_app_s_database(tmp_path):
     with pytest.raises(CommandError, match="exists already"):
         call_command("backup", str(copy))
     assert Path(copy).stat().st_size > 0
+    # The README's daily line writes into a folder of copies of their own: the first makes it.
+    daily = tmp_path / "backups" / "scores-2026-11-27.sqlite3"
+    call_command("backup", str(daily), verbosity=0)
+    with sqlite3.connect(daily) as db:
+        assert db.execute("SELECT count(*) FROM table_game").fetchone()[0] == Game.objects.count()

@@ -42,6 +42,7 @@ class Command(BaseCommand):
         target = Path(path)
         if target.exists():
             raise CommandError(f"{target} exists already: name a new file")
+        target.parent.mkdir(parents=True, exist_ok=True)  # a folder of copies, made by the first
         if export:
             self._export(target, database)
             self.stdout.write(f"Exported every row to {target}. Restore: migrate, then loaddata {target}.")
