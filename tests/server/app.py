@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import socket
 import subprocess
@@ -40,6 +41,25 @@ if %(watcher)r:
     seeded["watcher_cookie"] = cookie(Device.objects.create(table=table, name="Watching phone", role=Role.FOLLOW))
 print(json.dumps(seeded))
 """
+
+
+def production_recipe() -> tuple[dict[str, str], list[list[str]]]:
+    """The README's Production section: what it exports on every app server, and the commands it
+    runs in order (the virtual environment's programs: this one's)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Production", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```sh\n", 1)[1].split("```", 1)[0].replace("\\\n", " ")
+    exports: dict[str, str] = {}
+    commands: list[list[str]] = []
+    for line in block.splitlines():
+        words = shlex.split(line, comments=True)
+        if words[:1] == ["export"]:
+            name, value = words[1].split("=", 1)
+            exports[name] = value
+        elif words:
+            assert words[0].startswith(".venv/bin/"), line
+            commands.append([str(Path(sys.executable).parent / words[0].removeprefix(".venv/bin/")), *words[1:]])
+    return exports, commands
 
 
 def free_port(host: str = "127.0.0.1") -> int:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import shlex
 import subprocess
 import sys
 import time
@@ -278,25 +277,6 @@ def test_two_app_servers_on_one_postgresql_database_stay_in_step(tmp_path, share
 PUBLIC = "https://scores.example.org"  # the README's Production origin, behind its proxy
 
 
-def _production_recipe() -> tuple[dict[str, str], list[list[str]]]:
-    """The README's Production section: what it exports, and the commands it runs in order (the
-    virtual environment's programs in this one's)."""
-    readme = (app.ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Production", 1)[1].split("\n## ", 1)[0]
-    block = section.split("```sh\n", 1)[1].split("```", 1)[0].replace("\\\n", " ")
-    exports: dict[str, str] = {}
-    commands: list[list[str]] = []
-    for line in block.splitlines():
-        words = shlex.split(line, comments=True)
-        if words[:1] == ["export"]:
-            name, value = words[1].split("=", 1)
-            exports[name] = value
-        elif words:
-            assert words[0].startswith(".venv/bin/"), line
-            commands.append([str(Path(sys.executable).parent / words[0].removeprefix(".venv/bin/")), *words[1:]])
-    return exports, commands
-
-
 def test_the_readme_s_production_recipe_serves_the_phones_from_any_of_its_processes(tmp_path, shared_postgres):
     """The README's Production section run as written — its exports, its commands in order, its
     gunicorn line (four uvicorn workers) — with this test's database, secret key and address (and
@@ -304,7 +284,7 @@ def test_the_readme_s_production_recipe_serves_the_phones_from_any_of_its_proces
     describes (HTTPS, its headers): ``/healthz`` answers; six streams of one game, dealt to the
     four processes by the kernel as they connect, each see two saves within a second, whichever
     process answered the save (LISTEN/NOTIFY through the database)."""
-    exports, commands = _production_recipe()
+    exports, commands = app.production_recipe()
     assert exports["DJANGO_ALLOWED_HOSTS"] == urlsplit(PUBLIC).hostname
     env = {**app.app_env(tmp_path), **exports, "DATABASE_URL": shared_postgres, "DJANGO_SECRET_KEY": "p" * 50}
     *steps, serve = commands

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ from django.core.management.utils import get_random_secret_key
 from django.test import Client
 
 from scorekeeper import settings as project
+from tests.server import app
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,13 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def production_env() -> dict[str, str]:
     """The environment the README's "Production" section exports on every app server (with a
     real secret key for its placeholder)."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Production", 1)[1].split("\n## ", 1)[0]
-    env = {}
-    for line in section.splitlines():
-        match = re.match(r"export (\w+)=(\S+)", line)
-        if match:
-            env[match[1]] = match[2].strip("'")
+    env, _ = app.production_recipe()
     assert {"DATABASE_URL", "DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "DJANGO_HTTPS", "DJANGO_BEHIND_PROXY"} <= set(
         env
     )
