@@ -3,6 +3,8 @@
    live part this phone should hold; when it differs from the one the page shows (data-live-etag),
    the page asks for its live part through htmx with If-None-Match, and htmx swaps the new part in
    (unchanged, the answer is 304 and htmx swaps nothing: responseHandling in base.html's htmx-config).
+   A change said while that request is on its way is asked for once it is answered (htmx drops a
+   second request meanwhile: hx-sync).
    EventSource connects again by itself after a drop; the server checks the phone's access each time.
    A hidden page closes its stream and opens it again when it is back on screen.
    A phone whose access was taken away is told ("gone", or a refused stream) and the page reloads to
@@ -25,6 +27,8 @@
   var failed = false;
   var source = null; // the EventSource, while the page listens to the stream
   var polling = null; // the timer of the fallback: ask every second
+  var wanted = null; // the validator the stream said last: the live part this phone should hold
+  var sentFor = null; // what "wanted" was when the page last sent its request for the live part
 
   function live() {
     return document.getElementById("live");
@@ -32,6 +36,13 @@
 
   function isLive(elt) {
     return elt && elt.hasAttribute && elt.hasAttribute("data-live-etag");
+  }
+
+  // An htmx event of a request for the live part. Once the answer is swapped in, htmx says
+  // "afterRequest" on the part's parent (the part it asked for is gone): its request says which.
+  function ofLive(event) {
+    var detail = event.detail;
+    return isLive(detail.elt) || Boolean(detail.requestConfig && isLive(detail.requestConfig.elt));
   }
 
   function notice() {
@@ -99,8 +110,9 @@
     source.addEventListener("ping", contact);
     source.addEventListener("change", function (event) {
       contact();
+      wanted = event.data;
       var now = live();
-      if (now && event.data !== now.getAttribute("data-live-etag")) ask();
+      if (now && wanted !== now.getAttribute("data-live-etag")) ask();
     });
     source.addEventListener("gone", function () {
       stop();
@@ -134,20 +146,34 @@
       return;
     }
     event.detail.headers["If-None-Match"] = elt.getAttribute("data-live-etag");
+    sentFor = wanted;
     if (waitingSince === null) waitingSince = Date.now();
   });
 
+  // A change the stream said while the page's request was on its way: htmx dropped the request
+  // asked for meanwhile (hx-sync="this:drop"), and the answer may be the change before. Ask once
+  // more for it.
+  function catchUp() {
+    var part = live();
+    if (part && wanted !== null && wanted !== sentFor && wanted !== part.getAttribute("data-live-etag")) ask();
+  }
+
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (!isLive(event.detail.elt)) return;
+    if (!ofLive(event)) return;
     var status = event.detail.xhr && event.detail.xhr.status;
     if (status) {
       waitingSince = null;
       if (!source || source.readyState === EventSource.OPEN) contact();
     }
+    setTimeout(catchUp, 0); // unchanged (304) or failed: htmx lets go of the part after this event
+  });
+
+  document.addEventListener("htmx:load", function (event) {
+    if (isLive(event.detail.elt)) catchUp(); // a new part swapped in, and htmx set it up to ask
   });
 
   document.addEventListener("htmx:sendError", function (event) {
-    if (!isLive(event.detail.elt)) return;
+    if (!ofLive(event)) return;
     failed = true;
     waitingSince = null;
     show();
@@ -193,7 +219,7 @@
 
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr && event.detail.xhr.status;
-    if (isLive(event.detail.elt) && (status === 404 || status === 403)) window.location.reload();
+    if (ofLive(event) && (status === 404 || status === 403)) window.location.reload();
   });
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", listen);

@@ -6,8 +6,11 @@ each answer a 304 that swaps nothing."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
-from playwright.sync_api import Page, Request, expect
+from playwright.sync_api import APIResponse, Page, Request, Route, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from scorekeeper.table import access, services
 from tests.app_data import OK_BIG, ok_record_deal
@@ -69,6 +72,62 @@ def test_the_page_follows_its_stream_and_asks_only_after_a_change(scorer_page, l
     _set_visibility(page, "visible")
     expect(page.locator(".total").first).to_contain_text("790", timeout=3000)
     assert len(streams) == 2, "hidden, the page did not let its stream go and open it again"
+    assert not console_errors, console_errors
+
+
+def test_a_change_said_while_the_page_asks_for_the_one_before_is_not_lost(
+    page, live_server, table, follower, console_errors
+):
+    """Two saves close together, on a slow line: the stream says the second while the page's request
+    for the first is still on its way. The page asks again, and shows the second save. (htmx
+    dropped that request while the first was out, and the page showed the first save until the
+    next change: seen as a phone that never showed "Enter my hand".)"""
+    game = new_game(table, players=NAMES, first_dealer=0)
+    page.context.add_cookies([{"name": access.COOKIE, "value": phone_cookie(follower), "url": live_server.url}])
+    held: list[tuple[Route, APIResponse]] = []
+
+    def slow_line(route: Route) -> None:
+        if route.request.resource_type in ("xhr", "fetch") and not held:
+            held.append((route, route.fetch()))  # the server answers at once; the phone hears it late
+        else:
+            route.continue_()
+
+    page.route(f"**/games/{game.pk}/", slow_line)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator("#live")).to_be_visible()
+    page.wait_for_timeout(500)  # the stream is open
+    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=1)
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(100)  # (Playwright's routes run while it waits)
+    assert held, "the page did not ask for the first save"
+    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=2)
+    page.wait_for_timeout(1500)  # the stream says the second save meanwhile
+    route, first = held[0]
+    with contextlib.suppress(PlaywrightError):  # (the page gave up on it and asked again)
+        route.fulfill(response=first)  # the answer for the first save comes in at last
+    expect(page.locator(".total").first).to_contain_text("790", timeout=5000)
+    assert page.locator("#deal-2").count() == 1
+    assert not [e for e in console_errors if "ERR_ABORTED" not in e], console_errors
+
+
+def test_a_page_that_swapped_in_a_change_does_not_say_it_lost_the_connection(
+    page, live_server, table, follower, console_errors
+):
+    """After the live part is swapped in, the page does not count the request as unanswered: it
+    said "No connection since …" 6 s after every change it showed (htmx says a swapped request's end
+    on the part's parent, which live.js did not take for the live part's)."""
+    game = new_game(table, players=NAMES, first_dealer=0)
+    page.context.add_cookies([{"name": access.COOKIE, "value": phone_cookie(follower), "url": live_server.url}])
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator("#live")).to_be_visible()
+    page.wait_for_timeout(500)  # the stream is open
+    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=1)
+    expect(page.locator(".total").first).to_contain_text("395", timeout=3000)
+    page.wait_for_timeout(7500)  # past live.js's STALE_AFTER (6 s), short of a ping's contact (10 s)
+    expect(page.locator("#live-stale")).to_be_hidden()
+    expect(page.locator("html")).not_to_have_class("offline")
     assert not console_errors, console_errors
 
 
