@@ -172,8 +172,9 @@ def _board(
 ) -> dict[str, Any]:
     target = rules.target
     reach = target + 1 if rules.target_strict else target
-    ordered = sorted(names, key=lambda n: totals.get(n, 0), reverse=not rules.penalty)
-    leader = ordered[0] if ordered and len(set(totals.values())) > 1 else None
+    best = (max if not rules.penalty else min)((totals.get(n, 0) for n in names), default=None)
+    top = [n for n in names if totals.get(n, 0) == best]
+    leader = top[0] if len(top) == 1 else None  # a shared top total: nobody leads (ruling)
     rows = [
         {
             "name": name,

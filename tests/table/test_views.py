@@ -1,5 +1,7 @@
 """The pages through Django's test client: happy paths, bad input, tampered posts, 404s, htmx."""
 
+from typing import Any
+
 import pytest
 from django.urls import reverse
 
@@ -119,6 +121,20 @@ def test_enter_a_deal_and_see_the_board(client, ok_game):
     page = text(client.get(reverse("table:game", args=[ok_game.pk])))
     assert "395" in page and "Ann</span>" in page and "605 to win" in page
     assert "Ann</strong> deals next" in page  # the winner of a hand deals the next
+
+
+def test_a_tie_at_the_top_names_no_one_as_leading(client, ok_game):
+    """Ann and Ben share the top total: neither leads (before, the first seat was said to, and a
+    table argued over it); once Ben is ahead alone, he leads."""
+    tie: dict[str, Any] = {"out": None, "melds": {0: [], 1: [], 2: []}, "held": {0: "8S", 1: "8H", 2: "KS QS"}}
+    services.add_deal(game=ok_game, deal=ok_record_deal(tie, NAMES))
+    board = text(client.get(reverse("table:game", args=[ok_game.pk])))
+    assert "leads" not in board and 'class="total leader"' not in board
+    ahead: dict[str, Any] = {"out": None, "melds": {0: [], 1: [], 2: []}, "held": {0: "8S 9S", 1: "4H", 2: "KS QS"}}
+    services.add_deal(game=ok_game, deal=ok_record_deal(ahead, NAMES))
+    board = text(client.get(reverse("table:game", args=[ok_game.pk])))
+    assert "Ben\nleads." in board or "Ben leads." in " ".join(board.split())
+    assert board.count('class="total leader"') == 1
 
 
 def test_deal_page_shows_lines_with_rule_and_source(client, ok_game):
