@@ -194,8 +194,10 @@
     else release();
     show();
   });
-  var header = document.querySelector("header.top");
-  if (header) header.appendChild(button);
+  // Beside the brand, on the header's first row: after the menu and the language switch it took a
+  // third row on a German phone 360 px wide.
+  var brand = document.querySelector("header.top .brand");
+  if (brand) brand.after(button);
   show();
   hold();
   document.addEventListener("visibilitychange", hold);

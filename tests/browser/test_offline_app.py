@@ -77,3 +77,26 @@ def test_the_screen_stays_on_with_a_switch_the_phone_remembers(scorer_page: Page
     assert page.evaluate("window.__wake.requests") == 0
     page.goto(f"{live_server.url}/rules/")
     expect(page.locator("button.wake")).to_have_count(0)  # only the game and entry pages
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (360, 740)])
+def test_the_switch_sits_beside_the_brand_and_the_header_keeps_two_rows(
+    scorer_page: Page, live_server, table, width, height
+):
+    """In German, the menu and the language switch fill the header's second row at 360 px: the
+    screen's switch sits on the first, beside the brand, and the header stays two rows high."""
+    page = scorer_page
+    page.add_init_script(MOCK_WAKE_LOCK)
+    page.context.add_cookies([{"name": "django_language", "value": "de", "url": live_server.url}])
+    page.set_viewport_size({"width": width, "height": height})
+    game = new_game(table, kind="oklahoma", profile="book", players=NAMES, first_dealer=0)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    switch = page.get_by_role("button", name="Bildschirm anlassen")
+    expect(switch).to_be_visible()
+    brand, menu = page.locator(".top .brand").bounding_box(), page.locator(".top .mainnav").bounding_box()
+    box = switch.bounding_box()
+    assert brand and menu and box
+    assert abs(box["y"] - brand["y"]) < brand["height"] and box["x"] + box["width"] <= width
+    assert menu["y"] > brand["y"]  # the menu on the second row, as before
+    header = page.locator("header.top").bounding_box()
+    assert header and header["height"] < 100, header  # two rows of 44 px targets, not three
