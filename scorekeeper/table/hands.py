@@ -40,10 +40,11 @@ def _game_page(game: Game) -> HttpResponseRedirect:
 AT_SEATS = "seats"
 
 
-def _refused(request: HtmxHttpRequest, game: Game, text: str) -> HttpResponseRedirect:
-    """Back to the game page, at the top, where the message says why (``components/messages.html``)."""
-    messages.error(request, text)
-    return HttpResponseRedirect(reverse("table:game", args=[game.pk]) + "#messages")
+def _refused(request: HtmxHttpRequest, game: Game, text: str, *, at: str = "") -> HttpResponseRedirect:
+    """Back to the game page where the message says why (``components/messages.html``): beside the
+    seats for a seat's refusal (``at=AT_SEATS``), else at the top."""
+    messages.error(request, text, extra_tags=at)
+    return HttpResponseRedirect(reverse("table:game", args=[game.pk]) + ("#seats" if at == AT_SEATS else "#messages"))
 
 
 def game_context(game: Game, device: Device) -> dict[str, Any]:
@@ -92,10 +93,7 @@ def seat_phone(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResp
     """This phone sits at a seat (or none); a scorer seats any phone of the table, or clears a seat."""
     form = seat_form(game, request.POST)
     if not form.is_valid():
-        messages.error(
-            request, " ".join(str(e) for errors in form.errors.values() for e in errors), extra_tags=AT_SEATS
-        )
-        return _game_page(game)
+        return _refused(request, game, " ".join(str(e) for errors in form.errors.values() for e in errors), at=AT_SEATS)
     position = form.cleaned_data["seat"]
     try:
         if form.names_phone and position is not None:
@@ -108,7 +106,7 @@ def seat_phone(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResp
         else:
             services.sit(game=game, position=position, phone=device, by=device)
     except (services.AccessRefused, services.SeatTaken) as exc:
-        messages.error(request, str(exc), extra_tags=AT_SEATS)
+        return _refused(request, game, str(exc), at=AT_SEATS)
     return _game_page(game)
 
 

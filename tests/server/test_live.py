@@ -304,11 +304,8 @@ def test_the_readme_s_production_recipe_serves_the_phones_from_any_of_its_proces
     server = app.start(tmp_path, command=serve, port=port, env=env)
     proxy = proxy_headers(PUBLIC)
     try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        conn.request("GET", "/healthz", headers=proxy)
-        health = conn.getresponse()
-        assert (health.status, json.loads(health.read())) == (200, {"ok": True})
-        conn.close()
+        health = Phone(server.url, {}, proxied_as=PUBLIC).get("/healthz")
+        assert (health.status, json.loads(health.body)) == (200, {"ok": True})
         seeded = server.seed(PLAYERS, watcher=True)
         game, watcher = seeded["game"], seeded["watcher_cookie"]
         streams = [Stream(server, game, watcher, headers=proxy) for _ in range(6)]
