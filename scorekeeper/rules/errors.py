@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .messages import Msg
@@ -27,6 +28,20 @@ class RecordError:
     cards: tuple[str, ...] = ()
     field: str | None = None  # where in the entry: "melds[1]", "held", "upcard", "rules.options.x"
     fixes: tuple[Fix, ...] = ()  # the ways to mend it in a tap, where the engine knows them
+    # A card entered more times than the pack holds: it concerns every hand holding ``cards``, not
+    # only ``player``'s (the one whose entry went past the count).
+    whole_pack: bool = False
+
+    def in_hand(self, players: Sequence[str]) -> tuple[str | None, str]:
+        """The player whose hand ``field`` names, and the rest of its path (``"melds[1]"``; ``""``
+        for the hand as a whole); ``(None, field)`` for a field outside the hands (``"upcard"``).
+        The longest name first: "Ann B" is not "Ann"."""
+        field = self.field or ""
+        for name in sorted(players, key=len, reverse=True):
+            head = f"hands.{name}"
+            if field == head or field.startswith(head + "."):
+                return name, field[len(head) + 1 :]
+        return None, field
 
     def as_dict(self) -> dict:
         return {

@@ -6,19 +6,24 @@ a deal is typed (one meld, a player's melded cards, the pack the picker offers).
 each deal's standing scores one deal when a deal is added and re-scores only from an edited or
 deleted deal on. Folding ``play`` from ``begin`` gives exactly the deals ``score_game`` gives.
 
-Each game is one object (``OKLAHOMA_GAME``, ``GIN_GAME``) calling its engine module's public
-functions; ``game(kind)`` finds it. A third game is one engine module and one entry in ``GAMES``.
+Each game is one object (``OklahomaGame``, ``GinGame``) calling its engine module's public
+functions and saying the deal's shape (its facts, which are given once, whether melds come as one
+list); ``game(kind)`` finds it. A third game is one engine module and one entry in ``GAMES``.
+
+``check_partial`` checks a deal as it comes together (each player entering his own hand): what
+is wrong with the hands in and the facts given so far, by seat.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, replace
+from typing import Protocol
 
 from . import gin, oklahoma, points
-from .cards import PACK_52, Token
-from .errors import RecordError
+from .cards import PACK_52, CardError, Token, parse_token
+from .errors import RecordError, RecordInvalid
 from .messages import Msg
 from .profiles import GIN, OKLAHOMA, GinRules, OklahomaRules, Rules
 from .results import DealResult, GameResult, Standing, fold_deals
@@ -51,48 +56,71 @@ class SplitVerdict:
     errors: tuple[RecordError, ...] = ()
 
 
+type RecordDeal = object  # a deal as a record gives it (RECORD.md): the engine checks its shape
+
+
 class Game(Protocol):
-    """What the app asks of a game. ``rules`` are the game's own (``profiles.resolve``)."""
+    """What the app asks of a game. ``rules`` are the game's own (``profiles.resolve``): a game
+    given another game's rules raises TypeError."""
 
     kind: str  # the record's "game"
     wilds: bool  # a card may name the card it stands for (``2C=7H``)
+    splits: bool  # a player's melds may be given as one list of the cards laid down (``check_split``)
+    # The deal's own facts (not a player's hand), as the record names them; of those, the ones a
+    # complete deal has given (the others default: an Oklahoma deal's flags).
+    facts: tuple[str, ...]
+    given_once: tuple[str, ...]
 
-    def begin(self, rules: Any, players: Sequence[str], first_dealer: str | None = None) -> Standing:
+    def begin(self, rules: Rules, players: Sequence[str], first_dealer: str | None = None) -> Standing:
         """Where a game stands before its first deal."""
         ...
 
     def play(
-        self, rules: Any, players: Sequence[str], standing: Standing, deal: Any, number: int
+        self, rules: Rules, players: Sequence[str], standing: Standing, deal: RecordDeal, number: int
     ) -> tuple[DealResult, Standing]:
         """Check and score deal ``number`` from ``standing``; raise RecordInvalid with every error."""
         ...
 
     def conclude(
-        self, rules: Any, players: Sequence[str], standing: Standing, deals: Sequence[DealResult]
+        self, rules: Rules, players: Sequence[str], standing: Standing, deals: Sequence[DealResult]
     ) -> GameResult:
         """The game's result from its scored deals and where it stands after them."""
         ...
 
-    def score_game(self, rules: Any, players: Sequence[str], deals: Any, first_dealer: str | None) -> GameResult:
+    def score_game(
+        self, rules: Rules, players: Sequence[str], deals: Sequence[RecordDeal], first_dealer: str | None
+    ) -> GameResult:
         """Check and score a whole game; raise RecordInvalid with every error of every deal."""
         ...
 
-    def pack(self, rules: Any) -> Mapping[str, int]:
+    def pack(self, rules: Rules) -> Mapping[str, int]:
         """How many of each card (by code) the pack holds."""
         ...
 
-    def check_meld(self, tokens: Sequence[Token], rules: Any) -> MeldVerdict:
+    def check_meld(self, tokens: Sequence[Token], rules: Rules) -> MeldVerdict:
         """The live check of one meld as typed."""
         ...
 
-    def check_split(self, tokens: Sequence[Token], rules: Any) -> SplitVerdict | None:
+    def check_split(self, tokens: Sequence[Token], rules: Rules) -> SplitVerdict | None:
         """The live check of a player's melded cards as one list (None: the game takes no such list)."""
         ...
 
-    def game_end(self, rules: Any, players: tuple[str, ...], totals: tuple[int, ...]) -> tuple[int | None, list[Msg]]:
+    def game_end(self, rules: Rules, players: Sequence[str], totals: tuple[int, ...]) -> tuple[int | None, list[Msg]]:
         """Whether the game ends with these totals (by seat): the winner's seat (None: it goes on),
         and what was decided (a tie at the top)."""
         ...
+
+
+def _oklahoma(rules: Rules) -> OklahomaRules:
+    if not isinstance(rules, OklahomaRules):
+        raise TypeError(f"Oklahoma is played under Oklahoma rules, not {type(rules).__name__}")
+    return rules
+
+
+def _gin(rules: Rules) -> GinRules:
+    if not isinstance(rules, GinRules):
+        raise TypeError(f"Oklahoma Gin is played under Gin rules, not {type(rules).__name__}")
+    return rules
 
 
 class OklahomaGame:
@@ -100,38 +128,39 @@ class OklahomaGame:
 
     kind = OKLAHOMA
     wilds = True
+    splits = True
+    facts: tuple[str, ...] = ("out", "first_turn", "concealed", "late_misdeal")
+    given_once: tuple[str, ...] = ("out",)
 
-    def begin(self, rules: OklahomaRules, players: Sequence[str], first_dealer: str | None = None) -> Standing:
-        return oklahoma.begin(rules, tuple(players), first_dealer)
+    def begin(self, rules: Rules, players: Sequence[str], first_dealer: str | None = None) -> Standing:
+        return oklahoma.begin(_oklahoma(rules), tuple(players), first_dealer)
 
     def play(
-        self, rules: OklahomaRules, players: Sequence[str], standing: Standing, deal: Any, number: int
+        self, rules: Rules, players: Sequence[str], standing: Standing, deal: RecordDeal, number: int
     ) -> tuple[DealResult, Standing]:
-        return oklahoma.play(rules, tuple(players), standing, deal, number)
+        return oklahoma.play(_oklahoma(rules), tuple(players), standing, deal, number)
 
     def conclude(
-        self, rules: OklahomaRules, players: Sequence[str], standing: Standing, deals: Sequence[DealResult]
+        self, rules: Rules, players: Sequence[str], standing: Standing, deals: Sequence[DealResult]
     ) -> GameResult:
-        return oklahoma.conclude(rules, tuple(players), standing, tuple(deals))
+        return oklahoma.conclude(_oklahoma(rules), tuple(players), standing, tuple(deals))
 
     def score_game(
-        self, rules: OklahomaRules, players: Sequence[str], deals: Any, first_dealer: str | None
+        self, rules: Rules, players: Sequence[str], deals: Sequence[RecordDeal], first_dealer: str | None
     ) -> GameResult:
-        return oklahoma.score_game(rules, tuple(players), deals, first_dealer)
+        return oklahoma.score_game(_oklahoma(rules), tuple(players), deals, first_dealer)
 
-    def pack(self, rules: OklahomaRules) -> Mapping[str, int]:
-        return {card.code: n for card, n in oklahoma.pack_counts(rules).items()}
+    def pack(self, rules: Rules) -> Mapping[str, int]:
+        return {card.code: n for card, n in oklahoma.pack_counts(_oklahoma(rules)).items()}
 
-    def game_end(
-        self, rules: OklahomaRules, players: tuple[str, ...], totals: tuple[int, ...]
-    ) -> tuple[int | None, list[Msg]]:
-        return oklahoma.game_end(rules, players, totals)
+    def game_end(self, rules: Rules, players: Sequence[str], totals: tuple[int, ...]) -> tuple[int | None, list[Msg]]:
+        return oklahoma.game_end(_oklahoma(rules), tuple(players), totals)
 
-    def check_meld(self, tokens: Sequence[Token], rules: OklahomaRules) -> MeldVerdict:
-        return self._verdict(oklahoma.check_meld(list(tokens), rules), tokens)
+    def check_meld(self, tokens: Sequence[Token], rules: Rules) -> MeldVerdict:
+        return self._verdict(oklahoma.check_meld(list(tokens), _oklahoma(rules)), tokens)
 
-    def check_split(self, tokens: Sequence[Token], rules: OklahomaRules) -> SplitVerdict:
-        split = oklahoma.check_melded(list(tokens), rules)
+    def check_split(self, tokens: Sequence[Token], rules: Rules) -> SplitVerdict:
+        split = oklahoma.check_melded(list(tokens), _oklahoma(rules))
         return SplitVerdict(
             ok=split.ok,
             melds=tuple(self._verdict(m, m.cards) for m in split.melds),
@@ -158,40 +187,45 @@ class GinGame:
 
     kind = GIN
     wilds = False
+    splits = False
+    facts: tuple[str, ...] = ("upcard", "knocker")
+    given_once: tuple[str, ...] = ("upcard", "knocker")
 
-    def begin(self, rules: GinRules, players: Sequence[str], first_dealer: str | None = None) -> Standing:
-        return gin.begin(rules, tuple(players), first_dealer)
+    def begin(self, rules: Rules, players: Sequence[str], first_dealer: str | None = None) -> Standing:
+        return gin.begin(_gin(rules), tuple(players), first_dealer)
 
     def play(
-        self, rules: GinRules, players: Sequence[str], standing: Standing, deal: Any, number: int
+        self, rules: Rules, players: Sequence[str], standing: Standing, deal: RecordDeal, number: int
     ) -> tuple[DealResult, Standing]:
-        return gin.play(rules, tuple(players), standing, deal, number)
+        return gin.play(_gin(rules), tuple(players), standing, deal, number)
 
     def conclude(
-        self, rules: GinRules, players: Sequence[str], standing: Standing, deals: Sequence[DealResult]
+        self, rules: Rules, players: Sequence[str], standing: Standing, deals: Sequence[DealResult]
     ) -> GameResult:
-        return gin.conclude(rules, tuple(players), standing, tuple(deals))
+        return gin.conclude(_gin(rules), tuple(players), standing, tuple(deals))
 
-    def score_game(self, rules: GinRules, players: Sequence[str], deals: Any, first_dealer: str | None) -> GameResult:
-        return gin.score_game(rules, tuple(players), deals, first_dealer)
+    def score_game(
+        self, rules: Rules, players: Sequence[str], deals: Sequence[RecordDeal], first_dealer: str | None
+    ) -> GameResult:
+        return gin.score_game(_gin(rules), tuple(players), deals, first_dealer)
 
-    def pack(self, rules: GinRules) -> Mapping[str, int]:
+    def pack(self, rules: Rules) -> Mapping[str, int]:
+        _gin(rules)
         return {card.code: 1 for card in PACK_52}
 
-    def check_meld(self, tokens: Sequence[Token], rules: GinRules) -> MeldVerdict:
+    def check_meld(self, tokens: Sequence[Token], rules: Rules) -> MeldVerdict:
+        _gin(rules)
         kind, problem = gin.check_meld([t.card for t in tokens])
         labels = tuple(t.card.label for t in tokens)
         if problem:
             return MeldVerdict(ok=False, labels=labels, errors=(RecordError(problem),))
         return MeldVerdict(ok=True if kind else None, kind=kind or "", labels=labels)
 
-    def check_split(self, tokens: Sequence[Token], rules: GinRules) -> None:
+    def check_split(self, tokens: Sequence[Token], rules: Rules) -> None:
         return None
 
-    def game_end(
-        self, rules: GinRules, players: tuple[str, ...], totals: tuple[int, ...]
-    ) -> tuple[int | None, list[Msg]]:
-        return gin.game_end(rules, players, totals)
+    def game_end(self, rules: Rules, players: Sequence[str], totals: tuple[int, ...]) -> tuple[int | None, list[Msg]]:
+        return gin.game_end(_gin(rules), tuple(players), totals)
 
 
 GAMES: dict[str, Game] = {OKLAHOMA: OklahomaGame(), GIN: GinGame()}
@@ -208,7 +242,7 @@ def begin(rules: Rules, players: Sequence[str], first_dealer: str | None = None)
 
 
 def play(
-    rules: Rules, players: Sequence[str], standing: Standing, deal: Any, number: int
+    rules: Rules, players: Sequence[str], standing: Standing, deal: RecordDeal, number: int
 ) -> tuple[DealResult, Standing]:
     """Check and score deal ``number`` from ``standing``; raise RecordInvalid with every error of the deal.
     A points-only deal (``points``: typed without cards, not checked) is scored the same way for
@@ -223,10 +257,73 @@ def conclude(rules: Rules, players: Sequence[str], standing: Standing, deals: Se
     return GAMES[rules.game].conclude(rules, players, standing, deals)
 
 
-def score_game(rules: Rules, players: Sequence[str], deals: Sequence[Any], first_dealer: str | None) -> GameResult:
+def score_game(
+    rules: Rules, players: Sequence[str], deals: Sequence[RecordDeal], first_dealer: str | None
+) -> GameResult:
     """Check and score a whole game; raise RecordInvalid with every error found in every deal.
     A game with a points-only deal is ``play`` folded from ``begin``, as each game's own is: after
     a deal in error the later deals are still checked (from where the game stood), not scored."""
     if not isinstance(deals, (list, tuple)) or not any(points.is_points_only(d) for d in deals):
         return GAMES[rules.game].score_game(rules, players, deals, first_dealer)
     return fold_deals(play, conclude, rules, tuple(players), begin(rules, players, first_dealer), deals)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PartialCheck:
+    """A deal checked as it comes together (``check_partial``): what is wrong with the hands in and
+    the facts given so far — ``hands`` by seat, ``errors`` the deal's own — leaving out what only
+    says a hand is not in or a fact not given yet; and, once it is complete and valid, its result."""
+
+    hands: tuple[tuple[RecordError, ...], ...]
+    errors: tuple[RecordError, ...] = ()
+    result: DealResult | None = None
+
+
+def check_partial(
+    rules: Rules, players: Sequence[str], standing: Standing, deal: Mapping[str, object], number: int
+) -> PartialCheck:
+    """Check ``deal`` (RECORD.md: the facts given and the hands in so far, by name) as deal
+    ``number`` from ``standing``. An error about the pack's counts (``whole_pack``) concerns every
+    hand holding its card: each of them gets it (as its own, without the other's field)."""
+    players = tuple(players)
+    try:
+        result, _ = play(rules, players, standing, deal, number)
+    except RecordInvalid as exc:
+        errors = exc.errors
+    else:
+        return PartialCheck(hands=((),) * len(players), result=result)
+    raw = deal.get("hands")
+    hands: Mapping[object, object] = raw if isinstance(raw, Mapping) else {}
+    absent = {k for k in GAMES[rules.game].facts if k not in deal}
+    by_seat: list[list[RecordError]] = [[] for _ in players]
+    own: list[RecordError] = []
+    for e in errors:
+        player, rest = e.in_hand(players)
+        if (player is None and rest in absent) or (player not in hands and player is not None and not rest):
+            continue  # only says a fact is not given, or a hand is not in, yet
+        holders = [p for p in players if p == e.player]
+        if e.whole_pack:
+            holders += [p for p in players if p != e.player and _cards_of(hands.get(p)) & set(e.cards)]
+        for p in holders:
+            by_seat[players.index(p)].append(e if p == e.player else replace(e, player=p, field=None))
+        if not holders:
+            own.append(e)
+    return PartialCheck(hands=tuple(map(tuple, by_seat)), errors=tuple(own))
+
+
+# A hand's card lists, as the two games' hands name them.
+_HAND_PARTS = ("melds", "melded", "held", "cards", "deadwood")
+
+
+def _cards_of(hand: object) -> set[str]:
+    """The cards a hand (RECORD.md) holds, by label (``Q♠``; a wild card as itself)."""
+    out: set[str] = set()
+    if not isinstance(hand, Mapping):
+        return out
+    for key in _HAND_PARTS:
+        value = hand.get(key)
+        for item in value if isinstance(value, list) else []:
+            for code in item if isinstance(item, list) else [item]:
+                with contextlib.suppress(CardError):
+                    out.add(parse_token(code).card.label)
+    return out

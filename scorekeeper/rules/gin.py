@@ -197,10 +197,18 @@ class _Report:
         player: str | None = None,
         cards: Sequence[str] = (),
         field: str | None = None,
+        whole_pack: bool = False,
     ) -> None:
         self.errors.append(
             RecordError(
-                message, rule=rule, source=source, deal=self.number, player=player, cards=tuple(cards), field=field
+                message,
+                rule=rule,
+                source=source,
+                deal=self.number,
+                player=player,
+                cards=tuple(cards),
+                field=field,
+                whole_pack=whole_pack,
             )
         )
 
@@ -250,6 +258,7 @@ def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report
                 player=player,
                 cards=(LABELS[index],),
                 field=where,
+                whole_pack=True,
             )
             continue
         seen[index] = player or "?"

@@ -108,10 +108,18 @@ class _Report:
         player: str | None = None,
         cards: Sequence[str] = (),
         field: str | None = None,
+        whole_pack: bool = False,
     ) -> None:
         self.errors.append(
             RecordError(
-                message, rule=rule, source=source, deal=self.number, player=player, cards=tuple(cards), field=field
+                message,
+                rule=rule,
+                source=source,
+                deal=self.number,
+                player=player,
+                cards=tuple(cards),
+                field=field,
+                whole_pack=whole_pack,
             )
         )
 
@@ -498,6 +506,7 @@ def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str | None, str]
             SRC_PACK,
             player=_past_the_limit(entered_cards, label, limit),
             cards=[label],
+            whole_pack=True,
         )
 
 
