@@ -95,8 +95,10 @@ def measure(label: str, url: str) -> None:
     from django.core.management import call_command
     from django.db import connections
 
-    from scorekeeper.table import access, services
+    from scorekeeper.table import access
+    from scorekeeper.table.games.services import create_game
     from scorekeeper.table.models import Deal, Device, Role
+    from scorekeeper.table.phones.services import create_table
     from tests.conftest import phone_cookie
     from tests.phones import OPTIONS, PLAYERS, audit, enter_deals
 
@@ -108,12 +110,12 @@ def measure(label: str, url: str) -> None:
         proc = _start(server.split()[0], port, _environment(url))
         try:
             for games in (1, 4):
-                table, first = services.create_table(name="Bench", device_name="Phone 1")
+                table, first = create_table(name="Bench", device_name="Phone 1")
                 devices = [first] + [
                     Device.objects.create(table=table, name=f"Phone {k + 1}", role=Role.SCORE) for k in range(1, PHONES)
                 ]
                 played = [
-                    services.create_game(table=table, kind="oklahoma", profile="book", options=OPTIONS, players=PLAYERS)
+                    create_game(table=table, kind="oklahoma", profile="book", options=OPTIONS, players=PLAYERS)
                     for _ in range(games)
                 ]
                 cookies = [{access.COOKIE: phone_cookie(d)} for d in devices]

@@ -69,13 +69,13 @@ class _MemorySampler(threading.Thread):
 def main(path: str, workers: int | None, memory: bool = False) -> dict[str, Any]:
     with webkit.temp_dir("scorekeeper-bench-import-") as tmp:
         webkit.use_temp_database(tmp / "import.sqlite3")
-        from scorekeeper.history.services import import_text, import_workers
+        from scorekeeper.history.imports import import_text, import_workers
         from scorekeeper.rules import games
-        from scorekeeper.table import services
         from scorekeeper.table.models import Deal
+        from scorekeeper.table.phones.services import create_table
 
         workers = import_workers() if workers is None else workers
-        table, _ = services.create_table(name="Imported", device_name="Scorer")
+        table, _ = create_table(name="Imported", device_name="Scorer")
         engine_cpu = [0.0]
         play = games.play
 

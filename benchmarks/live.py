@@ -71,7 +71,9 @@ SEED = """
 import json
 from django.http import HttpResponse
 from django.test import RequestFactory
-from scorekeeper.table import access, services
+from scorekeeper.table import access
+from scorekeeper.table.games.services import create_game
+from scorekeeper.table.phones.services import create_table
 from scorekeeper.table.models import Device, Role
 from tests.phones import OPTIONS, PLAYERS
 
@@ -82,8 +84,8 @@ def cookie(device):
 
 tables = []
 for t in range(%(tables)d):
-    table, scorer = services.create_table(name=f"Table {t}", device_name="Scorer")
-    game = services.create_game(
+    table, scorer = create_table(name=f"Table {t}", device_name="Scorer")
+    game = create_game(
         table=table, kind="oklahoma", profile="book", options=OPTIONS, players=PLAYERS, by=scorer
     )
     others = [Device.objects.create(table=table, name=f"Phone {k}", role=Role.FOLLOW) for k in range(%(followers)d)]

@@ -37,7 +37,10 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 
 SEED = """
 import json
-from scorekeeper.table import access, services
+from scorekeeper.table import access
+from scorekeeper.table.games.services import create_game
+from scorekeeper.table.hands.services import open_deal
+from scorekeeper.table.phones.services import create_table, sit
 from scorekeeper.table.models import Device, Role
 from django.http import HttpResponse
 from django.test import RequestFactory
@@ -47,18 +50,18 @@ def cookie(device):
     access.remember(response, RequestFactory().get("/"), device)
     return response.cookies[access.COOKIE].value
 
-table, scorer = services.create_table(name="Bench", device_name="Scorer's phone")
+table, scorer = create_table(name="Bench", device_name="Scorer's phone")
 players = %(players)r
 out = {"scorer": cookie(scorer), "games": []}
 for _ in range(2):
-    game = services.create_game(table=table, kind="oklahoma", profile="book", options={}, players=players)
+    game = create_game(table=table, kind="oklahoma", profile="book", options={}, players=players)
     out["games"].append(game.pk)
 phones = []
 for i, name in enumerate(players):
     device = Device.objects.create(table=table, name=name + "'s phone", role=Role.FOLLOW)
-    services.sit(game=game, position=i, phone=device, by=device)
+    sit(game=game, position=i, phone=device, by=device)
     phones.append(cookie(device))
-services.open_deal(game=game, by=scorer)
+open_deal(game=game, by=scorer)
 out["phones"] = phones
 print(json.dumps(out))
 """

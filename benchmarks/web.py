@@ -9,7 +9,7 @@ machine the CPU time is the work done, the wall time what a phone waits).
 - game page, warm: its board and deal list are fragments cached by the game's version;
 - game page after a save: the first view of a new version (the fragments are made again from
   the stored results: no deal is scored);
-- save: ``services.add_deal`` of one more deal (check, write, store the results), with the deals
+- save: ``scoring.deals.add_deal`` of one more deal (check, write, store the results), with the deals
   the engine played for it (one: the work of a save does not grow with the game);
 - review, warm / after a save (the engine re-plays the saved deal alone, from the standing stored
   before it; the page is made again) / cold (every cache emptied: every deal played again, each
@@ -50,11 +50,11 @@ def _repeats(deals: int, fast: int) -> int:
 
 def _game(deals: int) -> tuple[Any, dict[str, Any]]:
     """An Oklahoma game of ``deals`` deals imported at a new table, and one more deal to save."""
-    from scorekeeper.history.services import import_records
-    from scorekeeper.table import services
+    from scorekeeper.history.imports import import_records
+    from scorekeeper.table.phones.services import create_table
 
     cards = history_data.Deals(seed=deals).game("oklahoma", NAMES, deals + 1)
-    table, scorer = services.create_table(name=f"Bench {deals}", device_name="Scorer")
+    table, scorer = create_table(name=f"Bench {deals}", device_name="Scorer")
     report = import_records(table=table, records=[history_data.record("oklahoma", NAMES, cards[:-1])])
     assert report.ok, report.errors[:1]
     return (report.games[0], scorer), cards[-1]
@@ -63,8 +63,8 @@ def _game(deals: int) -> tuple[Any, dict[str, Any]]:
 def measure_game(deals: int) -> dict[str, Any]:
     from django.test import Client
 
-    from scorekeeper.table import services
     from scorekeeper.table.models import Game
+    from scorekeeper.table.scoring import deals as deal_services
     from tests.conftest import as_phone
 
     (game, scorer), extra = _game(deals)
@@ -77,10 +77,10 @@ def measure_game(deals: int) -> dict[str, Any]:
 
     def undo_save() -> None:
         last = Game.objects.get(pk=game.pk).deals.get(number=deals + 1)
-        services.delete_deal(game=game, deal_id=last.pk, version=None)
+        deal_services.delete_deal(game=game, deal_id=last.pk, version=None)
 
     def save() -> None:
-        services.add_deal(game=game, deal=extra)
+        deal_services.add_deal(game=game, deal=extra)
 
     out: dict[str, Any] = {}
     get(page)
@@ -158,8 +158,8 @@ def growth_deals() -> dict[int, dict[str, webkit.Timing]]:
     shared machine's load weighs on both alike)."""
     from django.test import Client
 
-    from scorekeeper.table import services
     from scorekeeper.table.models import Game
+    from scorekeeper.table.scoring import deals as deal_services
     from tests.conftest import as_phone
 
     sizes = (min(SIZES), max(SIZES))
@@ -178,14 +178,14 @@ def growth_deals() -> dict[int, dict[str, webkit.Timing]]:
             _add(
                 out[deals],
                 "save",
-                webkit.timed(functools.partial(services.add_deal, game=game, deal=extra), 1),
+                webkit.timed(functools.partial(deal_services.add_deal, game=game, deal=extra), 1),
             )
             _add(out[deals], "game page after a save", webkit.timed(functools.partial(get, page), 1))
             _add(out[deals], "review after a save", webkit.timed(functools.partial(get, review), 1))
             _add(out[deals], "review warm", webkit.timed(functools.partial(get, review), 3))
             _add(out[deals], "review cold", webkit.timed(functools.partial(get, review), 1, before=webkit.clear_caches))
             last = Game.objects.get(pk=game.pk).deals.get(number=deals + 1)
-            services.delete_deal(game=game, deal_id=last.pk, version=None)
+            deal_services.delete_deal(game=game, deal_id=last.pk, version=None)
     return out
 
 
@@ -215,15 +215,16 @@ def history_pages() -> dict[int, dict[str, webkit.Timing]]:
     from django.db import connection
     from django.test import Client
 
-    from scorekeeper.history.services import import_records, rename_player
-    from scorekeeper.table import services
+    from scorekeeper.history.imports import import_records
+    from scorekeeper.history.services import rename_player
     from scorekeeper.table.models import Player
+    from scorekeeper.table.phones.services import create_table
     from tests.conftest import as_phone
 
     phones = {}
     for size in HISTORY:
         start = time.perf_counter()
-        table, scorer = services.create_table(name=f"History of {size}", device_name="Scorer")
+        table, scorer = create_table(name=f"History of {size}", device_name="Scorer")
         report = import_records(table=table, records=history_data.records(size, HISTORY_DEALS))
         assert report.ok, report.errors[:1]
         weekly(table)

@@ -134,11 +134,11 @@ def main() -> None:
         print(line, flush=True)
     with webkit.temp_dir("scorekeeper-bench-history-") as tmp:
         webkit.use_temp_database(tmp / "history.sqlite3")
-        from scorekeeper.history.services import import_records
-        from scorekeeper.table import services
+        from scorekeeper.history.imports import import_records
+        from scorekeeper.table.phones.services import create_table
         from tests.conftest import as_phone
 
-        table, scorer = services.create_table(name="Bench", device_name="Scorer")
+        table, scorer = create_table(name="Bench", device_name="Scorer")
         client = as_phone(Client(), scorer)
         records = history_data.records(max(SIZES), DEALS)
         have = 0

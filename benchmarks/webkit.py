@@ -91,7 +91,7 @@ def clear_caches() -> None:
     """What a page finds cached goes: the engine's results, the pages' fragments."""
     from django.core.cache import cache
 
-    from scorekeeper.table import engine
+    from scorekeeper.table.scoring import engine
 
     engine.clear_caches()
     cache.clear()
@@ -138,7 +138,7 @@ def gunicorn(workers: int, threads: int) -> Iterator[int]:
     """The app (with the benchmark's URLs) served from the current database as ``make run`` serves
     it: ``manage.py serve``'s gunicorn command line (uvicorn workers, the pages on a pool of
     ``threads`` threads a process, database connections kept); its port."""
-    from scorekeeper.table.management.commands.serve import _gunicorn
+    from scorekeeper.server.management.commands.serve import _gunicorn
 
     port = _free_port()
     env = dict(

@@ -1,14 +1,11 @@
 """The app for an ASGI server (``manage.py serve``: gunicorn with uvicorn workers).
 
-A game page's stream of server-sent events (``views.game_events``) is answered on ASGI itself
-(``table.stream``): one connection each, held open, no thread busy. Every other request — the
-pages, sync views — goes to Django's WSGI handler on a pool of threads (a2wsgi), exactly as under a
-WSGI server: each thread keeps its database connection, and a request costs what it cost there.
-Both are second paths beside Django's own ASGI handler, kept because ``python -m benchmarks live``
-measured them (one uvicorn worker, this 2-core machine): through it a page costs 3.6 ms of CPU
-instead of 0.54 ms (a thread of its own and a hop between threads for each sync middleware), and a
-stream's opening and closing 3.4-4.4 ms instead of 0.73-0.90 ms. tests/server/test_asgi.py and
-tests/server/test_stream.py check that both answer as Django's ASGI handler does.
+A game page's stream of server-sent events (``table.live.views.game_events``) goes to Django's own
+ASGI handler: an async view, one connection each, held open, no thread busy. Every other request —
+the pages, sync views — goes to Django's WSGI handler on a pool of threads (a2wsgi), exactly as under
+a WSGI server: each thread keeps its database connection. Django's ASGI handler would serve the
+pages too, at several times a page's CPU (a thread hop for each sync middleware and view): the
+figures are in benchmarks/README.md. tests/server/test_asgi.py checks both answer as Django does.
 """
 
 from __future__ import annotations
@@ -17,6 +14,7 @@ import os
 from typing import Any
 
 from a2wsgi import WSGIMiddleware
+from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
 from django.urls import Resolver404, resolve
 
@@ -25,17 +23,17 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
 THREADS = int(os.environ.get("SCOREKEEPER_THREADS") or 4)  # pages answered at once by one process
 
 pages = WSGIMiddleware(get_wsgi_application(), workers=THREADS)  # type: ignore[arg-type]  # sets Django up
+streams = get_asgi_application()
 
-from scorekeeper.table import stream, views  # noqa: E402  # after Django is set up
+from scorekeeper.table.live.views import game_events  # noqa: E402  # after Django is set up
 
 
-def streamed(path: str) -> int | None:
-    """The game whose stream ``path`` names (``views.game_events``), else None."""
+def streamed(path: str) -> bool:
+    """Whether ``path`` names a game's stream."""
     try:
-        match = resolve(path)
+        return resolve(path).func is game_events
     except Resolver404:
-        return None
-    return int(match.kwargs["game_id"]) if match.func is views.game_events else None
+        return False
 
 
 # The URLconf and every view imported now, not by the first request: under ``make run`` (gunicorn's
@@ -44,8 +42,7 @@ streamed("/")
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
-    game = streamed(scope["path"]) if scope["type"] == "http" else None
-    if game is not None:
-        await stream.serve(scope, receive, send, game)
+    if scope["type"] == "http" and streamed(scope["path"]):
+        await streams(scope, receive, send)
     else:
         await pages(scope, receive, send)  # type: ignore[arg-type]  # lifespan included: a2wsgi answers it

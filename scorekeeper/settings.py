@@ -80,9 +80,11 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "axes",
+    "scorekeeper.guards",
     "scorekeeper.table",
     "scorekeeper.history",
     "scorekeeper.rulebook",
+    "scorekeeper.server",
 ]
 
 MIDDLEWARE = [
@@ -161,8 +163,8 @@ CACHES: dict[str, dict[str, object]] = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("DJANGO_CACHE_ENTRIES", "5000"))},
     },
-    # The per-client limits on public writes (scorekeeper/limits.py), counted in the database so that
-    # every app process and server counts together (the table is made by migration table 0004).
+    # The per-client limits on public writes (scorekeeper/guards/limits.py), counted in the database so
+    # that every app process and server counts together (the table is made by migration guards 0001).
     "limits": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "scorekeeper_limits"},
 }
 
@@ -245,8 +247,8 @@ AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "scorekeeper.table.access.client_ip"
-AXES_USERNAME_CALLABLE = "scorekeeper.table.access.login_username"
+AXES_CLIENT_IP_CALLABLE = "scorekeeper.guards.clients.client_ip"
+AXES_USERNAME_CALLABLE = "scorekeeper.guards.clients.login_username"
 
 # One line per request (scorekeeper/request_log.py) and no secret in any line: join tokens and query
 # strings are taken out of every message of the app's handler and of Django's request loggers.

@@ -13,8 +13,11 @@ from django.http import HttpResponse, HttpResponseBase
 from django.test import Client, RequestFactory
 from django.utils import translation
 
-from scorekeeper.table import access, services
+from scorekeeper.table import access
+from scorekeeper.table.games import services as game_services
 from scorekeeper.table.models import Device, Game, Role, Table
+from scorekeeper.table.phones import services as phone_services
+from scorekeeper.table.scoring import deals as deal_services
 
 NAMES = ["Ann", "Ben", "Cleo"]
 
@@ -113,7 +116,7 @@ def as_phone(client: Client, *devices: Device) -> Client:
 
 @pytest.fixture
 def table(db: Any) -> Table:
-    table, _ = services.create_table(name="Test table", device_name="Scorer's phone")
+    table, _ = phone_services.create_table(name="Test table", device_name="Scorer's phone")
     return table
 
 
@@ -153,7 +156,7 @@ def new_game(
 ) -> Game:
     """A game made through the services, its deals (RECORD.md form) added one by one."""
     by = by or table.devices.filter(role=Role.SCORE).first()
-    game = services.create_game(
+    game = game_services.create_game(
         table=table,
         kind=kind,
         profile=profile,
@@ -163,7 +166,7 @@ def new_game(
         by=by,
     )
     for deal in deals:
-        services.add_deal(game=game, deal=deal, by=by)
+        deal_services.add_deal(game=game, deal=deal, by=by)
     return Game.objects.prefetch_related("seats__player").get(pk=game.pk)
 
 
@@ -190,7 +193,7 @@ def gin_game(make_game: Callable[..., Game]) -> Game:
 @pytest.fixture
 def plays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The numbers of the deals the engine plays from here on (``rules.games.play``), in order."""
-    from scorekeeper.table import engine
+    from scorekeeper.table.scoring import engine
 
     numbers: list[int] = []
     real = engine.games.play

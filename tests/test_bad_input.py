@@ -15,8 +15,10 @@ from django.core.management import call_command
 from django.test import Client
 
 from scorekeeper.rules.record import FORMAT
-from scorekeeper.table import engine
 from scorekeeper.table.models import Change, Deal, Device, Game, Link, Player, Role, Submission
+from scorekeeper.table.phones import services as phone_services
+from scorekeeper.table.scoring import deals as deal_services
+from scorekeeper.table.scoring import engine
 from tests.app_data import GIN_KNOCK, OK_SMALL, gin_post, ok_post, ok_record_deal
 from tests.conftest import NAMES, as_phone
 
@@ -74,9 +76,8 @@ def test_odd_hidden_numbers_in_the_deal_form_never_fail(client, ok_game, field, 
 
 @pytest.mark.parametrize("version", ["²", "①", "٣", HUGE, "-1", "x", ""])
 def test_an_odd_version_in_the_delete_form_never_fails(client, ok_game, version):
-    from scorekeeper.table import services
 
-    deal = services.add_deal(game=ok_game, deal=ok_record_deal(OK_SMALL, NAMES))
+    deal = deal_services.add_deal(game=ok_game, deal=ok_record_deal(OK_SMALL, NAMES))
     r = client.post(f"/games/{ok_game.pk}/deals/{deal.pk}/delete/", {"version": version})
     assert r.status_code in (302, 409)
 
@@ -201,9 +202,8 @@ def test_a_nul_in_the_games_filter_is_no_error(client, ok_game):
 
 
 def test_a_nul_in_a_phones_name_when_joining(table, scorer):
-    from scorekeeper.table import services
 
-    link = services.create_link(table=table, role=Role.FOLLOW, by=scorer)
+    link = phone_services.create_link(table=table, role=Role.FOLLOW, by=scorer)
     phone = Client()
     r = phone.post(f"/join/{link.token}/", {"name": "Ben\x00's phone"})
     assert r.status_code in (302, 400)

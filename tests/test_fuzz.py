@@ -23,8 +23,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import profiles
-from scorekeeper.table import engine, services
 from scorekeeper.table.models import Change, Device, Game, Link, Player, Role, Table
+from scorekeeper.table.phones import services as phone_services
+from scorekeeper.table.scoring import engine
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
 from tests.conftest import NAMES, as_phone, new_game
 
@@ -146,7 +147,7 @@ def world(table, scorer) -> World:
         follower=as_phone(Client(), follower),
         stranger=Client(),
         games=games,
-        link=services.create_link(table=table, role=Role.FOLLOW, by=scorer),
+        link=phone_services.create_link(table=table, role=Role.FOLLOW, by=scorer),
     )
 
 

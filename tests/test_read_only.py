@@ -16,8 +16,9 @@ from django.db import connection
 from django.test import Client
 
 from scorekeeper.history import services as history_services
-from scorekeeper.table import services
 from scorekeeper.table.models import Player
+from scorekeeper.table.phones import services as phone_services
+from scorekeeper.table.scoring import deals as deal_services
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_post, ok_record_deal
 from tests.conftest import NAMES, as_phone, body
 
@@ -69,9 +70,9 @@ def games(make_game, scorer):
         deals=[gin_record_deal(d, ["Ann", "Ben"]) for d in (GIN_KNOCK, GIN_BIG)],
     )
     second = ok.deals.get(number=2)
-    services.edit_deal(game=ok, deal_id=second.pk, version=1, deal=ok_record_deal(OK_BIG, NAMES), by=scorer)
-    services.delete_deal(game=gin, deal_id=gin.deals.get(number=2).pk, version=None, by=scorer)
-    services.switch_rules(game=ok, profile="laws", options={}, by=scorer)
+    deal_services.edit_deal(game=ok, deal_id=second.pk, version=1, deal=ok_record_deal(OK_BIG, NAMES), by=scorer)
+    deal_services.delete_deal(game=gin, deal_id=gin.deals.get(number=2).pk, version=None, by=scorer)
+    deal_services.switch_rules(game=ok, profile="laws", options={}, by=scorer)
     return ok, gin
 
 
@@ -120,7 +121,7 @@ def pages(ok, gin, link_token: str) -> list[str]:
 
 def test_every_page_works_on_a_read_only_database(client, games, table, scorer, follower):
     ok, gin = games
-    link = services.create_link(table=table, role="follow", by=scorer)
+    link = phone_services.create_link(table=table, role="follow", by=scorer)
     urls = pages(ok, gin, str(link.token))
     phones = {"scorer": client, "follower": as_phone(Client(), follower), "stranger": Client()}
     for phone in phones.values():
@@ -147,7 +148,7 @@ def test_every_page_works_on_a_read_only_database(client, games, table, scorer, 
 def test_lists_show_names_as_they_are_now_after_a_rename_and_a_merge(client, games, make_game):
     ok, gin = games
     dora = make_game(kind="oklahoma-gin", profile="standard", players=["Dora", "Ed"])
-    services.add_deal(game=dora, deal=gin_record_deal(GIN_BIG, ["Dora", "Ed"]))
+    deal_services.add_deal(game=dora, deal=gin_record_deal(GIN_BIG, ["Dora", "Ed"]))
     history_services.rename_player(player=Player.objects.get(name="Ann"), name="Annabel")
     history_services.merge_players(source=Player.objects.get(name="Dora"), into=Player.objects.get(name="Cleo"))
     with read_only() as tried:

@@ -9,7 +9,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from scorekeeper.rulebook.forms import in_language
 from scorekeeper.rules import profiles
-from scorekeeper.table.forms import house_option_fields, house_options
+from scorekeeper.table.games.forms import house_option_fields, house_options
 from scorekeeper.table.models import Game, GameKind, GameState, Player
 
 # A phone's import: at most 16 MB (several hundred games). The import holds the database for its

@@ -12,11 +12,10 @@ from django.utils.translation import gettext
 from scorekeeper.rules import profiles
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.results import DealResult, GameResult, Line
-from scorekeeper.table import engine
 from scorekeeper.table.changes import knob_in_sentence
 from scorekeeper.table.models import Game
-from scorekeeper.table.present import outcome_text
-from scorekeeper.table.templatetags.cards import value_text
+from scorekeeper.table.scoring import engine
+from scorekeeper.table.text import outcome_text, value_text
 
 
 @dataclass

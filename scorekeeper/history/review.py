@@ -28,8 +28,9 @@ from scorekeeper.history.charts import running_totals_svg, sampled
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.rules.results import DealResult, GameResult
-from scorekeeper.table import engine, present
+from scorekeeper.table import present
 from scorekeeper.table.models import Game
+from scorekeeper.table.scoring import engine
 
 PER_PAGE = 10  # deals on a page of the review
 CHART_POINTS = 60  # the most deals the chart is drawn at (a longer game: every k-th and the last)

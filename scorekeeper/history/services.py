@@ -1,53 +1,17 @@
-"""The writes of the history pages: rename or merge a player, import game records.
-(Switching a game's rules is a write of the table: ``table.services.switch_rules``.)"""
+"""The writes of the history pages: rename or merge a player (importing records: ``imports``;
+switching a game's rules is a deal write: ``table.scoring.deals.switch_rules``)."""
 
 from __future__ import annotations
 
-import gc
-import io
-import itertools
-import multiprocessing
-import os
-import pickle
-import tempfile
-from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
-from typing import IO, Any, cast
-
 from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
 
-from scorekeeper.history.transfer import NotExportLayout, iter_record_texts, iter_records, record_of_text
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.messages import msg
 from scorekeeper.rules.players import MAX_PLAYER_NAME
-from scorekeeper.table import engine, live
-from scorekeeper.table.figures import Tally, merged
-from scorekeeper.table.models import (
-    Change,
-    ChangeAction,
-    Deal,
-    Device,
-    Game,
-    GameState,
-    Player,
-    Seat,
-    Table,
-    clean_name,
-    name_key,
-)
-from scorekeeper.table.rows import insert_rows, insert_rows_from, insert_rows_returning_ids, prepared
-from scorekeeper.table.services import (
-    Actor,
-    ScoredRow,
-    player_name_errors,
-    result_fields,
-    seat_figures,
-)
+from scorekeeper.table.live import signals
+from scorekeeper.table.models import Game, Player, Seat, Table, clean_name, name_key
+from scorekeeper.table.scoring.figures import merged
 
 
 def _check_name(name: str) -> str:
@@ -64,8 +28,8 @@ def rename_player(*, player: Player, name: str) -> Player:
     """Rename a player everywhere: one row, whatever the history (deals hold seats, not names).
     The table's ``names`` is bumped: it is in the key of its games' cached results and fragments
     (``engine.game_result``, ``present.version_key``) and in their pages' validators
-    (``live.etag``), so every game of the table, a finished one too, shows the new name to a phone
-    holding its page, and the phones watching one live are told (``live.names_changed``). No
+    (``live.answers.etag``), so every game of the table, a finished one too, shows the new name to a phone
+    holding its page, and the phones watching one live are told (``live.signals.names_changed``). No
     game's version changes: a rename costs the same after 200 games as after 5,000 (issue 23)."""
     name = _check_name(name)
     player = Player.objects.select_for_update().get(pk=player.pk)
@@ -78,7 +42,7 @@ def rename_player(*, player: Player, name: str) -> Player:
         player.name = name
         player.save(update_fields=["name", "key"])
         Table.objects.filter(pk=player.table_id).update(names=F("names") + 1)
-        live.names_changed(player.table_id)
+        signals.names_changed(player.table_id)
     return player
 
 
@@ -110,271 +74,8 @@ def merge_players(*, source: Player, into: Player) -> Player:
         )
     games = list(Game.objects.filter(seats__player=source).values_list("pk", flat=True))
     Game.objects.filter(pk__in=games).update(version=F("version") + 1)
-    live.games_changed(games)
+    signals.games_changed(games)
     merged(source=source.pk, into=into.pk).write()  # source's figures become into's
     Seat.objects.filter(player=source).update(player=into)
     source.delete()  # with his figures
     return into
-
-
-@dataclass
-class ImportReport:
-    game_ids: list[int] = field(default_factory=list)  # the games imported, in the records' order
-    errors: list[dict[str, Any]] = field(default_factory=list)  # {"record": i, "errors": [RecordError dicts]}
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-    @property
-    def games(self) -> list[Game]:
-        """The games imported, read from the database (in the records' order)."""
-        by_id = Game.objects.in_bulk(self.game_ids)
-        return [by_id[pk] for pk in self.game_ids]
-
-
-# Games written at a time by an import: enough for few statements, few enough for little memory.
-IMPORT_BATCH = 100
-# Records a worker of an import scores at a time (``workers`` > 1), and the chunks in flight: few
-# enough for little memory, enough to keep every worker busy.
-IMPORT_CHUNK = 8
-IMPORT_IN_FLIGHT = 4
-
-
-def import_records(*, table: Table, records: Iterable[Any], by: Actor = "import", workers: int = 1) -> ImportReport:
-    """Import game records (any iterable: a reader of a file yields them one at a time): each is
-    scored by the engine, deal by deal, and written with its results, its seats' figures and its
-    change history, a batch of games at a time, in one transaction. When any record is invalid (or
-    the file breaks off) nothing at all is saved and the report lists every error of every record.
-    Memory holds a batch of games, whatever the number of records. With ``workers`` > 1 (the
-    command line's import of a history), that many processes score the records while this one
-    reads the file and writes; the same games, in the same order, with the same errors."""
-    return _import(table, records, by, workers, texts=False)
-
-
-def _import(table: Table, records: Iterable[Any], by: Actor, workers: int, *, texts: bool) -> ImportReport:
-    """``import_records`` of records, or of their texts (``texts``: ``iter_record_texts``). Lets
-    NotExportLayout through, having saved nothing.
-
-    Two steps, so that an import never holds the database against the tables: every record is
-    scored first, each scored game put aside in a temporary file (nothing is written while a record
-    may still be invalid); then the games are written a batch at a time, each batch in a short
-    transaction of its own, so that a save at another table waits for one batch at most."""
-    report = ImportReport()
-    with tempfile.TemporaryFile() as waiting:
-        count = 0
-        try:
-            for i, scored in enumerate(_scored(records, workers, texts), start=1):
-                if isinstance(scored, list):
-                    report.errors.append({"record": i, "errors": scored})
-                elif not report.errors:
-                    pickle.dump(scored, waiting, protocol=pickle.HIGHEST_PROTOCOL)
-                    count += 1
-        except RecordInvalid as exc:  # the file itself: not JSON from some point on
-            report.errors.append({"record": None, "errors": [e.as_dict() for e in exc.errors]})
-        except BrokenProcessPool:  # a worker process was killed (out of memory, say): nothing is saved
-            stopped = RecordError(msg("a process scoring the records stopped; nothing was imported"), rule="internal")
-            report.errors.append({"record": None, "errors": [stopped.as_dict()]})
-        if report.errors:
-            return report
-        waiting.seek(0)
-        batch = _Batch(table, by)
-        for start in range(0, count, IMPORT_BATCH):
-            with transaction.atomic():
-                for _ in range(min(IMPORT_BATCH, count - start)):
-                    batch.add(pickle.load(waiting))
-                report.game_ids += batch.write()
-    return report
-
-
-@dataclass(frozen=True)
-class _Scored:
-    """A record scored and laid out for writing (``_score``): the game's fields, its seats (the
-    player's name, then the seat's other fields) and its deals' fields, by ``attname`` and in the
-    database's form (``rows.prepared``: the worker process that scores a record prepares them)."""
-
-    game: dict[str, Any]
-    seats: list[tuple[str, dict[str, Any]]]
-    deals: list[dict[str, Any]]
-
-
-_Errors = list[dict[str, Any]]  # a record's errors, as RecordError.as_dict gives them
-
-
-def _score(rec: Any) -> _Scored | _Errors:
-    """One record scored deal by deal and laid out for writing, or every error of it (the engine's
-    whole-record check, then the names as the app keeps them: cleaned, any case). Reads and writes
-    nothing: a worker process of an import runs it."""
-    try:
-        played = engine.play_record(rec)
-    except RecordInvalid as first:
-        try:
-            engine.score(rec)  # raises with every error of the record
-        except RecordInvalid as exc:
-            return [e.as_dict() for e in exc.errors]
-        return [e.as_dict() for e in first.errors]
-    names = player_name_errors(played.names)
-    if names:
-        return [e.as_dict() for e in names]
-    result = played.played.result
-    seat_of = engine.seats_of(played.names)
-    deals, scored = [], []
-    for number, (cards, dr, standing) in enumerate(
-        zip(played.cards, played.played.deals, played.played.standings, strict=True), start=1
-    ):
-        fields = result_fields(dr, standing, played.names, seat_of)
-        scored.append(ScoredRow.of(number, fields))
-        deals.append(prepared(Deal, {"number": number, "cards": cards, **fields}))
-    game = prepared(
-        Game,
-        {
-            "kind": played.rules.game,
-            "profile": played.rules.profile,
-            "options": played.rules.options(),
-            "first_dealer": played.first_dealer,
-            "state": GameState.FINISHED.value if result.state == "finished" else GameState.IN_PROGRESS.value,
-            "winner": seat_of.get(result.winner) if result.winner else None,
-            "version": 1,
-            "scored_with": engine.RESULTS_VERSION,
-        },
-    )
-    seats = [
-        (
-            clean_name(name),
-            prepared(
-                Seat,
-                {"position": i, "kind": played.rules.game, **seat_figures(i, result, scored, played.rules.penalty)},
-            ),
-        )
-        for i, name in enumerate(played.names)
-    ]
-    return _Scored(game, seats, deals)
-
-
-def import_workers() -> int:
-    """Worker processes for the command line's import: one per core this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def _score_text(text: bytes) -> _Scored | _Errors:
-    """``_score`` of a record's text (``iter_record_texts``): a worker process reads the JSON."""
-    return _score(record_of_text(text))
-
-
-def _scored(records: Iterable[Any], workers: int, texts: bool) -> Iterator[_Scored | _Errors]:
-    """``_score`` of each record (``_score_text`` of each text), in order: here, or in ``workers``
-    processes forked from this one (a chunk of records at a time, a few chunks in flight) while
-    this one reads on and writes."""
-    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        yield from map(_score_text if texts else _score, records)
-        return
-    # Each worker first moves what it inherited (Django, the engine's tables) out of the garbage
-    # collector's sight: its collections then look at the objects of the records alone (about a
-    # quarter of a worker's time otherwise).
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=gc.freeze)
-    try:
-        pending: deque[Future[list[_Scored | _Errors]]] = deque()
-        for chunk in itertools.batched(records, IMPORT_CHUNK):
-            pending.append(pool.submit(_score_chunk, texts, chunk))
-            if len(pending) >= workers * IMPORT_IN_FLIGHT:
-                yield from pending.popleft().result()
-        while pending:
-            yield from pending.popleft().result()
-    finally:  # done, or stopped by an error: the chunks still waiting are not scored
-        pool.shutdown(cancel_futures=True)
-
-
-def _score_chunk(texts: bool, records: Sequence[Any]) -> list[_Scored | _Errors]:
-    score = _score_text if texts else _score  # in a worker: this module's, as forked
-    return [score(rec) for rec in records]
-
-
-class _Batch:
-    """Scored records waiting to be written together: a batch of games, their seats, deals and
-    changes in one statement each (``rows``: an import writes tens of thousands of them)."""
-
-    def __init__(self, table: Table, by: Actor) -> None:
-        self.table = table
-        self.device_id = by.pk if isinstance(by, Device) else None
-        self.by_name = by.name if isinstance(by, Device) else by or ""
-        self.players = {p.key: p for p in Player.objects.filter(table=table)}
-        self.games: list[dict[str, Any]] = []  # by game: its fields
-        self.seats: list[list[dict[str, Any]]] = []  # by game: its seats' fields but the game
-        self.deals: list[list[dict[str, Any]]] = []  # by game: its deals' fields but the game
-
-    def __len__(self) -> int:
-        return len(self.games)
-
-    def drop(self) -> None:
-        self.games, self.seats, self.deals = [], [], []
-
-    def _player(self, name: str) -> Player:
-        """The table's player by this name (a known player keeps his spelling), created when new."""
-        key = name_key(name)
-        player = self.players.get(key)
-        if player is None:
-            player = self.players[key] = Player.objects.create(table=self.table, name=name)
-        return player
-
-    def add(self, scored: _Scored) -> None:
-        self.games.append(scored.game)
-        self.deals.append(scored.deals)
-        self.seats.append([{**fields, "player_id": self._player(name).pk} for name, fields in scored.seats])
-
-    def write(self) -> list[int]:
-        """Write the waiting games; return their ids."""
-        if not self.games:
-            return []
-        now = timezone.now()
-        at = prepared(Game, {"created": now})["created"]
-        ids = insert_rows_returning_ids(
-            Game, [{**game, "table_id": self.table.pk, "created": at, "updated": at} for game in self.games]
-        )
-        insert_rows(Seat, [{**row, "game_id": gid} for gid, rows in zip(ids, self.seats, strict=True) for row in rows])
-        tally = Tally()  # what the games add to their players' figures
-        for game, seats in zip(self.games, self.seats, strict=True):
-            tally.add(game["kind"], game["state"] == GameState.FINISHED, seats)
-        tally.write()
-        insert_rows(
-            Deal,
-            [
-                {**row, "game_id": gid, "created": at, "updated": at}
-                for gid, rows in zip(ids, self.deals, strict=True)
-                for row in rows
-            ],
-        )
-        insert_rows_from(  # each deal's change: added, by whom, with its cards
-            Change,
-            Deal,
-            {"game_id": "game", "deal_id": "id", "number": "number", "after": "cards"},
-            prepared(
-                Change,
-                {"action": ChangeAction.DEAL_ADDED.value, "at": now, "by_id": self.device_id, "by_name": self.by_name},
-            ),
-            "game",
-            ids,
-        )
-        self.drop()
-        return ids
-
-
-def import_text(
-    *, table: Table, text: str | bytes | IO[bytes] | IO[str], by: Actor = "import", workers: int = 1
-) -> ImportReport:
-    """Import the records of a file (its text, or the file open for reading: read a chunk at a
-    time, a few records in memory at a time). With ``workers`` > 1, a file laid out as an export
-    lays it out is taken apart record by record without reading its JSON, and the worker
-    processes read each record's text (cheaper than sending them the records read here); any
-    other file, or one found not valid there, is read again from its start as JSON
-    (``iter_records``): the same games, or the same errors, either way."""
-    source = io.BytesIO(text) if isinstance(text, bytes) else text
-    if workers > 1 and not isinstance(source, str) and source.seekable() and isinstance(source.read(0), bytes):
-        start = source.tell()
-        try:
-            return _import(table, iter_record_texts(cast(IO[bytes], source)), by, workers, texts=True)
-        except NotExportLayout:
-            source.seek(start)
-    return import_records(table=table, records=iter_records(text), by=by, workers=workers)

@@ -13,7 +13,7 @@ from django.db.models import Q
 
 from scorekeeper.history.lists import LISTED, rows
 from scorekeeper.rules import profiles
-from scorekeeper.table import present
+from scorekeeper.table import text
 from scorekeeper.table.models import Deal, Game, HeadToHead, Player, PlayerFigures, Seat
 
 GAMES_SHOWN = 50  # the newest games listed on the page (the games list has them all)
@@ -115,7 +115,7 @@ def _best_and_worst(player: Player, kinds: list[GameKindStats]) -> None:
     )
     for k, which, f in found:
         f["outcome"] = outcomes.get((f["game"], f["deal"]), "")
-        f["outcome_text"] = present.outcome_text(f["outcome"])
+        f["outcome_text"] = text.outcome_text(f["outcome"])
         setattr(k, which, f)
 
 

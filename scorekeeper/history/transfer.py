@@ -22,8 +22,8 @@ from django.utils.translation import pgettext_lazy
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.messages import Msg, msg
 from scorekeeper.rules.record import HUGE_NUMBER, check_text
-from scorekeeper.table import engine
 from scorekeeper.table.models import Deal, Game, Seat
+from scorekeeper.table.scoring import engine
 
 # Games read at a time by an export: memory holds one chunk of games, whatever the history.
 EXPORT_CHUNK = 200

@@ -15,20 +15,20 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scorekeeper.history import lists, services, transfer
+from scorekeeper.guards.limits import IMPORTS, limited
+from scorekeeper.history import imports, lists, services, transfer
 from scorekeeper.history import rescore as rescoring
 from scorekeeper.history import review as reviewing
 from scorekeeper.history.forms import MAX_UPLOAD, TOO_LARGE, GamesFilter, ImportForm, MergeForm, RenameForm, RescoreForm
 from scorekeeper.history.stats import player_stats
-from scorekeeper.limits import IMPORTS, limited
 from scorekeeper.rules import profiles
 from scorekeeper.rules.errors import RecordInvalid
-from scorekeeper.table import access
-from scorekeeper.table import services as table_services
+from scorekeeper.table import access, submissions
 from scorekeeper.table.changes import change_history
-from scorekeeper.table.forms import new_submission
 from scorekeeper.table.models import Device, Game, Player, Role
 from scorekeeper.table.pages import HtmxHttpRequest, render_page
+from scorekeeper.table.scoring import deals
+from scorekeeper.table.submissions import new_submission
 
 PAGE = 50
 
@@ -85,12 +85,10 @@ def undo(request: HtmxHttpRequest, game: Game, device: Device, change_id: int) -
     # The page's undo buttons share its token: a submit is one button's, so the token is scoped to the change.
     token = request.POST.get("submission") or ""
     try:
-        table_services.undo(
-            game=game, change_id=change_id, by=device, submission=f"{token}-{change_id}" if token else None
-        )
-    except table_services.Duplicate as done:
+        deals.undo(game=game, change_id=change_id, by=device, submission=f"{token}-{change_id}" if token else None)
+    except submissions.Duplicate as done:
         return HttpResponseRedirect(done.answer)
-    except (table_services.Conflict, RecordInvalid) as exc:
+    except (submissions.Conflict, RecordInvalid) as exc:
         problems = [str(e) for e in exc.errors] if isinstance(exc, RecordInvalid) else [str(exc)]
         return render(
             request,
@@ -122,14 +120,14 @@ def rescore(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespons
         access.require(request, game.table_id, Role.SCORE)
         if valid:
             try:
-                table_services.switch_rules(
+                deals.switch_rules(
                     game=game,
                     profile=form.profile(),
                     options=form.options(),
                     by=device,
                     submission=params.get("submission") or None,
                 )
-            except table_services.Duplicate as done:
+            except submissions.Duplicate as done:
                 return HttpResponseRedirect(done.answer)
             except RecordInvalid as exc:
                 problems = [str(e) for e in exc.errors]
@@ -278,7 +276,7 @@ def import_games(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = ImportForm(request.POST, request.FILES)
         if form.is_valid():
-            report = services.import_text(table=scorer.table, text=form.payload(), by=scorer)
+            report = imports.import_text(table=scorer.table, text=form.payload(), by=scorer)
             if report.ok:
                 n = len(report.game_ids)
                 messages.success(request, ngettext("Imported {n} game.", "Imported {n} games.", n).format(n=n))

@@ -11,7 +11,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from scorekeeper.rules import profiles, rulebook
 from scorekeeper.rules.rulebook import Book, DealExample, Example
-from scorekeeper.table import present
+from scorekeeper.table import present, text
 
 # What a legal meld is, after its ✔ (the engine's kind of meld).
 MELD_KINDS = {
@@ -40,7 +40,7 @@ def example_view(example: Example, rules: profiles.Rules) -> dict[str, Any]:
     deal = result.deals[-1]
     view.update(
         result=result,
-        outcome=present.outcome_text(deal.outcome),
+        outcome=text.outcome_text(deal.outcome),
         number=deal.number,
         actor=deal.actor,
         multiplier=deal.multiplier,

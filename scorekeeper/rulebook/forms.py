@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 
 from scorekeeper.rules import checker, profiles
 from scorekeeper.rules.errors import RecordError
-from scorekeeper.table.forms import house_option_fields, house_options
+from scorekeeper.table.games.forms import house_option_fields, house_options
 
 MAX_TEXT = checker.MAX_TEXT
 MAX_DEAL = checker.MAX_DEAL

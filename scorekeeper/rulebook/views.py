@@ -13,15 +13,16 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from scorekeeper.limits import CHECKS, limited
+from scorekeeper.guards.limits import CHECKS, limited
 from scorekeeper.rulebook import links
 from scorekeeper.rulebook.book import chapters, house_options
 from scorekeeper.rulebook.forms import BookOptionsForm, CheckerForm
 from scorekeeper.rules import checker, profiles, rulebook
 from scorekeeper.rules.errors import RecordInvalid
-from scorekeeper.table import access, engine
+from scorekeeper.table import access
 from scorekeeper.table.models import Device, Game, Role
 from scorekeeper.table.pages import HtmxHttpRequest, render_page
+from scorekeeper.table.scoring import engine
 
 
 @require_safe

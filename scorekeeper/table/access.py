@@ -9,17 +9,16 @@ write (403). A revoked device stops working at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import wraps
-from typing import Any, Concatenate, ParamSpec
+from typing import Any, Concatenate, NamedTuple, ParamSpec
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import FilteredRelation, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 
-from scorekeeper.table import poll, rawgame
-from scorekeeper.table.models import Device, Game, Role, Table
+from scorekeeper.table.models import Device, Game, Role, Seat, Table
 from scorekeeper.table.pages import HtmxHttpRequest
 
 COOKIE = "sk_devices"
@@ -69,10 +68,16 @@ class OffTable(PermissionDenied):
     link it already used brings it back until a scorer lets it back."""
 
 
+def _an_id(pk: int) -> bool:
+    """Whether the database can hold ``pk`` as an id: one it cannot names nothing (and a query
+    with it would fail on an integer too large)."""
+    return 0 < pk < 2**63
+
+
 def off_table(request: HttpRequest, table_id: int) -> Device | None:
     """This phone's device at the table that a scorer took off the table, if the phone holds one."""
     ids = device_ids(request)
-    if not ids or not 0 < table_id < 2**63:  # an id the database cannot hold names no table
+    if not ids or not _an_id(table_id):
         return None
     return Device.objects.filter(pk__in=ids, table_id=table_id, revoked__isnull=False).order_by("-revoked").first()
 
@@ -140,31 +145,64 @@ def site_url(request: HttpRequest, path: str = "/") -> str:
 def game_and_device(request: HttpRequest, game_id: int) -> tuple[Game, Device]:
     """The game with its table and the deal the players are entering, if one is open (``open_deal``
     read with it: a game with none costs no query to say so), and this phone's device at that table
-    (as ``device_at`` finds it), in one query (``rawgame``): what every page of a game needs first.
-    404 when there is no such game or the phone is not at its table (a stranger cannot even learn
-    that the id is taken)."""
-    game, device = rawgame.game_and_device(device_ids(request), game_id)
+    (as ``device_at`` finds it: a ``FilteredRelation`` of the table's devices to the phone's own),
+    in one query: what every page of a game needs first. 404 when there is no such game or the
+    phone is not at its table (a stranger cannot even learn that the id is taken)."""
+    ids = device_ids(request)
+    games = Game.objects.select_related("table", "open_deal")
+    if ids:
+        mine = Q(table__devices__pk__in=ids, table__devices__revoked__isnull=True)
+        games = games.annotate(mine=FilteredRelation("table__devices", condition=mine))
+        games = games.select_related("mine")  # type: ignore[misc]  # django-stubs knows no FilteredRelation here
+        games = games.order_by("-mine__role", "-mine__pk")  # one that scores ("score" > "follow"), else the newest
+    game = games.filter(pk=game_id).first() if _an_id(game_id) else None
     if game is None:
         raise Http404("No such game")
+    device: Device | None = getattr(game, "mine", None)
     if device is None:
         raise _not_at(request, game.table_id)
+    device.table = game.table
     return game, device
 
 
-def watching(request: HttpRequest, game_id: int) -> poll.LiveState:
-    """A live page's cheap check: the game's version, its table's names and this phone's role at
-    its table (404 as ``game_and_device``), in one raw query (``poll``: the once-a-second poll,
-    where it matters)."""
-    found = poll.live_state(device_ids(request), game_id)
+class LiveState(NamedTuple):
+    """What a game's live page shows changes with (``live.answers.etag``), and the phone's role there."""
+
+    version: int  # the game's: bumped by every write to it
+    names: int  # its table's: bumped by a rename of one of its players (every game of the table shows it)
+    role: str
+    table: int
+
+
+def live_state(device_ids: list[int], game_id: int) -> LiveState | None:
+    """The game's version and its table's names, and the role of the phone's device at its table
+    (``device_at``'s: one that scores, if the phone holds two; a revoked one does not count), in
+    one query; None when there is no such game or none of ``device_ids`` is at its table. What a
+    live page's fetch is answered by before anything is loaded (a 304), and a stream's access check."""
+    if not device_ids or not _an_id(game_id):
+        return None
+    found = (
+        Device.objects.filter(pk__in=device_ids, revoked__isnull=True, table__games=game_id)
+        .order_by("-role", "-pk")  # "score" sorts after "follow"; else the newest
+        .values_list("table__games__version", "table__names", "role", "table_id")
+        .first()
+    )
+    return None if found is None else LiveState(*found)
+
+
+def watching(request: HttpRequest, game_id: int) -> LiveState:
+    """A live page's cheap check (``live_state``), 404 as ``game_and_device``."""
+    found = live_state(device_ids(request), game_id)
     if found is None:
         raise Http404("No such game")
     return found
 
 
 def with_players(game: Game) -> Game:
-    """The game with its seats, their players and the phones at them (one query, once: ``rawgame``)."""
-    if "seats" not in getattr(game, "_prefetched_objects_cache", {}):
-        rawgame.seats(game)
+    """The game with its seats in order, their players and the phones at them (one query, once)."""
+    prefetch_related_objects(
+        [game], Prefetch("seats", Seat.objects.select_related("player", "phone").order_by("position"))
+    )
     return game
 
 
@@ -188,26 +226,3 @@ def game_view(
         return inner
 
     return wrap
-
-
-def client_ip(request: HttpRequest) -> str | None:
-    """The address a request came from, for the admin's login throttling: the last address of
-    X-Forwarded-For when a proxy that sets it stands in front (``DJANGO_BEHIND_PROXY``), else
-    the peer's. Never the first X-Forwarded-For address: a client can write that one."""
-    if settings.BEHIND_PROXY:
-        forwarded = [a.strip() for a in request.headers.get("x-forwarded-for", "").split(",") if a.strip()]
-        if forwarded:
-            return forwarded[-1]
-    return request.META.get("REMOTE_ADDR")
-
-
-MAX_LOGIN_NAME = 150  # django.contrib.auth's user names
-
-
-def login_username(request: HttpRequest, credentials: Mapping[str, Any] | None = None) -> str | None:
-    """The name a failed admin login is counted under by the throttling (django-axes): as typed,
-    cut to the longest a user name can be. The login form lets any length through to the check,
-    and the throttling's table holds 255 characters: PostgreSQL refused a longer one (a 500)."""
-    source = credentials if credentials else getattr(request, "POST", {})
-    name = source.get("username")
-    return name[:MAX_LOGIN_NAME] if isinstance(name, str) else None

@@ -8,7 +8,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from scorekeeper.table import services
+from scorekeeper.table.games import services as games
 from scorekeeper.table.models import Change, Deal, Device, Game, Link, Player, Seat, Table
 
 
@@ -57,13 +57,13 @@ class GameAdmin(ReadOnly):
     list_filter = ("kind", "state")
     inlines = [SeatInline]
 
-    # A game deleted takes what it added to its players' figures with it (``services.delete_game``).
+    # A game deleted takes what it added to its players' figures with it (``games.delete_game``).
     def delete_model(self, request: HttpRequest, obj: Game) -> None:
-        services.delete_game(game=obj)
+        games.delete_game(game=obj)
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         for game in queryset:
-            services.delete_game(game=game)
+            games.delete_game(game=game)
 
 
 @admin.register(Player)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from scorekeeper.rules import profiles
 from scorekeeper.rules.cards import CardError, parse_token
 from scorekeeper.table.models import Change, ChangeAction, Game
-from scorekeeper.table.templatetags.cards import value_text
+from scorekeeper.table.text import value_text
 
 _ACTION_TEXT = {
     ChangeAction.DEAL_ADDED: pgettext_lazy("a change to a deal", "entered"),

@@ -180,6 +180,12 @@ class GameQuerySet(models.QuerySet["Game"]):
         """Newest first, with the seats and players a list shows (no query per game)."""
         return self.order_by("-created", "-id").prefetch_related("seats__player")
 
+    def locked(self, pk: int) -> Game:
+        """The game for a write, its row locked until the transaction ends (PostgreSQL; SQLite's
+        writes hold the whole database), with its seats and players: two phones writing to one
+        game are served one after the other."""
+        return self.select_for_update().prefetch_related("seats__player").get(pk=pk)
+
 
 class Game(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")

@@ -1,11 +1,13 @@
-"""THE htmx page helper: render a page, or for an htmx request only the fragment it asked for."""
+"""THE htmx page helper: render a page, or for an htmx request only the fragment it asked for; a
+form of the game page refused, said on the game page; an address by id for a whole list."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django_htmx.middleware import HtmxDetails
@@ -32,3 +34,14 @@ def url_by_id(viewname: str, *args: Any) -> Callable[[int], str]:
     mark = 987654321
     head, tail = reverse(viewname, args=[*args, mark]).rsplit(str(mark), 1)
     return lambda pk: f"{head}{pk}{tail}"
+
+
+# A refusal of a seat's form is said in the seats' section, beside the seats (its message's tag).
+AT_SEATS = "seats"
+
+
+def refused(request: HtmxHttpRequest, game_id: int, text: str, *, at: str = "") -> HttpResponseRedirect:
+    """Back to the game page where the message says why (``components/messages.html``): beside the
+    seats for a seat's refusal (``at=AT_SEATS``), else at the top."""
+    messages.error(request, text, extra_tags=at)
+    return HttpResponseRedirect(reverse("table:game", args=[game_id]) + ("#seats" if at == AT_SEATS else "#messages"))

@@ -11,19 +11,13 @@ from typing import Any
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext
 
-from scorekeeper.rules.messages import Msg, outcome_words
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.rules.results import ColumnResult, ColumnStanding, DealResult, GameResult, PlayerDeal, Standing
-from scorekeeper.table import engine
 from scorekeeper.table.access import with_players
 from scorekeeper.table.models import Game
 from scorekeeper.table.pages import url_by_id
-from scorekeeper.table.templatetags.cards import signed_text
-
-
-def outcome_text(outcome: str) -> Msg:
-    """How a deal ended (a message: shown in the page's language)."""
-    return outcome_words(outcome)
+from scorekeeper.table.scoring import engine
+from scorekeeper.table.text import outcome_text, signed_text
 
 
 class GamePage:

@@ -24,9 +24,11 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.db.models import Model
 
-from scorekeeper.table import services
+from scorekeeper.table.games import services as game_services
 from scorekeeper.table.management.commands.backup import EXPORTED
 from scorekeeper.table.models import Change, Deal, Game, Link, Role, Submission
+from scorekeeper.table.phones import services as phone_services
+from scorekeeper.table.scoring import deals as deal_services
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,30 +56,30 @@ def two_tables() -> None:
     of the same name at both tables, games with deals added, edited, deleted and undone, a rules
     switch, a remembered submission, and the admin's user."""
     for n, name in enumerate(("Kitchen", "Club")):
-        table, scorer = services.create_table(name=name, device_name=f"{name} scorer")
-        follow = services.create_link(table=table, role=Role.FOLLOW, by=scorer)
-        ben = services.join_table(link=follow, name="Ben's phone")
-        services.revoke_link(link=services.create_link(table=table, role=Role.SCORE, by=scorer), by=scorer)
+        table, scorer = phone_services.create_table(name=name, device_name=f"{name} scorer")
+        follow = phone_services.create_link(table=table, role=Role.FOLLOW, by=scorer)
+        ben = phone_services.join_table(link=follow, name="Ben's phone")
+        phone_services.revoke_link(link=phone_services.create_link(table=table, role=Role.SCORE, by=scorer), by=scorer)
         if n:
-            services.revoke_device(device=ben, by=scorer)
-        ok = services.create_game(
+            phone_services.revoke_device(device=ben, by=scorer)
+        ok = game_services.create_game(
             table=table, kind="oklahoma", profile="book", options={}, players=NAMES, first_dealer=0, by=scorer
         )
         for deal in (OK_BIG, OK_SMALL, OK_BIG):
-            services.add_deal(game=ok, deal=ok_record_deal(deal, NAMES), by=scorer)
+            deal_services.add_deal(game=ok, deal=ok_record_deal(deal, NAMES), by=scorer)
         Submission.objects.create(token=f"form-of-{name}", answer=f"/games/{ok.pk}/#deal-3")
         second = ok.deals.get(number=2)
-        services.edit_deal(game=ok, deal_id=second.pk, version=second.version, deal=ok_record_deal(OK_BIG, NAMES))
-        services.delete_deal(game=ok, deal_id=ok.deals.get(number=3).pk, version=None, by=ben)
+        deal_services.edit_deal(game=ok, deal_id=second.pk, version=second.version, deal=ok_record_deal(OK_BIG, NAMES))
+        deal_services.delete_deal(game=ok, deal_id=ok.deals.get(number=3).pk, version=None, by=ben)
         deleted = ok.changes.order_by("-id").first()
         assert deleted is not None
-        services.undo(game=ok, change_id=deleted.pk, by=scorer)
-        services.switch_rules(game=ok, profile="laws", options={}, by=scorer)
-        gin = services.create_game(
+        deal_services.undo(game=ok, change_id=deleted.pk, by=scorer)
+        deal_services.switch_rules(game=ok, profile="laws", options={}, by=scorer)
+        gin = game_services.create_game(
             table=table, kind="oklahoma-gin", profile="standard", options={}, players=["Ann", "Dora"], by=scorer
         )
         for deal in (GIN_KNOCK, GIN_BIG):
-            services.add_deal(game=gin, deal=gin_record_deal(deal, ["Ann", "Dora"]), by=scorer)
+            deal_services.add_deal(game=gin, deal=gin_record_deal(deal, ["Ann", "Dora"]), by=scorer)
     get_user_model().objects.create_superuser("owner", "owner@example.org", "right-password-1")
 
 
@@ -99,7 +101,7 @@ def test_an_export_restores_into_an_empty_database_row_for_row(tmp_path):
         assert after[label] == rows, label
     assert sum(len(rows) for rows in after.values()) > 50
     # The database goes on from there: new ids after the restored ones.
-    table, _ = services.create_table(name="After", device_name="Phone")
+    table, _ = phone_services.create_table(name="After", device_name="Phone")
     assert table.pk > max(row["id"] for row in before["table.Table"])
 
 
@@ -130,7 +132,7 @@ def test_a_backup_taken_while_phones_save_holds_every_saved_deal(tmp_path):
     """Four phones save deals into four games through the services, each in its own thread and
     connection; a backup is taken meanwhile. Every deal whose save had returned before the backup
     began is in the copy, the copy is whole, and it holds nothing that was never saved."""
-    table, scorer = services.create_table(name="Busy", device_name="Phone")
+    table, scorer = phone_services.create_table(name="Busy", device_name="Phone")
     saved: list[tuple[float, int]] = []  # (when the save returned, the deal's id)
     stop = threading.Event()
     errors: list[BaseException] = []
@@ -138,11 +140,11 @@ def test_a_backup_taken_while_phones_save_holds_every_saved_deal(tmp_path):
     def phone() -> None:
         try:
             while not stop.is_set():  # a game of two deals, then the next game (none ends)
-                game = services.create_game(
+                game = game_services.create_game(
                     table=table, kind="oklahoma", profile="book", options={}, players=NAMES, by=scorer
                 )
                 for _ in range(2):
-                    deal = services.add_deal(game=game, deal=ok_record_deal(OK_SMALL, NAMES), by=scorer)
+                    deal = deal_services.add_deal(game=game, deal=ok_record_deal(OK_SMALL, NAMES), by=scorer)
                     saved.append((time.monotonic(), deal.pk))
         except BaseException as exc:
             errors.append(exc)

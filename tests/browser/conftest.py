@@ -68,7 +68,7 @@ class AsgiLiveServer:
         self._live_server_modified_settings = modify_settings(ALLOWED_HOSTS={"append": "127.0.0.1"})
 
     def stop(self) -> None:
-        from scorekeeper.table import watchers
+        from scorekeeper.table.live import hub as watchers
 
         self.server.should_exit = True
         self.thread.join(10)

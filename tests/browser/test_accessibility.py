@@ -7,7 +7,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser
 
-from scorekeeper.table import access, services
+from scorekeeper.table import access
+from scorekeeper.table.hands import services as hand_services
+from scorekeeper.table.phones import services as phone_services
 from tests.app_data import GIN_BIG, OK_BIG, gin_record_deal, ok_record_deal
 from tests.conftest import NAMES, new_game, phone_cookie
 
@@ -27,9 +29,9 @@ def test_no_axe_violation_on_any_page(browser: Browser, live_server, table, scor
     deal = ok.deals.get()
     # A deal the players enter on their phones, one hand in with a card too many; a points-only deal.
     own = new_game(table, players=NAMES, first_dealer=0)
-    services.sit(game=own, position=1, phone=scorer, by=scorer)
-    services.open_deal(game=own, by=scorer)
-    services.submit_hand(game=own, seat=0, hand={"melded": ["QS", "QS", "QS"], "held": ["4C"]}, by=scorer)
+    phone_services.sit(game=own, position=1, phone=scorer, by=scorer)
+    hand_services.open_deal(game=own, by=scorer)
+    hand_services.submit_hand(game=own, seat=0, hand={"melded": ["QS", "QS", "QS"], "held": ["4C"]}, by=scorer)
     typed = new_game(table, players=NAMES, deals=[{"points": {"Ann": 120, "Ben": -35, "Cleo": 40}}])
     pages = [
         f"/games/{own.pk}/",

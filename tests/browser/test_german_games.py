@@ -9,8 +9,9 @@ import zoneinfo
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
-from scorekeeper.table import access, services
+from scorekeeper.table import access
 from scorekeeper.table.models import Change
+from scorekeeper.table.scoring import deals as deal_services
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
 from tests.conftest import NAMES, new_game, phone_cookie
 
@@ -241,7 +242,7 @@ def test_a_german_and_an_english_phone_watch_one_game_live(
     pages["de"].wait_for_timeout(500)  # both streams are open
 
     # A third client saves Ben's knock: both phones show it, each in its own language.
-    services.add_deal(game=game, deal=gin_record_deal(GIN_KNOCK, GIN_NAMES), by=scorer)
+    deal_services.add_deal(game=game, deal=gin_record_deal(GIN_KNOCK, GIN_NAMES), by=scorer)
     de, en = pages["de"].locator("#live"), pages["en"].locator("#live")
     expect(de).to_contain_text("57", timeout=5000)
     expect(en).to_contain_text("57", timeout=5000)

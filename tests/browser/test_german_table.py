@@ -10,8 +10,9 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, ViewportSize, expect
 
-from scorekeeper.table import access, services
+from scorekeeper.table import access
 from scorekeeper.table.models import Device, Role
+from scorekeeper.table.phones import services as phone_services
 from tests.app_data import OK_BIG, OK_SMALL, ok_record_deal
 from tests.browser.conftest import SHOTS
 from tests.conftest import NAMES, new_game, phone_cookie
@@ -48,8 +49,8 @@ def test_the_table_pages_in_german_at_both_sizes(page: Page, live_server, table,
     game = new_game(table, deals=[ok_record_deal(OK_SMALL, NAMES), ok_record_deal(OK_BIG, NAMES)], first_dealer=0)
     gin = new_game(table, kind="oklahoma-gin", profile="standard", players=["Ann", "Ben"])
     hollywood = hollywood_game(table)
-    services.create_link(table=table, role=Role.FOLLOW, by=scorer)
-    services.create_link(table=table, role=Role.SCORE, by=scorer)
+    phone_services.create_link(table=table, role=Role.FOLLOW, by=scorer)
+    phone_services.create_link(table=table, role=Role.SCORE, by=scorer)
     _german_phone(page, live_server.url, scorer)
     deal = game.deals.get(number=1)
     pages = {

@@ -12,7 +12,9 @@ import pytest
 from playwright.sync_api import APIResponse, Page, Request, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from scorekeeper.table import access, services
+from scorekeeper.table import access
+from scorekeeper.table.phones import services as phone_services
+from scorekeeper.table.scoring import deals as deal_services
 from tests.app_data import OK_BIG, ok_record_deal
 from tests.conftest import NAMES, new_game, phone_cookie
 
@@ -58,7 +60,7 @@ def test_the_page_follows_its_stream_and_asks_only_after_a_change(scorer_page, l
     assert parts == [], "the page asked for its live part while nothing changed"
     assert page.evaluate("document.getElementById('live').dataset.marker") == "first"
 
-    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=1)  # another phone saves
+    deal_services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=1)  # another phone saves
     expect(page.locator(".total").first).to_contain_text("395", timeout=3000)
     assert page.evaluate("document.getElementById('live').dataset.marker") is None  # swapped in
     assert len(parts) == 1 and parts[0].all_headers().get("if-none-match", "").startswith('W/"g')
@@ -66,7 +68,7 @@ def test_the_page_follows_its_stream_and_asks_only_after_a_change(scorer_page, l
     # Hidden, the page asks nothing; back on screen it asks at once and catches up.
     _set_visibility(page, "hidden")
     page.wait_for_timeout(300)
-    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=2)
+    deal_services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=2)
     page.wait_for_timeout(1500)
     assert len(parts) == 1, "a hidden page asked the server"
     _set_visibility(page, "visible")
@@ -96,13 +98,13 @@ def test_a_change_said_while_the_page_asks_for_the_one_before_is_not_lost(
     page.goto(f"{live_server.url}/games/{game.pk}/")
     expect(page.locator("#live")).to_be_visible()
     page.wait_for_timeout(500)  # the stream is open
-    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=1)
+    deal_services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=1)
     for _ in range(50):
         if held:
             break
         page.wait_for_timeout(100)  # (Playwright's routes run while it waits)
     assert held, "the page did not ask for the first save"
-    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=2)
+    deal_services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=2)
     page.wait_for_timeout(1500)  # the stream says the second save meanwhile
     route, first = held[0]
     with contextlib.suppress(PlaywrightError):  # (the page gave up on it and asked again)
@@ -123,7 +125,7 @@ def test_a_page_that_swapped_in_a_change_does_not_say_it_lost_the_connection(
     page.goto(f"{live_server.url}/games/{game.pk}/")
     expect(page.locator("#live")).to_be_visible()
     page.wait_for_timeout(500)  # the stream is open
-    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=1)
+    deal_services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=1)
     expect(page.locator(".total").first).to_contain_text("395", timeout=3000)
     page.wait_for_timeout(7500)  # past live.js's STALE_AFTER (6 s), short of a ping's contact (10 s)
     expect(page.locator("#live-stale")).to_be_hidden()
@@ -137,7 +139,7 @@ def test_a_phone_taken_off_the_table_is_told_at_once(page, live_server, table, s
     page.goto(f"{live_server.url}/games/{game.pk}/")
     expect(page.locator("#live")).to_be_visible()
     page.wait_for_timeout(500)  # the stream is open
-    services.revoke_device(device=follower, by=scorer)
+    phone_services.revoke_device(device=follower, by=scorer)
     expect(page.get_by_text("The scorer took this phone off the table")).to_be_visible(timeout=3000)
 
 
@@ -157,6 +159,6 @@ def test_without_event_source_the_page_polls_every_second(scorer_page, live_serv
     assert answers and set(answers) == {304}, answers
     assert page.evaluate("document.getElementById('live').dataset.marker") == "first"
 
-    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=1)
+    deal_services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=1)
     expect(page.locator(".total").first).to_contain_text("395", timeout=3000)
     assert not console_errors, console_errors

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.table import services
+from scorekeeper.table.scoring import deals as deal_services
 from tests.app_data import OK_BIG, ok_record_deal
 from tests.conftest import NAMES, new_game
 
@@ -30,7 +30,7 @@ def test_offline_the_page_says_it_is_stale_and_catches_up(scorer_page: Page, liv
     shot(page, f"live-stale-{size[0]}")
 
     # Another phone saves a deal meanwhile; back online, this page shows it without a reload.
-    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=1)
+    deal_services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=1)
     page.context.set_offline(False)
     expect(stale).to_be_hidden(timeout=10_000)
     expect(page.locator(".total").first).to_contain_text("395")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.table import services
+from scorekeeper.table.scoring import deals as deal_services
 from tests.conftest import new_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,7 +31,7 @@ def _played(table, names: list[str], deals: int = 3):
     """A game of ``names`` (the book's rules) with ``deals`` deals saved, each player out in turn."""
     game = new_game(table, kind="oklahoma", profile="book", players=names, first_dealer=0)
     for n in range(deals):
-        services.add_deal(game=game, deal=_deal(names, n), number=n + 1)
+        deal_services.add_deal(game=game, deal=_deal(names, n), number=n + 1)
     return game
 
 

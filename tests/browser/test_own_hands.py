@@ -12,7 +12,9 @@ from datetime import timedelta
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Request, ViewportSize, expect
 
-from scorekeeper.table import access, opendeal, services
+from scorekeeper.table import access
+from scorekeeper.table.hands import opendeal
+from scorekeeper.table.hands import services as hand_services
 from scorekeeper.table.models import Deal, Device, Game, Role, Table
 from tests.browser.entry_picker import GIN_DEAL, OKLAHOMA_DEAL, Picking, enter_gin, enter_oklahoma
 from tests.conftest import NAMES, new_game, phone_cookie
@@ -193,7 +195,7 @@ def test_being_typed_goes_back_to_missing_on_the_others_with_no_reload(
     for the live part once more then — not every second."""
     monkeypatch.setattr(opendeal, "TYPING_FOR", timedelta(seconds=3))
     game = new_game(table, players=NAMES, first_dealer=0)
-    row = services.open_deal(game=game, by=scorer)
+    row = hand_services.open_deal(game=game, by=scorer)
     page = scorer_page
     parts: list[Request] = []
     page.on(
@@ -204,7 +206,7 @@ def test_being_typed_goes_back_to_missing_on_the_others_with_no_reload(
     )
     page.goto(f"{live_server.url}/games/{game.pk}/")
     expect(hand_of(page, 1)).to_have_attribute("data-state", "missing")
-    services.typing(game=game, seat=1, open_deal=row)  # Ben's form sent its live preview, once
+    hand_services.typing(game=game, seat=1, open_deal=row)  # Ben's form sent its live preview, once
     expect(hand_of(page, 1)).to_have_attribute("data-state", "typing")
     expect(hand_of(page, 1)).to_contain_text("being typed")
     expect(hand_of(page, 1)).to_have_attribute("data-state", "missing", timeout=8000)

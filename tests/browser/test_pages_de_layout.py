@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.table import services
+from scorekeeper.table.scoring import deals as deal_services
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
 from tests.conftest import NAMES, new_game
 
@@ -32,7 +32,9 @@ def german_games(table):
         players=["Ann", "Ben"],
         deals=[gin_record_deal(d, ["Ann", "Ben"]) for d in (GIN_KNOCK, GIN_BIG)],
     )
-    services.edit_deal(game=ok, deal_id=ok.deals.get(number=2).pk, version=None, deal=ok_record_deal(OK_SMALL, names))
+    deal_services.edit_deal(
+        game=ok, deal_id=ok.deals.get(number=2).pk, version=None, deal=ok_record_deal(OK_SMALL, names)
+    )
     return ok, gin
 
 

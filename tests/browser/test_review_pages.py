@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.table import services
+from scorekeeper.table.scoring import deals as deal_services
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
 from tests.browser.conftest import SHOTS
 from tests.conftest import new_game
@@ -132,7 +132,7 @@ def test_rules_and_history_pages_at_360px(scorer_page: Page, table, live_server,
     game = new_game(
         table, kind="oklahoma", profile="laws", players=names, first_dealer=0, deals=[ok_record_deal(OK_BIG, names)]
     )
-    services.edit_deal(game=game, deal_id=game.deals.get().pk, version=None, deal=ok_record_deal(OK_SMALL, names))
+    deal_services.edit_deal(game=game, deal_id=game.deals.get().pk, version=None, deal=ok_record_deal(OK_SMALL, names))
     page.set_default_timeout(10000)
     page.set_viewport_size({"width": 360, "height": 780})
     deal = (

@@ -11,9 +11,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from scorekeeper.table import services
-from scorekeeper.table.forms import new_submission
 from scorekeeper.table.models import Change, Device, Role
+from scorekeeper.table.scoring import deals as deal_services
+from scorekeeper.table.submissions import new_submission
 from tests.app_data import OK_BIG, ok_post
 from tests.conftest import as_phone
 
@@ -49,7 +49,7 @@ def test_a_save_the_database_refuses_keeps_the_cards(client, ok_game, monkeypatc
     def refuse(**kwargs):
         raise OperationalError("attempt to write a readonly database")
 
-    monkeypatch.setattr(services, "add_deal", refuse)
+    monkeypatch.setattr(deal_services, "add_deal", refuse)
     r = client.post(reverse("table:deal_new", args=[ok_game.pk]), ok_post(OK_BIG))
     assert r.status_code == 503
     page = r.content.decode()

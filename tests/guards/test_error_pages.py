@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorekeeper.table.models import Device, Role
+from scorekeeper.table.phones import services as phone_services
 from tests.app_data import OK_SMALL, ok_post
 from tests.conftest import as_phone
 
@@ -60,9 +61,8 @@ def test_the_import_link_is_shown_only_to_a_phone_that_may_import(ok_game, score
 
 
 def test_a_phone_taken_off_is_told_and_cannot_rejoin_until_let_back(client, ok_game, scorer):
-    from scorekeeper.table import services
 
-    link = services.create_link(table=ok_game.table, role=Role.FOLLOW, by=scorer)
+    link = phone_services.create_link(table=ok_game.table, role=Role.FOLLOW, by=scorer)
     phone = Client()
     join = reverse("table:join", args=[link.token])
     assert phone.post(join, {"name": "Ben's phone"}).status_code == 302

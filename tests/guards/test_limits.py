@@ -7,7 +7,7 @@ from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.test import RequestFactory, override_settings
 
-from scorekeeper import limits
+from scorekeeper.guards import limits
 
 LOCAL = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},

@@ -13,8 +13,8 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.urls import reverse
 
-from scorekeeper.table import services
 from scorekeeper.table.models import Link, Role, link_digest
+from scorekeeper.table.phones import services as phone_services
 
 
 def _every_text_in_the_database() -> set[str]:
@@ -33,8 +33,8 @@ def _every_text_in_the_database() -> set[str]:
 
 @pytest.mark.django_db
 def test_no_row_of_the_database_holds_a_token_that_opens_the_table(table, scorer):
-    follow = services.create_link(table=table, role=Role.FOLLOW, by=scorer)
-    score = services.create_link(table=table, role=Role.SCORE, by=scorer)
+    follow = phone_services.create_link(table=table, role=Role.FOLLOW, by=scorer)
+    score = phone_services.create_link(table=table, role=Role.SCORE, by=scorer)
     assert follow.token is not None and score.token is not None
     tokens = {follow.token, score.token}
     for token in tokens:  # the links work
@@ -52,7 +52,7 @@ def test_no_row_of_the_database_holds_a_token_that_opens_the_table(table, scorer
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif("connection.vendor != 'sqlite'")
 def test_a_backup_of_the_database_opens_no_table(table, scorer, tmp_path: Path):
-    link = services.create_link(table=table, role=Role.FOLLOW, by=scorer)
+    link = phone_services.create_link(table=table, role=Role.FOLLOW, by=scorer)
     copy = tmp_path / "copy.sqlite3"
     call_command("backup", str(copy), verbosity=0)
     assert link.token and link.token.encode() not in copy.read_bytes()
@@ -62,7 +62,7 @@ def test_a_backup_of_the_database_opens_no_table(table, scorer, tmp_path: Path):
 
 @pytest.mark.django_db
 def test_a_link_made_under_another_secret_key_works_but_is_not_shown(table, scorer, settings):
-    link = services.create_link(table=table, role=Role.FOLLOW, by=scorer)
+    link = phone_services.create_link(table=table, role=Role.FOLLOW, by=scorer)
     token = link.token
     assert token is not None
     settings.SECRET_KEY = "another-secret-key-" + "x" * 40

@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from scorekeeper.request_log import NoSecrets, redacted
-from scorekeeper.table import services
 from scorekeeper.table.models import Role
+from scorekeeper.table.phones import services as phone_services
 from tests.conftest import as_phone, phone_cookie
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 def test_one_line_per_request_and_no_secret_in_any(table, scorer, caplog):
     caplog.set_level(logging.INFO)
-    link = services.create_link(table=table, role=Role.FOLLOW, by=scorer)
+    link = phone_services.create_link(table=table, role=Role.FOLLOW, by=scorer)
     token = link.token
     assert token is not None
     phone = as_phone(Client(), scorer)

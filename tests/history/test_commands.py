@@ -10,8 +10,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from scorekeeper.rules.record import result_json
-from scorekeeper.table import engine
 from scorekeeper.table.models import Deal, Game, Player
+from scorekeeper.table.scoring import engine
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
 from tests.conftest import new_game
 

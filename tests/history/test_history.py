@@ -11,13 +11,15 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from scorekeeper.history import imports as history_imports
 from scorekeeper.history import rescore, stats, transfer
 from scorekeeper.history import services as history_services
 from scorekeeper.rules.record import result_json, score_record
-from scorekeeper.table import engine, services
 from scorekeeper.table.changes import change_history
 from scorekeeper.table.models import Change, Deal, Game, Player, Seat
-from scorekeeper.table.services import SEAT_FIGURES
+from scorekeeper.table.scoring import deals as deal_services
+from scorekeeper.table.scoring import engine
+from scorekeeper.table.scoring.store import SEAT_FIGURES
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
 from tests.conftest import NAMES, new_game
 
@@ -66,11 +68,11 @@ def gin_game(deals=(GIN_KNOCK, GIN_BIG), profile="standard", names=("Ann", "Ben"
 
 
 def edit(game, number, deal):
-    return services.edit_deal(game=game, deal_id=game.deals.get(number=number).pk, version=None, deal=deal)
+    return deal_services.edit_deal(game=game, deal_id=game.deals.get(number=number).pk, version=None, deal=deal)
 
 
 def delete(game, number):
-    services.delete_deal(game=game, deal_id=game.deals.get(number=number).pk, version=None)
+    deal_services.delete_deal(game=game, deal_id=game.deals.get(number=number).pk, version=None)
 
 
 def deals_as_entered(game):
@@ -377,7 +379,7 @@ def test_export_one_game_json_and_csv(client):
 
 def test_csv_names_cannot_become_formulas():
     game = ok_game(names=["=cmd", "Ben", "Cleo"], deals=[])
-    services.add_deal(game=game, deal=ok_record_deal(OK_SMALL, ["=cmd", "Ben", "Cleo"]))
+    deal_services.add_deal(game=game, deal=ok_record_deal(OK_SMALL, ["=cmd", "Ben", "Cleo"]))
     text = transfer.export_csv([game])
     assert "'=cmd" in text and "\n=cmd" not in text
 
@@ -420,7 +422,7 @@ def test_import_reuses_known_players_spelling():
     ok_game()
     rec = engine.game_record(Game.objects.get())
     text = json.dumps(rec).replace('"Ann"', '"ANN"')
-    report = history_services.import_text(table=TABLE, text=text)
+    report = history_imports.import_text(table=TABLE, text=text)
     assert report.ok
     g = report.games[0]
     assert g.player_names() == ["Ann", "Ben", "Cleo"] and Player.objects.count() == 3
@@ -443,7 +445,7 @@ def test_one_deals_changes_for_the_deal_page():
 def test_import_stores_fresh_figures():
     original = ok_game()
     rec = engine.game_record(original)
-    report = history_services.import_text(table=TABLE, text=json.dumps(rec))
+    report = history_imports.import_text(table=TABLE, text=json.dumps(rec))
     g = report.games[0]
     fields = (
         "position",
@@ -473,7 +475,7 @@ def test_an_import_writes_every_field_of_its_games_seats_and_deals_as_the_saves_
     """Every concrete field of ``Game``, ``Seat`` and ``Deal`` (read from the models, so a new
     field is checked too) holds after an import what the saves that made the game put there."""
     original = make()
-    report = history_services.import_text(table=TABLE, text=json.dumps(engine.game_record(original)))
+    report = history_imports.import_text(table=TABLE, text=json.dumps(engine.game_record(original)))
     assert report.ok, report.errors
     imported = report.games[0]
     assert imported.pk != original.pk and imported.version == 1
@@ -530,7 +532,7 @@ def test_review_of_a_gin_game_and_a_party_game(client):
     html = client.get(f"/history/{game.pk}/").content.decode()
     assert "Upcard 9S" in html and "Deadwood" in html and "gin" in html
     party = new_game(TABLE, kind="oklahoma-gin", profile="party", players=["Ann", "Ben", "Cleo"])
-    services.add_deal(game=party, deal=PARTY_KNOCK)
+    deal_services.add_deal(game=party, deal=PARTY_KNOCK)
     html = client.get(f"/history/{party.pk}/").content.decode()
     assert html.count("<polyline") == 3 and "Penalty points: the lowest total is best." in html
     cleo = stats.player_stats(Player.objects.get(name="Cleo")).kinds[0]

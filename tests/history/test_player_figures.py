@@ -17,9 +17,11 @@ from django.apps import apps
 from django.contrib.admin.sites import site
 from django.test import RequestFactory
 
+from scorekeeper.history import imports as history_imports
 from scorekeeper.history import services as history_services
 from scorekeeper.rules.record import FORMAT
-from scorekeeper.table import engine, services
+from scorekeeper.table.games import services as game_services
+from scorekeeper.table.hands import services as hand_services
 from scorekeeper.table.models import (
     Change,
     Device,
@@ -32,6 +34,9 @@ from scorekeeper.table.models import (
     Seat,
     Table,
 )
+from scorekeeper.table.phones import services as phone_services
+from scorekeeper.table.scoring import deals as deal_services
+from scorekeeper.table.scoring import engine
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
 from tests.conftest import NAMES, new_game
 from tests.history.test_stats_at_scale import figures, random_record, reference
@@ -98,47 +103,47 @@ def _own_hands(table: Table, scorer: Device, game: Game) -> None:
     """The next deal entered by the players on their own phones, and saved."""
     phones = [Device.objects.create(table=table, name=f"{n}'s phone", role=Role.FOLLOW) for n in NAMES]
     for i, phone in enumerate(phones):
-        services.sit(game=game, position=i, phone=phone, by=phone)
-    services.open_deal(game=game, by=phones[0])
+        phone_services.sit(game=game, position=i, phone=phone, by=phone)
+    hand_services.open_deal(game=game, by=phones[0])
     deal = ok_record_deal(OK_SMALL, NAMES)
     facts = {"out": 1, "first_turn": False, "concealed": False, "late_misdeal": False}
     for i, phone in enumerate(phones):
         hand = deal["hands"][NAMES[i]]
         melded = [card for meld in hand["melds"] for card in meld]
-        services.submit_hand(
+        hand_services.submit_hand(
             game=game,
             seat=i,
             hand={"melded": melded, "held": hand["held"]},
             facts=None if i else facts,
             by=phone,
         )
-    services.save_open_deal(game=game, by=scorer)
+    hand_services.save_open_deal(game=game, by=scorer)
 
 
 def test_the_kept_figures_follow_every_write(table, scorer):
     check(table)
     game = new_game(table, deals=[ok_record_deal(OK_SMALL, NAMES)])  # made, a deal saved
     check(table)
-    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES))
-    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES))
+    deal_services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES))
+    deal_services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES))
     check(table)
-    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES))  # Ann reaches 1,000: the game ends
+    deal_services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES))  # Ann reaches 1,000: the game ends
     game.refresh_from_db()
     assert game.finished
     check(table)
     last = game.deals.get(number=4)
-    services.edit_deal(game=game, deal_id=last.pk, version=last.version, deal=ok_record_deal(OK_SMALL, NAMES))
+    deal_services.edit_deal(game=game, deal_id=last.pk, version=last.version, deal=ok_record_deal(OK_SMALL, NAMES))
     game.refresh_from_db()
     assert not game.finished  # it goes on
     check(table)
-    services.delete_deal(game=game, deal_id=game.deals.get(number=2).pk, version=None)
+    deal_services.delete_deal(game=game, deal_id=game.deals.get(number=2).pk, version=None)
     check(table)
     deleted = Change.objects.filter(game=game).order_by("-id").first()
     assert deleted is not None
-    services.undo(game=game, change_id=deleted.pk)  # the deal restored in its place
+    deal_services.undo(game=game, change_id=deleted.pk)  # the deal restored in its place
     check(table)
     edited = Change.objects.filter(game=game, action="edited").get()
-    services.undo(game=game, change_id=edited.pk)  # the edit undone: the game ended again
+    deal_services.undo(game=game, change_id=edited.pk)  # the edit undone: the game ended again
     game.refresh_from_db()
     assert game.finished
     check(table)
@@ -150,22 +155,22 @@ def test_the_kept_figures_follow_every_write(table, scorer):
         players=["Ann", "Dora"],
         deals=[gin_record_deal(GIN_KNOCK, ["Ann", "Dora"])],
     )
-    services.add_deal(game=gin, deal=gin_record_deal(GIN_BIG, ["Ann", "Dora"]))
+    deal_services.add_deal(game=gin, deal=gin_record_deal(GIN_BIG, ["Ann", "Dora"]))
     check(table)
-    services.switch_rules(game=gin, profile="standard", options={"scoring": "penalty", "target": 100})
+    deal_services.switch_rules(game=gin, profile="standard", options={"scoring": "penalty", "target": 100})
     check(table)  # penalty points: the seats' values and the best and worst deals turn round
     switched = Change.objects.filter(game=gin, action="rules").get()
-    services.undo(game=gin, change_id=switched.pk)
+    deal_services.undo(game=gin, change_id=switched.pk)
     check(table)
 
     playing = new_game(table, first_dealer=0, deals=[ok_record_deal(OK_SMALL, NAMES)])
     _own_hands(table, scorer, playing)
     check(table)
     Game.objects.filter(pk=playing.pk).update(scored_with="")  # stored by another version of the engine
-    assert services.refresh_results() == 1
+    assert deal_services.refresh_results() == 1
     check(table)
 
-    report = history_services.import_records(
+    report = history_imports.import_records(
         table=table,
         records=[_record(["Ann", "Eve", "Ben"], ok_record_deal(OK_BIG, ["Ann", "Eve", "Ben"])), _record(NAMES)],
     )
@@ -176,7 +181,7 @@ def test_the_kept_figures_follow_every_write(table, scorer):
     dora, cleo = Player.objects.get(table=table, key="dora"), Player.objects.get(table=table, key="cleo")
     history_services.merge_players(source=cleo, into=dora)  # Cleo's games and opponents become Dora's
     check(table)
-    services.delete_game(game=game)
+    game_services.delete_game(game=game)
     check(table)
     request = RequestFactory().post("/admin/")
     site.get_model_admin(Game).delete_queryset(request, Game.objects.filter(pk=gin.pk))  # the admin's delete
@@ -188,9 +193,9 @@ def test_two_tables_keep_their_own_figures(table):
     import random
 
     rng = random.Random(3)
-    other, _ = services.create_table(name="Other", device_name="Theirs")
-    assert history_services.import_records(table=table, records=[random_record(rng) for _ in range(12)]).ok
-    assert history_services.import_records(table=other, records=[random_record(rng) for _ in range(12)]).ok
+    other, _ = phone_services.create_table(name="Other", device_name="Theirs")
+    assert history_imports.import_records(table=table, records=[random_record(rng) for _ in range(12)]).ok
+    assert history_imports.import_records(table=other, records=[random_record(rng) for _ in range(12)]).ok
     check(table)
     check(other)
 
@@ -199,7 +204,7 @@ def test_the_migration_fills_them_as_the_writes_keep_them(table):
     import random
 
     rng = random.Random(5)
-    assert history_services.import_records(table=table, records=[random_record(rng) for _ in range(20)]).ok
+    assert history_imports.import_records(table=table, records=[random_record(rng) for _ in range(20)]).ok
     new_game(table, players=["Ann", "Ben"], deals=[])  # a game of no deal yet
     check(table)
     kept = stored(table)

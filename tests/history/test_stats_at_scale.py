@@ -13,12 +13,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scorekeeper.history import stats
-from scorekeeper.history.services import import_records
+from scorekeeper.history.imports import import_records
 from scorekeeper.rules import profiles
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.record import FORMAT
-from scorekeeper.table import engine
 from scorekeeper.table.models import Deal, GameState, Player, Seat
+from scorekeeper.table.scoring import engine
 from tests.rules import oklahoma_random
 from tests.rules.test_gin_game_properties import random_deal as gin_deal
 

@@ -18,14 +18,15 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.history import services as history_services
+from scorekeeper.history import imports as history_imports
 from scorekeeper.history import transfer
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.messages import msg
 from scorekeeper.rules.record import parse_json
-from scorekeeper.table import services as table_services
 from scorekeeper.table.models import Change, Deal, Game, Player, Seat, Table
-from scorekeeper.table.services import SEAT_FIGURES
+from scorekeeper.table.phones import services as phone_services
+from scorekeeper.table.scoring import deals as deal_services
+from scorekeeper.table.scoring.store import SEAT_FIGURES
 from tests.conftest import body
 from tests.history.test_stats_at_scale import random_record
 
@@ -38,13 +39,13 @@ GAMES = 40
 def small_chunks(monkeypatch):
     monkeypatch.setattr(transfer, "EXPORT_CHUNK", 6)
     monkeypatch.setattr(transfer, "CHUNK", 257)
-    monkeypatch.setattr(history_services, "IMPORT_BATCH", 7)
+    monkeypatch.setattr(history_imports, "IMPORT_BATCH", 7)
 
 
 def history(table: Table, games: int = GAMES, seed: int = 3) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     records = [random_record(rng) for _ in range(games)]
-    report = history_services.import_records(table=table, records=records)
+    report = history_imports.import_records(table=table, records=records)
     assert report.ok, report.errors[:1]
     return records
 
@@ -107,7 +108,7 @@ def test_streamed_export_and_chunked_import_round_trip(client, table, small_chun
     assert len(rows) == sum(len(r["deals"]) * len(r["players"]) for r in records)
 
     other = Table.objects.create(name="Elsewhere")
-    report = history_services.import_text(table=other, text=io.BytesIO(text.encode()))
+    report = history_imports.import_text(table=other, text=io.BytesIO(text.encode()))
     assert report.ok and len(report.games) == GAMES
     assert stored(list(Game.objects.filter(table=other).order_by("created", "id"))) == before
 
@@ -124,7 +125,7 @@ def test_each_imported_deal_has_its_change_in_order(table, scorer, small_chunks,
     """An import writes each deal's change ("added", by whom, when, with the deal's cards), in the
     order of the games and their deals, as a save of each deal in turn would have."""
     records = [random_record(random.Random(seed)) for seed in range(9)]
-    report = history_services.import_records(table=table, records=records, by=scorer if by == "device" else by)
+    report = history_imports.import_records(table=table, records=records, by=scorer if by == "device" else by)
     assert report.ok
     deals = list(Deal.objects.order_by("game_id", "number").values_list("pk", "game_id", "number", "cards"))
     changes = list(Change.objects.order_by("pk").values_list("deal_id", "game_id", "number", "after"))
@@ -138,7 +139,7 @@ def test_each_imported_deal_has_its_change_in_order(table, scorer, small_chunks,
     assert game is not None
     last = game.changes.order_by("pk").last()
     assert last is not None
-    table_services.undo(game=game, change_id=last.pk, by=scorer)  # an imported deal can be undone like a saved one
+    deal_services.undo(game=game, change_id=last.pk, by=scorer)  # an imported deal can be undone like a saved one
     assert list(game.deals.values_list("number", flat=True)) == list(range(1, len(records[-1]["deals"])))
 
 
@@ -165,7 +166,7 @@ def test_an_invalid_record_anywhere_saves_nothing_and_every_error_is_listed(tabl
     bad[where - 1]["players"] = ["Ann"]  # too few players
     bad[1]["deals"].append({"nonsense": True})
     text = json.dumps(bad)
-    report = history_services.import_text(table=table, text=text.encode())
+    report = history_imports.import_text(table=table, text=text.encode())
     assert not report.ok and not report.games
     assert sorted(e["record"] for e in report.errors) == sorted({2, where})
     assert all(e["errors"] for e in report.errors)
@@ -176,11 +177,11 @@ def test_an_invalid_record_anywhere_saves_nothing_and_every_error_is_listed(tabl
 def test_an_import_scored_by_worker_processes_stores_the_same(table, small_chunks, monkeypatch):
     """The command line's import scores records in processes of its own: the same games, seats,
     deals and changes, in the same order, as an import scored here (small chunks: many in flight)."""
-    monkeypatch.setattr(history_services, "IMPORT_CHUNK", 3)
+    monkeypatch.setattr(history_imports, "IMPORT_CHUNK", 3)
     records = history(table, seed=11)
     here = stored(list(Game.objects.order_by("created", "id")))
     other = Table.objects.create(name="Elsewhere")
-    report = history_services.import_records(table=other, records=iter(records), workers=2)
+    report = history_imports.import_records(table=other, records=iter(records), workers=2)
     assert report.ok and len(report.games) == GAMES
     assert stored(list(Game.objects.filter(table=other).order_by("created", "id"))) == here
     assert [g.pk for g in report.games] == list(
@@ -189,7 +190,7 @@ def test_an_import_scored_by_worker_processes_stores_the_same(table, small_chunk
 
 
 def test_worker_processes_list_the_same_errors(table, small_chunks, monkeypatch):
-    monkeypatch.setattr(history_services, "IMPORT_CHUNK", 2)
+    monkeypatch.setattr(history_imports, "IMPORT_CHUNK", 2)
     records = history(table, seed=12)
     Game.objects.all().delete()
     Player.objects.all().delete()
@@ -197,8 +198,8 @@ def test_worker_processes_list_the_same_errors(table, small_chunks, monkeypatch)
     bad[6]["players"] = ["Ann"]
     bad[30]["deals"][4] = {"nonsense": True}
     bad[31]["players"] = ["Ann", " ann"]  # one player twice, as the app keeps names
-    here = history_services.import_text(table=table, text=json.dumps(bad))
-    there = history_services.import_text(table=table, text=json.dumps(bad), workers=2)
+    here = history_imports.import_text(table=table, text=json.dumps(bad))
+    there = history_imports.import_text(table=table, text=json.dumps(bad), workers=2)
     assert not here.ok and there.errors == here.errors
     assert [e["record"] for e in here.errors] == [7, 31, 32]
     assert Game.objects.count() == 0 and Player.objects.count() == 0
@@ -211,15 +212,15 @@ def test_a_worker_process_killed_saves_nothing(table, small_chunks, monkeypatch)
     records = history(table, games=12, seed=14)
     Game.objects.all().delete()
     Player.objects.all().delete()
-    real = history_services._score
+    real = history_imports._score
 
     def dies(rec):
         if rec == records[9]:  # in a worker: a copy of the record
             os.kill(os.getpid(), signal.SIGKILL)
         return real(rec)
 
-    monkeypatch.setattr(history_services, "_score", dies)
-    report = history_services.import_records(table=table, records=records, workers=2)
+    monkeypatch.setattr(history_imports, "_score", dies)
+    report = history_imports.import_records(table=table, records=records, workers=2)
     assert not report.ok and not report.games
     assert report.errors[0]["record"] is None and "stopped" in report.errors[0]["errors"][0]["message"]
     assert Game.objects.count() == 0 and Deal.objects.count() == 0 and Player.objects.count() == 0
@@ -229,21 +230,21 @@ def test_the_import_command_scores_in_worker_processes(table, monkeypatch, tmp_p
     from django.core.management import call_command
 
     seen = []
-    real = history_services.import_records
+    real = history_imports.import_records
 
     def spy(**kwargs):
         seen.append(kwargs["workers"])
         return real(**kwargs)
 
     records = history(table, games=5, seed=13)
-    monkeypatch.setattr(history_services, "import_records", spy)
+    monkeypatch.setattr(history_imports, "import_records", spy)
     path = tmp_path / "games.json"
     path.write_text(json.dumps(records))
     out = io.StringIO()
     call_command("import_games", str(path), "--workers", "2", stdout=out)
     assert len(json.loads(out.getvalue())["imported"]) == 5 and seen == [2]
     call_command("import_games", str(path), stdout=out)
-    assert seen[-1] == history_services.import_workers()
+    assert seen[-1] == history_imports.import_workers()
 
 
 def test_a_file_broken_after_many_records_saves_nothing(client, table, small_chunks):
@@ -353,7 +354,7 @@ def test_the_quick_split_gives_what_the_reader_reads_or_hands_over(values, cut, 
 def test_an_export_is_imported_by_the_quick_split(table, small_chunks, monkeypatch):
     """The command line's import of an export: taken apart record by record, each read and scored
     in a worker process; the same games as an import of the records."""
-    monkeypatch.setattr(history_services, "IMPORT_CHUNK", 3)
+    monkeypatch.setattr(history_imports, "IMPORT_CHUNK", 3)
     records = history(table, seed=15)
     here = stored(list(Game.objects.order_by("created", "id")))
     text = json.dumps(transfer.export_records(Game.objects.all()), ensure_ascii=False, indent=1) + "\n"
@@ -361,9 +362,9 @@ def test_an_export_is_imported_by_the_quick_split(table, small_chunks, monkeypat
     def not_read(*args, **kwargs):
         raise AssertionError("the file was read as JSON")
 
-    monkeypatch.setattr(history_services, "iter_records", not_read)
+    monkeypatch.setattr(history_imports, "iter_records", not_read)
     other = Table.objects.create(name="Elsewhere")
-    report = history_services.import_text(table=other, text=io.BytesIO(text.encode()), workers=2)
+    report = history_imports.import_text(table=other, text=io.BytesIO(text.encode()), workers=2)
     assert report.ok and len(report.games) == len(records)
     assert stored(list(Game.objects.filter(table=other).order_by("created", "id"))) == here
 
@@ -383,7 +384,7 @@ def test_an_export_is_imported_by_the_quick_split(table, small_chunks, monkeypat
 def test_a_file_the_quick_split_cannot_take_is_read_as_json(table, small_chunks, monkeypatch, damage):
     """What the quick split cannot take apart, or finds broken, the reader reads from the start:
     the same games, or the same errors, as reading it as JSON; nothing saved twice."""
-    monkeypatch.setattr(history_services, "IMPORT_CHUNK", 2)
+    monkeypatch.setattr(history_imports, "IMPORT_CHUNK", 2)
     records = history(table, games=9, seed=16)
     Game.objects.all().delete()
     Player.objects.all().delete()
@@ -405,12 +406,12 @@ def test_a_file_the_quick_split_cannot_take_is_read_as_json(table, small_chunks,
     if damage == "not UTF-8":
         data = data.replace(records[6]["players"][0].encode(), b"\xff\xfe", 1)
     assert data != json.dumps(records, ensure_ascii=False, indent=1).encode()
-    expected = history_services.import_records(table=table, records=iter(transfer.iter_records(data)))
+    expected = history_imports.import_records(table=table, records=iter(transfer.iter_records(data)))
     if expected.ok:
         here = stored(expected.games)
         Game.objects.all().delete()
         Player.objects.all().delete()
-    report = history_services.import_text(table=table, text=io.BytesIO(data), workers=2)
+    report = history_imports.import_text(table=table, text=io.BytesIO(data), workers=2)
     assert report.errors == expected.errors
     if expected.ok:
         assert stored(report.games) == here and Game.objects.count() == len(records)
@@ -425,11 +426,11 @@ def test_an_import_writes_each_batch_in_a_transaction_of_its_own(small_chunks, m
     every record was scored: the lock is held for one batch at a time."""
     from django.db import connection
 
-    table, _ = table_services.create_table(name="Importing", device_name="Scorer's phone")
+    table, _ = phone_services.create_table(name="Importing", device_name="Scorer's phone")
     seen: list[tuple[int, int]] = []  # at each batch's write: the transactions open, the commits so far
     commits = [0]
     commit = connection.commit
-    write = history_services._Batch.write
+    write = history_imports._Batch.write
 
     def counted() -> None:
         commits[0] += 1
@@ -440,9 +441,9 @@ def test_an_import_writes_each_batch_in_a_transaction_of_its_own(small_chunks, m
         return write(self)
 
     monkeypatch.setattr(connection, "commit", counted)
-    monkeypatch.setattr(history_services._Batch, "write", watched)
+    monkeypatch.setattr(history_imports._Batch, "write", watched)
     rng = random.Random(5)
-    report = history_services.import_records(table=table, records=[random_record(rng) for _ in range(20)])
+    report = history_imports.import_records(table=table, records=[random_record(rng) for _ in range(20)])
     assert report.ok and len(report.game_ids) == 20
     assert len(seen) == 3  # batches of 7, 7 and 6
     assert all(depth == 1 for depth, _ in seen)  # not inside one transaction of the whole import

@@ -41,15 +41,17 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scorekeeper import limits
+from scorekeeper.guards import limits
 from scorekeeper.rules import profiles, rulebook
 from scorekeeper.rules.rulebook import DealExample
-from scorekeeper.table import services
-from scorekeeper.table.forms import CardListField, german_card
-from scorekeeper.table.management.commands.serve import Command, terminal_language
+from scorekeeper.server.management.commands.serve import Command, terminal_language
+from scorekeeper.table.entry.cards import CardListField, german_card
+from scorekeeper.table.hands import services as hand_services
 from scorekeeper.table.models import Device, Game, Role, Table
-from scorekeeper.table.templatetags.cards import number_text, signed_text, value_text
+from scorekeeper.table.phones import services as phone_services
+from scorekeeper.table.scoring import deals as deal_services
 from scorekeeper.table.templatetags.words import words
+from scorekeeper.table.text import number_text, signed_text, value_text
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_post, gin_record_deal, ok_post, ok_record_deal
 from tests.conftest import NAMES, as_phone, body, new_game
 from tests.rulebook.test_hollywood_pages import RECORD as HOLLYWOOD
@@ -255,7 +257,7 @@ def two_games(table: Table) -> tuple[Game, Game]:
         first_dealer=0,
         deals=[ok_record_deal(d, list(NAMES)) for d in (OK_BIG, OK_SMALL)],
     )
-    services.edit_deal(
+    deal_services.edit_deal(
         game=ok, deal_id=ok.deals.get(number=2).pk, version=None, deal=ok_record_deal(OK_SMALL, list(NAMES))
     )
     gin = new_game(
@@ -280,7 +282,7 @@ def scene(table: Table) -> dict[str, Any]:
     small = ok_record_deal(OK_SMALL, NAMES)
     long = new_game(table, players=NAMES, first_dealer=0, deals=[small, *[few] * 10, small])
     points = new_game(table, players=NAMES, first_dealer=0)
-    services.add_deal(game=points, deal={"points": {"Ann": 120, "Ben": -35, "Cleo": 40}, "winner": "Ann"})
+    deal_services.add_deal(game=points, deal={"points": {"Ann": 120, "Ben": -35, "Cleo": 40}, "winner": "Ann"})
     hollywood = {
         "under way": hollywood_game(table, deals=HOLLYWOOD["deals"][:3]),
         "over": hollywood_game(table, deals=HOLLYWOOD["deals"]),
@@ -290,19 +292,21 @@ def scene(table: Table) -> dict[str, Any]:
     phones = [Device.objects.create(table=table, name=f"{n}s Handy", role=Role.FOLLOW) for n in ("Ann", "Ben", "Cleo")]
     own = new_game(table, players=NAMES, first_dealer=0)
     for seat, device in enumerate(phones):
-        services.sit(game=own, position=seat, phone=device, by=device)
-    services.open_deal(game=own, by=phones[0])
+        phone_services.sit(game=own, position=seat, phone=device, by=device)
+    hand_services.open_deal(game=own, by=phones[0])
     for seat, hand in enumerate(OWN_HANDS):
-        services.submit_hand(game=own, seat=seat, hand=hand, by=phones[seat], facts=OWN_FACTS if seat == 0 else None)
+        hand_services.submit_hand(
+            game=own, seat=seat, hand=hand, by=phones[seat], facts=OWN_FACTS if seat == 0 else None
+        )
     own_gin = new_game(table, kind="oklahoma-gin", profile="standard", players=["Ann", "Ben"])
-    services.sit(game=own_gin, position=0, phone=phones[0], by=phones[0])
-    services.sit(game=own_gin, position=1, phone=phones[1], by=phones[1])
-    services.open_deal(game=own_gin, by=phones[0])
-    services.submit_hand(game=own_gin, seat=0, hand={"cards": ["KH", "QD"]}, by=phones[0])
+    phone_services.sit(game=own_gin, position=0, phone=phones[0], by=phones[0])
+    phone_services.sit(game=own_gin, position=1, phone=phones[1], by=phones[1])
+    hand_services.open_deal(game=own_gin, by=phones[0])
+    hand_services.submit_hand(game=own_gin, seat=0, hand={"cards": ["KH", "QD"]}, by=phones[0])
     zoe = Device.objects.create(table=table, name="Zoes Handy", role=Role.FOLLOW)
-    services.create_link(table=table, role=Role.FOLLOW, by=scorer)
-    services.create_link(table=table, role=Role.SCORE, by=scorer)
-    follow = services.create_link(table=table, role=Role.FOLLOW, by=scorer)
+    phone_services.create_link(table=table, role=Role.FOLLOW, by=scorer)
+    phone_services.create_link(table=table, role=Role.SCORE, by=scorer)
+    follow = phone_services.create_link(table=table, role=Role.FOLLOW, by=scorer)
     return {
         "table": table,
         "ok": ok,

@@ -14,8 +14,8 @@ from django.utils import translation
 from scorekeeper.i18n import TZ_COOKIE, zone_named
 from scorekeeper.rules.errors import RecordError
 from scorekeeper.rules.messages import N_, msg, nmsg
-from scorekeeper.table.forms import error_text
 from scorekeeper.table.models import Game
+from scorekeeper.table.text import error_text
 from tests.conftest import as_phone, new_game
 
 pytestmark = pytest.mark.django_db

@@ -15,10 +15,10 @@ import pytest
 
 from scorekeeper.rules import gin, profiles
 from scorekeeper.rules.results import Standing
-from scorekeeper.table import engine
-from scorekeeper.table.forms import option_words
+from scorekeeper.table.games.forms import option_words
 from scorekeeper.table.models import Game
-from scorekeeper.table.templatetags.cards import signed_text
+from scorekeeper.table.scoring import engine
+from scorekeeper.table.text import signed_text
 from tests.conftest import new_game
 
 pytestmark = pytest.mark.django_db

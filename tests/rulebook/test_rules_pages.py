@@ -13,7 +13,7 @@ import pytest
 from scorekeeper.rules import oklahoma, profiles, record, rulebook
 from scorekeeper.rules.cards import split_cards
 from scorekeeper.rules.errors import RecordInvalid
-from scorekeeper.table.templatetags.cards import signed_text
+from scorekeeper.table.text import signed_text
 from tests.app_data import OK_BIG, ok_record_deal
 from tests.conftest import NAMES, as_phone, new_game
 

@@ -25,16 +25,18 @@ SEED = """
 import json
 from django.http import HttpResponse
 from django.test import RequestFactory
-from scorekeeper.table import access, services
+from scorekeeper.table import access
 from scorekeeper.table.models import Device, Role
+from scorekeeper.table.phones import services as phone_services
+from scorekeeper.table.games import services as game_services
 
 def cookie(device):
     response = HttpResponse()
     access.remember(response, RequestFactory().get("/"), device)
     return response.cookies[access.COOKIE].value
 
-table, device = services.create_table(name="Test table", device_name="Scorer's phone")
-game = services.create_game(table=table, kind="oklahoma", profile="book", options={}, players=%(players)r,
+table, device = phone_services.create_table(name="Test table", device_name="Scorer's phone")
+game = game_services.create_game(table=table, kind="oklahoma", profile="book", options={}, players=%(players)r,
                             first_dealer=%(first_dealer)r, by=device)
 seeded = {"game": game.pk, "table": table.pk, "device": device.pk, "cookie": cookie(device)}
 if %(watcher)r:

@@ -1,8 +1,7 @@
-"""``scorekeeper.asgi``: a game page's stream is answered on ASGI itself (``table.stream``:
-tests/server/test_stream.py), every other request by Django's WSGI handler on a pool of threads —
-the second path, kept because it costs a request 0.54 ms of CPU instead of 3.6 (``benchmarks.live``).
-It answers every page as Django's ASGI handler does: status, headers that matter and body (the
-per-request nonce and CSRF token aside)."""
+"""``scorekeeper.asgi``: a game page's stream goes to Django's ASGI handler (tests/server/test_stream.py),
+every other request to Django's WSGI handler on a pool of threads — kept because a page costs a
+fraction of its CPU there (``benchmarks.live``). It answers every page as Django's ASGI handler
+does: status, headers that matter and body (the per-request nonce and CSRF token aside)."""
 
 from __future__ import annotations
 
@@ -14,7 +13,8 @@ from asgiref.testing import ApplicationCommunicator
 from django.core.asgi import get_asgi_application
 
 from scorekeeper import asgi
-from scorekeeper.table import access, watchers
+from scorekeeper.table import access
+from scorekeeper.table.live import hub as watchers
 from tests.conftest import NAMES, http_scope, new_game, phone_cookie, run_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -79,11 +79,11 @@ def test_pages_are_answered_as_by_djangos_asgi_handler(table, scorer):
         assert _same(ours[2]) == _same(theirs[2]), path
 
 
-def test_only_the_streams_are_answered_on_asgi_itself():
-    assert asgi.streamed("/games/1/events/") == 1
-    assert asgi.streamed("/games/12/events/") == 12
-    assert asgi.streamed("/games/1/") is None
-    assert asgi.streamed("/games/1/events") is None  # CommonMiddleware's redirect, on the WSGI side
-    assert asgi.streamed("/") is None
-    assert asgi.streamed("/no/such/page/") is None
-    assert asgi.streamed("/static/live.js") is None
+def test_only_the_streams_go_to_djangos_asgi_handler():
+    assert asgi.streamed("/games/1/events/")
+    assert asgi.streamed("/games/12/events/")
+    assert not asgi.streamed("/games/1/")
+    assert not asgi.streamed("/games/1/events")  # CommonMiddleware's redirect, on the WSGI side
+    assert not asgi.streamed("/")
+    assert not asgi.streamed("/no/such/page/")
+    assert not asgi.streamed("/static/live.js")

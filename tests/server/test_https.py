@@ -75,7 +75,7 @@ def test_serve_with_a_certificate_answers_over_https_with_secure_cookies(tmp_pat
 
 
 def test_serve_without_a_certificate_says_what_plain_http_exposes():
-    from scorekeeper.table.management.commands.serve import Command
+    from scorekeeper.server.management.commands.serve import Command
 
     banner = Command()._banner("http://192.0.2.7:8000/", ["192.0.2.7"], 8000, https=False)
     assert "scoring phone's cookie" in banner and "join links" in banner

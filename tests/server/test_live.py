@@ -128,9 +128,10 @@ def test_a_save_reaches_the_watching_phone_within_a_second(served):
 # Ends the seeded game (as a save of its last deal would: its version bumped, its watchers told);
 # renames Ann at its table.
 FINISH = (
-    "from django.db.models import F; from scorekeeper.table import live; from scorekeeper.table.models import Game; "
+    "from django.db.models import F; from scorekeeper.table.live import signals; "
+    "from scorekeeper.table.models import Game; "
     "Game.objects.filter(pk=%(game)d).update(state='finished', winner=0, version=F('version') + 1); "
-    "live.games_changed([%(game)d])"
+    "signals.games_changed([%(game)d])"
 )
 RENAME = (
     "from scorekeeper.history.services import rename_player; from scorekeeper.table.models import Player; "
@@ -175,7 +176,7 @@ def test_strangers_are_refused_and_a_phone_taken_off_is_told_at_once(served):
     try:
         assert stream.next(5)[0] == "change"
         revoke = (
-            "from scorekeeper.table import services; from scorekeeper.table.models import Device; "
+            "from scorekeeper.table.phones import services; from scorekeeper.table.models import Device; "
             f"services.revoke_device(device=Device.objects.get(pk={_device(watcher)}), by=None)"
         )
         done = served.manage("shell", "-c", revoke)

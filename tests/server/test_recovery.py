@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper.table.phones import services as phone_services
 from tests.server import app
 
 # Root writes a file whatever its mode; without these capabilities it is held to the mode.
@@ -77,9 +78,7 @@ def test_a_connection_whose_write_failed_is_closed_after_the_request(client):
     save works; a request that went well keeps its connection."""
     from django.db import connection
 
-    from scorekeeper.table import services
-
-    table, device = services.create_table(name="Kept", device_name="Phone")
+    table, device = phone_services.create_table(name="Kept", device_name="Phone")
     client.cookies["sk_devices"] = _cookie(device)
 
     assert client.get(f"/tables/{table.pk}/").status_code == 200

@@ -93,7 +93,7 @@ def test_secret_key_file_is_shared_by_processes_starting_at_once(tmp_path):
     ],
 )
 def test_login_throttling_counts_the_real_client(rf, settings, meta, behind_proxy, expected):
-    from scorekeeper.table.access import client_ip
+    from scorekeeper.guards.clients import client_ip
 
     settings.BEHIND_PROXY = behind_proxy
     request = rf.get("/", **meta)

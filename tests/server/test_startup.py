@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.table import startup
+from scorekeeper.server import startup
 
 
 @pytest.fixture

@@ -19,8 +19,9 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
-from scorekeeper.table import access, services
+from scorekeeper.table import access
 from scorekeeper.table.models import Change, Device, Game, Link, Player, Role, Table
+from scorekeeper.table.phones import services as phone_services
 from tests.app_data import OK_BIG, OK_SMALL, ok_post, ok_record_deal
 from tests.conftest import as_phone, body, new_game, phone_cookie
 
@@ -38,7 +39,7 @@ def game(table: Table, scorer: Device) -> Game:
 
 @pytest.fixture
 def link(table: Table, scorer: Device) -> Link:
-    return services.create_link(table=table, role=Role.FOLLOW, by=scorer)
+    return phone_services.create_link(table=table, role=Role.FOLLOW, by=scorer)
 
 
 @pytest.fixture(params=["new browser", "phone at another table"])
@@ -46,7 +47,7 @@ def outsider(request: Any, db: Any) -> Client:
     """Someone not at the table: a browser with no link, or a phone that scores at its own table."""
     if request.param == "new browser":
         return Client()
-    _, device = services.create_table(name="Other table", device_name="Other phone")
+    _, device = phone_services.create_table(name="Other table", device_name="Other phone")
     new_game(device.table, players=["Olga", "Pete"], by=device)
     return as_phone(Client(), device)
 
@@ -186,10 +187,10 @@ def test_a_wrong_or_dead_link_lets_nobody_in(game, link, scorer):
         r = stranger.get(reverse("table:join", args=[token]))
         assert r.status_code == 404 and "does not work" in r.content.decode()
         assert stranger.post(reverse("table:join", args=[token]), {"name": "Eve"}).status_code == 404
-    services.revoke_link(link=link, by=scorer)
+    phone_services.revoke_link(link=link, by=scorer)
     assert stranger.get(reverse("table:join", args=[link.token])).status_code == 404
     assert stranger.post(reverse("table:join", args=[link.token]), {"name": "Eve"}).status_code == 404
-    old = services.create_link(table=game.table, role=Role.SCORE, by=scorer)
+    old = phone_services.create_link(table=game.table, role=Role.SCORE, by=scorer)
     Link.objects.filter(pk=old.pk).update(created=timezone.now() - timedelta(hours=25))
     assert stranger.post(reverse("table:join", args=[old.token]), {"name": "Eve"}).status_code == 404
     assert stranger.get(reverse("table:game", args=[game.pk])).status_code == 404
@@ -298,22 +299,22 @@ def test_the_last_scoring_phone_cannot_be_taken_away(client, game, scorer, follo
     other = Device.objects.create(table=game.table, name="Other scorer", role=Role.SCORE)
     assert client.post(reverse("table:phone_revoke", args=[game.table_id, other.pk])).status_code == 302
     # The scorer's own phone is the last one that scores: it stays.
-    with pytest.raises(services.AccessRefused):
-        services.revoke_device(device=scorer, by=scorer)
-    with pytest.raises(services.AccessRefused):
-        services.set_role(device=scorer, role=Role.FOLLOW, by=scorer)
+    with pytest.raises(phone_services.AccessRefused):
+        phone_services.revoke_device(device=scorer, by=scorer)
+    with pytest.raises(phone_services.AccessRefused):
+        phone_services.set_role(device=scorer, role=Role.FOLLOW, by=scorer)
     scorer.refresh_from_db()
     assert scorer.revoked is None and scorer.role == Role.SCORE
 
 
 def test_a_phone_of_another_table_cannot_be_managed_from_this_one(client, game):
-    _, elsewhere = services.create_table(name="Other", device_name="Their phone")
+    _, elsewhere = phone_services.create_table(name="Other", device_name="Their phone")
     for url in [
         reverse("table:phone_revoke", args=[game.table_id, elsewhere.pk]),
         reverse("table:phone_role", args=[game.table_id, elsewhere.pk]),
     ]:
         assert client.post(url, {"role": "follow"}).status_code == 404
-    theirs = services.create_link(table=elsewhere.table, role=Role.FOLLOW, by=elsewhere)
+    theirs = phone_services.create_link(table=elsewhere.table, role=Role.FOLLOW, by=elsewhere)
     assert client.post(reverse("table:link_revoke", args=[game.table_id, theirs.pk])).status_code == 404
     elsewhere.refresh_from_db()
     theirs.refresh_from_db()
@@ -382,7 +383,7 @@ def test_a_game_page_finds_the_game_its_table_and_the_phone(game, scorer, follow
 def test_no_game_and_device_for_a_revoked_phone_another_table_or_no_game(game, scorer, follower):
     follower.revoked = timezone.now()
     follower.save()
-    _, other = services.create_table(name="Other table", device_name="Other phone")
+    _, other = phone_services.create_table(name="Other table", device_name="Other phone")
     with pytest.raises(access.OffTable):  # the revoked phone is told so
         access.game_and_device(_request(follower), game.pk)
     with pytest.raises(Http404):  # its live poll stops

@@ -16,8 +16,10 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from scorekeeper.rules.record import FORMAT
-from scorekeeper.table import engine, services
+from scorekeeper.table.games import services as game_services
 from scorekeeper.table.models import Change, Deal, Game, Player, Table
+from scorekeeper.table.scoring import deals as deal_services
+from scorekeeper.table.scoring import engine
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -152,7 +154,7 @@ def earlier_version() -> Iterator[Legacy]:
 def migrate_forward() -> None:
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
-    services.refresh_results()  # what `migrate` runs after the migrations (table.apps: post_migrate)
+    deal_services.refresh_results()  # what `migrate` runs after the migrations (table.apps: post_migrate)
 
 
 def test_games_of_the_earlier_version_are_adopted_with_nothing_lost(earlier_version):
@@ -220,10 +222,10 @@ def test_games_of_the_earlier_version_are_adopted_with_nothing_lost(earlier_vers
     assert edited.before == engine.seat_deal(ok_record_deal(OK_BIG, ok_names), ok_names)
     # The deleted deal can be restored from the history, in its place.
     game = Game.objects.get(pk=11)
-    services.undo(game=game, change_id=changes.get(action="deleted").pk, by="test")
+    deal_services.undo(game=game, change_id=changes.get(action="deleted").pk, by="test")
     assert game.deals.get(number=3).cards == engine.seat_deal(ok_record_deal(OK_SMALL, ok_names), ok_names)
     # New rows take ids after the adopted ones.
-    new = services.create_game(table=table, kind="oklahoma", profile="book", options={}, players=["Ann", "Ben"])
+    new = game_services.create_game(table=table, kind="oklahoma", profile="book", options={}, players=["Ann", "Ben"])
     assert new.pk > 12
     assert Player.objects.create(table=table, name="Eve").pk > 7
 

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.table import access, engine
+from scorekeeper.table import access
 from scorekeeper.table.models import Change, Deal, Device, Game, Role, Seat, Table
+from scorekeeper.table.scoring import engine
 from tests.conftest import new_game, phone_cookie
 from tests.history import test_player_figures as figures
 from tests.phones import OPTIONS, PLAYERS, Answer, Phone, audit, deal_fields, deal_record, enter_deals, hidden_fields

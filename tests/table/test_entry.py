@@ -10,9 +10,10 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from scorekeeper.table import services
-from scorekeeper.table.forms import CardListField, deal_entry
+from scorekeeper.table.entry.cards import CardListField
+from scorekeeper.table.entry.deal import deal_entry
 from scorekeeper.table.models import Device, Game, Role
+from scorekeeper.table.scoring import deals as deal_services
 from tests.app_data import GIN_BIG, OK_BIG, OK_SMALL, gin_post, ok_post, ok_record_deal
 from tests.conftest import NAMES, as_phone
 
@@ -109,7 +110,7 @@ def test_who_went_out_is_asked_once_and_takes_the_focus(client, ok_game):
 
 def test_an_error_of_the_deal_as_a_whole_is_said_at_the_top_and_takes_the_focus(client, ok_game):
     for deal in (OK_BIG, OK_BIG, OK_BIG):
-        services.add_deal(game=ok_game, deal=ok_record_deal(deal, NAMES))
+        deal_services.add_deal(game=ok_game, deal=ok_record_deal(deal, NAMES))
     body = text(client.post(reverse("table:deal_new", args=[ok_game.pk]), ok_post(OK_SMALL)))
     top = tag(body, "deal-errors")
     assert "autofocus" in top and 'tabindex="-1"' in top
@@ -174,7 +175,7 @@ def test_the_gin_hint_offers_no_joker_and_without_javascript_nothing_says_tap(cl
 
 
 def test_the_deal_list_says_who_went_out_or_knocked_and_who_dealt(client, ok_game, gin_game):
-    services.add_deal(game=ok_game, deal=ok_record_deal(OK_SMALL, NAMES))
+    deal_services.add_deal(game=ok_game, deal=ok_record_deal(OK_SMALL, NAMES))
     row = text(client.get(reverse("table:game", args=[ok_game.pk]))).split('id="deal-1"')[1].split("</tr>")[0]
     assert "went out (Ben)" in row and "dealt by Ann" in row
     url = reverse("table:deal_new", args=[gin_game.pk])
@@ -190,7 +191,7 @@ def test_a_finished_game_offers_a_rematch_once(client, ok_game):
     assert client.post(url, {"submission": "early"}).status_code == 302
     assert Game.objects.count() == 1  # not before the game is over
     for deal in (OK_BIG, OK_BIG, OK_BIG):
-        services.add_deal(game=ok_game, deal=ok_record_deal(deal, NAMES))
+        deal_services.add_deal(game=ok_game, deal=ok_record_deal(deal, NAMES))
     page = text(client.get(reverse("table:game", args=[ok_game.pk])))
     token = page.split('name="submission" value="')[1].split('"')[0]
     first = client.post(url, {"submission": token})
@@ -213,7 +214,7 @@ def test_each_scoring_phone_gets_a_rematch_form_that_passes_its_csrf_check(ok_ga
     phone's own): two scoring phones that opened the finished game both get through."""
     other = Device.objects.create(table=table, name="Ben's phone", role=Role.SCORE)
     for deal in (OK_BIG, OK_BIG, OK_BIG):
-        services.add_deal(game=ok_game, deal=ok_record_deal(deal, NAMES))
+        deal_services.add_deal(game=ok_game, deal=ok_record_deal(deal, NAMES))
     url = reverse("table:rematch", args=[ok_game.pk])
     for device in (scorer, other):
         phone = as_phone(Client(enforce_csrf_checks=True), device)
@@ -229,7 +230,7 @@ def test_each_scoring_phone_gets_a_rematch_form_that_passes_its_csrf_check(ok_ga
 
 def test_a_follower_cannot_start_a_rematch(client, ok_game, follower):
     for deal in (OK_BIG, OK_BIG, OK_BIG):
-        services.add_deal(game=ok_game, deal=ok_record_deal(deal, NAMES))
+        deal_services.add_deal(game=ok_game, deal=ok_record_deal(deal, NAMES))
     as_phone(client, follower)
     assert "Rematch" not in text(client.get(reverse("table:game", args=[ok_game.pk])))
     assert client.post(reverse("table:rematch", args=[ok_game.pk]), {"submission": "x"}).status_code == 403

@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from scorekeeper.table import engine
+from scorekeeper.table.scoring import engine
 from tests.conftest import NAMES
 
 pytestmark = pytest.mark.django_db

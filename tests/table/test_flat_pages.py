@@ -28,7 +28,7 @@ def test_a_short_game_lists_every_deal(table, client):
 
 def test_the_review_is_paged_and_each_page_plays_its_own_deals(table, client, plays):
     from scorekeeper.history.review import PER_PAGE
-    from scorekeeper.table import engine
+    from scorekeeper.table.scoring import engine
 
     game = new_game(table, options={"target": 10000}, deals=[ok_record_deal(OK_SMALL, NAMES)] * (PER_PAGE + 5))
     engine.clear_caches()
@@ -49,7 +49,7 @@ def test_the_review_is_paged_and_each_page_plays_its_own_deals(table, client, pl
 
 def test_a_review_page_equals_the_whole_game_s_deals(table, client):
     """The deals a page plays from the stored standings are those of scoring the whole game."""
-    from scorekeeper.table import engine
+    from scorekeeper.table.scoring import engine
 
     game = new_game(table, options={"target": 10000}, deals=[ok_record_deal(OK_SMALL, NAMES)] * 7)
     whole, digests = engine.reviewed(game)

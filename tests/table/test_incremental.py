@@ -12,8 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules.errors import RecordInvalid
-from scorekeeper.table import engine, services
+from scorekeeper.table import submissions
 from scorekeeper.table.models import Deal, Game
+from scorekeeper.table.scoring import deals as deal_services
+from scorekeeper.table.scoring import engine
+from scorekeeper.table.scoring import store as scoring_store
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
 from tests.conftest import NAMES, new_game
 
@@ -62,7 +65,7 @@ def from_scratch(game: Game) -> list[tuple[Any, ...]]:
         options=game.options,
         names=names,
         first_dealer=game.first_dealer,
-        cards=list(game.deals.order_by("number").values_list("cards", flat=True)),
+        deals=[engine.record_deal(c, names) for c in game.deals.order_by("number").values_list("cards", flat=True)],
     )
     whole = scratch(game)
     assert [d.totals for d in played.deals] == [d.totals for d in whole.deals]
@@ -76,18 +79,18 @@ def apply(game: Game, op: str, index: int, which: int, pool: list[dict[str, Any]
     deals = list(game.deals.order_by("number"))
     try:
         if op == "add" or not deals:
-            services.add_deal(game=game, deal=pool[which])
+            deal_services.add_deal(game=game, deal=pool[which])
         elif op == "edit":
             row = deals[index % len(deals)]
-            services.edit_deal(game=game, deal_id=row.pk, version=row.version, deal=pool[which])
+            deal_services.edit_deal(game=game, deal_id=row.pk, version=row.version, deal=pool[which])
         elif op == "delete":
             row = deals[index % len(deals)]
-            services.delete_deal(game=game, deal_id=row.pk, version=row.version)
+            deal_services.delete_deal(game=game, deal_id=row.pk, version=row.version)
         else:
             changes = list(game.changes.order_by("-id")[:3])
             if changes:
-                services.undo(game=game, change_id=changes[index % len(changes)].pk)
-    except (RecordInvalid, services.Conflict):
+                deal_services.undo(game=game, change_id=changes[index % len(changes)].pk)
+    except (RecordInvalid, submissions.Conflict):
         pass  # refused: nothing changed, and the stored results must still be right
 
 
@@ -118,28 +121,28 @@ def test_stored_results_are_always_those_of_scoring_from_scratch(table, kind, po
 
 
 def seats(game: Game) -> list[dict[str, Any]]:
-    return [{name: getattr(seat, name) for name in services.SEAT_FIGURES} for seat in game.seated()]
+    return [{name: getattr(seat, name) for name in scoring_store.SEAT_FIGURES} for seat in game.seated()]
 
 
 def seats_from_scratch(game: Game, whole: Any) -> list[dict[str, Any]]:
     """Each seat's figures computed from every stored deal at once."""
     rows = [
-        services.ScoredRow(*values)
+        scoring_store.ScoredRow(*values)
         for values in game.deals.order_by("number").values_list("number", "outcome", "actor", "winner", "points")
     ]
     penalty = engine.rules_of(game)[0].penalty
-    return [services.seat_figures(seat.position, whole, rows, penalty) for seat in game.seated()]
+    return [scoring_store.seat_figures(seat.position, whole, rows, penalty) for seat in game.seated()]
 
 
 def test_adding_a_deal_plays_one_deal(table, plays):
     game = new_game(table, options={"target": 10000}, deals=OK_POOL[:2] * 3)
     calls = plays
     calls.clear()
-    services.add_deal(game=game, deal=OK_POOL[1])
+    deal_services.add_deal(game=game, deal=OK_POOL[1])
     assert calls == [7]
     calls.clear()
     third = Deal.objects.get(game=game, number=3)
-    services.edit_deal(game=game, deal_id=third.pk, version=third.version, deal=OK_POOL[2])
+    deal_services.edit_deal(game=game, deal_id=third.pk, version=third.version, deal=OK_POOL[2])
     assert calls == [3, 4, 5, 6, 7]
 
 
@@ -151,7 +154,7 @@ def test_a_game_stored_by_another_engine_is_scored_from_its_first_deal(table, pl
     game.refresh_from_db()
     plays.clear()
     fourth = Deal.objects.get(game=game, number=4)
-    services.edit_deal(game=game, deal_id=fourth.pk, version=fourth.version, deal=OK_POOL[2])
+    deal_services.edit_deal(game=game, deal_id=fourth.pk, version=fourth.version, deal=OK_POOL[2])
     assert plays == [1, 2, 3, 4, 5, 6]
     assert stored(game) == from_scratch(game)
     fresh = Game.objects.get(pk=game.pk)
@@ -183,11 +186,11 @@ def test_a_save_reads_no_cards_before_the_deal_it_changes(table, monkeypatch):
             loaded.clear()
             with CaptureQueriesContext(connection) as queries:
                 if step == "add":
-                    services.add_deal(game=game, deal=OK_POOL[1])
+                    deal_services.add_deal(game=game, deal=OK_POOL[1])
                 elif step == "edit":
-                    services.edit_deal(game=game, deal_id=last.pk, version=last.version, deal=OK_POOL[0])
+                    deal_services.edit_deal(game=game, deal_id=last.pk, version=last.version, deal=OK_POOL[0])
                 else:
-                    services.delete_deal(game=game, deal_id=last.pk, version=last.version)
+                    deal_services.delete_deal(game=game, deal_id=last.pk, version=last.version)
             counts += [len(queries), len(loaded)]
             sql += [q["sql"] for q in queries]
         return counts, sql

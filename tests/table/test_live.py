@@ -13,8 +13,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scorekeeper.history import services as history_services
-from scorekeeper.table import live, services
+from scorekeeper.table.live import answers
 from scorekeeper.table.models import Device, Game, Role
+from scorekeeper.table.phones import services as phone_services
 from tests.app_data import OK_BIG, OK_SMALL, ok_post, ok_record_deal
 from tests.conftest import NAMES, as_phone, new_game
 
@@ -46,7 +47,7 @@ def _tag(response) -> str:
 def test_the_page_and_its_live_part_carry_validators(client, table, game):
     page = client.get(reverse("table:game", args=[game.pk]))
     assert page.status_code == 200
-    assert page["ETag"] == live.etag(game.version, table.names, Role.SCORE, partial=False)
+    assert page["ETag"] == answers.etag(game.version, table.names, Role.SCORE, partial=False)
     assert page["Cache-Control"] == "private, no-cache" and "Cookie" in page["Vary"] and "HX-Request" in page["Vary"]
     body = page.content.decode()
     # The live part listens to the game's stream, holding the version it shows (in the language shown).
@@ -55,7 +56,7 @@ def test_the_page_and_its_live_part_carry_validators(client, table, game):
     assert 'data-live-poll="1"' in body  # without EventSource: every second
     assert f'data-live-etag="W/&quot;g{game.version}.{table.names}-score-en-p&quot;"' in body
     part = _poll(client, game, None)
-    assert part["ETag"] == live.etag(game.version, table.names, Role.SCORE, partial=True)
+    assert part["ETag"] == answers.etag(game.version, table.names, Role.SCORE, partial=True)
 
 
 def test_an_unchanged_game_costs_one_query_and_no_rendering(watcher, game):
@@ -93,7 +94,7 @@ def test_a_save_on_another_phone_changes_the_whole_live_part(client, watcher, ga
 
 def test_a_phone_let_score_gets_the_entry_button_at_the_next_poll(client, watcher, game, follower):
     tag = _tag(_poll(watcher, game, None))
-    services.set_role(device=follower, role=Role.SCORE, by=None)
+    phone_services.set_role(device=follower, role=Role.SCORE, by=None)
     r = _poll(watcher, game, tag)
     assert r.status_code == 200 and "Enter deal 2" in r.content.decode()
 
@@ -111,7 +112,7 @@ def test_a_rename_reaches_a_phone_holding_a_finished_game_of_the_table_only(watc
     new name; a phone holding a game of another table still gets 304."""
     done = make_game(players=NAMES, first_dealer=0, options={"target": 100}, deals=[ok_record_deal(OK_BIG, NAMES)])
     assert done.finished
-    other, theirs = services.create_table(name="Other table", device_name="Their phone")
+    other, theirs = phone_services.create_table(name="Other table", device_name="Their phone")
     their_game = new_game(other, players=NAMES, first_dealer=0, deals=[ok_record_deal(OK_BIG, NAMES)], by=theirs)
     their_phone = as_phone(Client(), theirs)
     url, their_url = reverse("table:game", args=[done.pk]), reverse("table:game", args=[their_game.pk])
@@ -141,8 +142,8 @@ def test_the_phones_at_the_table_show_on_every_phone_holding_a_game_page(client,
     is renamed, is taken off the table or let back changes every game page of its table (its
     ``names``), which a phone holding one gets again (a reload of the page too), and so does a new
     name of the table; a phone holding a game of another table still gets 304."""
-    services.sit(game=game, position=1, phone=follower, by=follower)
-    other, theirs = services.create_table(name="Other table", device_name="Their phone")
+    phone_services.sit(game=game, position=1, phone=follower, by=follower)
+    other, theirs = phone_services.create_table(name="Other table", device_name="Their phone")
     their_game = new_game(other, players=NAMES, first_dealer=0, deals=[ok_record_deal(OK_BIG, NAMES)], by=theirs)
     their_phone = as_phone(Client(), theirs)
     their_url = reverse("table:game", args=[their_game.pk])
@@ -156,23 +157,23 @@ def test_the_phones_at_the_table_show_on_every_phone_holding_a_game_page(client,
         return r
 
     page, part = client.get(url), _poll(watcher, game, None)
-    link = services.create_link(table=table, role=Role.FOLLOW, by=None)
-    services.join_table(link=link, name="Cleo's phone")
+    link = phone_services.create_link(table=table, role=Role.FOLLOW, by=None)
+    phone_services.join_table(link=link, name="Cleo's phone")
     page, part = again(client, page, False), again(watcher, part, True)
     assert "Cleo&#x27;s phone" in page.content.decode()  # the scorer may seat it
 
-    services.rename_device(device=follower, name="Benjamin's phone")
+    phone_services.rename_device(device=follower, name="Benjamin's phone")
     page, part = again(client, page, False), again(watcher, part, True)
     assert "Benjamin&#x27;s phone" in page.content.decode() and "Benjamin&#x27;s phone" in part.content.decode()
 
     cleo = table.devices.get(name="Cleo's phone")
-    services.revoke_device(device=cleo, by=None)
+    phone_services.revoke_device(device=cleo, by=None)
     page = again(client, page, False)
     assert "Cleo&#x27;s phone" not in page.content.decode()
-    services.let_back(device=cleo, by=None)
+    phone_services.let_back(device=cleo, by=None)
     page = again(client, page, False)
     assert "Cleo&#x27;s phone" in page.content.decode()
-    services.rename_table(table=table, name="Friday table", by=None)  # above every game page
+    phone_services.rename_table(table=table, name="Friday table", by=None)  # above every game page
     page = again(client, page, False)
     assert "Friday table" in page.content.decode()
     assert their_phone.get(their_url, headers={"If-None-Match": their_tag}).status_code == 304
@@ -221,15 +222,15 @@ def test_the_live_part_leaves_a_waiting_message_to_the_page(client, game):
 
 def test_a_revoked_phone_polls_into_a_404(watcher, game, follower):
     tag = _tag(_poll(watcher, game, None))
-    services.revoke_device(device=follower, by=None)
+    phone_services.revoke_device(device=follower, by=None)
     assert _poll(watcher, game, tag).status_code == 404
 
 
 def test_a_stranger_polling_with_a_guessed_validator_gets_404(game):
-    tag = live.etag(game.version, game.table.names, Role.FOLLOW, partial=True)
+    tag = answers.etag(game.version, game.table.names, Role.FOLLOW, partial=True)
     assert _poll(Client(), game, tag).status_code == 404
     assert _poll(Client(), game, "*").status_code == 404
-    _, other = services.create_table(name="Other", device_name="Other phone")
+    _, other = phone_services.create_table(name="Other", device_name="Other phone")
     assert _poll(as_phone(Client(), other), game, tag).status_code == 404
 
 

@@ -12,7 +12,9 @@ from django.test import AsyncClient, Client
 from django.urls import reverse
 from django.utils.deprecation import MiddlewareMixin
 
-from scorekeeper.table import access, services, watchers
+from scorekeeper.table import access
+from scorekeeper.table.live import hub as watchers
+from scorekeeper.table.phones import services as phone_services
 from tests.conftest import NAMES, in_a_thread, new_game, phone_cookie, run_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,11 +45,11 @@ async def _status(cookie: str | None, game_id: int) -> int:
 def test_under_asgi_strangers_and_phones_taken_off_are_refused(table, scorer, follower):
 
     game = new_game(table, players=NAMES, first_dealer=0)
-    other, _ = services.create_table(name="Other", device_name="Theirs")
+    other, _ = phone_services.create_table(name="Other", device_name="Theirs")
     assert run_async(_status, None, game.pk) == 404
     assert run_async(_status, phone_cookie(other.devices.get()), game.pk) == 404
     assert run_async(_status, phone_cookie(follower), 10**12) == 404
-    services.revoke_device(device=follower, by=scorer)
+    phone_services.revoke_device(device=follower, by=scorer)
     assert run_async(_status, phone_cookie(follower), game.pk) == 404
 
     async def post() -> int:

@@ -12,8 +12,12 @@ from django.test import Client
 from django.utils import timezone
 
 from scorekeeper.rules.errors import RecordInvalid
-from scorekeeper.table import opendeal, services
+from scorekeeper.table import submissions
+from scorekeeper.table.hands import opendeal
+from scorekeeper.table.hands import services as hand_services
 from scorekeeper.table.models import Device, Game, OpenDeal, OpenHand, Role, Seat, Table
+from scorekeeper.table.phones import services as phone_services
+from scorekeeper.table.scoring import deals as deal_services
 from tests.app_data import GIN_KNOCK, gin_record_deal
 from tests.conftest import as_phone
 
@@ -32,42 +36,42 @@ def phone_at(game: Game, position: int) -> int | None:
 
 
 def test_a_phone_sits_at_its_seat_and_moves(ok_game: Game, phones: list[Device]) -> None:
-    services.sit(game=ok_game, position=1, phone=phones[1], by=phones[1])
+    phone_services.sit(game=ok_game, position=1, phone=phones[1], by=phones[1])
     assert phone_at(ok_game, 1) == phones[1].pk
-    services.sit(game=ok_game, position=2, phone=phones[1], by=phones[1])
+    phone_services.sit(game=ok_game, position=2, phone=phones[1], by=phones[1])
     assert phone_at(ok_game, 1) is None and phone_at(ok_game, 2) == phones[1].pk
-    services.sit(game=ok_game, position=None, phone=phones[1], by=phones[1])
+    phone_services.sit(game=ok_game, position=None, phone=phones[1], by=phones[1])
     assert phone_at(ok_game, 2) is None
 
 
 def test_one_phone_per_seat_only_the_scorer_changes_it(ok_game: Game, phones: list[Device], scorer: Device) -> None:
-    services.sit(game=ok_game, position=0, phone=phones[0], by=phones[0])
-    with pytest.raises(services.SeatTaken, match="Ann's phone sits at Ann's seat"):
-        services.sit(game=ok_game, position=0, phone=phones[1], by=phones[1])
+    phone_services.sit(game=ok_game, position=0, phone=phones[0], by=phones[0])
+    with pytest.raises(phone_services.SeatTaken, match="Ann's phone sits at Ann's seat"):
+        phone_services.sit(game=ok_game, position=0, phone=phones[1], by=phones[1])
     assert phone_at(ok_game, 0) == phones[0].pk
-    with pytest.raises(services.AccessRefused):
-        services.clear_seat(game=ok_game, position=0, by=phones[1])
-    with pytest.raises(services.AccessRefused):
-        services.sit(game=ok_game, position=1, phone=phones[2], by=phones[1])
-    services.sit(game=ok_game, position=0, phone=phones[1], by=scorer)  # the scorer changes it
+    with pytest.raises(phone_services.AccessRefused):
+        phone_services.clear_seat(game=ok_game, position=0, by=phones[1])
+    with pytest.raises(phone_services.AccessRefused):
+        phone_services.sit(game=ok_game, position=1, phone=phones[2], by=phones[1])
+    phone_services.sit(game=ok_game, position=0, phone=phones[1], by=scorer)  # the scorer changes it
     assert phone_at(ok_game, 0) == phones[1].pk
-    services.clear_seat(game=ok_game, position=0, by=scorer)
+    phone_services.clear_seat(game=ok_game, position=0, by=scorer)
     assert phone_at(ok_game, 0) is None
 
 
 def test_sitting_bumps_the_version_the_live_pages_follow(ok_game: Game, phones: list[Device]) -> None:
     before = Game.objects.get(pk=ok_game.pk).version
-    services.sit(game=ok_game, position=0, phone=phones[0], by=phones[0])
+    phone_services.sit(game=ok_game, position=0, phone=phones[0], by=phones[0])
     assert Game.objects.get(pk=ok_game.pk).version == before + 1
 
 
 def test_a_phone_of_another_table_or_taken_off_sits_nowhere(ok_game: Game, phones: list[Device]) -> None:
-    other, _ = services.create_table(name="Other", device_name="Zed's phone")
+    other, _ = phone_services.create_table(name="Other", device_name="Zed's phone")
     stranger = other.devices.get()
-    with pytest.raises(services.AccessRefused):
-        services.sit(game=ok_game, position=0, phone=stranger, by=stranger)
-    with pytest.raises(services.AccessRefused):
-        services.sit(game=ok_game, position=7, phone=phones[0], by=phones[0])
+    with pytest.raises(phone_services.AccessRefused):
+        phone_services.sit(game=ok_game, position=0, phone=stranger, by=stranger)
+    with pytest.raises(phone_services.AccessRefused):
+        phone_services.sit(game=ok_game, position=7, phone=phones[0], by=phones[0])
 
 
 def test_the_game_page_seats_a_phone(ok_game: Game, phones: list[Device]) -> None:
@@ -118,18 +122,18 @@ DEAL = {"out": "Ann", "first_turn": False, "concealed": False, "hands": {"Ann": 
 @pytest.fixture
 def seated(ok_game: Game, phones: list[Device]) -> list[Device]:
     for i, phone in enumerate(phones):
-        services.sit(game=ok_game, position=i, phone=phone, by=phone)
+        phone_services.sit(game=ok_game, position=i, phone=phone, by=phone)
     return phones
 
 
 def send(game: Game, seat: int, hand: dict[str, Any], by: Device, **kwargs: Any) -> Any:
-    return services.submit_hand(game=game, seat=seat, hand=hand, by=by, **kwargs)
+    return hand_services.submit_hand(game=game, seat=seat, hand=hand, by=by, **kwargs)
 
 
 def test_hands_sent_one_by_one_make_the_deal_the_scorer_types(
     ok_game: Game, seated: list[Device], scorer: Device, make_game: Any
 ) -> None:
-    services.open_deal(game=ok_game, by=seated[1])
+    hand_services.open_deal(game=ok_game, by=seated[1])
     send(ok_game, 0, ANN, seated[0], facts={"out": 0, "first_turn": False, "concealed": False, "late_misdeal": False})
     send(ok_game, 1, BEN, seated[1])
     state = opendeal.state(ok_game)
@@ -138,7 +142,7 @@ def test_hands_sent_one_by_one_make_the_deal_the_scorer_types(
     send(ok_game, 2, CLEO, seated[2])
     state = opendeal.state(ok_game)
     assert state is not None and state.complete and state.valid
-    saved = services.save_open_deal(game=ok_game, by=scorer)
+    saved = hand_services.save_open_deal(game=ok_game, by=scorer)
     typed = make_game(kind="oklahoma", profile="book", players=["Ann", "Ben", "Cleo"], first_dealer=0, deals=[DEAL])
     one = typed.deals.get()
     assert (saved.points, saved.totals, saved.outcome) == (one.points, one.totals, one.outcome)
@@ -148,28 +152,28 @@ def test_hands_sent_one_by_one_make_the_deal_the_scorer_types(
 
 
 def test_a_stale_correction_is_refused_two_seats_at_once_both_count(ok_game: Game, seated: list[Device]) -> None:
-    services.open_deal(game=ok_game, by=seated[0])
+    hand_services.open_deal(game=ok_game, by=seated[0])
     first = send(ok_game, 1, BEN, seated[1])
     send(ok_game, 2, CLEO, seated[2])  # another seat: no conflict
     send(ok_game, 1, {**BEN, "held": ["9C"]}, seated[1], version=first.version)  # a correction, current
-    with pytest.raises(services.Conflict, match="Ben's hand was sent again from Ben's phone"):
+    with pytest.raises(submissions.Conflict, match="Ben's hand was sent again from Ben's phone"):
         send(ok_game, 1, BEN, seated[1], version=first.version)  # stale
     assert OpenHand.objects.get(seat=1).hand["held"] == ["9C"]
 
 
 def test_the_facts_are_given_once_a_contrary_stale_one_is_refused(ok_game: Game, seated: list[Device]) -> None:
-    row = services.open_deal(game=ok_game, by=seated[0])
+    row = hand_services.open_deal(game=ok_game, by=seated[0])
     ann_out = {"out": 0, "first_turn": False, "concealed": False, "late_misdeal": False}
     send(ok_game, 0, ANN, seated[0], facts=ann_out, facts_version=0)
     send(ok_game, 2, CLEO, seated[2], facts=ann_out, facts_version=0)  # the same facts: fine
-    with pytest.raises(services.Conflict, match="How the deal ended was given on Ann's phone"):
+    with pytest.raises(submissions.Conflict, match="How the deal ended was given on Ann's phone"):
         send(ok_game, 1, BEN, seated[1], facts={**ann_out, "out": 1}, facts_version=0)
     row.refresh_from_db()
     assert row.facts["out"] == 0 and row.facts_version == 1
 
 
 def test_a_cross_hand_conflict_is_on_both_hands(ok_game: Game, seated: list[Device]) -> None:
-    services.open_deal(game=ok_game, by=seated[0])
+    hand_services.open_deal(game=ok_game, by=seated[0])
     send(ok_game, 0, {"melded": ["QS", "QH", "QD"], "held": ["QS"]}, seated[0])
     send(ok_game, 1, BEN, seated[1])  # the third Q♠
     state = opendeal.state(ok_game)
@@ -183,7 +187,7 @@ def test_a_cross_hand_conflict_is_on_both_hands(ok_game: Game, seated: list[Devi
 
 def test_the_deal_saves_itself_when_the_table_says_so(ok_game: Game, seated: list[Device]) -> None:
     Table.objects.filter(pk=ok_game.table_id).update(save_when_complete=True)
-    services.open_deal(game=ok_game, by=seated[0])
+    hand_services.open_deal(game=ok_game, by=seated[0])
     facts = {"out": 0, "first_turn": False, "concealed": False, "late_misdeal": False}
     send(ok_game, 0, ANN, seated[0], facts=facts)
     send(ok_game, 1, {**BEN, "held": ["QS"]}, seated[1])
@@ -195,19 +199,19 @@ def test_the_deal_saves_itself_when_the_table_says_so(ok_game: Game, seated: lis
 
 
 def test_a_deal_not_complete_is_not_saved(ok_game: Game, seated: list[Device], scorer: Device) -> None:
-    services.open_deal(game=ok_game, by=seated[0])
+    hand_services.open_deal(game=ok_game, by=seated[0])
     send(ok_game, 0, ANN, seated[0], facts={"out": 0, "first_turn": False, "concealed": False})
     with pytest.raises(RecordInvalid, match="hand is not in yet"):
-        services.save_open_deal(game=ok_game, by=scorer)
+        hand_services.save_open_deal(game=ok_game, by=scorer)
     assert not ok_game.deals.exists()
 
 
 def test_a_deal_entered_by_the_scorer_closes_the_open_one(ok_game: Game, seated: list[Device], scorer: Device) -> None:
-    services.open_deal(game=ok_game, by=seated[0])
+    hand_services.open_deal(game=ok_game, by=seated[0])
     send(ok_game, 0, ANN, seated[0])
-    services.add_deal(game=ok_game, deal=DEAL, by=scorer)
+    deal_services.add_deal(game=ok_game, deal=DEAL, by=scorer)
     assert not OpenDeal.objects.filter(game=ok_game).exists()
-    with pytest.raises(services.Conflict, match="not open any more"):
+    with pytest.raises(submissions.Conflict, match="not open any more"):
         send(ok_game, 1, BEN, seated[1], number=1)
 
 
@@ -232,7 +236,7 @@ def test_the_hand_page_sends_a_hand_and_shows_the_others(ok_game: Game, seated: 
 
 
 def test_a_phone_enters_only_its_own_hand(ok_game: Game, seated: list[Device], client: Client) -> None:
-    services.open_deal(game=ok_game, by=seated[0])
+    hand_services.open_deal(game=ok_game, by=seated[0])
     ben = as_phone(Client(), seated[1])
     assert ben.get(f"/games/{ok_game.pk}/open/hands/0/").status_code == 403
     assert client.get(f"/games/{ok_game.pk}/open/hands/0/").status_code == 200  # the scorer enters any
@@ -241,7 +245,7 @@ def test_a_phone_enters_only_its_own_hand(ok_game: Game, seated: list[Device], c
 
 
 def test_the_live_cross_hand_check_is_beside_the_field(ok_game: Game, seated: list[Device]) -> None:
-    services.open_deal(game=ok_game, by=seated[0])
+    hand_services.open_deal(game=ok_game, by=seated[0])
     send(ok_game, 0, {"melded": ["QS", "QH", "QD"], "held": ["QS"]}, seated[0])
     ben = as_phone(Client(), seated[1])
     page = ben.get(f"/games/{ok_game.pk}/open/hands/1/").content.decode()
@@ -252,7 +256,7 @@ def test_the_live_cross_hand_check_is_beside_the_field(ok_game: Game, seated: li
 
 
 def test_the_scorer_saves_with_one_tap(client: Client, ok_game: Game, seated: list[Device]) -> None:
-    services.open_deal(game=ok_game, by=seated[0])
+    hand_services.open_deal(game=ok_game, by=seated[0])
     send(ok_game, 0, ANN, seated[0], facts={"out": 0, "first_turn": False, "concealed": False, "late_misdeal": False})
     send(ok_game, 1, BEN, seated[1])
     send(ok_game, 2, CLEO, seated[2])
@@ -297,12 +301,12 @@ def test_a_warm_game_page_costs_a_fixed_number_of_queries(
     a scoring phone the table's phones it may seat. A deal open adds its hands, its number (the
     deals before it) and the engine's check of them (the deals before it again, the standing stored
     with the last)."""
-    services.add_deal(game=ok_game, deal=DEAL)
+    deal_services.add_deal(game=ok_game, deal=DEAL)
     if sitting:
         for i, phone in enumerate(phones):
-            services.sit(game=ok_game, position=i, phone=phone, by=phone)
+            phone_services.sit(game=ok_game, position=i, phone=phone, by=phone)
     if opened:
-        services.open_deal(game=ok_game, by=phones[0])
+        hand_services.open_deal(game=ok_game, by=phones[0])
         send(ok_game, 0, ANN, phones[0], facts={"out": 0, "first_turn": False, "concealed": False})
         send(ok_game, 1, BEN, phones[1])
     browser = as_phone(Client(), scorer if scoring else phones[1])
@@ -321,13 +325,13 @@ def test_a_deal_deleted_while_one_is_open_moves_its_number(
     the delete still sends it (the form names the deal as it was opened), and it saves as deal 2.
     An undo of the delete makes it deal 3 again."""
     for _ in range(2):
-        services.add_deal(game=ok_game, deal=DEAL, by=scorer)
-    services.open_deal(game=ok_game, by=seated[0])
+        deal_services.add_deal(game=ok_game, deal=DEAL, by=scorer)
+    hand_services.open_deal(game=ok_game, by=seated[0])
     ben = as_phone(Client(), seated[1])
     form = ben.get(f"/games/{ok_game.pk}/open/hands/1/").content.decode()
     assert "Deal 3: Ben&#x27;s hand" in form
     first = ok_game.deals.get(number=1)
-    services.delete_deal(game=ok_game, deal_id=first.pk, version=first.version, by=scorer)
+    deal_services.delete_deal(game=ok_game, deal_id=first.pk, version=first.version, by=scorer)
     send(ok_game, 0, ANN, seated[0], facts={"out": 0, "first_turn": False, "concealed": False}, number=3)
     typed = hand_post(form, {"p-1-melded": "KH KD KC", "p-1-held": "9C QS"})
     sent = ben.post(f"/games/{ok_game.pk}/open/hands/1/", typed)
@@ -340,9 +344,9 @@ def test_a_deal_deleted_while_one_is_open_moves_its_number(
     assert "Deal 2: Cleo&#x27;s hand" in client.get(f"/games/{ok_game.pk}/open/hands/2/").content.decode()
     deleted = ok_game.changes.order_by("-pk").first()
     assert deleted is not None
-    services.undo(game=ok_game, change_id=deleted.pk, by=scorer)
+    deal_services.undo(game=ok_game, change_id=deleted.pk, by=scorer)
     assert "Save deal 3" in client.get(f"/games/{ok_game.pk}/").content.decode()
-    services.delete_deal(game=ok_game, deal_id=first.pk, version=ok_game.deals.get(pk=first.pk).version, by=scorer)
+    deal_services.delete_deal(game=ok_game, deal_id=first.pk, version=ok_game.deals.get(pk=first.pk).version, by=scorer)
     token = re.search(r'name="submission" value="([^"]+)"', page[page.index('id="open-deal"') :])
     number = re.search(r'name="number" value="(\d+)"', page[page.index('id="open-deal"') :])
     assert token and number
@@ -352,7 +356,7 @@ def test_a_deal_deleted_while_one_is_open_moves_its_number(
 
 
 def test_the_open_status_is_a_live_part_answered_304_when_unchanged(ok_game: Game, seated: list[Device]) -> None:
-    services.open_deal(game=ok_game, by=seated[0])
+    hand_services.open_deal(game=ok_game, by=seated[0])
     ben = as_phone(Client(), seated[1])
     url = f"/games/{ok_game.pk}/open/status/"
     first = ben.get(url)
@@ -369,7 +373,7 @@ def states(game: Game) -> list[str]:
 
 
 def test_a_hand_being_typed_is_seen_by_the_others_then_in(ok_game: Game, seated: list[Device]) -> None:
-    services.open_deal(game=ok_game, by=seated[0])
+    hand_services.open_deal(game=ok_game, by=seated[0])
     ben, cleo = as_phone(Client(), seated[1]), as_phone(Client(), seated[2])
     status = f"/games/{ok_game.pk}/open/status/"
     seen = cleo.get(status)
@@ -398,15 +402,15 @@ def test_a_hand_being_typed_is_seen_by_the_others_then_in(ok_game: Game, seated:
 
 
 def test_a_hand_typed_long_ago_or_for_an_earlier_deal_is_missing(ok_game: Game, seated: list[Device]) -> None:
-    row = services.open_deal(game=ok_game, by=seated[0])
-    services.typing(game=ok_game, seat=0, open_deal=row)
-    services.typing(game=ok_game, seat=2, open_deal=row)
+    row = hand_services.open_deal(game=ok_game, by=seated[0])
+    hand_services.typing(game=ok_game, seat=0, open_deal=row)
+    hand_services.typing(game=ok_game, seat=2, open_deal=row)
     assert states(ok_game) == ["typing", "missing", "typing"]
     stale = timezone.now() - opendeal.TYPING_FOR - timedelta(seconds=1)
     Seat.objects.filter(game=ok_game, position=0).update(typing_at=stale)
     assert states(ok_game) == ["missing", "missing", "typing"]
     version = Game.objects.get(pk=ok_game.pk).version
-    services.typing(game=ok_game, seat=0, open_deal=row)  # typing again after a pause: seen again
+    hand_services.typing(game=ok_game, seat=0, open_deal=row)  # typing again after a pause: seen again
     assert states(ok_game) == ["typing", "missing", "typing"]
     assert Game.objects.get(pk=ok_game.pk).version == version + 1
     # the next deal opened: what was typed for the one before does not count
@@ -422,8 +426,8 @@ def test_being_typed_ends_on_the_watching_phones_with_no_write(
     page when to ask again (once: ``load delay``), and its validator holds until then only — a 304
     before, the status rendered again after (the game page, whole or its live part, and the open
     deal's status on a hand's page)."""
-    row = services.open_deal(game=ok_game, by=seated[0])
-    services.typing(game=ok_game, seat=1, open_deal=row)
+    row = hand_services.open_deal(game=ok_game, by=seated[0])
+    hand_services.typing(game=ok_game, seat=1, open_deal=row)
     cleo = as_phone(Client(), seated[2])
     urls = [
         (f"/games/{ok_game.pk}/", {"HX-Request": "true"}),
@@ -458,8 +462,8 @@ def hand_post(page: str, values: dict[str, str]) -> dict[str, str]:
 
 def test_a_gin_deal_by_two_phones_scores_as_typed_by_one(gin_game: Game, scorer: Device, make_game: Any) -> None:
     ann, ben = (Device.objects.create(table=gin_game.table, name=f"{n}'s phone", role=Role.FOLLOW) for n in "AB")
-    services.sit(game=gin_game, position=0, phone=ann, by=ann)
-    services.sit(game=gin_game, position=1, phone=ben, by=ben)
+    phone_services.sit(game=gin_game, position=0, phone=ann, by=ann)
+    phone_services.sit(game=gin_game, position=1, phone=ben, by=ben)
     phones = [as_phone(Client(), ann), as_phone(Client(), ben)]
     assert phones[0].post(f"/games/{gin_game.pk}/open/").status_code == 302
     typed = {
@@ -472,7 +476,7 @@ def test_a_gin_deal_by_two_phones_scores_as_typed_by_one(gin_game: Game, scorer:
         assert answer.status_code == 302, answer.content.decode()
     state = opendeal.state(gin_game)
     assert state is not None and state.valid and state.facts == {"upcard": "10H", "knocker": "Ben"}
-    saved = services.save_open_deal(game=gin_game, by=scorer)
+    saved = hand_services.save_open_deal(game=gin_game, by=scorer)
     one = make_game(
         kind="oklahoma-gin",
         profile="standard",
@@ -483,9 +487,9 @@ def test_a_gin_deal_by_two_phones_scores_as_typed_by_one(gin_game: Game, scorer:
 
 
 def test_gin_a_card_in_both_hands_is_on_both(gin_game: Game, scorer: Device) -> None:
-    services.open_deal(game=gin_game, by=scorer)
-    services.submit_hand(game=gin_game, seat=0, hand={"cards": ["KH", "QD"]}, by=scorer)
-    services.submit_hand(game=gin_game, seat=1, hand={"cards": ["KH", "2D"]}, by=scorer)
+    hand_services.open_deal(game=gin_game, by=scorer)
+    hand_services.submit_hand(game=gin_game, seat=0, hand={"cards": ["KH", "QD"]}, by=scorer)
+    hand_services.submit_hand(game=gin_game, seat=1, hand={"cards": ["KH", "2D"]}, by=scorer)
     state = opendeal.state(gin_game)
     assert state is not None
     assert all(any("K♥ is entered twice in this deal" in e for e in h.errors) for h in state.hands)
@@ -505,7 +509,7 @@ def test_a_rematch_keeps_each_phone_at_its_player_s_seat(client: Client, ok_game
     from tests.app_data import OK_BIG, ok_record_deal
 
     for _ in range(3):
-        services.add_deal(game=ok_game, deal=ok_record_deal(OK_BIG, ["Ann", "Ben", "Cleo"]))
+        deal_services.add_deal(game=ok_game, deal=ok_record_deal(OK_BIG, ["Ann", "Ben", "Cleo"]))
     page = client.get(f"/games/{ok_game.pk}/").content.decode()
     token = page.split(f'action="/games/{ok_game.pk}/rematch/"')[1].split('name="submission" value="')[1].split('"')[0]
     assert client.post(f"/games/{ok_game.pk}/rematch/", {"submission": token}).status_code == 302

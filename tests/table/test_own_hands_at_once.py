@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.table import access, services
+from scorekeeper.table import access
+from scorekeeper.table.hands import services as hand_services
 from scorekeeper.table.models import Change, Device, Game, OpenDeal, OpenHand, Role, Table
+from scorekeeper.table.phones import services as phone_services
 from tests.conftest import new_game, phone_cookie
 from tests.phones import Answer, Phone, hidden_fields
 from tests.table.test_concurrency import assert_stored_results_are_the_engines, at_once
@@ -29,7 +31,7 @@ def seated_phones(live_server: object, table: Table, game: Game) -> list[Phone]:
     phones = []
     for i, name in enumerate(NAMES):
         device = Device.objects.create(table=table, name=f"{name}'s phone", role=Role.FOLLOW)
-        services.sit(game=game, position=i, phone=device, by=device)
+        phone_services.sit(game=game, position=i, phone=device, by=device)
         phones.append(Phone(live_server.url, {access.COOKIE: phone_cookie(device)}))  # type: ignore[attr-defined]
     return phones
 
@@ -67,7 +69,7 @@ def test_three_phones_sending_their_hands_at_once_all_count(live_server, table):
 def test_a_double_tap_counts_once_and_stale_corrections_at_once_one_wins(live_server, table):
     game = new_game(table, players=NAMES, first_dealer=0)
     phones = seated_phones(live_server, table, game)
-    services.open_deal(game=game, by=table.devices.filter(role=Role.SCORE).get())
+    hand_services.open_deal(game=game, by=table.devices.filter(role=Role.SCORE).get())
     path, form = hand_form(phones[1], game, 1, TYPED[1])
     first, second = at_once(lambda: phones[1].post(path, form), lambda: phones[1].post(path, form))
     assert isinstance(first, Answer) and isinstance(second, Answer)
@@ -90,7 +92,7 @@ def test_a_deal_saving_itself_with_every_hand_at_once_is_saved_once(live_server,
     Table.objects.filter(pk=table.pk).update(save_when_complete=True)
     game = new_game(table, players=NAMES, first_dealer=0)
     phones = seated_phones(live_server, table, game)
-    services.open_deal(game=game, by=table.devices.filter(role=Role.SCORE).get())
+    hand_services.open_deal(game=game, by=table.devices.filter(role=Role.SCORE).get())
     forms = [hand_form(p, game, i, TYPED[i]) for i, p in enumerate(phones)]
 
     answers = at_once(*[lambda p=p, f=f: p.post(*f) for p, f in zip(phones, forms, strict=True)])

@@ -8,7 +8,8 @@ import asyncio
 
 import pytest
 
-from scorekeeper.table import poll, watchers
+from scorekeeper.table import access
+from scorekeeper.table.live import hub as watchers
 from tests.conftest import run_async
 
 
@@ -25,7 +26,7 @@ def test_streams_opened_together_are_pinged_each_in_its_own_phase(monkeypatch: p
     pinged: list[str] = []
 
     async def watch(hub: watchers.Hub, name: str) -> None:
-        state = poll.LiveState(version=1, names=0, role="follow", table=1)
+        state = access.LiveState(version=1, names=0, role="follow", table=1)
         stream = watchers.events(hub, watchers.Watch(1, [1]), state, "en")
         async for chunk in stream:
             if chunk.startswith(b"event: ping"):

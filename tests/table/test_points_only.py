@@ -15,8 +15,8 @@ from django.test import Client
 
 from scorekeeper.rules import record
 from scorekeeper.rules.errors import RecordInvalid
-from scorekeeper.table import services
 from scorekeeper.table.models import Deal, Game, Seat
+from scorekeeper.table.scoring import deals as deal_services
 from tests.conftest import body
 
 POINTS = {"points": {"Ann": 120, "Ben": -35, "Cleo": 40}, "winner": "Ann"}
@@ -56,7 +56,7 @@ def test_bad_points_are_said_beside_the_field_nothing_lost(client: Client, ok_ga
 
 
 def test_the_deal_page_review_and_change_history_say_not_checked(client: Client, ok_game: Game) -> None:
-    deal = services.add_deal(game=ok_game, deal=POINTS)
+    deal = deal_services.add_deal(game=ok_game, deal=POINTS)
     assert "points typed, not checked" in client.get(f"/games/{ok_game.pk}/deals/{deal.pk}/").content.decode()
     assert "points only, not checked" in client.get(f"/history/{ok_game.pk}/").content.decode()
     changes = client.get(f"/history/{ok_game.pk}/changes/").content.decode()
@@ -64,7 +64,7 @@ def test_the_deal_page_review_and_change_history_say_not_checked(client: Client,
 
 
 def test_a_points_only_deal_is_edited_as_points(client: Client, ok_game: Game) -> None:
-    deal = services.add_deal(game=ok_game, deal=POINTS)
+    deal = deal_services.add_deal(game=ok_game, deal=POINTS)
     path = f"/games/{ok_game.pk}/deals/{deal.pk}/edit/"
     page = client.get(path).content.decode()
     assert 'name="points_1"' in page and 'value="-35"' in page
@@ -75,7 +75,7 @@ def test_a_points_only_deal_is_edited_as_points(client: Client, ok_game: Game) -
 
 
 def test_the_exports_say_what_it_is_and_it_imports_again(client: Client, ok_game: Game) -> None:
-    services.add_deal(game=ok_game, deal=POINTS)
+    deal_services.add_deal(game=ok_game, deal=POINTS)
     exported = json.loads(body(client.get(f"/history/{ok_game.pk}/export.json")))
     rec = exported[0] if isinstance(exported, list) else exported
     assert rec["deals"] == [POINTS]
@@ -89,14 +89,14 @@ def test_the_exports_say_what_it_is_and_it_imports_again(client: Client, ok_game
 
 
 def test_stats_that_depend_on_cards_leave_it_out(ok_game: Game) -> None:
-    services.add_deal(game=ok_game, deal=POINTS)
+    deal_services.add_deal(game=ok_game, deal=POINTS)
     ann = Seat.objects.get(game=ok_game, position=0)
     assert (ann.outs, ann.knocks, ann.deals, ann.points) == (0, 0, 1, 120)
 
 
 def test_gin_points_and_the_game_ends_as_after_cards(make_game: Any) -> None:
     game = make_game(kind="oklahoma-gin", profile="standard", players=["Ann", "Ben"])
-    services.add_deal(game=game, deal={"points": {"Ann": 250, "Ben": 0}, "winner": "Ann"})
+    deal_services.add_deal(game=game, deal={"points": {"Ann": 250, "Ben": 0}, "winner": "Ann"})
     game.refresh_from_db()
     ann = Seat.objects.get(game=game, position=0)
     assert game.finished and game.winner == 0 and ann.final is not None and ann.final >= 250
@@ -114,14 +114,14 @@ def test_gin_points_and_the_game_ends_as_after_cards(make_game: Any) -> None:
 )
 def test_the_engine_refuses_what_is_not_a_points_only_deal(ok_game: Game, deal: dict[str, Any]) -> None:
     with pytest.raises(RecordInvalid):
-        services.add_deal(game=ok_game, deal=deal)
+        deal_services.add_deal(game=ok_game, deal=deal)
     assert not ok_game.deals.exists()
 
 
 def test_hollywood_refuses_points_only(make_game: Any) -> None:
     game = make_game(kind="oklahoma-gin", profile="standard", players=["Ann", "Ben"], options={"hollywood": True})
     with pytest.raises(RecordInvalid, match="three columns"):
-        services.add_deal(game=game, deal={"points": {"Ann": 25, "Ben": 0}})
+        deal_services.add_deal(game=game, deal={"points": {"Ann": 25, "Ben": 0}})
 
 
 def test_the_record_refuses_points_not_by_name() -> None:

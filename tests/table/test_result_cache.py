@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.table import engine
 from scorekeeper.table.models import Game
+from scorekeeper.table.scoring import engine
 from tests.app_data import OK_BIG, ok_record_deal
 from tests.conftest import NAMES
 

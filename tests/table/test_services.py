@@ -4,8 +4,11 @@ import pytest
 from django.utils import translation
 
 from scorekeeper.rules.errors import RecordInvalid
-from scorekeeper.table import engine, services
+from scorekeeper.table import submissions
+from scorekeeper.table.games import services as game_services
 from scorekeeper.table.models import Change, Device, Game, Player, Table
+from scorekeeper.table.scoring import deals as deal_services
+from scorekeeper.table.scoring import engine
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_record_deal
 from tests.conftest import NAMES
 
@@ -23,7 +26,7 @@ def new_ok(table, scorer):
             "first_dealer": 1,
         }
         args.update(kw)
-        return services.create_game(table=table, by=scorer, **args)
+        return game_services.create_game(table=table, by=scorer, **args)
 
     return make
 
@@ -70,38 +73,38 @@ START: dict[str, Any] = {"kind": "oklahoma", "profile": "book", "options": {}, "
 
 
 def test_start_game_by_a_phone_of_no_table_starts_the_table_with_the_game(db):
-    game, device = services.start_game(device=None, **START, submission="s" * 24)
+    game, device = game_services.start_game(device=None, **START, submission="s" * 24)
     assert device.table == game.table and device.role == "score" and game.player_names() == NAMES
     assert Change.objects.filter(game=game).count() == 0 and Table.objects.count() == 1
     # submitted again: answered as the first time, no second table
-    with pytest.raises(services.Duplicate):
-        services.start_game(device=None, **START, submission="s" * 24)
+    with pytest.raises(submissions.Duplicate):
+        game_services.start_game(device=None, **START, submission="s" * 24)
     assert Table.objects.count() == 1 and Game.objects.count() == 1
 
 
 def test_a_table_started_by_a_german_phone_has_german_names(db):
     with translation.override("de"):
-        game, device = services.start_game(device=None, **START)
+        game, device = game_services.start_game(device=None, **START)
     assert (game.table.name, device.name) == ("Unser Tisch", "Handy des Schreibers")
-    game, device = services.start_game(device=None, **START)
+    game, device = game_services.start_game(device=None, **START)
     assert (game.table.name, device.name) == ("Our table", "Scorer's phone")
 
 
 def test_start_game_refused_leaves_no_table_behind(db):
     with pytest.raises(RecordInvalid):
-        services.start_game(device=None, **{**START, "players": ["Ann"]})
+        game_services.start_game(device=None, **{**START, "players": ["Ann"]})
     assert not Table.objects.exists() and not Device.objects.exists()
 
 
 def test_start_game_by_a_scoring_phone_starts_it_at_its_table(table, scorer):
-    game, device = services.start_game(device=scorer, **START)
+    game, device = game_services.start_game(device=scorer, **START)
     assert device == scorer and game.table == table and Table.objects.count() == 1
 
 
 def test_add_deal_scores_and_logs_the_change(new_ok):
     game = new_ok()
     data = ok_record_deal(OK_BIG, NAMES)
-    deal = services.add_deal(game=game, deal=data)
+    deal = deal_services.add_deal(game=game, deal=data)
     assert deal.number == 1 and engine.record_deal(deal.cards, NAMES) == data
     result = engine.game_result(game)
     assert result.totals["Ann"] == 395
@@ -119,7 +122,7 @@ def test_an_invalid_deal_is_never_saved(new_ok):
     bad = ok_record_deal(OK_BIG, NAMES)
     bad["hands"]["Ben"]["melds"] = [["5S", "6S", "8S"]]
     with pytest.raises(RecordInvalid) as exc:
-        services.add_deal(game=game, deal=bad)
+        deal_services.add_deal(game=game, deal=bad)
     assert any(e.player == "Ben" for e in exc.value.errors)
     assert game.deals.count() == 0 and Change.objects.count() == 0
 
@@ -130,16 +133,16 @@ def test_a_card_used_three_times_is_refused(new_ok):
     bad["hands"]["Cleo"]["held"] = ["QS", "QH", "4C"]  # QH: Ann melds one, Cleo holds one... and QS twice more
     bad["hands"]["Ben"]["held"] = ["QS"]
     with pytest.raises(RecordInvalid):
-        services.add_deal(game=game, deal=bad)
+        deal_services.add_deal(game=game, deal=bad)
     assert game.deals.count() == 0
 
 
 def test_edit_recomputes_every_total_after(new_ok):
     game = new_ok()
     for d in (OK_BIG, OK_SMALL, OK_SMALL):
-        services.add_deal(game=game, deal=ok_record_deal(d, NAMES))
+        deal_services.add_deal(game=game, deal=ok_record_deal(d, NAMES))
     before = engine.game_result(game).totals["Ann"]
-    services.edit_deal(game=game, deal_id=deal_id(game, 1), version=None, deal=ok_record_deal(OK_SMALL, NAMES))
+    deal_services.edit_deal(game=game, deal_id=deal_id(game, 1), version=None, deal=ok_record_deal(OK_SMALL, NAMES))
     after = engine.game_result(game)
     assert after.totals["Ann"] == before - 395 - 5
     assert (Change.objects.filter(action="edited").get().before or {})["out"] == NAMES.index("Ann")
@@ -147,19 +150,19 @@ def test_edit_recomputes_every_total_after(new_ok):
 
 def test_an_invalid_edit_keeps_the_deal_as_it_was(new_ok):
     game = new_ok()
-    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES))
+    deal_services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES))
     bad = ok_record_deal(OK_BIG, NAMES)
     bad["out"] = "Nobody"
     with pytest.raises(RecordInvalid):
-        services.edit_deal(game=game, deal_id=deal_id(game, 1), version=None, deal=bad)
+        deal_services.edit_deal(game=game, deal_id=deal_id(game, 1), version=None, deal=bad)
     assert game.deals.get().cards["out"] == NAMES.index("Ann")
 
 
 def test_delete_renumbers_and_recomputes(new_ok):
     game = new_ok()
     for d in (OK_BIG, OK_SMALL, OK_BIG):
-        services.add_deal(game=game, deal=ok_record_deal(d, NAMES))
-    services.delete_deal(game=game, deal_id=deal_id(game, 2), version=None)
+        deal_services.add_deal(game=game, deal=ok_record_deal(d, NAMES))
+    deal_services.delete_deal(game=game, deal_id=deal_id(game, 2), version=None)
     assert list(game.deals.values_list("number", flat=True)) == [1, 2]
     assert engine.game_result(game).totals["Ann"] == 790
     assert (Change.objects.filter(action="deleted", number=2).get().before or {})["out"] == NAMES.index("Ben")
@@ -168,13 +171,13 @@ def test_delete_renumbers_and_recomputes(new_ok):
 def test_the_game_ends_at_the_target_and_takes_no_more_deals(new_ok):
     game = new_ok()
     for d in (OK_BIG, OK_BIG, OK_BIG):
-        services.add_deal(game=game, deal=ok_record_deal(d, NAMES))
+        deal_services.add_deal(game=game, deal=ok_record_deal(d, NAMES))
     game.refresh_from_db()
     assert game.state == "finished" and game.winner_name() == "Ann"
     with pytest.raises(RecordInvalid):
-        services.add_deal(game=game, deal=ok_record_deal(OK_SMALL, NAMES))
+        deal_services.add_deal(game=game, deal=ok_record_deal(OK_SMALL, NAMES))
     # deleting the last deal reopens the game
-    services.delete_deal(game=game, deal_id=deal_id(game, 3), version=None)
+    deal_services.delete_deal(game=game, deal_id=deal_id(game, 3), version=None)
     game.refresh_from_db()
     assert game.state == "in_progress" and game.winner_name() == ""
 
@@ -182,7 +185,7 @@ def test_the_game_ends_at_the_target_and_takes_no_more_deals(new_ok):
 def test_gin_game_to_target(new_ok):
     game = new_ok(kind="oklahoma-gin", profile="standard", players=["Ann", "Ben"], first_dealer=None)
     for d in (GIN_BIG, GIN_KNOCK, GIN_BIG):
-        services.add_deal(game=game, deal=gin_record_deal(d, ["Ann", "Ben"]))
+        deal_services.add_deal(game=game, deal=gin_record_deal(d, ["Ann", "Ben"]))
     result = engine.game_result(game)
     assert result.state == "finished" and result.winner == "Ann"
     assert result.final is not None and result.final["Ann"] == 428

@@ -16,8 +16,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from scorekeeper.table import engine, services
 from scorekeeper.table.models import Change, Deal, Device, Game, Role, Submission
+from scorekeeper.table.phones import services as phone_services
+from scorekeeper.table.scoring import deals as deal_services
+from scorekeeper.table.scoring import engine
 from tests.app_data import OK_BIG, OK_SMALL, ok_post, ok_record_deal
 from tests.conftest import NAMES, as_phone
 
@@ -94,7 +96,7 @@ def test_an_edit_opened_before_an_earlier_deal_was_deleted_edits_its_own_deal(cl
     second, third = game.deals.get(number=2), game.deals.get(number=3)
     url = f"/games/{game.pk}/deals/{second.pk}/edit/"
     form = opened(client, url)  # "Edit deal 2"
-    services.delete_deal(game=game, deal_id=game.deals.get(number=1).pk, version=None, by=other_phone)
+    deal_services.delete_deal(game=game, deal_id=game.deals.get(number=1).pk, version=None, by=other_phone)
 
     r = client.post(url, {**ok_post(OK_BIG), **form})
 
@@ -110,7 +112,9 @@ def test_an_edit_of_a_deal_changed_meanwhile_is_refused_and_keeps_what_was_typed
     second = game.deals.get(number=2)
     url = f"/games/{game.pk}/deals/{second.pk}/edit/"
     form = opened(client, url)
-    services.edit_deal(game=game, deal_id=second.pk, version=1, deal=ok_record_deal(OK_CLEO, NAMES), by=other_phone)
+    deal_services.edit_deal(
+        game=game, deal_id=second.pk, version=1, deal=ok_record_deal(OK_CLEO, NAMES), by=other_phone
+    )
     when = timezone.localtime(Change.objects.filter(deal_id=second.pk).latest("id").at).strftime("%H:%M")
 
     r = client.post(url, {**ok_post(OK_BIG), **form})
@@ -140,7 +144,7 @@ def test_an_edit_of_a_deal_deleted_meanwhile_says_so(client, game, other_phone):
     second = game.deals.get(number=2)
     url = f"/games/{game.pk}/deals/{second.pk}/edit/"
     form = opened(client, url)
-    services.delete_deal(game=game, deal_id=second.pk, version=1, by=other_phone)
+    deal_services.delete_deal(game=game, deal_id=second.pk, version=1, by=other_phone)
     before = cards(game)
 
     r = client.post(url, {**ok_post(OK_BIG), **form})
@@ -171,7 +175,9 @@ def test_a_delete_of_a_deal_edited_meanwhile_is_refused(client, game, other_phon
     second = game.deals.get(number=2)
     url = f"/games/{game.pk}/deals/{second.pk}/delete/"
     form = opened(client, url)
-    services.edit_deal(game=game, deal_id=second.pk, version=1, deal=ok_record_deal(OK_CLEO, NAMES), by=other_phone)
+    deal_services.edit_deal(
+        game=game, deal_id=second.pk, version=1, deal=ok_record_deal(OK_CLEO, NAMES), by=other_phone
+    )
 
     r = client.post(url, form)
 
@@ -186,7 +192,7 @@ def test_a_delete_opened_before_an_earlier_deal_was_deleted_deletes_its_own_deal
     third = game.deals.get(number=3)
     url = f"/games/{game.pk}/deals/{third.pk}/delete/"
     form = opened(client, url)  # "Delete deal 3"
-    services.delete_deal(game=game, deal_id=game.deals.get(number=1).pk, version=None, by=other_phone)
+    deal_services.delete_deal(game=game, deal_id=game.deals.get(number=1).pk, version=None, by=other_phone)
 
     assert client.post(url, form).status_code == 302
 
@@ -211,7 +217,7 @@ def test_a_retry_after_a_lost_answer_is_answered_as_the_first_even_after_other_s
     url = f"/games/{game.pk}/deals/new/"
     form = {**ok_post(OK_SMALL), **opened(client, url)}
     first = client.post(url, form)  # saved; the answer never reached the phone
-    services.add_deal(game=game, deal=ok_record_deal(OK_CLEO, NAMES), by=other_phone)
+    deal_services.add_deal(game=game, deal=ok_record_deal(OK_CLEO, NAMES), by=other_phone)
     retry = client.post(url, form)
     assert retry.status_code == 302 and retry["Location"] == first["Location"] == f"/games/{game.pk}/?saved=4#deal-4"
     assert game.deals.count() == 5
@@ -233,7 +239,7 @@ def test_a_new_deal_typed_again_after_a_lost_answer_is_not_saved_twice(client, g
 def test_other_cards_for_a_deal_number_taken_meanwhile_are_a_conflict_kept_for_the_next_deal(client, game, other_phone):
     url = f"/games/{game.pk}/deals/new/"
     form = opened(client, url)  # "Deal 4"
-    services.add_deal(game=game, deal=ok_record_deal(OK_CLEO, NAMES), by=other_phone)
+    deal_services.add_deal(game=game, deal=ok_record_deal(OK_CLEO, NAMES), by=other_phone)
 
     r = client.post(url, {**ok_post(OK_SMALL), **form})
 
@@ -245,7 +251,7 @@ def test_other_cards_for_a_deal_number_taken_meanwhile_are_a_conflict_kept_for_t
     assert re.search(r'<input type="hidden" name="number"(?! value="[^"]+")', html) and "Deal 5" in html
     retry = {**ok_post(OK_SMALL), "number": "", "submission": hidden(html, "submission")}
     # Another phone saves deal 5 first: the retry is not refused again, it is deal 6.
-    services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), by=other_phone)
+    deal_services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), by=other_phone)
     r = client.post(url, retry)
     assert r.status_code == 302 and game.deals.count() == 6
     assert game.deals.get(number=6).cards == engine.seat_deal(ok_record_deal(OK_SMALL, NAMES), NAMES)
@@ -270,7 +276,7 @@ def test_the_retry_of_an_edit_saved_before_the_deal_was_deleted_is_answered_as_t
     url = f"/games/{game.pk}/deals/{second.pk}/edit/"
     form = {**ok_post(OK_CLEO), **opened(client, url)}
     first = client.post(url, form)  # saved; the answer was lost
-    services.delete_deal(game=game, deal_id=second.pk, version=None, by=other_phone)
+    deal_services.delete_deal(game=game, deal_id=second.pk, version=None, by=other_phone)
     retry = client.post(url, form)
     assert retry.status_code == 302 and retry["Location"] == first["Location"]
     # a form that was never saved is told the deal is gone
@@ -300,7 +306,7 @@ def test_a_repeated_new_game_form_never_lets_a_phone_in_that_lost_its_access(db)
     location = phone.post("/games/new/", form)["Location"]
     founder = Device.objects.get()
     other = Device.objects.create(table=founder.table, name="Ben's phone", role=Role.SCORE)
-    services.revoke_device(device=founder, by=other)
+    phone_services.revoke_device(device=founder, by=other)
     retry = Client()
     again = retry.post("/games/new/", form)
     assert again.status_code == 302 and again["Location"] == location
@@ -330,11 +336,13 @@ def test_a_rules_switch_submitted_twice_switches_once(client, game):
 
 def test_every_change_is_in_the_history_with_when_and_which_phone(client, game, other_phone, scorer):
     second = game.deals.get(number=2)
-    services.edit_deal(game=game, deal_id=second.pk, version=1, deal=ok_record_deal(OK_CLEO, NAMES), by=other_phone)
-    services.delete_deal(game=game, deal_id=game.deals.get(number=1).pk, version=None, by=scorer)
-    services.switch_rules(game=game, profile="laws", options={}, by=other_phone)
+    deal_services.edit_deal(
+        game=game, deal_id=second.pk, version=1, deal=ok_record_deal(OK_CLEO, NAMES), by=other_phone
+    )
+    deal_services.delete_deal(game=game, deal_id=game.deals.get(number=1).pk, version=None, by=scorer)
+    deal_services.switch_rules(game=game, profile="laws", options={}, by=other_phone)
     deleted = Change.objects.get(game=game, action="deleted")
-    services.undo(game=game, change_id=deleted.pk, by=scorer)
+    deal_services.undo(game=game, change_id=deleted.pk, by=scorer)
 
     changes = list(Change.objects.filter(game=game).order_by("id"))
     assert [c.action for c in changes] == ["added"] * 3 + ["edited", "deleted", "rules", "restored"]
@@ -371,7 +379,9 @@ def changes_page_token(client: Client, game: Game) -> str:
 def test_undo_an_edit(client, game, other_phone):
     second = game.deals.get(number=2)
     before = totals(game)
-    services.edit_deal(game=game, deal_id=second.pk, version=1, deal=ok_record_deal(OK_CLEO, NAMES), by=other_phone)
+    deal_services.edit_deal(
+        game=game, deal_id=second.pk, version=1, deal=ok_record_deal(OK_CLEO, NAMES), by=other_phone
+    )
     edit = Change.objects.get(game=game, action="edited")
 
     r = client.post(undo_url(game, edit), {"submission": changes_page_token(client, game)})
@@ -388,7 +398,7 @@ def test_undo_an_edit(client, game, other_phone):
 def test_undo_a_delete_restores_the_deal_in_its_place_with_its_id(client, game, other_phone):
     second = game.deals.get(number=2)
     before = (cards(game), totals(game))
-    services.delete_deal(game=game, deal_id=second.pk, version=1, by=other_phone)
+    deal_services.delete_deal(game=game, deal_id=second.pk, version=1, by=other_phone)
     deleted = Change.objects.get(game=game, action="deleted")
 
     r = client.post(undo_url(game, deleted), {"submission": changes_page_token(client, game)})
@@ -406,7 +416,7 @@ def test_undo_an_added_deal_and_a_rules_switch(client, game):
     assert client.post(undo_url(game, added), {"submission": changes_page_token(client, game)}).status_code == 302
     assert game.deals.count() == 2
     game.refresh_from_db()
-    services.switch_rules(game=game, profile="laws", options={}, by="admin: bob")
+    deal_services.switch_rules(game=game, profile="laws", options={}, by="admin: bob")
     switched = Change.objects.get(game=game, action="rules")
     assert switched.by_name == "admin: bob"
     assert client.post(undo_url(game, switched), {"submission": changes_page_token(client, game)}).status_code == 302
@@ -430,9 +440,11 @@ def test_two_undos_from_one_page_are_two_undos(client, game):
 
 def test_an_undo_that_no_longer_fits_is_refused_with_a_reason(client, game, other_phone):
     second = game.deals.get(number=2)
-    services.edit_deal(game=game, deal_id=second.pk, version=1, deal=ok_record_deal(OK_CLEO, NAMES), by=other_phone)
+    deal_services.edit_deal(
+        game=game, deal_id=second.pk, version=1, deal=ok_record_deal(OK_CLEO, NAMES), by=other_phone
+    )
     edit = Change.objects.get(game=game, action="edited")
-    services.edit_deal(game=game, deal_id=second.pk, version=2, deal=ok_record_deal(OK_BIG, NAMES), by=other_phone)
+    deal_services.edit_deal(game=game, deal_id=second.pk, version=2, deal=ok_record_deal(OK_BIG, NAMES), by=other_phone)
 
     r = client.post(undo_url(game, edit), {"submission": changes_page_token(client, game)})
     assert r.status_code == 409 and "changed or deleted since" in text(r)
@@ -471,8 +483,8 @@ def test_a_deal_deleted_then_a_new_deal_saved_never_takes_the_deleted_deals_iden
     last = game.deals.get(number=3)
     url = f"/games/{game.pk}/deals/{last.pk}/edit/"
     form = opened(client, url)  # "Edit deal 3"
-    services.delete_deal(game=game, deal_id=last.pk, version=1, by=other_phone)
-    new = services.add_deal(game=game, deal=ok_record_deal(OK_SMALL, NAMES), by=other_phone)
+    deal_services.delete_deal(game=game, deal_id=last.pk, version=1, by=other_phone)
+    new = deal_services.add_deal(game=game, deal=ok_record_deal(OK_SMALL, NAMES), by=other_phone)
     assert new.pk != last.pk
 
     r = client.post(url, {**ok_post(OK_BIG), **form})
@@ -488,7 +500,7 @@ def test_a_deal_deleted_then_a_new_deal_saved_never_takes_the_deleted_deals_iden
 
 def test_an_imported_game_never_takes_the_identity_of_a_deleted_deal(client, game, other_phone):
     last = game.deals.get(number=3)
-    services.delete_deal(game=game, deal_id=last.pk, version=1, by=other_phone)
+    deal_services.delete_deal(game=game, deal_id=last.pk, version=1, by=other_phone)
     rec = engine.game_record(game)
     assert client.post("/history/import/", {"text": json.dumps(rec)}).status_code == 302
     assert not Deal.objects.filter(pk=last.pk).exists()
@@ -499,12 +511,12 @@ def test_a_deal_brought_back_by_an_undo_is_not_said_to_be_entered(client, game, 
     delete: the first phone's save is refused with what really happened (an undo brought the deal
     back), its cards kept, and the next number offered."""
     third = game.deals.get(number=3)
-    services.delete_deal(game=game, deal_id=third.pk, version=third.version, by=other_phone)
+    deal_services.delete_deal(game=game, deal_id=third.pk, version=third.version, by=other_phone)
     url = f"/games/{game.pk}/deals/new/"
     form = opened(client, url)
     assert form["number"] == "3"
     deleted = Change.objects.get(game=game, action="deleted")
-    services.undo(game=game, change_id=deleted.pk, by=other_phone)
+    deal_services.undo(game=game, change_id=deleted.pk, by=other_phone)
     r = client.post(url, {**ok_post(OK_SMALL), **form})
     page = html.unescape(text(r))
     assert r.status_code == 409

@@ -12,8 +12,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 
-from scorekeeper.table import engine, present
+from scorekeeper.table import present
 from scorekeeper.table.models import Deal, Game
+from scorekeeper.table.scoring import deals as deal_services
+from scorekeeper.table.scoring import engine
 from tests.app_data import OK_SMALL, ok_record_deal
 from tests.conftest import NAMES, as_phone, new_game
 from tests.table.test_incremental import GIN_POOL, OK_POOL, apply, long_game, ops, scratch
@@ -46,16 +48,15 @@ def test_a_save_replays_only_the_deals_it_changed(table, plays):
     engine.game_result(game)
     calls = plays
     calls.clear()
-    from scorekeeper.table import services
 
-    services.add_deal(game=game, deal=OK_POOL[1])
+    deal_services.add_deal(game=game, deal=OK_POOL[1])
     assert calls == [11]  # the save
     calls.clear()
     assert engine.game_result(game) == scratch(game)
     assert calls == [11]  # the page after it: the new deal alone
     calls.clear()
     third = Deal.objects.get(game=game, number=3)
-    services.edit_deal(game=game, deal_id=third.pk, version=third.version, deal=OK_POOL[1])
+    deal_services.edit_deal(game=game, deal_id=third.pk, version=third.version, deal=OK_POOL[1])
     calls.clear()
     assert engine.game_result(game) == scratch(game)
     assert calls == list(range(3, 12))

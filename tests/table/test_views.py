@@ -5,9 +5,10 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from scorekeeper.table import engine, services
 from scorekeeper.table.models import Game
-from scorekeeper.table.templatetags.cards import cite_class, cite_text
+from scorekeeper.table.scoring import deals as deal_services
+from scorekeeper.table.scoring import engine
+from scorekeeper.table.text import cite_class, cite_text
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_post, ok_post, ok_record_deal
 from tests.conftest import NAMES
 
@@ -127,18 +128,18 @@ def test_a_tie_at_the_top_names_no_one_as_leading(client, ok_game):
     """Ann and Ben share the top total: neither leads (before, the first seat was said to, and a
     table argued over it); once Ben is ahead alone, he leads."""
     tie: dict[str, Any] = {"out": None, "melds": {0: [], 1: [], 2: []}, "held": {0: "8S", 1: "8H", 2: "KS QS"}}
-    services.add_deal(game=ok_game, deal=ok_record_deal(tie, NAMES))
+    deal_services.add_deal(game=ok_game, deal=ok_record_deal(tie, NAMES))
     board = text(client.get(reverse("table:game", args=[ok_game.pk])))
     assert "leads" not in board and 'class="total leader"' not in board
     ahead: dict[str, Any] = {"out": None, "melds": {0: [], 1: [], 2: []}, "held": {0: "8S 9S", 1: "4H", 2: "KS QS"}}
-    services.add_deal(game=ok_game, deal=ok_record_deal(ahead, NAMES))
+    deal_services.add_deal(game=ok_game, deal=ok_record_deal(ahead, NAMES))
     board = text(client.get(reverse("table:game", args=[ok_game.pk])))
     assert "Ben\nleads." in board or "Ben leads." in " ".join(board.split())
     assert board.count('class="total leader"') == 1
 
 
 def test_deal_page_shows_lines_with_rule_and_source(client, ok_game):
-    services.add_deal(game=ok_game, deal=ok_record_deal(OK_BIG, NAMES))
+    deal_services.add_deal(game=ok_game, deal=ok_record_deal(OK_BIG, NAMES))
     page = text(client.get(deal_url("deal", ok_game, 1)))
     assert "S0" in page and "+395" in page and "Q♠" in page
     assert 'class="card red"' in page  # red suits by colour as well as symbol
@@ -237,8 +238,8 @@ def test_melds_split_by_a_slash(client, ok_game):
 
 
 def test_edit_an_earlier_deal_recomputes(client, ok_game):
-    services.add_deal(game=ok_game, deal=ok_record_deal(OK_BIG, NAMES))
-    services.add_deal(game=ok_game, deal=ok_record_deal(OK_SMALL, NAMES))
+    deal_services.add_deal(game=ok_game, deal=ok_record_deal(OK_BIG, NAMES))
+    deal_services.add_deal(game=ok_game, deal=ok_record_deal(OK_SMALL, NAMES))
     edit = deal_url("deal_edit", ok_game, 1)
     form = text(client.get(edit))
     assert 'value="QS QH QD / AS AH AD AC / JK=KD KS KH / 2C=7H 8H 9H"' in form
@@ -249,7 +250,7 @@ def test_edit_an_earlier_deal_recomputes(client, ok_game):
 
 
 def test_delete_asks_then_deletes(client, ok_game):
-    services.add_deal(game=ok_game, deal=ok_record_deal(OK_BIG, NAMES))
+    deal_services.add_deal(game=ok_game, deal=ok_record_deal(OK_BIG, NAMES))
     url = deal_url("deal_delete", ok_game, 1)
     assert "Delete deal 1?" in text(client.get(url))
     assert ok_game.deals.count() == 1
@@ -259,7 +260,7 @@ def test_delete_asks_then_deletes(client, ok_game):
 
 def test_finished_game_shows_winner_and_final_table(client, ok_game):
     for d in (OK_BIG, OK_BIG, OK_BIG):
-        services.add_deal(game=ok_game, deal=ok_record_deal(d, NAMES))
+        deal_services.add_deal(game=ok_game, deal=ok_record_deal(d, NAMES))
     page = text(client.get(reverse("table:game", args=[ok_game.pk])))
     assert "Ann wins the game" in page and "Final table" in page and "game bonus" in page.lower()
     # no new deal once it is over
@@ -337,8 +338,10 @@ def test_every_page_reaches_games_checker_and_rules(client, ok_game):
 
 
 def test_deal_page_shows_its_change_history(client, ok_game):
-    services.add_deal(game=ok_game, deal=ok_record_deal(OK_BIG, NAMES))
-    services.edit_deal(game=ok_game, deal_id=ok_game.deals.get().pk, version=None, deal=ok_record_deal(OK_SMALL, NAMES))
+    deal_services.add_deal(game=ok_game, deal=ok_record_deal(OK_BIG, NAMES))
+    deal_services.edit_deal(
+        game=ok_game, deal_id=ok_game.deals.get().pk, version=None, deal=ok_record_deal(OK_SMALL, NAMES)
+    )
     page = text(client.get(deal_url("deal", ok_game, 1)))
     assert "Changes to deal 1" in page
     assert "Deal 1 entered" in page and "Deal 1 edited" in page
@@ -355,7 +358,7 @@ def test_admin_cannot_rename_a_player_behind_the_deals_back(admin_client, ok_gam
 
 
 def test_edit_page_previews_the_saved_deal(client, ok_game):
-    services.add_deal(game=ok_game, deal=ok_record_deal(OK_BIG, NAMES))
+    deal_services.add_deal(game=ok_game, deal=ok_record_deal(OK_BIG, NAMES))
     page = text(client.get(deal_url("deal_edit", ok_game, 1)))
     assert "+395" in page and "once the deal is complete" not in page
 

@@ -1,5 +1,5 @@
 """The live streams' hub (``watchers``) hears of a rename: a watched game's live part changes with
-its table's names as with its version (its validator holds both: ``live.etag``). On SQLite the
+its table's names as with its version (its validator holds both: ``answers.etag``). On SQLite the
 check compares both for every watched game; on PostgreSQL a rename's NOTIFY ("n<table>") makes the
 watches of the table's games (and those whose first look is not done) check again, no other; and a
 stream sends the new validator. The served streams: tests/server/test_live.py."""
@@ -13,8 +13,11 @@ import pytest
 from django.db import connection
 
 from scorekeeper.history.services import rename_player
-from scorekeeper.table import live, poll, services, watchers
+from scorekeeper.table import access
+from scorekeeper.table.live import answers
+from scorekeeper.table.live import hub as watchers
 from scorekeeper.table.models import Game, Player, Role
+from scorekeeper.table.phones import services as phone_services
 from tests.app_data import OK_BIG, ok_record_deal
 from tests.conftest import NAMES, new_game
 
@@ -39,7 +42,7 @@ def test_the_sqlite_check_sees_a_rename_at_the_watched_games_table_only(table):
     done = new_game(
         table, players=NAMES, first_dealer=0, options={"target": 100}, deals=[ok_record_deal(OK_BIG, NAMES)]
     )
-    other, _ = services.create_table(name="Other table", device_name="Their phone")
+    other, _ = phone_services.create_table(name="Other table", device_name="Their phone")
     theirs = new_game(other, players=NAMES, first_dealer=0)
     loop = asyncio.new_event_loop()
     try:
@@ -76,7 +79,7 @@ def test_the_stream_sends_the_validator_of_the_new_names(table, follower):
     done = new_game(
         table, players=NAMES, first_dealer=0, options={"target": 100}, deals=[ok_record_deal(OK_BIG, NAMES)]
     )
-    state = poll.live_state([follower.pk], done.pk)
+    state = access.live_state([follower.pk], done.pk)
     assert state is not None and state.role == Role.FOLLOW
 
     async def stream() -> list[str]:
@@ -91,20 +94,22 @@ def test_the_stream_sends_the_validator_of_the_new_names(table, follower):
 
     retry, first, second = asyncio.run(stream())
     assert retry.startswith("retry:")
-    assert first == f"event: change\ndata: {live.etag(state.version, state.names, Role.FOLLOW, partial=True)}\n\n"
-    assert second == f"event: change\ndata: {live.etag(state.version, state.names + 1, Role.FOLLOW, partial=True)}\n\n"
+    assert first == f"event: change\ndata: {answers.etag(state.version, state.names, Role.FOLLOW, partial=True)}\n\n"
+    assert (
+        second == f"event: change\ndata: {answers.etag(state.version, state.names + 1, Role.FOLLOW, partial=True)}\n\n"
+    )
     assert Game.objects.get(pk=done.pk).version == state.version
 
 
-def _events_after_the_first(w: watchers.Watch, state: poll.LiveState) -> tuple[watchers.Hub, Any]:
+def _events_after_the_first(w: watchers.Watch, state: access.LiveState) -> tuple[watchers.Hub, Any]:
     hub = watchers.hub()
     hub.games.setdefault(w.game, set()).add(w)
     hub.place(w, state.table)
     return hub, watchers.events(hub, w, state, "en")
 
 
-def _tag(state: poll.LiveState, version: int) -> str:
-    return f"event: change\ndata: {live.etag(version, state.names, state.role, partial=True)}\n\n"
+def _tag(state: access.LiveState, version: int) -> str:
+    return f"event: change\ndata: {answers.etag(version, state.names, state.role, partial=True)}\n\n"
 
 
 def test_a_change_is_said_within_the_spread_and_changes_meanwhile_with_it(table, follower, monkeypatch):
@@ -112,7 +117,7 @@ def test_a_change_is_said_within_the_spread_and_changes_meanwhile_with_it(table,
     random, before it says its game changed; a change made meanwhile is said with it."""
     monkeypatch.setattr(watchers, "SPREAD_SECONDS", 0.3)
     game = new_game(table, players=NAMES, first_dealer=0)
-    state = poll.live_state([follower.pk], game.pk)
+    state = access.live_state([follower.pk], game.pk)
     assert state is not None
 
     async def stream() -> tuple[list[str], list[float]]:
@@ -139,7 +144,7 @@ def test_a_change_is_said_within_the_spread_and_changes_meanwhile_with_it(table,
 def test_a_change_of_access_is_said_at_once_even_while_a_change_waits(table, follower, monkeypatch):
     monkeypatch.setattr(watchers, "SPREAD_SECONDS", 30)
     game = new_game(table, players=NAMES, first_dealer=0)
-    state = poll.live_state([follower.pk], game.pk)
+    state = access.live_state([follower.pk], game.pk)
     assert state is not None
 
     async def stream() -> tuple[str, float]:

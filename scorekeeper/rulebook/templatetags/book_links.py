@@ -19,8 +19,8 @@ from scorekeeper.rulebook import links
 from scorekeeper.rules import gin, profiles
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import GinRules, Rules
-from scorekeeper.table import engine
 from scorekeeper.table.models import Game
+from scorekeeper.table.scoring import engine
 
 register = template.Library()
 

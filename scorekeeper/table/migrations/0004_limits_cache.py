@@ -1,19 +1,10 @@
-"""The database cache table of the per-client limits (settings.CACHES["limits"]): made here so that
-every installation, test database and server has it without a step of its own."""
+"""Made the per-client limits' cache table; the limits' own app makes it now (guards 0001), so
+that it is made where the limits live. Kept, empty, as a step of the history of every database."""
 
-from django.core.management import call_command
 from django.db import migrations
-
-
-def create_cache_table(apps, schema_editor):
-    call_command("createcachetable", "scorekeeper_limits", database=schema_editor.connection.alias, verbosity=0)
-
-
-def drop_cache_table(apps, schema_editor):
-    schema_editor.execute(f"DROP TABLE IF EXISTS {schema_editor.quote_name('scorekeeper_limits')}")
 
 
 class Migration(migrations.Migration):
     dependencies = [("table", "0003_game_indexes_in_composites")]
 
-    operations = [migrations.RunPython(create_cache_table, drop_cache_table)]
+    operations: list[migrations.operations.base.Operation] = []

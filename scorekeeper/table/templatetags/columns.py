@@ -16,8 +16,9 @@ from django import template
 
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.results import GameResult, Standing
-from scorekeeper.table import engine, present
+from scorekeeper.table import present
 from scorekeeper.table.models import Deal, Game
+from scorekeeper.table.scoring import engine
 
 register = template.Library()
 

@@ -15,7 +15,7 @@ from typing import IO, Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from scorekeeper.history.services import import_text, import_workers
+from scorekeeper.history.imports import import_text, import_workers
 from scorekeeper.table.models import Table
 
 

@@ -12,8 +12,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.urls import reverse
 
-from scorekeeper.table import services
 from scorekeeper.table.models import Role, Table
+from scorekeeper.table.phones import services as phones
 
 
 class Command(BaseCommand):
@@ -36,5 +36,5 @@ class Command(BaseCommand):
         found = Table.objects.filter(pk=table).first()
         if found is None:
             raise CommandError(f"no table #{table}")
-        link = services.create_link(table=found, role=Role.FOLLOW if follow else Role.SCORE, by=None)
+        link = phones.create_link(table=found, role=Role.FOLLOW if follow else Role.SCORE, by=None)
         self.stdout.write(base.rstrip("/") + reverse("table:join", args=[link.token]))
