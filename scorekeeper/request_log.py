@@ -1,13 +1,12 @@
 """One log line per request, with no secret in it (issue 23).
 
-``log_requests`` (a middleware) writes, for every request, its method, its path, its status and
-how long it took, on the logger ``scorekeeper.requests`` (INFO; ``DJANGO_REQUEST_LOG=0`` turns it
-off): ``GET /games/12/ 200 4.1 ms``; ``table.stream``, which answers the game pages' streams
-without the middleware, writes the same ``line``. What would open a table is never written: a join
-link's token is replaced by ``[token]``, the query string by ``?…`` (its values are the user's),
-and no header (no cookie) is read. ``NoSecrets``, a logging filter on the app's handler and on
-Django's own request loggers, does the same to every message they write ("Not Found: /join/…/", a
-500's path).
+``log_requests`` (a middleware) writes, for every request, its method, its path, its status and how
+long it took, on the logger ``scorekeeper.requests`` (INFO; ``DJANGO_REQUEST_LOG=0`` turns it off):
+``GET /games/12/ 200 4.1 ms`` (a game page's stream when it opens). What would open a table is never
+written: a join link's token is replaced by ``[token]``, the query string by ``?…`` (its values are
+the user's), and no header (no cookie) is read. ``NoSecrets``, a logging filter on the app's handler
+and on Django's own request loggers, does the same to every message they write ("Not Found:
+/join/…/", a 500's path).
 
 The server's own access log (gunicorn's ``--access-logfile``) writes the raw request line, tokens
 and query strings included: leave it off and read these lines instead.

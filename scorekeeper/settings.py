@@ -103,12 +103,11 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
-    # Last, and sync only: in Django's ASGI handler (the live streams' plain path, views.game_events;
-    # make run answers them on ASGI itself and the pages by the WSGI handler, scorekeeper/asgi.py)
-    # the whole chain then runs in the request's thread, once. Below a sync-only middleware, every
-    # one that can be async is, and Django hands each of their methods to that thread and back (a
-    # stream's opening: 115 hand-overs between threads instead of 61, 6.2 ms of CPU instead of
-    # 3.4-4.5: python -m benchmarks live).
+    # Last, and sync only: in Django's ASGI handler (the live streams, table.live.views.game_events;
+    # the pages go to the WSGI handler, scorekeeper/asgi.py) the whole chain then runs in the
+    # request's thread, once. Below a sync-only middleware, every one that can be async is, and
+    # Django hands each of their methods to that thread and back: twice the hand-overs, and nearly
+    # twice the CPU of a stream's opening (python -m benchmarks live).
     "scorekeeper.i18n.phone_time_zone",  # the phone's time zone
 ]
 

@@ -37,9 +37,9 @@
     const rank = code.slice(0, -1);
     return words("card", { rank: /^[AJQK]$/.test(rank) ? words("rank." + rank) : rank, suit: words("suit." + code.slice(-1)) });
   }
-  // A German page also takes B (Bube) and D (Dame) for J and Q before a suit, as the server does
-  // (scorekeeper/table/forms.py, german_card): "DS" is the queen of spades there.
-  const GERMAN = (document.documentElement.lang || "").split("-")[0] === "de";
+  // The rank letters the page's language types for the record's (German: B for J, D for Q), given by
+  // the server (scorekeeper/table/entry/cards.py, typed_ranks), which reads them the same way.
+  const TYPED = JSON.parse(slot.dataset.ranks || "{}");
 
   let target = null; // the input being filled
   let naming = -1; // the index of the wild card being named, in the target's tokens
@@ -49,7 +49,7 @@
   function norm(token) {
     let t = token.toUpperCase().replace(/[♠♥♦♣♤♡♢♧]/g, (c) => SYMBOL[c]);
     if (t === "JOKER" || t === "JKR") return "JK";
-    if (GERMAN && /^[BD][SHDC]$/.test(t)) t = (t[0] === "B" ? "J" : "Q") + t.slice(1);
+    if (/^[A-Z][SHDC]$/.test(t) && TYPED[t[0]]) t = TYPED[t[0]] + t.slice(1);
     if (/^T[SHDC]$/.test(t)) t = "10" + t.slice(1);
     return t;
   }
@@ -76,7 +76,7 @@
     allFields().forEach((input) => {
       const kind = kindOf(input);
       if (kind === "upcard") return; // the upcard is a card of the pack that someone may hold
-      if (!form.classList.contains("gin")) {
+      if ("splits" in form.dataset) { // the game splits a melded list: the melds typed, or the split shown, count once
         const melds = fieldOf(seatOf(input), "melds");
         const given = melds && splitGiven(melds);
         if ((kind === "melds" && !given) || (kind === "melded" && given)) return;

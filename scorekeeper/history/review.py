@@ -1,17 +1,16 @@
 """A game's review: its deals with their cards and score lines, a page of ``PER_PAGE`` deals at a
 time, the running totals (chart and table) and the final tally.
 
-A page costs its own deals, however long the game (issue 23: one page of 300 deals was 1.5 MB and
-took 0.9 s cold): each deal of the page is played from the standing stored with the deal before
-it (``engine.played_deals``), the chart reads the running totals the writes store (one small list
-per deal), and where the game stands (totals, winner, final tally, Hollywood's columns) comes
-from the standing stored with its last deal (``engine.concluded``). The heavy part of the page is
-a fragment cached by the game's version and the page (``present.version_key``); inside it each
-deal is a fragment of its own, cached by a digest of all that decides its result: after a save
-the page renders the changed deals alone. A game whose stored results cannot be used (another
-version of the engine) is scored whole (``engine.reviewed``), and any error is shown. The
-fragments hold words, so the template keys them by the page's language too (``LANGUAGE_CODE``);
-they hold no time of day, so not by the phone's zone."""
+A page costs its own deals, however long the game: each deal of the page is played from the standing
+stored with the deal before it (``engine.played_deals``), the chart reads the running totals the
+writes store (one small list per deal), and where the game stands (totals, winner, final tally,
+Hollywood's columns) comes from the standing stored with its last deal (``engine.concluded``). The
+heavy part of the page is a fragment cached by the game's version and the page
+(``present.version_key``); inside it each deal is a fragment of its own, cached by a digest of all
+that decides its result: after a save the page renders the changed deals alone. A game whose stored
+results cannot be used (another version of the engine) is scored whole (``engine.reviewed``), and
+any error is shown. The fragments hold words, so the template keys them by the page's language too
+(``LANGUAGE_CODE``); they hold no time of day, so not by the phone's zone."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from typing import Any
 from django.db.models import Q
 
 from scorekeeper.history.lists import LISTED, rows
-from scorekeeper.rules import profiles
+from scorekeeper.rules import games, profiles
 from scorekeeper.table import text
 from scorekeeper.table.models import Deal, Game, HeadToHead, Player, PlayerFigures, Seat
 
@@ -23,6 +23,7 @@ GAMES_SHOWN = 50  # the newest games listed on the page (the games list has them
 class GameKindStats:
     game: str
     name: Any  # the game's name, a message (rendered in the request's language)
+    knocks_counted: bool  # the game's hands end by a knock (``rules.games.Game.knocks``)
     games: int = 0
     won: int = 0
     finished: int = 0
@@ -58,7 +59,7 @@ def player_stats(player: Player) -> PlayerStats:
     worst: at most 4) with their outcomes (1), head to head (2), the newest games with their
     players and deals (3). Head to head's names tell whether the table has another player (the
     merge form)."""
-    kinds = {g: GameKindStats(g, profiles.GAME_NAME_MESSAGES[g]) for g in profiles.GAMES}
+    kinds = {g: GameKindStats(g, profiles.GAME_NAME_MESSAGES[g], games.game(g).knocks) for g in profiles.GAMES}
     stats = PlayerStats(player)
     for f in PlayerFigures.objects.filter(player=player, games__gt=0):
         if f.kind in kinds:

@@ -66,6 +66,7 @@ class Game(Protocol):
     kind: str  # the record's "game"
     wilds: bool  # a card may name the card it stands for (``2C=7H``)
     splits: bool  # a player's melds may be given as one list of the cards laid down (``check_split``)
+    knocks: bool  # a hand ends by a knock: knocks and undercuts are counted (else: by going out)
     # The deal's own facts (not a player's hand), as the record names them; of those, the ones a
     # complete deal has given (the others default: an Oklahoma deal's flags).
     facts: tuple[str, ...]
@@ -129,6 +130,7 @@ class OklahomaGame:
     kind = OKLAHOMA
     wilds = True
     splits = True
+    knocks = False
     facts: tuple[str, ...] = ("out", "first_turn", "concealed", "late_misdeal")
     given_once: tuple[str, ...] = ("out",)
 
@@ -188,6 +190,7 @@ class GinGame:
     kind = GIN
     wilds = False
     splits = False
+    knocks = True
     facts: tuple[str, ...] = ("upcard", "knocker")
     given_once: tuple[str, ...] = ("upcard", "knocker")
 

@@ -1,6 +1,6 @@
 """What ``manage.py serve`` (``make run``) does before it serves, and only when it is needed: a warm
 start (nothing changed since the last) starts serving in about a second (issue 23: every start
-re-ran migrate and collectstatic, 6-7 s of 13-23; ``make bench start`` measures it).
+re-ran migrate and collectstatic, half of each start; ``make bench start`` measures it).
 
 - ``migrate_if_needed``: the database's unapplied migrations, applied in this process (no
   ``manage.py migrate`` process of its own: Django is set up once);

@@ -45,7 +45,7 @@ from scorekeeper.guards import limits
 from scorekeeper.rules import profiles, rulebook
 from scorekeeper.rules.rulebook import DealExample
 from scorekeeper.server.management.commands.serve import Command, terminal_language
-from scorekeeper.table.entry.cards import CardListField, german_card
+from scorekeeper.table.entry.cards import CardListField, typed_card, typed_ranks
 from scorekeeper.table.hands import services as hand_services
 from scorekeeper.table.models import Device, Game, Role, Table
 from scorekeeper.table.phones import services as phone_services
@@ -540,6 +540,15 @@ def test_plurals_and_numbers_follow_the_language(client, table):
 
 
 def test_a_german_phone_types_b_and_d_for_jack_and_queen():
+    with translation.override("de"):
+        typed = typed_ranks()
+    with translation.override("en"):
+        assert typed_ranks() == {}
+    assert typed == {"B": "J", "D": "Q"}
+
+    def german_card(token: str) -> str:
+        return typed_card(token, typed)
+
     assert german_card("DS") == "QS" and german_card("bh") == "Jh" and german_card("D♠") == "Q♠"
     assert german_card("DD") == "QD" and german_card("KD") == "KD" and german_card("10D") == "10D"
     assert german_card("2C=DH") == "2C=QH" and german_card("JK=BS") == "JK=JS" and german_card("D") == "D"

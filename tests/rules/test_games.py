@@ -70,6 +70,7 @@ def test_a_game_says_the_shape_of_its_deal():
     assert oklahoma.facts == ("out", "first_turn", "concealed", "late_misdeal") and oklahoma.given_once == ("out",)
     assert gin.facts == ("upcard", "knocker") == gin.given_once
     assert oklahoma.splits and not gin.splits
+    assert gin.knocks and not oklahoma.knocks
 
 
 def test_a_game_refuses_another_game_s_rules():

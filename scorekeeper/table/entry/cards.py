@@ -16,36 +16,45 @@ from scorekeeper.rules.cards import CardError, Token, parse_card, parse_token, s
 MAX_FIELD = 200
 
 
-# A German phone also takes the German rank letters: B (Bube) for J, D (Dame) for Q; K (König) and
-# A (Ass) are the record's own. Only before a suit letter or symbol ("DS", "bh", "D♠", "2C=DH"): the
-# suits stay S, H, D, C, and "D" alone (no suit) reads as before. English phones read the record's
-# notation only: there "DS" stays a mistyped card, said so, as it always was.
-_GERMAN_RANK = re.compile(r"(?i)(?<![0-9A-Z])([BD])(?=\s*[SHDC♠♥♦♣♤♡♢♧]$)")
+# The rank letters a page's language writes in place of the record's (RULES.md §4: German B for the
+# jack, D for the queen; K and A are the record's own). A phone in that language may type them; the
+# picker (static/picker.js) is given them with the page (``typed_ranks``).
+RANK_LETTERS = {"de": {"J": "B", "Q": "D"}}
 
 
-def german_card(token: str) -> str:
-    """A typed card with the German rank letters in the record's (``DS`` → ``QS``, ``2C=BH`` → ``2C=JH``)."""
-    return "=".join(_GERMAN_RANK.sub(lambda m: "J" if m.group(1) in "Bb" else "Q", side) for side in token.split("="))
+def rank_letters() -> dict[str, str]:
+    """The record's rank letters the page's language writes otherwise (German: J → B, Q → D)."""
+    return RANK_LETTERS.get((get_language() or "").split("-")[0], {})
 
 
-def german_cards() -> bool:
-    """Whether typed cards may use the German rank letters: the page is in German."""
-    return (get_language() or "").split("-")[0] == "de"
+def typed_ranks() -> dict[str, str]:
+    """What the page's language types for a record's rank letter, the other way: {"B": "J", "D": "Q"}."""
+    return {letter: rank for rank, letter in rank_letters().items()}
+
+
+def typed_card(token: str, typed: dict[str, str]) -> str:
+    """A typed card with the language's rank letters (``typed``) in the record's (German ``DS`` →
+    ``QS``, ``2C=BH`` → ``2C=JH``). Only before a suit letter or symbol: the suits stay S, H, D, C,
+    and "D" alone (no suit) reads as it is typed."""
+    if not typed:
+        return token
+    letters = re.compile(rf"(?i)(?<![0-9A-Z])([{''.join(typed)}])(?=\s*[SHDC♠♥♦♣♤♡♢♧]$)")
+    return "=".join(letters.sub(lambda m: typed[m.group(1).upper()], side) for side in token.split("="))
 
 
 def read_cards(text: str, *, wild: bool, groups: bool = False) -> tuple[list[list[Token]], list[str]]:
     """Read typed cards in the record's notation: the cards (in groups split by "/" when ``groups``,
     else one group) and what is wrong with each token that is not a card. ``wild``: a card may
     name the card it stands for (``2C=7H``). On a German page B and D also name the jack and the
-    queen (``german_card``)."""
+    queen (``typed_card``)."""
     parts = text.split("/") if groups else [text]
     read: list[list[Token]] = []
     errors: list[str] = []
-    german = german_cards()
+    typed = typed_ranks()
     for part in parts:
         tokens = []
-        for typed in split_cards(part):
-            raw = german_card(typed) if german else typed
+        for token in split_cards(part):
+            raw = typed_card(token, typed)
             try:
                 tokens.append(parse_token(raw) if wild else Token(parse_card(raw)))
             except CardError as exc:

@@ -20,7 +20,7 @@ from scorekeeper.rules.messages import meld_kind
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.table.entry.cards import CardListField, cards_text
 from scorekeeper.table.entry.deal import DealEntry, Slot
-from scorekeeper.table.entry.forms import OklahomaHandForm
+from scorekeeper.table.entry.forms import HandForm
 from scorekeeper.table.text import error_text
 
 log = logging.getLogger(__name__)
@@ -163,10 +163,10 @@ def _attach(entry: DealEntry, slot: Slot, rules: Rules) -> None:
     assert isinstance(card_field, CardListField)
     form = bound.form
     # A split the player gave is the split: the melded list is then only the cards it holds.
-    given = isinstance(form, OklahomaHandForm) and form.split_given
+    given = isinstance(form, HandForm) and form.split_given
     check = check_field(card_field, bound.name, str(bound.value() or ""), rules, split=not given)
     slot.check = check
     for text in check.errors:
         entry.add(form, bound.name, text)
-    if check.split and isinstance(form, OklahomaHandForm):
+    if check.split and isinstance(form, HandForm):
         form.show_split(check.split)

@@ -1,6 +1,6 @@
 """The deal form: the deal's own facts (a form) and one form per player (a formset), as one entry.
 
-``DealEntry.to_data`` turns them into one RECORD.md deal with player names; ``apply_errors`` puts
+``DealEntry.read`` turns them into one RECORD.md deal with player names; ``refuse`` puts
 every error the engine reports beside the field it concerns, once. Each game has its entry
 (``OklahomaEntry``, ``GinEntry``: its forms, where its facts sit, its hint); ``deal_entry`` gives a
 game's. One player's hand alone (``seat``): his phone's form, the deal's facts as far as known.
@@ -8,6 +8,7 @@ game's. One player's hand alone (``seat``): his phone's form, the deal's facts a
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -20,8 +21,10 @@ from django.forms.boundfield import BoundField
 from django.utils.translation import gettext, gettext_lazy
 
 from scorekeeper.rules import games, profiles
+from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RecordError
-from scorekeeper.table.entry.cards import CardListField
+from scorekeeper.rules.profiles import Rules
+from scorekeeper.table.entry.cards import CardListField, typed_ranks
 from scorekeeper.table.entry.forms import (
     DealFacts,
     GinFacts,
@@ -29,7 +32,6 @@ from scorekeeper.table.entry.forms import (
     HandForm,
     HandFormSet,
     OklahomaFacts,
-    OklahomaHandForm,
     OklahomaHands,
     int_or_none,
     with_data,
@@ -85,7 +87,7 @@ class DealEntry:
     has its entry (``OklahomaEntry``, ``GinEntry``: its forms, where its facts sit, its hint);
     ``deal_entry`` gives the game's.
 
-    ``to_data`` gives the RECORD.md deal (player names) or None while a field does not read;
+    ``read`` gives the RECORD.md deal (player names) or None while a field does not read;
     ``apply_errors`` puts each error of the engine beside the field it concerns, once."""
 
     kind: str  # the game (the record's "game")
@@ -106,9 +108,11 @@ class DealEntry:
         submission: str = "",
         live: bool = False,
         seat: int | None = None,
+        plays_as: int | None = None,
     ) -> None:
         self.game = games.game(self.kind)
         self.players = players
+        self.plays_as = plays_as  # the deal's number as the engine plays it (its errors name it)
         self.live = live  # a preview while the deal is being entered: empty fields are not nagged
         self.seat = seat  # one player's hand only (his phone): the deal's facts as far as known
         facts, hands = self._initial(initial or {}) if data is None else ({}, None)
@@ -132,6 +136,14 @@ class DealEntry:
         return self.facts_form.initial_of(deal, self.players), initial
 
     # ---- what the page shows
+    def picker(self, rules: Rules) -> dict[str, str]:
+        """What the card picker (static/picker.js) is given with the page: the pack's counts, the
+        cards that may name another (Oklahoma's wild cards: its "=" key), and the rank letters the
+        page's language types (German B and D)."""
+        pack = self.game.pack(rules)
+        wild = [code for code in pack if self.game.wilds and parse_card(code).is_wild]
+        return {"pack": json.dumps(pack), "wild": " ".join(wild), "ranks": json.dumps(typed_ranks())}
+
     @cached_property
     def sections(self) -> list[Section]:
         actors = list(self.facts[self.facts.actor].subwidgets)
@@ -206,38 +218,23 @@ class DealEntry:
         source = self.facts.data if self.facts.is_bound else self.facts.initial
         return str(source.get("submission") or "")
 
-    def restart(
-        self, *, number: int | None = None, next_deal: bool = False, version: int | None = None, submission: str
-    ) -> None:
-        """The form answers a conflict: the next save is a new submission (of the deal now there);
-        ``next_deal``: it saves the next deal, whatever number that is then (no number)."""
-        changes = {"submission": submission}
-        if next_deal:
-            changes["number"] = ""
-        elif number is not None:
-            changes["number"] = str(number)
-        if version is not None:
-            changes["version"] = str(version)
+    def restart(self, changes: Mapping[str, str]) -> None:
+        """The form answers a conflict (``flow.post``): its hidden fields take these values (a new
+        submission; the next deal's number, or the version of the deal as it is now)."""
         self.facts.data = with_data(self.facts.data, changes)
 
     # ---- reading
-    def to_data(self) -> dict[str, Any] | None:
-        """The RECORD.md deal, or None while a field does not read (the errors are on the fields)."""
+    def read(self) -> dict[str, Any] | None:
+        """The RECORD.md deal (player names), or None while a field does not read (the errors are on
+        the fields). One player's hand alone (``seat``): the deal's facts it gives and that hand."""
         facts_ok = self.facts.is_valid()
         hands_ok = self.hands.is_valid()
         if not (facts_ok and hands_ok):
             return None
+        if self.seat is not None:
+            form = self.hands.forms[self.seat]
+            return {**self.facts.given(), "hands": {form.player: form.hand()}}
         return {**self.facts.deal(), "hands": {form.player: form.hand() for form in self.hands.forms}}
-
-    def own(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        """One player's hand (``seat``): the deal's facts it gives and the hand (RECORD.md form),
-        or None while a field does not read."""
-        assert self.seat is not None
-        facts_ok = self.facts.is_valid()
-        hands_ok = self.hands.is_valid()
-        if not (facts_ok and hands_ok):
-            return None
-        return self.facts.given(), self.hands.forms[self.seat].hand()
 
     # ---- errors
     @staticmethod
@@ -250,7 +247,13 @@ class DealEntry:
         if text not in form.errors.get(key, []):
             form.add_error(name, text)
 
+    def refuse(self, errors: Iterable[RecordError]) -> None:
+        """Each of the engine's errors beside the field it concerns (``flow.post``), once."""
+        self.apply_errors(errors, self.plays_as or self.number or 0)
+
     def apply_errors(self, errors: Iterable[RecordError], number: int) -> None:
+        """Each error beside the field it concerns, once; an error of another deal (``number`` is
+        this one's) on the form as a whole."""
         for e in errors:
             text = error_text(e)
             if e.deal is not None and e.deal != number:
@@ -261,16 +264,14 @@ class DealEntry:
 
     def _hand_of(self, e: RecordError) -> tuple[HandForm | None, str]:
         """The player's form an error concerns, and the rest of its field path."""
-        field = e.field or ""
-        for form in sorted(self.hands.forms, key=lambda f: -len(f.player)):
-            head = f"hands.{form.player}"
-            if field == head or field.startswith(head + "."):
-                return form, field[len(head) + 1 :]
+        player, rest = e.in_hand(self.players)
+        if player is not None:
+            return self.hands.forms[self.players.index(player)], rest
         if e.player is not None:
             for form in self.hands.forms:
                 if form.player.casefold() == str(e.player).casefold():
                     return form, ""
-        return None, field
+        return None, rest
 
     def _place(self, e: RecordError) -> tuple[forms.Form, str | None]:
         form, rest = self._hand_of(e)
@@ -279,9 +280,7 @@ class DealEntry:
             if key in self.facts.fields and key not in ("number", "version", "submission"):
                 return self.facts, key
             return self.facts, None
-        key = re.sub(r"\[\d+\]$", "", rest.split(".")[0])
-        if key == "melds" and isinstance(form, OklahomaHandForm) and not form.split_given:
-            key = "melded"
+        key = form.field_of(re.sub(r"\[\d+\]$", "", rest.split(".")[0]))
         if key in form.fields and key != "auto":
             return form, key
         if e.cards:

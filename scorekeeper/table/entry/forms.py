@@ -51,6 +51,18 @@ class HandForm(forms.Form):
         """Show the other way of entering the hand: it holds something, or an error."""
         return any(str(self[name].value() or "").strip() or self[name].errors for name in self.extra)
 
+    @property
+    def split_given(self) -> bool:
+        """The player gave the split of his melds himself (a game whose melds the engine splits)."""
+        return False
+
+    def field_of(self, part: str) -> str:
+        """The field that holds this part of the hand (as the engine names it: "melds", "held")."""
+        return part
+
+    def show_split(self, text: str) -> None:
+        """Show the engine's split of the player's melded cards (a game whose melds the engine splits)."""
+
     def hand(self) -> dict[str, Any]:
         raise NotImplementedError
 
@@ -120,6 +132,10 @@ class OklahomaHandForm(HandForm):
         if data.get("melded"):
             return {"melded": data["melded"], "held": held}
         return {"melds": [], "held": held}
+
+    def field_of(self, part: str) -> str:
+        """The melds are typed as one list (``melded``) unless the player gave the split."""
+        return "melded" if part == "melds" and not self.split_given else part
 
     def show_split(self, text: str) -> None:
         """Show the engine's split in the melds field, as long as the player has not touched what

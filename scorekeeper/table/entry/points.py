@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import forms
 from django.forms.boundfield import BoundField
 from django.utils.translation import gettext_lazy
 
+from scorekeeper.rules.errors import RecordError
+from scorekeeper.table.entry.forms import with_data
 from scorekeeper.table.submissions import SubmissionField
+from scorekeeper.table.text import error_text
 
 
 class PointsForm(forms.Form):
@@ -49,6 +52,21 @@ class PointsForm(forms.Form):
         winner = deal.get("winner")
         initial["winner"] = str(players.index(winner)) if winner in players else ""
         return initial
+
+    def read(self) -> dict[str, Any] | None:
+        """The points-only deal (RECORD.md, names), or None while a field does not read."""
+        return self.deal() if self.is_valid() else None
+
+    def refuse(self, errors: Iterable[RecordError]) -> None:
+        """Each of the engine's errors beside the player's points it concerns (``flow.post``)."""
+        for e in errors:
+            field = (e.field or "").removeprefix("points.")
+            name = f"points_{self.players.index(field)}" if field in self.players else None
+            self.add_error(name, error_text(e))
+
+    def restart(self, changes: Mapping[str, str]) -> None:
+        """The form answers a conflict (``flow.post``): its hidden fields take these values."""
+        self.data = with_data(self.data, changes)
 
     def deal(self) -> dict[str, Any]:
         """The points-only deal (names), once the form is valid."""

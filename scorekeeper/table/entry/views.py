@@ -5,25 +5,22 @@ opened, previewed as it is typed (htmx) and saved once (``flow``); the engine ju
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 from typing import Any
 
-from django.db import DatabaseError
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from scorekeeper.rules import points
-from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.table import access, submissions
-from scorekeeper.table.entry import checks
+from scorekeeper.table.entry import checks, flow
 from scorekeeper.table.entry.deal import DealEntry, deal_entry
-from scorekeeper.table.entry.forms import int_or_none, with_data
+from scorekeeper.table.entry.forms import int_or_none
 from scorekeeper.table.entry.points import PointsForm
 from scorekeeper.table.models import Deal, Device, Game, Role
 from scorekeeper.table.pages import HtmxHttpRequest, render_page
@@ -35,16 +32,11 @@ from scorekeeper.table.text import error_text
 log = logging.getLogger(__name__)
 
 
-# What a save that the database refused says, on the form with the cards as typed (issue 24).
-NOT_WRITTEN = gettext_lazy("The server could not write the deal — your cards are kept; try again in a moment.")
-
-
 def _entry_context(
     game: Game, entry: DealEntry, deal: Deal | None, preview: dict[str, Any] | None, conflict: Any = None
 ) -> dict[str, Any]:
     rules, _ = engine.rules_of(game)
     number = _number(game, entry, deal)
-    pack = entry.game.pack(rules)
     return {
         "game": game,
         "entry": entry,
@@ -53,72 +45,50 @@ def _entry_context(
         "heading": (gettext("Edit deal {number}") if deal else gettext("Deal {number}")).format(number=number),
         "rules": rules,
         "preview": preview,
-        "pack": json.dumps(pack),
-        # the cards that may name another (Oklahoma's wild cards), for the picker's "="
-        "wild": " ".join(code for code in pack if entry.game.wilds and parse_card(code).is_wild),
+        "picker": entry.picker(rules),
         "conflict": conflict,
     }
 
 
 def _deal_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Deal | None) -> HttpResponse:
-    """The deal form (a new deal when ``deal`` is None): opened, previewed, or saved."""
+    """The deal form (a new deal when ``deal`` is None): opened, previewed, or saved (``flow``)."""
     rules, _ = engine.rules_of(game)
     if request.method == "GET":
         return _open_deal_form(request, game, deal, rules)
-    action = request.POST.get("action", "save")
-    previewing = bool(request.htmx) and action == "preview"
-    entry = deal_entry(game.kind, players=game.player_names(), data=request.POST, live=previewing)
-    data = entry.to_data()
+    previewing = flow.previewing(request)
+    players = game.player_names()
+    entry = deal_entry(game.kind, players=players, data=request.POST, live=previewing and bool(request.htmx))
+    entry.plays_as = _number(game, entry, deal)
+    data = entry.read()
     checks.attach(entry, rules)
-    preview = None
-    conflict: Any = None
-    status = None
-    if data is not None:
-        try:
-            if action == "save":
-                saved = _save_deal(game, device, deal, entry, data)
-                where = reverse("table:game", args=[game.pk])
-                return HttpResponseRedirect(f"{where}?saved={saved.number}#deal-{saved.number}")
-            played = deals.check_deal(game=game, deal=data, number=deal.number if deal else None)
-            preview = played_view(played, entry.players)
-        except submissions.Duplicate as done:
-            return HttpResponseRedirect(done.answer)
-        except submissions.Conflict as exc:
-            conflict = exc
-            _restart(game, entry, deal, exc)
-        except RecordInvalid as exc:
-            entry.apply_errors(exc.errors, _number(game, entry, deal))
-        except DatabaseError:  # a full disk, a read-only or locked database: the cards stay on the form
-            log.exception("a deal could not be written")
-            conflict = NOT_WRITTEN
-            status = 503
+    posted = flow.post(
+        data,
+        entry,
+        save=None if previewing else lambda d: _saved_at(_save_deal(game, device, deal, entry, d)),
+        check=lambda d: played_view(deals.check_deal(game=game, deal=d, number=deal.number if deal else None), players),
+        restart=lambda conflict: flow.again(conflict, editing=deal is not None),
+    )
+    if posted.redirect is not None:
+        return HttpResponseRedirect(posted.redirect)
     entry.settle()
-    status = status or (409 if conflict else 400 if entry.has_errors else 200)
     return render_page(
         request,
         "table/deal_form.html",
-        _entry_context(game, entry, deal, preview, conflict),
-        partial="preview" if action == "preview" else None,
-        status=status if not request.htmx else 200,
+        _entry_context(game, entry, deal, posted.preview, posted.conflict),
+        partial="preview" if previewing else None,
+        status=posted.status_with(entry.has_errors, bool(request.htmx)),
     )
+
+
+def _saved_at(saved: Deal) -> str:
+    """Where the phone goes after a save: the game page, at the deal saved ("Deal 4 saved · Undo")."""
+    where = reverse("table:game", args=[saved.game_id])
+    return f"{where}?saved={saved.number}#deal-{saved.number}"
 
 
 def _number(game: Game, entry: DealEntry, deal: Deal | None) -> int:
     """The number of the deal the form enters: the deal edited, or the one it was opened for."""
     return deal.number if deal else entry.number or game.deals.count() + 1
-
-
-def _restart(game: Game, entry: DealEntry, deal: Deal | None, conflict: submissions.Conflict) -> None:
-    """The form answers a conflict: a new deal's next save is the next deal's, whatever its number
-    then (the player, seeing the deal taken, says these cards are another deal: however many
-    phones save at once, a phone is refused once, never again and again); an edit's is of the
-    deal as it is now. Either way a new submission."""
-    there = conflict.deal
-    entry.restart(
-        next_deal=there is not None and deal is None,
-        version=there.version if there is not None and deal is not None else None,
-        submission=new_submission(),
-    )
 
 
 def _open_deal_form(request: HtmxHttpRequest, game: Game, deal: Deal | None, rules: Rules) -> HttpResponse:
@@ -193,26 +163,18 @@ def deal_delete(request: HtmxHttpRequest, game: Game, device: Device, deal_id: i
     deal = game.deals.filter(pk=deal_id).first()
     errors: list[str] = []
     if request.method == "POST":
-        version = request.POST.get("version", "")
+        version, submission = int_or_none(request.POST.get("version")), request.POST.get("submission") or None
         try:
-            deals.delete_deal(
-                game=game,
-                deal_id=deal_id,
-                version=int(version) if version.isascii() and version.isdigit() and len(version) < 10 else None,
-                by=device,
-                submission=request.POST.get("submission") or None,
-            )
+            deals.delete_deal(game=game, deal_id=deal_id, version=version, by=device, submission=submission)
+            return HttpResponseRedirect(reverse("table:game", args=[game.pk]))
         except submissions.Duplicate as done:
             return HttpResponseRedirect(done.answer)
         except submissions.Conflict as exc:
             if exc.deal is None:
                 return _gone(request, game, deal_id)
-            deal = exc.deal
-            errors = [str(exc)]
+            deal, errors = exc.deal, [str(exc)]
         except RecordInvalid as exc:
             errors = [error_text(e) for e in exc.errors]
-        else:
-            return HttpResponseRedirect(reverse("table:game", args=[game.pk]))
     if deal is None:
         raise Http404("No such deal")
     return render(
@@ -237,37 +199,24 @@ def _points_form(request: HtmxHttpRequest, game: Game, device: Device, deal: Dea
         )
         return _points_page(request, game, deal, PointsForm(initial=initial, players=players))
     form = PointsForm(request.POST, players=players)
-    conflict: Any = None
-    status = 400
-    if form.is_valid():
-        number, version = int_or_none(form.cleaned_data["number"]), int_or_none(form.cleaned_data["version"])
-        submission = form.cleaned_data["submission"]
-        try:
-            if deal is None:
-                saved = deals.add_deal(game=game, deal=form.deal(), number=number, by=device, submission=submission)
-            else:
-                saved = deals.edit_deal(
-                    game=game, deal_id=deal.pk, version=version, deal=form.deal(), by=device, submission=submission
-                )
-        except submissions.Duplicate as done:
-            return HttpResponseRedirect(done.answer)
-        except submissions.Conflict as exc:
-            conflict, status = exc, 409
-            changes = {"submission": new_submission()}
-            if exc.deal is not None and deal is None:
-                changes["number"] = ""
-            elif exc.deal is not None:
-                changes["version"] = str(exc.deal.version)
-            form.data = with_data(form.data, changes)
-        except RecordInvalid as exc:
-            for e in exc.errors:
-                field = (e.field or "").removeprefix("points.")
-                name = f"points_{players.index(field)}" if field in players else None
-                form.add_error(name, error_text(e))
-        else:
-            where = reverse("table:game", args=[game.pk])
-            return HttpResponseRedirect(f"{where}?saved={saved.number}#deal-{saved.number}")
-    return _points_page(request, game, deal, form, conflict=conflict, status=status)
+    posted = flow.post(
+        form.read(),
+        form,
+        save=lambda d: _saved_at(_save_points(game, device, deal, form, d)),
+        restart=lambda conflict: flow.again(conflict, editing=deal is not None),
+    )
+    if posted.redirect is not None:
+        return HttpResponseRedirect(posted.redirect)
+    return _points_page(request, game, deal, form, conflict=posted.conflict, status=posted.status)
+
+
+def _save_points(game: Game, device: Device, deal: Deal | None, form: PointsForm, data: dict[str, Any]) -> Deal:
+    """Add the points-only deal, or save the edit of ``deal`` (as ``_save_deal``)."""
+    number, version = int_or_none(form.cleaned_data["number"]), int_or_none(form.cleaned_data["version"])
+    submission = form.cleaned_data["submission"]
+    if deal is None:
+        return deals.add_deal(game=game, deal=data, number=number, by=device, submission=submission)
+    return deals.edit_deal(game=game, deal_id=deal.pk, version=version, deal=data, by=device, submission=submission)
 
 
 def _points_page(

@@ -11,7 +11,6 @@ and valid, or it saves itself (the table's setting). Small views: every write is
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
@@ -22,16 +21,16 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RecordInvalid
+from scorekeeper.rules.profiles import Rules
 from scorekeeper.table import access, submissions
 from scorekeeper.table.changes import deal_facts
-from scorekeeper.table.entry import checks
+from scorekeeper.table.entry import checks, flow
 from scorekeeper.table.entry.deal import DealEntry, deal_entry
 from scorekeeper.table.entry.forms import int_or_none
 from scorekeeper.table.hands import opendeal, services
 from scorekeeper.table.live import answers
-from scorekeeper.table.models import Device, Game, OpenDeal, Role, Seat
+from scorekeeper.table.models import Device, Game, OpenDeal, OpenHand, Role, Seat
 from scorekeeper.table.pages import HtmxHttpRequest, refused, render_page
 from scorekeeper.table.scoring import deals, engine
 from scorekeeper.table.submissions import new_submission
@@ -115,70 +114,102 @@ def hand(request: HtmxHttpRequest, game: Game, device: Device, seat: int) -> Htt
             return HttpResponseRedirect(done)
         return refused(request, game.pk, gettext("No deal is open: open it with “Enter deal”."))
     rules, _ = engine.rules_of(game)
-    stored = row.hands.filter(seat=seat).first()
     if request.method == "GET":
-        initial = engine.record_deal(
-            {**row.facts, "hands": [stored.hand if stored and i == seat else None for i in range(len(names))]}, names
-        )
-        entry = deal_entry(
-            game.kind,
-            players=names,
-            initial=initial,
-            number=row.number,
-            version=stored.version if stored else None,
-            submission=new_submission(),
-            seat=seat,
-        )
-        checks.attach(entry, rules)
-        return _hand_page(request, game, device, entry, row, seat, None)
-    action = request.POST.get("action", "save")
-    previewing = bool(request.htmx) and action == "preview"
-    if previewing:  # the others see this hand being typed
+        return _opened(request, game, device, row, seat, rules)
+    return _posted(request, game, device, row, seat, rules)
+
+
+def _posted(
+    request: HtmxHttpRequest, game: Game, device: Device, row: OpenDeal, seat: int, rules: Rules
+) -> HttpResponse:
+    """A hand's form posted: previewed as it is typed, or sent (``flow``); checked with the others' hands."""
+    names = game.player_names()
+    previewing = flow.previewing(request)
+    live = previewing and bool(request.htmx)  # as it is typed
+    if live:  # the others see this hand being typed
         services.typing(game=game, seat=seat, open_deal=row)
-    entry = deal_entry(game.kind, players=names, data=request.POST, live=previewing, seat=seat)
-    own = entry.own()
+    entry = deal_entry(
+        game.kind, players=names, data=request.POST, live=live, seat=seat, plays_as=opendeal.saves_as(game)
+    )
+    data = entry.read()
     checks.attach(entry, rules)
-    conflict: Any = None
-    if own is not None:
-        facts, cards = own
-        if action == "save":
-            try:
-                services.submit_hand(
-                    game=game,
-                    seat=seat,
-                    hand=cards,
-                    facts=facts,
-                    number=entry.number,
-                    version=entry.version,
-                    facts_version=int_or_none(request.POST.get("facts_version")),
-                    by=device,
-                    submission=entry.submission,
-                )
-            except submissions.Duplicate as done:
-                return HttpResponseRedirect(done.answer)
-            except submissions.Conflict as exc:
-                conflict = exc
-                row = OpenDeal.objects.filter(game=game).first() or row
-                now = row.hands.filter(seat=seat).first()
-                entry.restart(version=now.version if now else None, submission=new_submission())
-            else:
-                return HttpResponseRedirect(reverse("table:game", args=[game.pk]) + "#open-deal")
-        _check_with_the_others(game, entry, row, seat, facts, cards)
+    posted = flow.post(
+        data,
+        entry,
+        save=None if previewing else lambda d: _send(request, game, device, seat, entry, d),
+        restart=lambda conflict: _again(game, seat),
+    )
+    if posted.redirect is not None:
+        return HttpResponseRedirect(posted.redirect)
+    row = OpenDeal.objects.filter(game=game).first() or row  # as it is now (a refusal may say it changed)
+    if data is not None:
+        _check_with_the_others(game, entry, row, seat, data)
     entry.settle()
-    status = 409 if conflict else 400 if entry.has_errors and action == "save" else 200
-    return _hand_page(request, game, device, entry, row, seat, conflict, status=status if not request.htmx else 200)
+    return _hand_page(
+        request,
+        game,
+        device,
+        entry,
+        row,
+        seat,
+        posted.conflict,
+        status=posted.status_with(entry.has_errors, bool(request.htmx)),
+    )
 
 
-def _check_with_the_others(
-    game: Game, entry: DealEntry, row: OpenDeal, seat: int, facts: dict[str, Any], cards: dict[str, Any]
-) -> None:
-    """The engine's checks of the deal with this hand as typed and the others' as stored: what
-    concerns this hand goes beside its fields."""
+def _opened(
+    request: HtmxHttpRequest, game: Game, device: Device, row: OpenDeal, seat: int, rules: Rules
+) -> HttpResponse:
+    """A hand's form as opened: the hand as stored (if it is in), the deal's facts as given so far."""
+    names = game.player_names()
+    stored = row.hands.filter(seat=seat).first()
+    initial = opendeal.as_deal(row, {seat: stored.hand} if stored else {}, names)
+    entry = deal_entry(
+        game.kind,
+        players=names,
+        initial=initial,
+        number=row.number,
+        version=stored.version if stored else None,
+        submission=new_submission(),
+        seat=seat,
+    )
+    checks.attach(entry, rules)
+    return _hand_page(request, game, device, entry, row, seat, None)
+
+
+def _send(
+    request: HtmxHttpRequest, game: Game, device: Device, seat: int, entry: DealEntry, deal: dict[str, Any]
+) -> str:
+    """Store this phone's hand of the open deal (``deal``: the facts it gives and the hand), once for
+    the form's submission token; the game page, at the open deal, after."""
+    services.submit_hand(
+        game=game,
+        seat=seat,
+        hand=deal["hands"][game.player_names()[seat]],
+        facts={k: v for k, v in deal.items() if k != "hands"},
+        number=entry.number,
+        version=entry.version,
+        facts_version=int_or_none(request.POST.get("facts_version")),
+        by=device,
+        submission=entry.submission,
+    )
+    return reverse("table:game", args=[game.pk]) + "#open-deal"
+
+
+def _again(game: Game, seat: int) -> dict[str, str]:
+    """How a hand's form answers a conflict: a new submission, of the hand as it is stored now."""
+    now = OpenHand.objects.filter(deal__game=game, seat=seat).first()
+    return {"submission": new_submission(), "version": str(now.version) if now else ""}
+
+
+def _check_with_the_others(game: Game, entry: DealEntry, row: OpenDeal, seat: int, deal: dict[str, Any]) -> None:
+    """The engine's checks of the deal with this hand as typed (``deal``: the facts it gives and the
+    hand) and the others' as stored: what concerns this hand goes beside its fields."""
     names = game.player_names()
     hands = {h.seat: h.hand for h in row.hands.all()}
-    hands[seat] = cards
-    deal = {**opendeal.as_deal(row, hands, names), **facts}
-    entry.apply_errors(deals.check_open(game, deal).hands[seat], opendeal.saves_as(game))
+    hands[seat] = deal["hands"][names[seat]]
+    given = {k: v for k, v in deal.items() if k != "hands"}
+    entry.refuse(deals.check_open(game, {**opendeal.as_deal(row, hands, names), **given}).hands[seat])
 
 
 def _hand_page(
@@ -192,7 +223,6 @@ def _hand_page(
     status: int = 200,
 ) -> HttpResponse:
     rules, _ = engine.rules_of(game)
-    pack = entry.game.pack(rules)
     state, mine = _state_and_seat(game, device, row)
     assert state is not None
     context = {
@@ -203,8 +233,7 @@ def _hand_page(
         "heading": gettext("Deal {number}: {name}'s hand").format(number=state.number, name=game.player_names()[seat]),
         "rules": rules,
         "preview": None,
-        "pack": json.dumps(pack),
-        "wild": " ".join(code for code in pack if entry.game.wilds and parse_card(code).is_wild),
+        "picker": entry.picker(rules),
         "conflict": conflict,
         "own": {"seat": seat, "facts_version": row.facts_version},
         "poll_seconds": answers.POLL_SECONDS,

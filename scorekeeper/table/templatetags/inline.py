@@ -1,10 +1,9 @@
 """The stylesheet inlined in each page: on a slow link a linked stylesheet costs a second round trip
-before anything is painted (Slow 3G: 4.4-4.7 s to the first paint, 2.2 s inlined; see
-``python -m benchmarks first_paint``). The page carries it, compressed with the page (GZip, about
-5 KB). The text is read once as the process starts (``settings.INLINE_STYLESHEET``), and the
-Content-Security-Policy allows it by its hash (``settings.INLINE_STYLE_HASH``), not by a nonce: a
-page kept in the cache and served again, or the 500 page rendered without its request, carries the
-very same stylesheet."""
+before anything is painted (``python -m benchmarks first_paint``; benchmarks/README.md). The page
+carries it, compressed with the page (GZip, about 5 KB). The text is read once as the process starts
+(``settings.INLINE_STYLESHEET``), and the Content-Security-Policy allows it by its hash
+(``settings.INLINE_STYLE_HASH``), not by a nonce: a page kept in the cache and served again, or the
+500 page rendered without its request, carries the very same stylesheet."""
 
 from __future__ import annotations
 

@@ -31,8 +31,8 @@ from scorekeeper.table import qr
 class Command(BaseCommand):
     help = "Serve the app to the phones on the local network (gunicorn, debug off) and print its address."
     # Django's system checks import every view (the URLconf) in this process, which only prepares
-    # and then becomes gunicorn: 0.45 s of a warm start's 1.6 (make bench start). They run in the
-    # tests (manage.py check --deploy) and with every other command.
+    # and then becomes gunicorn: a third of a warm start (make bench start). They run in the tests
+    # (manage.py check --deploy) and with every other command.
     requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: CommandParser) -> None:
