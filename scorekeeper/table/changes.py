@@ -86,33 +86,36 @@ def deal_facts(cards: Any, names: Sequence[str]) -> list[tuple[str, str]]:
 def deal_hands(cards: Any, names: Sequence[str], entered_by: Any = None) -> list[dict[str, Any]]:
     """A stored deal's hands per player, as entered: each part a list of groups of printed cards;
     ``entered_by``: by seat, the phone that entered each hand (a deal the players entered)."""
-    typed = cards.get("points") if isinstance(cards, Mapping) else None
+    stored = cards if isinstance(cards, Mapping) else {}
+    typed = stored.get("points")
     if isinstance(typed, list):  # a points-only deal: each player's points, as typed
-        return [
-            {"name": names[i] if i < len(names) else f"seat {i + 1}", "parts": [], "by": "", "points": value}
-            for i, value in enumerate(typed)
-        ]
-    hands = cards.get("hands") if isinstance(cards, Mapping) else None
-    if not isinstance(hands, list):
-        return []
-    rows = []
-    for seat, hand in enumerate(hands):
-        if not isinstance(hand, Mapping):
+        return [{"name": _seat_name(names, i), "parts": [], "by": "", "points": value} for i, value in enumerate(typed)]
+    hands = stored.get("hands")
+    by = entered_by if isinstance(entered_by, list) else []
+    return [
+        {"name": _seat_name(names, seat), "parts": _hand_parts(hand), "by": by[seat] if seat < len(by) else ""}
+        for seat, hand in enumerate(hands if isinstance(hands, list) else [])
+        if isinstance(hand, Mapping)
+    ]
+
+
+def _seat_name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if seat < len(names) else gettext("seat {n}").format(n=seat + 1)
+
+
+def _hand_parts(hand: Mapping[str, Any]) -> list[tuple[str, list[list[str]]]]:
+    """A hand's parts as entered (melds, melded, held, deadwood, cards), each a list of groups of
+    printed cards; a big gin said."""
+    parts: list[tuple[str, list[list[str]]]] = []
+    for key, label in _HAND_PARTS:
+        value = hand.get(key)
+        if not isinstance(value, list):
             continue
-        parts: list[tuple[str, list[list[str]]]] = []
-        for key, label in _HAND_PARTS:
-            text = str(label)
-            value = hand.get(key)
-            if key == "melds" and isinstance(value, list):
-                parts.append((text, [[_label(c) for c in m] for m in value if isinstance(m, list)]))
-            elif isinstance(value, list):
-                parts.append((text, [[_label(c) for c in value]] if value else []))
-        if hand.get("big_gin") is True:
-            parts.append((gettext("big gin"), []))
-        name = names[seat] if seat < len(names) else gettext("seat {n}").format(n=seat + 1)
-        by = entered_by[seat] if isinstance(entered_by, list) and seat < len(entered_by) else ""
-        rows.append({"name": name, "parts": parts, "by": by})
-    return rows
+        groups = [m for m in value if isinstance(m, list)] if key == "melds" else [value] if value else []
+        parts.append((str(label), [[_label(c) for c in group] for group in groups]))
+    if hand.get("big_gin") is True:
+        parts.append((gettext("big gin"), []))
+    return parts
 
 
 def _rules_text(game: Game, rules: Any) -> str:
