@@ -28,6 +28,7 @@ SLOW = (
     "tests/server/test_settings.py",
     "tests/server/test_live.py",
     "tests/server/test_own_hands_restart.py",
+    "tests/server/test_hosting.py",
     # Histories at scale: thousands of deals exported, imported, counted.
     "tests/history/test_transfer_at_scale.py",
     "tests/history/test_stats_at_scale.py",
