@@ -29,6 +29,7 @@ SLOW = (
     "tests/server/test_live.py",
     "tests/server/test_own_hands_restart.py",
     "tests/server/test_hosting.py",
+    "tests/server/test_open_files.py::test_serve_and_its_workers_run_with_the_raised_limit",
     # Histories at scale: thousands of deals exported, imported, counted.
     "tests/history/test_transfer_at_scale.py",
     "tests/history/test_stats_at_scale.py",
