@@ -11,7 +11,7 @@ FIND_PYTHON = for c in "$$(pyenv prefix 2>/dev/null | head -n1)/bin/python" pyth
 	  "$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo "$$p"; exit 0; }; \
 	done; exit 1
 
-.PHONY: run dev test test-fast lint format bench migrate lock clean browser netns postgres messages
+.PHONY: run dev test test-fast lint format bench migrate lock clean browser netns postgres caddy messages
 
 $(PY):
 	@py=$$($(FIND_PYTHON)) || { echo "Error: Python 3.12 or newer is required (Django 6.1). Install it, e.g. 'pyenv install 3.13', or put python3.12+ on PATH." >&2; exit 1; }; \
@@ -86,9 +86,19 @@ postgres:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; \
 	fi
 
+# Debian's Caddy for the test of two app servers behind one reverse proxy (deploy/Caddyfile). The tests run
+# their own Caddy on free ports; the package's own service (port 80, where systemd runs) is stopped again.
+caddy:
+	@if ! command -v caddy >/dev/null 2>&1; then \
+	  echo "Installing Debian's caddy for the test behind a reverse proxy"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq caddy >/dev/null; \
+	  if [ -d /run/systemd/system ]; then $$SUDO systemctl disable --now caddy >/dev/null 2>&1 || true; fi; \
+	fi
+
 # Every test on SQLite (the default database), then the database tests again on PostgreSQL: on the
 # server DATABASE_URL names when it names one, else on a throwaway server started and stopped here.
-test: $(VENV)/.dev browser netns postgres lint
+test: $(VENV)/.dev browser netns postgres caddy lint
 	env -u DATABASE_URL $(PY) -m pytest
 	$(PY) -m tests.postgres -- $(PY) -m pytest -m "not browser" --ignore=tests/rules
 

@@ -90,6 +90,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "scorekeeper.recovery.close_failed_connections",  # first: it sees every other's statements
     "scorekeeper.request_log.log_requests",  # one line per request, with no secret in it
+    "scorekeeper.health.answer_probes",  # /healthz: before the host check and the HTTPS redirect
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",
@@ -136,6 +137,9 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
+        # A kept connection is checked as a request first uses it, and replaced when the database
+        # dropped it (a PostgreSQL restart): no request fails on a connection that is gone.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -1,10 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from scorekeeper.health import healthz
-
 urlpatterns = [
-    path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switch
     path("", include("scorekeeper.table.urls")),
     path("", include("scorekeeper.history.urls")),

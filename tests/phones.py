@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import http.client
 import itertools
+import socket
+import ssl
 import threading
 import time
 from collections import Counter
@@ -136,6 +138,32 @@ class _HiddenOnly(_Forms):
         super().handle_starttag(tag, attrs)
 
 
+class _Resolved(http.client.HTTPSConnection):
+    """HTTPS to ``host`` (its name for TLS and the Host header) at another address (curl's --resolve):
+    a public name served on 127.0.0.1 in a test."""
+
+    def __init__(self, host: str, port: int | None, *, at: str, timeout: float, context: ssl.SSLContext) -> None:
+        super().__init__(host, port, timeout=timeout, context=context)
+        self.at = at
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self.at, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
+
+
+def connection(
+    base: str, *, timeout: float, tls: ssl.SSLContext | None = None, at: str | None = None
+) -> http.client.HTTPConnection:
+    """A connection to ``base`` (``http://host:port``; ``https://`` with ``tls``, the context that
+    trusts its certificate), made to the address ``at`` in place of the host when given."""
+    url = urlsplit(base)
+    host = url.hostname or "127.0.0.1"
+    if url.scheme == "https":
+        assert tls is not None, "HTTPS needs the context that trusts the server's certificate"
+        return _Resolved(host, url.port or 443, at=at or host, timeout=timeout, context=tls)
+    return http.client.HTTPConnection(at or host, url.port or 80, timeout=timeout)
+
+
 def proxy_headers(origin: str) -> dict[str, str]:
     """What a reverse proxy serving ``origin`` sets on each request it passes on (README, Production)."""
     url = urlsplit(origin)
@@ -146,19 +174,27 @@ class Phone:
     """One phone: its cookies, one HTTP connection per request, redirects not followed."""
 
     def __init__(
-        self, base: str, cookies: Mapping[str, str], *, timeout: float = 60, proxied_as: str | None = None
+        self,
+        base: str,
+        cookies: Mapping[str, str],
+        *,
+        timeout: float = 60,
+        proxied_as: str | None = None,
+        tls: ssl.SSLContext | None = None,
+        at: str | None = None,
     ) -> None:
         """``proxied_as``: the public origin (``https://scores.example.org``) of a reverse proxy in
-        front of ``base``: each request comes with the headers the proxy sets."""
+        front of ``base``: each request comes with the headers the proxy sets. ``tls`` and ``at``:
+        an HTTPS ``base`` and the address its name stands for (``connection``)."""
         url = urlsplit(base)
-        self.host, self.port = url.hostname or "127.0.0.1", url.port or 80
+        self.base, self.tls, self.at = base, tls, at
         self.origin = proxied_as or f"{url.scheme}://{url.netloc}"
-        self.headers = proxy_headers(proxied_as) if proxied_as else {"Host": f"{self.host}:{self.port}"}
+        self.headers = proxy_headers(proxied_as) if proxied_as else {"Host": url.netloc}
         self.cookies = dict(cookies)
         self.timeout = timeout
 
     def request(self, method: str, path: str, data: Mapping[str, str] | None = None) -> Answer:
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        conn = connection(self.base, timeout=self.timeout, tls=self.tls, at=self.at)
         headers = {**self.headers, "Connection": "close"}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
@@ -68,12 +69,38 @@ def quote_shell(arg: str) -> str:
     return "'" + arg.replace("'", "'\"'\"'") + "'"
 
 
+@dataclass(frozen=True)
+class Server:
+    """A throwaway server: the URL of its database ``scorekeeper``, and what restarts it."""
+
+    url: str
+    bins: Path
+    data: Path
+    log: Path
+    user: str | None
+
+    def restart(self) -> None:
+        """Stop the server as an administrator's restart does (``-m fast``: every connection is
+        ended) and start it again with the same settings, on the same socket."""
+        argv = [str(self.bins / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-m", "fast", "-w", "-t", "60"]
+        subprocess.run(
+            _as(self.user, [*argv, "restart"]), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=True
+        )
+
+
 @contextlib.contextmanager
 def server(*, durable: bool = False) -> Iterator[str]:
     """Start a throwaway PostgreSQL server and yield the URL of its (empty) database ``scorekeeper``.
 
     ``durable=False`` (tests) turns fsync off: nothing to keep after the run. Benchmarks pass True
     to measure what a real server does on commit."""
+    with started(durable=durable) as running:
+        yield running.url
+
+
+@contextlib.contextmanager
+def started(*, durable: bool = False) -> Iterator[Server]:
+    """``server``, yielding the ``Server`` (a test restarts it)."""
     bins = bindir()
     if bins is None or not (bins / "initdb").exists():
         raise Unavailable("PostgreSQL's server programs are not installed (Debian: apt-get install postgresql)")
@@ -92,7 +119,7 @@ def server(*, durable: bool = False) -> Iterator[str]:
     settings = f"-k {sock} -c listen_addresses='' -c max_connections=200"
     if not durable:
         settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-    started = False
+    up = False
     try:
         run(
             _as(
@@ -105,17 +132,18 @@ def server(*, durable: bool = False) -> Iterator[str]:
                 user, [str(bins / "pg_ctl"), "-D", str(data), "-o", settings, "-l", str(log), "-w", "-t", "60", "start"]
             )
         )
-        started = True
+        up = True
         createdb = bins / "createdb" if (bins / "createdb").exists() else Path("createdb")
         run([str(createdb), "-h", str(sock), "-U", SUPERUSER, DATABASE])
-        yield f"postgres://{SUPERUSER}@{quote(str(sock), safe='')}/{DATABASE}"
+        url = f"postgres://{SUPERUSER}@{quote(str(sock), safe='')}/{DATABASE}"
+        yield Server(url=url, bins=bins, data=data, log=log, user=user)
     except subprocess.CalledProcessError as exc:
         detail = (exc.stderr or b"").decode(errors="replace").strip()
         if log.exists():
             detail += "\n" + log.read_text(errors="replace")[-2000:]
         raise RuntimeError(f"the throwaway PostgreSQL server failed: {' '.join(exc.cmd)}\n{detail}") from None
     finally:
-        if started:
+        if up:
             subprocess.run(
                 _as(user, [str(bins / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"]),
                 stdout=subprocess.DEVNULL,

@@ -44,3 +44,12 @@ def test_every_make_command_the_readme_names_is_a_target():
     targets = set(re.findall(r"^([a-z][\w-]*):", makefile, flags=re.MULTILINE))
     named = set(re.findall(r"(?:`|^)make ([a-z][\w-]*)", README, flags=re.MULTILINE))  # in code, not prose
     assert named and named <= targets, named - targets
+
+
+def test_every_document_the_readme_names_is_in_the_repository():
+    """docs/record.md and docs/rules.md, not the specification's files beside the repository."""
+    root = Path(__file__).resolve().parents[1]
+    named = set(re.findall(r"[\w./-]*\.md\b", README))
+    assert {"docs/record.md", "docs/rules.md"} <= named
+    missing = sorted(name for name in named if name.startswith("../") or not (root / name).is_file())
+    assert not missing, missing

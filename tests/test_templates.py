@@ -42,3 +42,15 @@ def test_every_endpartialdef_names_its_partial(path: Path):
         if (name or start != line) and name != partial:
             wrong.append(f"line {line}: {{% endpartialdef {name} %}} closes {partial!r} of line {start}")
     assert not wrong and not opened, wrong
+
+
+def test_no_page_names_a_file_for_the_record_notation():
+    """A player reads "card notation: QS QH 2C=QD", not the name of a file of this project's
+    specification (which no page links to and no phone can open)."""
+    named = [
+        f"{path.relative_to(TEMPLATES)}: {line.strip()}"
+        for path in templates()
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if re.search(r"\b(RECORD|RULES)\.md\b", line)
+    ]
+    assert not named, named

@@ -4,15 +4,22 @@
   row of every model it holds, ids and dates included (on SQLite and on PostgreSQL: ``make test``
   runs this folder in both passes).
 - ``manage.py backup PATH`` copies a running SQLite database while phones save: every deal saved
-  before the copy began is in it, and the copy is whole. On PostgreSQL it says to use pg_dump.
+  before the copy began is in it, and the copy is whole. On PostgreSQL it is ``pg_dump``'s copy,
+  which ``pg_restore`` restores.
+- ``manage.py backup --keep N FOLDER/`` (deploy/'s daily timer) names each copy by its time and
+  keeps the N newest, on either database; nothing else in the folder is touched.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
 import threading
 import time
+import uuid
 from collections.abc import Callable
+from io import StringIO
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +29,10 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
+from django.db.backends.postgresql.client import DatabaseClient
 from django.db.models import Model
 
+from scorekeeper import backups
 from scorekeeper.table.games import services as game_services
 from scorekeeper.table.management.commands.backup import EXPORTED
 from scorekeeper.table.models import Change, Deal, Game, Link, Role, Submission
@@ -113,11 +122,73 @@ def test_an_export_never_overwrites_a_file(tmp_path):
     assert path.read_text() == "keep"
 
 
+def make_copies(folder: Path, n: int, *args: str) -> list[str]:
+    """``backup --keep 2 FOLDER/`` n times; the names of the copies made, in order."""
+    made: list[str] = []
+    for _ in range(n):
+        before = set(os.listdir(folder))
+        call_command("backup", *args, "--keep", "2", f"{folder}/", stdout=StringIO())
+        (new,) = set(os.listdir(folder)) - before
+        made.append(new)
+    return made
+
+
+@pytest.mark.parametrize("export", [False, True], ids=["copy", "export"])
+def test_a_folder_of_copies_keeps_the_newest_and_nothing_else_is_touched(tmp_path, export):
+    if not export and connection.vendor == "postgresql" and not backups.tools_installed():
+        pytest.skip("pg_dump is not installed")
+    two_tables()
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    others = {"notes.txt": "mine", "scores.sqlite3": "a copy named by hand", "scores-2020-01-01.csv": "not a copy"}
+    for name, text in others.items():
+        (folder / name).write_text(text)
+    made = make_copies(folder, 3, *(["--export"] if export else []))
+    kind = "xml" if export else {"sqlite": "sqlite3", "postgresql": "dump"}[connection.vendor]
+    assert len(set(made)) == 3 and all(name.startswith("scores-") and name.endswith(f".{kind}") for name in made)
+    assert sorted(p.name for p in folder.iterdir()) == sorted([*made[1:], *others])  # the oldest removed
+    assert all((folder / name).read_text() == text for name, text in others.items())
+
+
+def test_keep_takes_a_folder_and_at_least_one(tmp_path):
+    with pytest.raises(CommandError, match="folder"):
+        call_command("backup", "--keep", "3", str(tmp_path / "one.sqlite3"))
+    with pytest.raises(CommandError, match="at least 1"):
+        call_command("backup", "--keep", "0", f"{tmp_path}/")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_without_pg_dump_the_backup_says_which_package_to_install(tmp_path, monkeypatch):
+    monkeypatch.setattr(backups.shutil, "which", lambda name: None)
+    with pytest.raises(CommandError, match="apt-get install postgresql-client"):
+        backups.dump_postgresql({"NAME": "scores", "OPTIONS": {}}, tmp_path / "copy.dump")
+    assert not (tmp_path / "copy.dump").exists()
+
+
+def psql_args(program: str, database: str, *args: str) -> tuple[list[str], dict[str, str]]:
+    """A PostgreSQL client program's command line for ``database`` on the test's server."""
+    argv, env = DatabaseClient.settings_to_cmd_args_env({**connection.settings_dict, "NAME": database}, [])
+    return [program, *args, *argv[1:-1]], {**os.environ, **(env or {})}
+
+
 @pytest.mark.skipif("connection.vendor != 'postgresql'")
-def test_on_postgresql_the_backup_says_to_use_pg_dump(tmp_path):
-    with pytest.raises(CommandError, match="pg_dump"):
-        call_command("backup", str(tmp_path / "copy.sqlite3"))
-    assert not (tmp_path / "copy.sqlite3").exists()
+def test_on_postgresql_the_backup_is_a_pg_dump_that_restores(tmp_path):
+    two_tables()
+    copy = tmp_path / "scores.dump"
+    call_command("backup", str(copy), verbosity=0)
+    restored = f"restored_{uuid.uuid4().hex[:8]}"
+    with connection.cursor() as cursor:
+        cursor.execute(f'CREATE DATABASE "{restored}"')
+    try:
+        argv, env = psql_args("pg_restore", restored, "--no-owner", f"--dbname={restored}")
+        done = subprocess.run([*argv, str(copy)], env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        argv, env = psql_args("psql", restored, "-tAc", "SELECT count(*) FROM table_game")
+        done = subprocess.run([*argv, restored], env=env, capture_output=True, text=True, timeout=60)
+        assert int(done.stdout) == Game.objects.count() == 4
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f'DROP DATABASE IF EXISTS "{restored}" WITH (FORCE)')
 
 
 def wait_for(condition: Callable[[], bool], timeout: float = 60) -> None:

@@ -67,11 +67,16 @@ _data_version: list[int | None] = [None]  # SQLite's, as the watchers' thread la
 
 
 def _in_db_thread[T](fn: Callable[..., T], *args: Any) -> T:
+    """``fn`` (a read) on the thread's kept connection; once more on a new one when the database had
+    dropped that connection (a PostgreSQL restart: no stream ends on it)."""
     try:
         return fn(*args)
     except DatabaseError:
+        dropped = connection.connection is not None and not connection.is_usable()
         _let_go()  # the next call connects again (a restarted database, a lost link)
-        raise
+        if not dropped:
+            raise
+    return fn(*args)
 
 
 def _let_go() -> None:

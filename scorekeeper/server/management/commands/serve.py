@@ -13,7 +13,9 @@ that work without TLS) and says what that exposes and how to make a certificate.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import resource
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -58,6 +60,7 @@ class Command(BaseCommand):
         key: str | None,
         **options: Any,
     ) -> None:
+        raise_open_file_limit()  # before gunicorn: it and its workers inherit it
         if bool(cert) != bool(key):
             raise CommandError("HTTPS needs both a certificate (--cert, CERT) and its key (--key, KEY)")
         for path in (cert, key):
@@ -114,6 +117,17 @@ class Command(BaseCommand):
             ]
         lines += [gettext("Press Ctrl-C to stop."), ""]
         return "\n".join(lines) + "\n"
+
+
+def raise_open_file_limit() -> tuple[int, int]:
+    """Raise this process's soft limit of open files to its hard limit, as far as the system lets
+    it: each watching phone holds a connection, and the common soft limit (1,024) would refuse every
+    new client after about 1,000 of them. Returns the soft limit before and after."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or soft < hard):
+        with contextlib.suppress(ValueError, OSError):  # an unlimited hard limit the kernel refuses
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return soft, resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def terminal_language(environ: Mapping[str, str] = os.environ) -> str:

@@ -1,7 +1,11 @@
 """`python manage.py backup PATH`: a whole copy of the running SQLite database, made with SQLite's
 online backup API (consistent, saves go on meanwhile; the deals still in the write-ahead log are in
 it). Restore: stop the app, put the copy in place of ``db.sqlite3`` (and remove ``db.sqlite3-wal``
-and ``db.sqlite3-shm``), start the app. On PostgreSQL it says to use ``pg_dump``.
+and ``db.sqlite3-shm``), start the app. On PostgreSQL it runs ``pg_dump --format=custom`` (Debian's
+``postgresql-client``; restore with ``pg_restore``).
+
+`python manage.py backup --keep N FOLDER/`: a new copy in FOLDER named by the time
+(``scores-2026-11-27-233000.sqlite3``), then only the N newest of them kept (``scorekeeper.backups``).
 
 `python manage.py backup --export PATH`: every table, phone, link (revoked or not), player, game,
 seat, deal and change, with their ids and dates, and the admin's users, in Django's XML
@@ -24,6 +28,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from scorekeeper import backups
+
 # What a whole export holds: the app's rows and the admin's users. Left out: what ``migrate``
 # makes again (content types, permissions), the admin's login sessions and its login throttling.
 EXPORTED = ["table", "auth.user", "auth.group", "admin.logentry"]
@@ -31,31 +37,45 @@ EXPORT_OPTIONS = {"format": "xml", "use_natural_foreign_keys": True, "use_natura
 
 
 class Command(BaseCommand):
-    help = "Copy the running SQLite database to PATH (--export: every row, for loaddata on any database)."
+    help = (
+        "Copy the running database to PATH, or into the folder PATH/ (--keep N: only the N newest copies stay); "
+        "--export: every row, for loaddata on any database."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("path", help="the file to write (it must not exist yet)")
+        parser.add_argument("path", help="the file to write (it must not exist yet), or a folder of copies (with /)")
         parser.add_argument("--export", action="store_true", help="write every row as XML for loaddata (any database)")
+        parser.add_argument("--keep", type=int, help="into a folder: keep only the N newest copies in it")
         parser.add_argument("--database", default=DEFAULT_DB_ALIAS)
 
-    def handle(self, *args: Any, path: str, export: bool, database: str, **options: Any) -> None:
-        target = Path(path)
+    def handle(self, *args: Any, path: str, export: bool, keep: int | None, database: str, **options: Any) -> None:
+        connection = connections[database]
+        kind = "xml" if export else {"sqlite": "sqlite3", "postgresql": "dump"}.get(connection.vendor, "")
+        if keep is not None and (keep < 1 or not backups.is_folder(path)):
+            raise CommandError("--keep N takes N of at least 1 and a folder of copies (end its name with /)")
+        target = backups.new_copy(Path(path), kind) if backups.is_folder(path) else Path(path)
         if target.exists():
             raise CommandError(f"{target} exists already: name a new file")
         target.parent.mkdir(parents=True, exist_ok=True)  # a folder of copies, made by the first
         if export:
             self._export(target, database)
             self.stdout.write(f"Exported every row to {target}. Restore: migrate, then loaddata {target}.")
-            return
-        connection = connections[database]
-        if connection.vendor != "sqlite":
-            raise CommandError(
-                "This database is PostgreSQL: back it up with pg_dump, e.g. "
-                "pg_dump --format=custom --file=scores.dump DATABASE_URL (restore: pg_restore), "
-                "or write every row with: manage.py backup --export PATH"
-            )
-        copy_sqlite(connection.settings_dict["NAME"], target)
-        self.stdout.write(f"Backed up {connection.settings_dict['NAME']} to {target}.")
+        elif connection.vendor == "postgresql":
+            partial = _partial(target)
+            try:
+                backups.dump_postgresql(connection.settings_dict, partial)
+                os.replace(partial, target)
+            finally:
+                partial.unlink(missing_ok=True)
+            self.stdout.write(f"Backed up {connection.settings_dict['NAME']} to {target}. Restore: pg_restore.")
+        elif connection.vendor == "sqlite":
+            copy_sqlite(connection.settings_dict["NAME"], target)
+            self.stdout.write(f"Backed up {connection.settings_dict['NAME']} to {target}.")
+        else:
+            raise CommandError(f"no copy of a {connection.vendor} database: write every row with --export")
+        if keep is not None:
+            for gone in backups.rotate(target.parent, kind, keep):
+                self.stdout.write(f"Removed the older copy {gone}.")
 
     def _export(self, target: Path, database: str) -> None:
         partial = _partial(target)
