@@ -25,11 +25,13 @@ from django.forms.formsets import INITIAL_FORM_COUNT, TOTAL_FORM_COUNT, Manageme
 from django.http import QueryDict
 from django.utils.translation import get_language, gettext, gettext_lazy, pgettext_lazy
 
-from scorekeeper.rules import games, profiles
-from scorekeeper.rules.cards import CardError, Token, parse_card, parse_token, split_cards
+from scorekeeper.rules import fieldcheck, games, profiles
+from scorekeeper.rules.cards import Token, parse_card
 from scorekeeper.rules.errors import RecordError
+from scorekeeper.rules.fieldcheck import cards_text, error_text
+from scorekeeper.rules.fieldcheck import german_card as german_card  # where the tests and pages found it
 from scorekeeper.table.models import Role
-from scorekeeper.table.templatetags.cards import error_cite, value_text
+from scorekeeper.table.templatetags.cards import value_text
 
 MAX_SEATS = 5
 
@@ -385,16 +387,9 @@ class RoleForm(forms.Form):
 # --------------------------------------------------------------------------- card lists
 
 
-# A German phone also takes the German rank letters: B (Bube) for J, D (Dame) for Q; K (König) and
-# A (Ass) are the record's own. Only before a suit letter or symbol ("DS", "bh", "D♠", "2C=DH"): the
-# suits stay S, H, D, C, and "D" alone (no suit) reads as before. English phones read the record's
-# notation only: there "DS" stays a mistyped card, said so, as it always was.
-_GERMAN_RANK = re.compile(r"(?i)(?<![0-9A-Z])([BD])(?=\s*[SHDC♠♥♦♣♤♡♢♧]$)")
-
-
-def german_card(token: str) -> str:
-    """A typed card with the German rank letters in the record's (``DS`` → ``QS``, ``2C=BH`` → ``2C=JH``)."""
-    return "=".join(_GERMAN_RANK.sub(lambda m: "J" if m.group(1) in "Bb" else "Q", side) for side in token.split("="))
+# Reading typed cards (the record's notation; a German page also takes B and D for jack and queen),
+# writing them back and an engine error as said beside its field are the engine's field checks'
+# (``rules.fieldcheck``), shared with the phone alone: here they read as the page's language asks.
 
 
 def german_cards() -> bool:
@@ -403,34 +398,8 @@ def german_cards() -> bool:
 
 
 def read_cards(text: str, *, wild: bool, groups: bool = False) -> tuple[list[list[Token]], list[str]]:
-    """Read typed cards in the record's notation: the cards (in groups split by "/" when ``groups``,
-    else one group) and what is wrong with each token that is not a card. ``wild``: a card may
-    name the card it stands for (``2C=7H``). On a German page B and D also name the jack and the
-    queen (``german_card``)."""
-    parts = text.split("/") if groups else [text]
-    read: list[list[Token]] = []
-    errors: list[str] = []
-    german = german_cards()
-    for part in parts:
-        tokens = []
-        for typed in split_cards(part):
-            raw = german_card(typed) if german else typed
-            try:
-                tokens.append(parse_token(raw) if wild else Token(parse_card(raw)))
-            except CardError as exc:
-                errors.append(str(exc.message))
-        if tokens:
-            read.append(tokens)
-    return read, errors
-
-
-def cards_text(cards: Any) -> str:
-    """A list of card codes (or of melds, each a list) as typed: ``QS QH QD / 5S 6S 7S``."""
-    if not isinstance(cards, list):
-        return ""
-    if cards and all(isinstance(m, list) for m in cards):
-        return " / ".join(" ".join(str(c) for c in m) for m in cards)
-    return " ".join(str(c) for c in cards)
+    """``rules.fieldcheck.read_cards`` as the page's language reads cards (``german_cards``)."""
+    return fieldcheck.read_cards(text, wild=wild, groups=groups, german=german_cards())
 
 
 def _with(data: Any, changes: Mapping[str, str]) -> Any:
@@ -824,13 +793,6 @@ class GinFacts(DealFacts):
         if data.get("knocker"):
             out["knocker"] = self.seat_choice(data["knocker"])
         return out
-
-
-def error_text(e: RecordError) -> str:
-    text = str(e.message)
-    if e.rule or e.source:
-        text += f" — {error_cite(e)}"
-    return text
 
 
 @dataclass
