@@ -4,6 +4,7 @@ request it makes of the server, ``/alone/hand-over/``: a game handed to this pho
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from typing import Any
@@ -15,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
-from scorekeeper.alone import services
+from scorekeeper.alone import assets, services
 from scorekeeper.alone.finders import ENGINE, PYODIDE_PREFIX
 from scorekeeper.alone.words import alone_words
 from scorekeeper.limits import IMPORTS, limited
@@ -27,13 +28,32 @@ KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 MAX_RECORD = 4 * 1024 * 1024  # a game of hundreds of deals is far less
 
 
+def pyodide_folder() -> str:
+    """Pyodide's folder (its version in the name): loadPyodide fetches its files there by their own
+    names, which the collected files keep beside the hashed ones."""
+    return static(f"{PYODIDE_PREFIX}pyodide.mjs").rsplit("/", 1)[0] + "/"
+
+
 def engine_urls() -> dict[str, str]:
-    """What the page's worker loads: Pyodide's folder (by its pinned version) and the engine's zip."""
-    return {
-        "worker": static("alone/worker.mjs"),
-        "pyodide": static(f"{PYODIDE_PREFIX}pyodide.mjs").rsplit("/", 1)[0] + "/",
-        "engine": static(ENGINE),
-    }
+    """What the page's worker loads: Pyodide's folder and the engine's zip."""
+    return {"worker": static("alone/worker.mjs"), "pyodide": pyodide_folder(), "engine": static(ENGINE)}
+
+
+# What the phone keeps to play with no connection: the page, its scripts and the engine (the app's
+# other pages keep only their shell: they never download Pyodide).
+KEPT = ("app.js", "picker.js", "drafts.js", "alone/alone.js", "alone/worker.mjs", "django_htmx/htmx-2.min.js")
+
+
+def kept_urls() -> list[str]:
+    """Every address the phone alone keeps (its cache, named by a digest of them and of the engine)."""
+    pyodide = [pyodide_folder() + name for name in assets.PYODIDE_FILES]
+    return [reverse("alone:alone"), *(static(name) for name in KEPT), static(ENGINE), *pyodide]
+
+
+def kept_cache(urls: list[str]) -> str:
+    digest = hashlib.sha256("\n".join(urls).encode())
+    digest.update(assets.engine_zip().read_bytes())
+    return "alone-" + digest.hexdigest()[:12]
 
 
 @require_safe
@@ -44,7 +64,12 @@ def alone(request: HttpRequest) -> HttpResponse:
     ]
     context = {
         "forms": forms,
-        "setup": {**engine_urls(), "handOver": reverse("alone:hand_over"), "games": reverse("history:games")},
+        "setup": {
+            **engine_urls(),
+            "handOver": reverse("alone:hand_over"),
+            "keep": kept_urls(),
+            "cache": kept_cache(kept_urls()),
+        },
         "alone_words": alone_words(),
     }
     return render(request, "alone/alone.html", context)

@@ -29,11 +29,8 @@
   let seq = 0;
   let ready = null;
   function startEngine() {
-    const url = new URL(setup.worker, location.href);
-    url.searchParams.set("pyodide", new URL(setup.pyodide, location.href).href);
-    url.searchParams.set("engine", new URL(setup.engine, location.href).href);
-    url.searchParams.set("lang", lang);
-    worker = new Worker(url, { type: "module" });
+    worker = new Worker(new URL(setup.worker, location.href), { type: "module" });
+    worker.postMessage({ init: { pyodide: new URL(setup.pyodide, location.href).href, engine: new URL(setup.engine, location.href).href, lang } });
     asked = new Map();
     ready = new Promise((resolve, reject) => {
       worker.addEventListener("message", (event) => {
@@ -53,8 +50,8 @@
       () => { status.textContent = say("ready"); status.classList.remove("bad"); },
       (e) => { status.textContent = say("failed", { error: e.message }); status.classList.add("bad"); }
     );
-    hook.ready = ready;
-    return ready;
+    hook.ready = Promise.all([ready, kept]).then(() => true);
+    return hook.ready;
   }
   function ask(call, ...args) {
     return ready.then(() => new Promise((ok, fail) => {
@@ -63,11 +60,22 @@
       worker.postMessage({ id, call, args });
     }));
   }
+  // Everything the page needs, kept by this phone (the service worker answers from it offline)
+  const kept = "caches" in window && window.isSecureContext
+    ? caches.open(setup.cache).then(async (cache) => {
+      const missing = [];
+      for (const url of setup.keep) if (!(await cache.match(url))) missing.push(url);
+      await cache.addAll(missing);
+      const old = (await caches.keys()).filter((k) => k.startsWith("alone-") && k !== setup.cache);
+      await Promise.all(old.map((k) => caches.delete(k)));
+    }).catch(() => undefined) // offline: what was kept before serves
+    : Promise.resolve();
   const hook = (window.scorekeeperAlone = {
-    ready: null,
+    ready: null, // the engine answers and everything is kept: it scores offline
     score: (record) => ask("score", JSON.stringify(record)),
     scoreMany: (records) => ask("score_many", JSON.stringify(records.map((r) => JSON.stringify(r)))),
     ask: ask,
+    games: () => allGames(), // the games kept on this phone (IndexedDB), as records with their keys
     // a new worker, as after the phone dropped it (the tests: the games stay in IndexedDB)
     restart: () => { worker.terminate(); return startEngine(); },
   });
@@ -107,7 +115,7 @@
       else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
       else e.setAttribute(k, v === true ? "" : v);
     });
-    children.flat().forEach((c) => { if (c !== null && c !== undefined && c !== false) e.append(c); });
+    children.flat(Infinity).forEach((c) => { if (c !== null && c !== undefined && c !== false) e.append(c); });
     return e;
   }
   // a printed card, as the server's chips print it (table/templatetags/cards.py)
@@ -117,7 +125,8 @@
     return el("span", { class: cls, text: label });
   }
   const LABEL = { S: "♠", H: "♥", D: "♦", C: "♣" };
-  const labelOf = (code) => (code === "JK" ? "JK" : code.split("=").map((c) => (c === "JK" ? c : c.slice(0, -1) + LABEL[c.slice(-1)])).join("="));
+  // a card of the result as printed (the result names cards by their labels, 5♠, or codes, 5S)
+  const labelOf = (code) => code.split("=").map((c) => (c === "JK" ? c : c.slice(0, -1) + (LABEL[c.slice(-1)] || c.slice(-1)))).join("=");
   const chips = (codes) => codes.map((c) => [chip(labelOf(c)), " "]);
   const views = ["games", "new", "game", "deal"];
   function show(name) {
@@ -239,7 +248,10 @@
       players,
       el("p", {}, el("a", { href: `#deal/${game.id}/${deal.number}`, text: say("edit") })));
   }
-  async function showGame(id, note) {
+  let note = ""; // what the game page says once: "Deal 3 saved."
+  async function showGame(id) {
+    const said = note;
+    note = "";
     const game = await getGame(id);
     if (!game) return go("");
     const view = document.getElementById("game-view");
@@ -250,7 +262,7 @@
     const next = game.record.deals.length + 1;
     const over = game.state === "finished" || !!game.winner;
     const parts = [el("h2", { text: titleOf(game) })];
-    if (note) parts.push(el("p", { class: "saved-note", role: "status", text: note }));
+    if (said) parts.push(el("p", { class: "saved-note", role: "status", text: said }));
     if (answer.errors) parts.push(el("div", { class: "errors", role: "alert" }, answer.errors.map((e) => el("p", { text: e.text }))));
     else parts.push(board(game, answer.result));
     const actions = el("p", { class: "actions" });
@@ -263,7 +275,8 @@
         const n = game.record.deals.length;
         game.record.deals.pop();
         await putGame(game);
-        showGame(id, say("undone", { number: n }));
+        note = say("undone", { number: n });
+        showGame(id);
       } }));
     }
     parts.push(actions);
@@ -414,8 +427,8 @@
       }
       await putGame(game);
       forget();
+      note = say("saved", { number: n });
       go("#game/" + id);
-      showGame(id, say("saved", { number: n }));
     };
     if (window.localStorage && window.startDrafts) drafts = window.startDrafts(form, saveDeal);
     if (!drafts) form.addEventListener("submit", (e) => { e.preventDefault(); saveDeal(() => {}); });

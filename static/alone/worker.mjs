@@ -1,12 +1,15 @@
 /* The phone alone's engine: Pyodide in a Web Worker (the page never freezes while it loads or
    scores), running the project's own rules engine, scorekeeper/rules, zipped from the checkout with
    its German catalog and the worker's side in Python (scorekeeper/alone/phone.py). Started by
-   static/alone/alone.js with ?pyodide=<folder>&engine=<zip>&lang=<language>.
+   static/alone/alone.js, whose first message says where things are: {init: {pyodide: <folder>,
+   engine: <zip>, lang: <language>}} (not the worker's address: the service worker may answer it
+   from its copy, under the copy's address).
 
    Messages: {id, call, args} → {id, value} (the JSON text phone.<call>(...args) returns) or
    {id, error}. First of all {ready: true} (or {failed: "..."}) once the engine is imported. */
-const params = new URL(self.location.href).searchParams;
 const ROOT = "/engine";
+let engine = null;
+let params = null;
 
 async function boot() {
   const { loadPyodide } = await import(params.get("pyodide") + "pyodide.mjs");
@@ -24,13 +27,16 @@ async function boot() {
   return phone;
 }
 
-const engine = boot();
-engine.then(
-  () => self.postMessage({ ready: true }),
-  (e) => self.postMessage({ failed: String((e && e.message) || e) })
-);
-
 self.addEventListener("message", async (event) => {
+  if (event.data.init) {
+    params = new Map(Object.entries(event.data.init));
+    engine = boot();
+    engine.then(
+      () => self.postMessage({ ready: true }),
+      (e) => self.postMessage({ failed: String((e && e.message) || e) })
+    );
+    return;
+  }
   const { id, call, args } = event.data;
   try {
     const phone = await engine;
