@@ -114,7 +114,9 @@ def new_game(form: str) -> str:
             continue
         options[k.name] = raw == "true" if k.type is bool else int(raw) if k.type is int and _integer(raw) else raw
     seats = [str(s).strip() for s in values.get("seats") or []]
-    players = [s for s in seats if s]
+    while seats and not seats[-1]:
+        seats.pop()
+    players = seats  # a seat left empty between two names: the engine says a name is missing
     first = str(values.get("first_dealer") or "0")
     record: dict[str, Any] = {
         "format": "oklahoma-scorekeeper/1",
@@ -126,8 +128,6 @@ def new_game(form: str) -> str:
     if first.isdigit() and int(first) < len(players):
         record["first_dealer"] = players[int(first)]
     try:
-        if seats[: len(players)] != players:
-            raise RecordInvalid([RecordError(messages.msg("fill the seats in order, without gaps"), field="players")])
         check_header(record)
     except RecordInvalid as exc:
         return _json({"errors": [_said(e) for e in exc.errors]})

@@ -78,8 +78,6 @@ def alone_words() -> dict[str, str]:
         "undo": gettext("Undo the last deal"),
         "undone": gettext("Deal {number} undone."),
         "saved": gettext("Deal {number} saved."),
-        "to target": gettext("{points} to go"),
-        "leads": gettext("{name} leads"),
         "winner is": gettext("{name} wins the game"),
         "final": gettext("Final tally"),
         "hand over": gettext("Hand it to the table"),
@@ -92,6 +90,5 @@ def alone_words() -> dict[str, str]:
         "no connection": gettext("No connection to the server: try again when there is one. The game stays here."),
         "refused": gettext("The server refused the game:"),
         "delete": gettext("Delete this game from the phone"),
-        "deleted": gettext("Game deleted from this phone."),
         "confirm delete": gettext("Tap again to delete it"),
     }
