@@ -80,7 +80,7 @@ def score_many(texts: str) -> str:
 
 def _rules(header: dict[str, Any]) -> profiles.Rules:
     rules = header.get("rules") or {}
-    return profiles.resolve(header["game"], rules.get("profile"), rules.get("options"))
+    return profiles.resolve(header["game"], str(rules.get("profile") or ""), rules.get("options"))
 
 
 def check(header: str, name: str, text: str, split: bool = True) -> str:

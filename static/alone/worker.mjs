@@ -38,6 +38,12 @@ self.addEventListener("message", async (event) => {
     return;
   }
   const { id, call, args } = event.data;
+  if (call === "sent") {
+    // what this worker fetched over the network, in bytes (benchmarks/alone.py: W MB sent)
+    const bytes = performance.getEntriesByType("resource").reduce((n, e) => n + (e.transferSize || 0), 0);
+    self.postMessage({ id, value: String(bytes) });
+    return;
+  }
   try {
     const phone = await engine;
     self.postMessage({ id, value: phone[call](...(args || [])) });

@@ -167,12 +167,12 @@ def test_a_phone_alone_plays_offline_and_hands_the_game_to_the_table(page: Page,
     expect(page.locator("#game-view .hand-over a")).to_be_visible()
     shot(page, f"alone-handed-{tag}")
     assert Game.objects.count() == 1 and HandedGame.objects.count() == 1
-    game = Game.objects.get()
+    handed = Game.objects.get()
     gin = games[1]
     assert HandedGame.objects.get().key == gin["key"]
-    assert game_record(game)["deals"] == gin["record"]["deals"]
-    assert server_score(game_record(game))["totals"] == server_score(gin["record"])["totals"]
+    assert game_record(handed)["deals"] == gin["record"]["deals"]
+    assert server_score(game_record(handed))["totals"] == server_score(gin["record"])["totals"]
     cookie = next(c for c in page.context.cookies() if c["name"] == access.COOKIE)
     assert cookie["value"]  # the phone is at the table it started
     page.locator("#game-view .hand-over a").click()
-    expect(page).to_have_url(f"{live_server.url}/games/{game.pk}/")
+    expect(page).to_have_url(f"{live_server.url}/games/{handed.pk}/")
