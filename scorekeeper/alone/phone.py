@@ -347,4 +347,6 @@ def play(key: str, record_text: str) -> str:
     out = result_json(games.conclude(rules, players, standing, [d[1] for d in done]))
     for deal_json in out["deals"]:
         deal_json["outcome_text"] = str(messages.outcome_words(deal_json["outcome"]))
+    out["target"] = rules.target  # the race the board shows
+    out["penalty"] = getattr(rules, "scoring", "winner") == "penalty"
     return _json({"result": _cites(out)})

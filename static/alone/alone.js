@@ -211,9 +211,12 @@
   function board(game, result) {
     const r = game.record;
     const last = result.deals[result.deals.length - 1];
+    // each player's total and the race to the target (penalty points: toward the end of the game)
     const rows = r.players.map((name) => el("tr", {},
       el("th", { scope: "row", text: name }),
-      el("td", { class: "n", text: number(result.totals[name]) + (result.side && result.side[name] ? ` (${say("side", { side: number(result.side[name]) })})` : "") })));
+      el("td", { class: "n", text: number(result.totals[name]) + (result.side && result.side[name] ? ` (${say("side", { side: number(result.side[name]) })})` : "") }),
+      el("td", {}, el("progress", { max: String(result.target), value: String(Math.max(0, Math.min(result.totals[name], result.target))),
+        "aria-label": `${name}: ${number(result.totals[name])} / ${number(result.target)}` }))));
     const parts = [el("table", { class: "preview board" }, el("tbody", {}, rows))];
     if (result.winner) parts.unshift(el("div", { class: "winner", role: "status" }, el("strong", { text: say("winner is", { name: result.winner }) })));
     else if (last && last.next_dealer) parts.push(el("p", { class: "status", text: say("deals next", { name: last.next_dealer }) }));
@@ -498,9 +501,9 @@
     errors.forEach((e) => {
       const input = e.place ? form.querySelector(`#id_${CSS.escape(e.place)}`) : null;
       const seat = (e.place || "").match(/^p-(\d+)-$/);
-      const holder = input ? document.getElementById(input.id + "_feedback") || input.parentNode
-        : seat ? document.getElementById(`p-${seat[1]}_errors`)
-          : document.getElementById(`${e.place}_errors`) || document.getElementById("deal-errors");
+      const holder = (input && (document.getElementById(input.id + "_feedback") || input.parentNode))
+        || (seat && (document.getElementById(`p-${seat[1]}_errors`) || document.getElementById(`points-${seat[1]}_errors`)))
+        || (e.place && document.getElementById(`${e.place}_errors`)) || document.getElementById("deal-errors");
       let list = holder.querySelector(":scope > .errorlist");
       if (!list) {
         list = el("ul", { class: "errorlist", id: input ? input.id + "_error" : null });
