@@ -82,6 +82,8 @@
   startEngine();
 
   // ------------------------------------------------------------------ the games, in IndexedDB
+  // asked once: the browser then keeps the games (and the engine) when it runs short of room
+  if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => undefined);
   const DB = new Promise((resolve, reject) => {
     const open = indexedDB.open("scorekeeper-alone", 1);
     open.onupgradeneeded = () => open.result.createObjectStore("games", { keyPath: "id" });
