@@ -11,7 +11,7 @@ FIND_PYTHON = for c in "$$(pyenv prefix 2>/dev/null | head -n1)/bin/python" pyth
 	  "$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo "$$p"; exit 0; }; \
 	done; exit 1
 
-.PHONY: run dev test test-fast lint format bench migrate lock clean browser netns postgres caddy messages
+.PHONY: run dev test test-fast lint format bench migrate lock clean browser netns postgres caddy messages alone
 
 $(PY):
 	@py=$$($(FIND_PYTHON)) || { echo "Error: Python 3.12 or newer is required (Django 6.1). Install it, e.g. 'pyenv install 3.13', or put python3.12+ on PATH." >&2; exit 1; }; \
@@ -27,17 +27,22 @@ $(VENV)/.dev: requirements/dev.lock | $(PY)
 	$(PY) -m pip install --quiet --require-hashes --no-deps -r requirements/dev.lock
 	touch $@ $(VENV)/.app
 
+# The phone alone's engine (/alone/): Pyodide pinned by its sha512, fetched once from the npm registry by
+# a stdlib step (no node needed), and the engine zipped from this checkout (scorekeeper/alone/assets.py).
+alone: $(VENV)/.app
+	@$(PY) -m scorekeeper.alone.assets
+
 migrate: $(VENV)/.app
 	$(PY) manage.py migrate --noinput
 
 # How a table plays: every phone on the local network, debug off, gunicorn + WhiteNoise; prints the
 # address and a QR code of it (manage.py serve, which migrates and collects the static files only
 # when something changed: a warm start is quick). PORT=8001 make run for another port.
-run: $(VENV)/.app
+run: $(VENV)/.app alone
 	$(PY) manage.py serve --port $(PORT)
 
 # Development: Django's autoreloading server with debug on, on this machine only.
-dev: $(VENV)/.app
+dev: $(VENV)/.app alone
 	DJANGO_DEBUG=1 $(PY) manage.py migrate --noinput
 	DJANGO_DEBUG=1 $(PY) manage.py runserver $(HOST)
 
@@ -98,19 +103,19 @@ caddy:
 
 # Every test on SQLite (the default database), then the database tests again on PostgreSQL: on the
 # server DATABASE_URL names when it names one, else on a throwaway server started and stopped here.
-test: $(VENV)/.dev browser netns postgres caddy lint
+test: $(VENV)/.dev browser netns postgres caddy alone lint
 	env -u DATABASE_URL $(PY) -m pytest
 	$(PY) -m tests.postgres -- $(PY) -m pytest -m "not browser" --ignore=tests/rules
 
 # The engine and the app on SQLite without the slow tests (tests/conftest.py's SLOW: properties with many
 # examples, histories at scale, a server started), the browser or PostgreSQL, on every core (pytest-xdist):
 # under a minute on two cores, for every edit.
-test-fast: $(VENV)/.dev
+test-fast: $(VENV)/.dev alone
 	env -u DATABASE_URL $(PY) -m pytest -q -n auto -m "not slow and not browser"
 
 # `make bench` runs every part; `make bench web` (or live, engine_gin, ...) only the parts named.
 BENCH_PARTS := $(filter-out bench,$(MAKECMDGOALS))
-bench: $(VENV)/.dev
+bench: $(VENV)/.dev alone
 	$(PY) -m benchmarks $(BENCH_PARTS)
 ifneq ($(filter bench,$(MAKECMDGOALS)),)
 $(BENCH_PARTS):

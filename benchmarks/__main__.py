@@ -16,6 +16,7 @@ PARTS = (
     "own_hands",
     "first_paint",
     "start",
+    "alone",
 )
 
 

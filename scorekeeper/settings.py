@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "scorekeeper.history",
     "scorekeeper.rulebook",
     "scorekeeper.server",
+    "scorekeeper.alone",
 ]
 
 MIDDLEWARE = [
@@ -186,6 +187,12 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# The phone alone's Pyodide and engine zip are made, not written (scorekeeper/alone/finders.py).
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "scorekeeper.alone.finders.AloneFinder",
+]
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 # WhiteNoise serves the static files (compressed). ``make run`` collects them with a manifest
 # (``DJANGO_STATIC_MANIFEST``): hashed names, cached by the phones for good. Without it (tests,

@@ -6,6 +6,7 @@ urlpatterns = [
     path("", include("scorekeeper.table.urls")),
     path("", include("scorekeeper.history.urls")),
     path("", include("scorekeeper.rulebook.urls")),
+    path("", include("scorekeeper.alone.urls")),
     path("admin/", admin.site.urls),
 ]
 

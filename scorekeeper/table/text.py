@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import formats
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext
 
-from scorekeeper.rules.errors import RecordError
+from scorekeeper.rules import fieldcheck
 from scorekeeper.rules.messages import Msg, outcome_words
 
 _RED = frozenset("♥♦")
@@ -63,22 +63,14 @@ def outcome_text(outcome: str) -> Msg:
 
 
 def cite_text(line: Any) -> str:
-    """A score line's rule and source as cited beside it ("knock — S2, Scoring 1"), marked
-    "(ruling)" or "(house option)" where its value is the app's reading or the table's choice
-    (unless the source says so already). ``line``: an engine Line or its dict."""
+    """A score line's rule and source as cited beside it (``rules.fieldcheck.line_cite``: the phone
+    alone cites them the same). ``line``: an engine Line or its dict."""
     rule, source, basis = (
         (line.get(k) for k in ("rule", "source", "basis"))
         if isinstance(line, dict)
         else (getattr(line, k, None) for k in ("rule", "source", "basis"))
     )
-    text = _rule_text(rule)
-    if source:
-        text += f" — {_source_text(source)}"
-    if basis == "ruling" and str(source) != "ruling":
-        text += f" ({_source_text('ruling')})"
-    elif basis == "option" and str(source) != "house option":
-        text += f" ({_source_text('house option')})"
-    return text
+    return fieldcheck.line_cite(rule, source, basis)
 
 
 def cite_class(line: Any) -> str:
@@ -89,33 +81,13 @@ def cite_class(line: Any) -> str:
 
 def error_cite(error: Any) -> str:
     """The rule and source an engine error cites ("knock limit, S2, Gameplay 1"), in the reader's
-    language. ``error``: a RecordError or its dict."""
+    language (``rules.fieldcheck.error_cite``). ``error``: a RecordError or its dict."""
     rule, source = (
         (error.get(k) for k in ("rule", "source"))
         if isinstance(error, dict)
         else (getattr(error, k, None) for k in ("rule", "source"))
     )
-    return ", ".join(x for x in (_rule_text(rule), _source_text(source) if source else "") if x)
+    return fieldcheck.error_cite(rule, source)
 
 
-def error_text(e: RecordError) -> str:
-    """An engine error as a page says it: what is wrong, then the rule and source it breaks."""
-    text = str(e.message)
-    if e.rule or e.source:
-        text += f" — {error_cite(e)}"
-    return text
-
-
-def _rule_text(rule: Any) -> str:
-    """A rule as the engine names it, translated (its words are marked N_: its catalog has them)."""
-    return gettext(rule) if isinstance(rule, str) and rule else str(rule if rule is not None else "")
-
-
-def _source_text(source: Any) -> str:
-    """A source as cited ("S2, Scoring 4", as the sources name themselves), or the engine's own
-    "ruling" or "house option", translated."""
-    if str(source) == "ruling":
-        return pgettext("a value that is this app's reading where the sources are silent", "ruling")
-    if str(source) == "house option":
-        return gettext("house option")
-    return str(source)
+error_text = fieldcheck.error_text  # an engine error as a page says it: what is wrong, then its rule and source

@@ -7,6 +7,9 @@
      copy is shown, marked at the top as a saved copy with its time; a page never kept gives the
      offline page.
    - Static files: the kept copy at once, refreshed in the background.
+   - The phone alone (/alone/) keeps everything it needs in a cache of its own ("alone-…", filled by
+     the page itself, static/alone/alone.js, so that no other page ever downloads the engine): its
+     page and files come from there without a connection, the page as it is (it works offline).
    - Nothing else is touched: the live page's polls, every POST and the admin go to the server as
      they are (drafts.js keeps the cards of a deal that could not be sent).
    Its text changes whenever a static file's address does (hashed names), which updates it. */
@@ -47,10 +50,22 @@ function savedCopy(response, savedAt) {
   });
 }
 
+// What the phone alone keeps (its page and files), from the caches it filled: "alone-<version>".
+async function alone(request) {
+  const names = (await caches.keys()).filter((k) => k.startsWith("alone-"));
+  for (const name of names) {
+    const kept = await (await caches.open(name)).match(request, { ignoreSearch: true });
+    if (kept) return { kept, cache: name };
+  }
+  return null;
+}
+
 async function page(request) {
   const cache = await caches.open(PAGES);
   try {
     const response = await fetch(request);
+    const own = response.status === 200 ? await alone(request) : null;
+    if (own) await (await caches.open(own.cache)).put(request.url, response.clone()); // its newest copy
     if (response.status === 200 && (response.headers.get("Content-Type") || "").startsWith("text/html")) {
       const headers = new Headers(response.headers);
       headers.set("X-Saved-At", String(Date.now()));
@@ -59,6 +74,8 @@ async function page(request) {
     }
     return response;
   } catch (offline) {
+    const own = await alone(request);
+    if (own) return own.kept;
     const kept = await cache.match(request.url);
     if (kept) return savedCopy(kept, Number(kept.headers.get("X-Saved-At")) || Date.now());
     const fallback = await caches.match(OFFLINE_URL);
@@ -67,6 +84,8 @@ async function page(request) {
 }
 
 async function staticFile(request, event) {
+  const own = await alone(request);
+  if (own) return own.kept; // the phone alone's files are versioned by its cache's name: never fetched again
   const cache = await caches.open(SHELL);
   const kept = await cache.match(request);
   const fresh = fetch(request)

@@ -43,9 +43,10 @@ from django.utils import translation
 
 from scorekeeper.guards import limits
 from scorekeeper.rules import profiles, rulebook
+from scorekeeper.rules.fieldcheck import typed_card
 from scorekeeper.rules.rulebook import DealExample
 from scorekeeper.server.management.commands.serve import Command, terminal_language
-from scorekeeper.table.entry.cards import CardListField, typed_card, typed_ranks
+from scorekeeper.table.entry.cards import CardListField, typed_ranks
 from scorekeeper.table.hands import services as hand_services
 from scorekeeper.table.models import Device, Game, Role, Table
 from scorekeeper.table.phones import services as phone_services

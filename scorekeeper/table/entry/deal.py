@@ -45,7 +45,7 @@ class Slot:
     Next and Back go through it."""
 
     field: BoundField
-    check: Any = None  # table.checks.FieldCheck, set by table.checks.attach
+    check: Any = None  # rules.fieldcheck.FieldCheck, set by entry.checks.attach
     pick: bool = True
 
     @property

@@ -16,7 +16,8 @@ from django.http import QueryDict
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from scorekeeper.rules.cards import parse_card
-from scorekeeper.table.entry.cards import CardListField, cards_text, same_text
+from scorekeeper.rules.fieldcheck import cards_text
+from scorekeeper.table.entry.cards import CardListField, same_text
 from scorekeeper.table.submissions import SubmissionField
 
 
