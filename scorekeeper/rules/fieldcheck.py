@@ -179,13 +179,16 @@ def _offer(check: FieldCheck, errors: tuple[RecordError, ...], read: list[list[T
     for fix in (fix for e in errors for fix in e.fixes):
         codes = _codes(read)
         for name in fix.names:
-            card = name.split("=")[0]
-            places = [(g, i) for g, tokens in enumerate(codes) for i, c in enumerate(tokens) if c == card]
-            g, i = next(p for p in places if group is None or p[0] == group)
+            g, i = _first_unnamed(codes, name.split("=")[0], group)
             codes[g][i] = name
-        text = cards_text(codes)
         label = " ".join(parse_token(name).label for name in fix.names)
-        check.choices.append(Choice(text, label, fix.points))
+        check.choices.append(Choice(cards_text(codes), label, fix.points))
+
+
+def _first_unnamed(codes: list[list[str]], card: str, group: int | None) -> tuple[int, int]:
+    """Where the first ``card`` not named yet stands in a field's cards (in ``group`` only, if given)."""
+    places = [(g, i) for g, tokens in enumerate(codes) for i, c in enumerate(tokens) if c == card]
+    return next(p for p in places if group is None or p[0] == group)
 
 
 def _meld(read: list[list[Token]], group: int, rules: Rules, kind: Game, check: FieldCheck) -> Group:
@@ -235,16 +238,20 @@ def check_field(
     kind = game(rules.game)
     read, unread = read_cards(text, wild=wild, groups=groups, language=language)
     check = FieldCheck(checked="" if unread else cards_text(_codes(read)), unread=unread)
-    count = sum(len(g) for g in read)
     if name == "melds":
-        for group in range(len(read)):
-            check.groups.append(_meld(read, group, rules, kind, check))
-        check.note = count_text(count) if len(read) > 1 else ""
+        _melds(read, rules, kind, check)
         return check
     tokens = [t for g in read for t in g]
     if tokens and name == "melded" and split:
         _split(tokens, rules, kind, check)
     elif tokens:
         check.groups.append(Group([t.label for t in tokens]))
-        check.note = count_text(count) if name != "upcard" else ""
+        check.note = count_text(len(tokens)) if name != "upcard" else ""
     return check
+
+
+def _melds(read: list[list[Token]], rules: Rules, kind: Game, check: FieldCheck) -> None:
+    """A melds field: each meld as typed (split by "/") and what it is, and the cards' count."""
+    for group in range(len(read)):
+        check.groups.append(_meld(read, group, rules, kind, check))
+    check.note = count_text(sum(len(g) for g in read)) if len(read) > 1 else ""

@@ -295,23 +295,42 @@ def check_partial(
         errors = exc.errors
     else:
         return PartialCheck(hands=((),) * len(players), result=result)
-    raw = deal.get("hands")
-    hands: Mapping[object, object] = raw if isinstance(raw, Mapping) else {}
+    hands = _hands(deal)
     absent = {k for k in GAMES[rules.game].facts if k not in deal}
-    by_seat: list[list[RecordError]] = [[] for _ in players]
-    own: list[RecordError] = []
-    for e in errors:
-        player, rest = e.in_hand(players)
-        if (player is None and rest in absent) or (player not in hands and player is not None and not rest):
-            continue  # only says a fact is not given, or a hand is not in, yet
-        holders = [p for p in players if p == e.player]
-        if e.whole_pack:
-            holders += [p for p in players if p != e.player and _cards_of(hands.get(p)) & set(e.cards)]
-        for p in holders:
-            by_seat[players.index(p)].append(e if p == e.player else replace(e, player=p, field=None))
-        if not holders:
-            own.append(e)
-    return PartialCheck(hands=tuple(map(tuple, by_seat)), errors=tuple(own))
+    said = [e for e in errors if not _not_yet(e, players, hands, absent)]
+    by_seat = tuple(_errors_of(p, said, players, hands) for p in players)
+    return PartialCheck(hands=by_seat, errors=tuple(e for e in said if not _concerned(e, players, hands)))
+
+
+def _errors_of(
+    player: str, errors: list[RecordError], players: tuple[str, ...], hands: Mapping[object, object]
+) -> tuple[RecordError, ...]:
+    """The errors that concern ``player``'s hand, each as his own (another's field left out)."""
+    mine = [e for e in errors if player in _concerned(e, players, hands)]
+    return tuple(e if player == e.player else replace(e, player=player, field=None) for e in mine)
+
+
+def _hands(deal: Mapping[str, object]) -> Mapping[object, object]:
+    """The deal's hands in so far, by name."""
+    raw = deal.get("hands")
+    return raw if isinstance(raw, Mapping) else {}
+
+
+def _not_yet(e: RecordError, players: tuple[str, ...], hands: Mapping[object, object], absent: set[str]) -> bool:
+    """Whether an error only says a fact is not given, or a hand is not in, yet."""
+    player, rest = e.in_hand(players)
+    if player is None:
+        return rest in absent
+    return player not in hands and not rest
+
+
+def _concerned(e: RecordError, players: tuple[str, ...], hands: Mapping[object, object]) -> list[str]:
+    """The players an error concerns: its player and, for the pack's counts, every player whose hand
+    holds its card."""
+    holders = [p for p in players if p == e.player]
+    if e.whole_pack:
+        holders += [p for p in players if p != e.player and _cards_of(hands.get(p)) & set(e.cards)]
+    return holders
 
 
 # A hand's card lists, as the two games' hands name them.

@@ -349,35 +349,60 @@ def columns_view(
         return None
     names = list(result.players)
     stood = standing.columns if standing is not None and number is not None else ()
-    columns = [
-        _column_view(column, names, stood[k] if k < len(stood) else None) for k, column in enumerate(result.columns)
-    ]
-    deal = result.deals[number - 1] if number is not None and 1 <= number <= len(result.deals) else None
-    match_over = all(c["closed"] for c in columns)
-    won = {n: sum(1 for c in columns if c["winner"] == n) for n in names}
+    then = [*stood, *[None] * len(result.columns)]  # each column as it stood after the deal (None: as it stands)
+    columns = [_column_view(column, names, then[k]) for k, column in enumerate(result.columns)]
     return {
-        "players": [{"name": n, "cells": [c["cells"][i] for c in columns], "won": won[n]} for i, n in enumerate(names)],
+        "players": _players_across(columns, names),
         "columns": columns,
         "target": result.target,
         "number": number,
         "as_of": number if stood else None,  # the columns shown are those after this deal
-        "entered": list(deal.columns) if deal is not None else None,
-        "hand_winner": deal.winner if deal is not None else None,
-        "finished": match_over,
-        "winner": result.winner if match_over else None,
-        "final": dict(result.final) if match_over and result.final is not None else None,
+        **_hand_in_columns(result, number),
+        **_match(result, columns),
     }
+
+
+def _players_across(columns: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+    """Each player's cell in each column, and how many columns he won."""
+    return [
+        {"name": n, "cells": [c["cells"][i] for c in columns], "won": sum(1 for c in columns if c["winner"] == n)}
+        for i, n in enumerate(names)
+    ]
+
+
+def _hand_in_columns(result: GameResult, number: int | None) -> dict[str, Any]:
+    """The columns deal ``number``'s hand went in, and who won it (None: no such deal)."""
+    deal = result.deals[number - 1] if number is not None and 1 <= number <= len(result.deals) else None
+    if deal is None:
+        return {"entered": None, "hand_winner": None}
+    return {"entered": list(deal.columns), "hand_winner": deal.winner}
+
+
+def _match(result: GameResult, columns: list[dict[str, Any]]) -> dict[str, Any]:
+    """Whether the match is over (all three columns closed), and then its winner and final tally."""
+    over = all(c["closed"] for c in columns)
+    return {
+        "finished": over,
+        "winner": result.winner if over else None,
+        "final": dict(result.final) if over and result.final is not None else None,
+    }
+
+
+def _column_then(
+    column: ColumnResult, names: list[str], then: ColumnStanding | None
+) -> tuple[dict[str, int], dict[str, int], str | None, int | None]:
+    """A column's totals, boxes, winner and last deal: as the game stands, or after a deal (``then``)."""
+    if then is None:
+        return dict(column.totals), dict(column.boxes), column.winner, column.ended_on
+    totals = dict(zip(names, then.totals, strict=True))
+    boxes = dict(zip(names, then.boxes, strict=True))
+    return totals, boxes, names[then.winner] if then.winner is not None else None, then.ended_on
 
 
 def _column_view(column: ColumnResult, names: list[str], then: ColumnStanding | None = None) -> dict[str, Any]:
     """One of Hollywood's columns (``columns_view``): as the game stands, or as it stood after a
     deal (``then``: the column in the standing stored with that deal)."""
-    totals, boxes, winner, ended_on = dict(column.totals), dict(column.boxes), column.winner, column.ended_on
-    if then is not None:
-        totals = dict(zip(names, then.totals, strict=True))
-        boxes = dict(zip(names, then.boxes, strict=True))
-        winner = names[then.winner] if then.winner is not None else None
-        ended_on = then.ended_on
+    totals, boxes, winner, ended_on = _column_then(column, names, then)
     closed = winner is not None
     final = dict(column.final or {}) if closed else {}  # a closed column takes no more hands
     final_lines = column.final_lines or {} if closed else {}

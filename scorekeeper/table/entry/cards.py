@@ -29,6 +29,13 @@ def same_text(a: str, b: str) -> bool:
     return " ".join(a.upper().split()) == " ".join(b.upper().split())
 
 
+def _one(cards: list[str]) -> str | None:
+    """A field of one card: its code (None when empty)."""
+    if len(cards) > 1:
+        raise forms.ValidationError(gettext("Enter one card."), code="single")
+    return cards[0] if cards else None
+
+
 class CardsInput(forms.TextInput):
     """A text input for cards: capitals, no autocorrection; the picker (static/picker.js) fills it."""
 
@@ -84,8 +91,7 @@ class CardListField(forms.CharField):
         if errors:
             raise forms.ValidationError(errors, code="card")
         codes = [[t.code for t in group] for group in read]
-        if self.single:
-            if sum(len(g) for g in codes) > 1:
-                raise forms.ValidationError(gettext("Enter one card."), code="single")
-            return codes[0][0] if codes else None
-        return codes if self.groups else [c for g in codes for c in g]
+        if self.groups:
+            return codes
+        cards = [c for g in codes for c in g]
+        return _one(cards) if self.single else cards

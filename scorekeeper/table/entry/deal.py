@@ -81,6 +81,12 @@ class Section:
     def flags(self) -> list[BoundField]:
         return [self.form[name] for name in self.form.flags]
 
+    def in_error(self) -> list[BoundField]:
+        """This player's fields in error, in the page's order (an error of the hand as a whole: its
+        first card field)."""
+        whole = [self.primary[0].field] if self.form.non_field_errors() else []
+        return whole + [bound for bound in self.form.visible_fields() if bound.errors]
+
 
 class DealEntry:
     """The deal form: the deal's own facts (a form) and one form per player (a formset). Each game
@@ -337,11 +343,7 @@ class DealEntry:
         if self.facts.non_field_errors() or self.hands.non_form_errors():
             return "deal-errors"
         facts = [bound for bound in self.facts.visible_fields() if bound.errors]
-        players: list[BoundField] = []
-        for s in self.sections:
-            if s.form.non_field_errors():
-                players.append(s.primary[0].field)
-            players += [bound for bound in s.form.visible_fields() if bound.errors]
+        players = [bound for section in self.sections for bound in section.in_error()]
         ordered = [*facts, *players] if self.facts_first else [*players, *facts]
         return self._focus(ordered[0]) if ordered else ""
 

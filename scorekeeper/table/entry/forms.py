@@ -108,21 +108,12 @@ class OklahomaHandForm(HandForm):
         data = super().clean() or {}
         melded, melds = data.get("melded"), data.get("melds")
         if self.split_given and melded and melds is not None:
-            given = Counter(c.split("=")[0] for m in melds for c in m)
-            laid = Counter(c.split("=")[0] for c in melded)
-            if given != laid:
-                extra = " ".join(parse_card(c).label for c in (given - laid).elements())
-                missing = " ".join(parse_card(c).label for c in (laid - given).elements())
-                parts = [
-                    gettext("not melded: {cards}").format(cards=extra) if extra else "",
-                    gettext("missing: {cards}").format(cards=missing) if missing else "",
-                ]
-                self.add_error(
-                    "melds",
-                    gettext("These melds must hold the cards melded above ({problems}).").format(
-                        problems="; ".join(p for p in parts if p)
-                    ),
-                )
+            problems = _differences(
+                Counter(c.split("=")[0] for c in melded), Counter(c.split("=")[0] for m in melds for c in m)
+            )
+            if problems:
+                text = gettext("These melds must hold the cards melded above ({problems}).")
+                self.add_error("melds", text.format(problems=problems))
         return data
 
     def hand(self) -> dict[str, Any]:
@@ -151,6 +142,16 @@ class OklahomaHandForm(HandForm):
         else:
             self.initial = {**self.initial, "melds": text, "auto": text}
         self.refilled = True
+
+
+def _differences(laid: Counter[str], given: Counter[str]) -> str:
+    """How a split typed (``given``) differs from the cards melded (``laid``), by card: "not melded:
+    K♠; missing: 5♥" ("" when they hold the same cards)."""
+    extra = " ".join(parse_card(c).label for c in (given - laid).elements())
+    missing = " ".join(parse_card(c).label for c in (laid - given).elements())
+    parts = [gettext("not melded: {cards}").format(cards=extra)] if extra else []
+    parts += [gettext("missing: {cards}").format(cards=missing)] if missing else []
+    return "; ".join(parts)
 
 
 class GinHandForm(HandForm):

@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.urls import resolve, reverse
 from django.utils import timezone
@@ -56,24 +56,26 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @limited(TABLES)
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
-    switch = request.POST.get("switch") if request.method == "POST" else None
-    kind = switch or (request.POST if request.method == "POST" else request.GET).get("game", profiles.OKLAHOMA)
-    if kind not in profiles.GAMES:
-        kind = profiles.OKLAHOMA
-    status = 200
-    if switch is not None:
-        # the other game, with the names typed so far (and who deals first) kept
-        kept = {k: v for k, v in request.POST.items() if k.startswith("seat_") or k in ("first_dealer", "submission")}
-        form = NewGameForm(game=kind, initial=kept)
-    elif request.method == "POST":
-        form = NewGameForm(request.POST, game=kind)
-        if form.is_valid():
-            started = _start(request, form, kind)
-            if started is not None:
-                return started
-        status = 400
-    else:
-        form = NewGameForm(game=kind, initial={"submission": new_submission()})
+    """A new game: Oklahoma or Oklahoma Gin (``game``; ``switch`` posts the other one with the names
+    typed so far kept), its rules and players; started, the game's page."""
+    data = request.POST if request.method == "POST" else request.GET
+    kind = data.get("switch") or data.get("game", "")
+    kind = kind if kind in profiles.GAMES else profiles.OKLAHOMA
+    if request.method != "POST":
+        return _new_game_page(request, NewGameForm(game=kind, initial={"submission": new_submission()}), kind)
+    if "switch" in request.POST:  # the other game, with the names typed so far (and who deals first) kept
+        return _new_game_page(request, NewGameForm(game=kind, initial=_kept(request.POST)), kind)
+    form = NewGameForm(request.POST, game=kind)
+    started = _start(request, form, kind) if form.is_valid() else None
+    return started or _new_game_page(request, form, kind, status=400)
+
+
+def _kept(posted: QueryDict) -> dict[str, str]:
+    """What a switch to the other game keeps of the form: the names typed, who deals first, its token."""
+    return {k: str(posted[k]) for k in posted if k.startswith("seat_") or k in ("first_dealer", "submission")}
+
+
+def _new_game_page(request: HtmxHttpRequest, form: NewGameForm, kind: str, status: int = 200) -> HttpResponse:
     context = {
         "form": form,
         "game": kind,

@@ -33,6 +33,7 @@ from typing import Any
 from django.utils import timezone
 
 from scorekeeper.rules import games
+from scorekeeper.rules.errors import RecordError
 from scorekeeper.table.entry.deal import entry_of
 from scorekeeper.table.models import Game, OpenDeal, OpenHand, Seat
 from scorekeeper.table.present import played_view
@@ -129,37 +130,45 @@ def typing_since(open_deal: OpenDeal, now: datetime | None = None) -> datetime:
     return max(open_deal.opened, (now or timezone.now()) - TYPING_FOR)
 
 
+def _facts(deal: Mapping[str, Any]) -> dict[str, Any]:
+    """A deal's own facts (RECORD.md): all but its hands."""
+    return {k: v for k, v in deal.items() if k != "hands"}
+
+
+def _hand_state(seat: Seat, hand: OpenHand | None, errors: Sequence[RecordError], since: datetime) -> HandState:
+    """One seat of the open deal: its hand if it is in, the phone sitting there, what the engine
+    finds wrong with it (each message once), and until when it shows being typed."""
+    typed = seat.typing_at if seat.typing_at is not None and seat.typing_at >= since else None
+    return HandState(
+        seat=seat.position,
+        name=seat.player.name,
+        hand=hand,
+        phone=seat.phone.name if seat.phone and seat.phone.revoked is None else "",
+        errors=list(dict.fromkeys(error_text(e) for e in errors)),
+        typed_until=typed + TYPING_FOR if typed is not None else None,
+    )
+
+
 def state(game: Game, open_deal: OpenDeal | None = None, *, seats: Sequence[Seat] | None = None) -> DealState | None:
     """The game's open deal as it stands (None: no deal open), "being typed" as of now. ``seats``:
     the game's seats in order with their players and phones, when the caller read them already."""
     open_deal = open_deal or OpenDeal.objects.filter(game=game).first()
     if open_deal is None:
         return None
-    if seats is None:
-        seats = list(game.seats.select_related("player", "phone").order_by("position"))
-    names = [s.player.name for s in seats]
+    seated = list(seats if seats is not None else game.seats.select_related("player", "phone").order_by("position"))
+    names = [s.player.name for s in seated]
     stored = {h.seat: h for h in open_deal.hands.all()}
     deal = as_deal(open_deal, {i: h.hand for i, h in stored.items()}, names)
     check = check_open(game, deal)
     since = typing_since(open_deal)
-    hands = [
-        HandState(
-            seat=s.position,
-            name=s.player.name,
-            hand=stored.get(s.position),
-            phone=s.phone.name if s.phone and s.phone.revoked is None else "",
-            errors=list(dict.fromkeys(error_text(e) for e in check.hands[s.position])),
-            typed_until=s.typing_at + TYPING_FOR if s.typing_at is not None and s.typing_at >= since else None,
-        )
-        for s in seats
-    ]
+    hands = [_hand_state(s, stored.get(s.position), check.hands[s.position], since) for s in seated]
     return DealState(
         open=open_deal,
         number=saves_as(game),
         given_once=games.game(game.kind).given_once,
         not_given=str(entry_of(game.kind).not_given),
         hands=hands,
-        facts={k: v for k, v in deal.items() if k != "hands"},
+        facts=_facts(deal),
         errors=[error_text(e) for e in check.errors],
         deal=deal,
         preview=played_view(check.result, names) if check.result is not None else None,

@@ -240,25 +240,30 @@ class Hub:
                 self._compare(*found)
 
     def _compare(self, versions: dict[int, Seen], states: dict[int, tuple[str, bool]]) -> None:
+        """SQLite: what a check read, against what the last one read: the watches of a game that
+        changed (or are new) are offered its version, those of a game gone check again (their
+        stream says so), and the watches of a phone whose access changed check it again."""
         for game, watches in self.games.items():
-            version = versions.get(game)
-            if version is None:
-                for w in watches:
-                    w.check_again()  # no such game any more: the stream says so
-                continue
-            changed = self.versions.get(game) != version
-            self.versions[game] = version
-            for w in watches:
-                if changed or w.fresh:
-                    w.offer(version)
+            self._compare_game(game, versions.get(game), watches)
         for device, state in states.items():
             seen = self.states.get(device)
             self.states[device] = state
-            if (seen is not None and seen != state) or (seen is None and state[1]):
-                self.device_changed(device)  # a device seen taken off for the first time: check too
+            if seen != state and (seen is not None or state[1]):  # a device seen taken off at once: check too
+                self.device_changed(device)
         for watches in self.games.values():
             for w in watches:
                 w.fresh = False
+
+    def _compare_game(self, game: int, version: Seen | None, watches: set[Watch]) -> None:
+        if version is None:
+            for w in watches:
+                w.check_again()  # no such game any more: the stream says so
+            return
+        changed = self.versions.get(game) != version
+        self.versions[game] = version
+        for w in watches:
+            if changed or w.fresh:
+                w.offer(version)
 
 
 def _read(games: list[int], devices: list[int]) -> tuple[dict[int, Seen], dict[int, tuple[str, bool]]] | None:

@@ -193,23 +193,28 @@ def sit(*, game: Game, position: int | None, phone: Device, by: Device) -> Seat 
         raise AccessRefused(gettext("This phone is not at the table."))
     if by.pk != phone.pk and not by.scores:
         raise AccessRefused(gettext("Only a scoring phone seats another phone."))
-    seats = game.seated()
-    seat = None
-    if position is not None:
-        if not 0 <= position < len(seats):
-            raise AccessRefused(gettext("There is no such seat."))
-        seat = seats[position]
-        if seat.phone_id not in (None, phone.pk) and not by.scores:
-            raise SeatTaken(
-                gettext("{phone} sits at {player}'s seat: ask the scorer to change it.").format(
-                    phone=seat.phone.name if seat.phone else "", player=seat.player.name
-                )
-            )
+    seat = None if position is None else _free_seat(game, position, phone, by)
     others = Seat.objects.filter(game=game, phone=phone)
     (others.exclude(pk=seat.pk) if seat is not None else others).update(phone=None)
     if seat is not None and seat.phone_id != phone.pk:
         Seat.objects.filter(pk=seat.pk).update(phone=phone)
     signals.game_changed(game)
+    return seat
+
+
+def _free_seat(game: Game, position: int, phone: Device, by: Device) -> Seat:
+    """The seat at ``position``, as long as ``phone`` may sit there (it is free, or its own; a scorer
+    seats a phone anywhere)."""
+    seats = game.seated()
+    if not 0 <= position < len(seats):
+        raise AccessRefused(gettext("There is no such seat."))
+    seat = seats[position]
+    if seat.phone_id not in (None, phone.pk) and not by.scores:
+        raise SeatTaken(
+            gettext("{phone} sits at {player}'s seat: ask the scorer to change it.").format(
+                phone=seat.phone.name if seat.phone else "", player=seat.player.name
+            )
+        )
     return seat
 
 

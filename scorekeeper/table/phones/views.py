@@ -49,10 +49,7 @@ def _page(
     phones = list(table.devices.filter(revoked__isnull=True).order_by("role", "created", "pk"))
     scores = device.role == Role.SCORE
     taken_off = list(table.devices.filter(revoked__isnull=False).order_by("-revoked", "-pk")[:20]) if scores else []
-    links = []
-    if scores:
-        live = [link for link in table.links.order_by("-created", "-pk") if services.link_works(link)]
-        links = [invitation(request, link) for link in live]
+    links = _links(request, table) if scores else []
     context = {
         "table": table,
         "device": device,
@@ -68,6 +65,11 @@ def _page(
         "problem": problem,
     }
     return render_page(request, "table/table.html", context, status=status)
+
+
+def _links(request: HtmxHttpRequest, table: Table) -> list[dict[str, Any]]:
+    """The table's links that work, newest first, as the table page shows them to a scorer."""
+    return [invitation(request, link) for link in table.links.order_by("-created", "-pk") if services.link_works(link)]
 
 
 @require_safe
@@ -197,12 +199,8 @@ def table_settings(request: HtmxHttpRequest, table: Table, device: Device) -> Ht
 def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A table's link: this phone joins the table, to score or to follow as the link says, and
     goes to the table's game in progress (or the table's page)."""
-    link = (
-        Link.opened_by(token).select_related("table").first()
-        if re.fullmatch(r"[A-Za-z0-9_-]{1,64}", token)  # a NUL would reach PostgreSQL, which refuses it
-        else None
-    )
-    if link is None or not services.link_works(link):
+    link = _link_of(token)
+    if link is None:
         return render(request, "table/join.html", {"link": None}, status=404)
     already = access.device_at(request, link.table_id)
     if already is None and access.off_table(request, link.table_id) is not None:
@@ -213,17 +211,31 @@ def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
             device = services.join_table(link=link, name=form.cleaned_data["name"], replacing=already)
         except services.AccessRefused:
             return render(request, "table/join.html", {"link": None}, status=404)
-        playing = link.table.games.filter(state=GameState.IN_PROGRESS).order_by("-updated", "-pk").first()
-        where = reverse("table:game", args=[playing.pk]) if playing else reverse("table:table", args=[link.table_id])
-        response = HttpResponseRedirect(where)
-        access.remember(response, request, device)
-        return response
+        return _joined(request, link, device)
     return render(
         request,
         "table/join.html",
         {"link": link, "form": form, "already": already},
         status=400 if form.is_bound else 200,
     )
+
+
+def _link_of(token: str) -> Link | None:
+    """The link this token opens, as long as it works (a token no link could have opens none: a NUL
+    would reach PostgreSQL, which refuses it)."""
+    link = (
+        Link.opened_by(token).select_related("table").first() if re.fullmatch(r"[A-Za-z0-9_-]{1,64}", token) else None
+    )
+    return link if link is not None and services.link_works(link) else None
+
+
+def _joined(request: HtmxHttpRequest, link: Link, device: Device) -> HttpResponse:
+    """A phone joined by ``link``: to the table's game in progress (or the table's page), its cookie set."""
+    playing = link.table.games.filter(state=GameState.IN_PROGRESS).order_by("-updated", "-pk").first()
+    where = reverse("table:game", args=[playing.pk]) if playing else reverse("table:table", args=[link.table_id])
+    response = HttpResponseRedirect(where)
+    access.remember(response, request, device)
+    return response
 
 
 def seating(game: Game, device: Device, seats: list[Seat]) -> dict[str, Any]:

@@ -63,15 +63,17 @@ def seats_of(names: Sequence[str]) -> dict[str, int]:
 
 def record_deal(cards: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
     """A stored deal (seat form) as the RECORD.md deal with the players' current names."""
-    out: dict[str, Any] = {}
-    for key, value in cards.items():
-        if key in PLAYER_KEYS and isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
-            out[key] = names[value]
-        elif key in SEAT_KEYS and isinstance(value, list):
-            out[key] = {names[i]: hand for i, hand in enumerate(value) if i < len(names) and hand is not None}
-        else:
-            out[key] = value
-    return out
+    return {key: _named(key, value, names) for key, value in cards.items()}
+
+
+def _named(key: str, value: Any, names: Sequence[str]) -> Any:
+    """One stored value of a deal by the players' names: a seat a player's name, a list by seat a
+    mapping by name (the seats without an entry left out); anything else as it is."""
+    if key in PLAYER_KEYS and type(value) is int and 0 <= value < len(names):
+        return names[value]
+    if key in SEAT_KEYS and isinstance(value, list):
+        return {names[i]: entry for i, entry in enumerate(value[: len(names)]) if entry is not None}
+    return value
 
 
 # ----------------------------------------------------------------------------------- records
@@ -298,30 +300,15 @@ def replay(game: Game, digests: list[str] | None = None) -> GameResult:
     from the stored standing into the one stored after it. Appends each deal's digest to
     ``digests`` (``reviewed``) unless it falls back."""
     rows = list(game.deals.order_by("number").values_list("number", "cards", "standing"))
-    if game.scored_with != RESULTS_VERSION or any(not standing for _, _, standing in rows):
+    played = _from_stored(game, rows, _start(game)) if game.scored_with == RESULTS_VERSION else None
+    if played is None:
         return score(game_record(game, [cards for _, cards, _ in rows]))
-    names = tuple(game.player_names())
-    first = names[game.first_dealer] if game.first_dealer is not None and game.first_dealer < len(names) else None
-    rules_key = _rules_key(game)
-    keys = []
-    try:
-        with guarded():
-            rules, _ = rules_of(game)
-            before = games.begin(rules, names, first).to_json()
-            deals: list[DealResult] = []
-            for number, cards, after in rows:
-                key = (rules_key, names, number, json.dumps(cards), json.dumps(before))
-                keys.append(key)
-                deal, standing = _played(*key)
-                if standing != after:
-                    raise RecordInvalid([])  # the stored results are not this engine's: score it all
-                deals.append(deal)
-                before = after
-            result = games.conclude(rules, names, Standing.from_json(before), deals)
-    except RecordInvalid:
-        return score(game_record(game, [cards for _, cards, _ in rows]))
+    deals, keys, end = played
+    rules, _ = rules_of(game)
+    with guarded():
+        result = games.conclude(rules, game.player_names(), Standing.from_json(end), deals)
     if digests is not None:
-        digests.extend(hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest() for key in keys)
+        digests.extend(keys)
     return result
 
 
@@ -338,23 +325,49 @@ def played_deals(game: Game, first: int, last: int) -> tuple[list[DealResult], l
         .order_by("number")
         .values_list("number", "cards", "standing")
     )
-    names = tuple(game.player_names())
-    rules_key = _rules_key(game)
-    deals: list[DealResult] = []
-    digests: list[str] = []
+    if first > 1:  # the deal before the page: its stored standing is where the page starts
+        if not rows or rows[0][0] != first - 1:
+            return None
+        before, rows = rows[0][2], rows[1:]
+    else:
+        before = _start(game)
+    if [number for number, _, _ in rows] != list(range(first, last + 1)):
+        return None
+    played = _from_stored(game, rows, before)
+    return None if played is None else (played[0], played[1])
+
+
+def _start(game: Game) -> dict[str, Any] | None:
+    """Where the game stands before its first deal (as JSON), or None when its rules or players
+    are not this engine's (the whole record is then scored, which says why)."""
+    names = game.player_names()
+    fd = game.first_dealer
     try:
         with guarded():
-            if first == 1:
-                rules, _ = rules_of(game)
-                fd = game.first_dealer
-                before = games.begin(rules, names, names[fd] if fd is not None and fd < len(names) else None).to_json()
-            else:
-                if not rows or rows[0][0] != first - 1 or not rows[0][2]:
-                    return None
-                before = rows[0][2]
-                rows = rows[1:]
-            if [number for number, _, _ in rows] != list(range(first, last + 1)):
-                return None
+            rules, _ = rules_of(game)
+            return games.begin(rules, names, names[fd] if fd is not None and fd < len(names) else None).to_json()
+    except RecordInvalid:
+        return None
+
+
+Row = tuple[int, Any, Any]  # a stored deal: its number, cards (seat form) and the standing after it
+
+
+def _from_stored(
+    game: Game, rows: list[Row], before: dict[str, Any] | None
+) -> tuple[list[DealResult], list[str], dict[str, Any]] | None:
+    """The stored deals ``rows`` played one by one from ``before`` (the standing stored before the
+    first of them), each from the standing stored with the one before it (or taken from the
+    per-deal cache): their results, their digests and the standing after the last. None when a
+    standing is missing, or a deal does not play into the standing stored with it (the stored
+    results are not this engine's), or does not play at all."""
+    names, rules_key = tuple(game.player_names()), _rules_key(game)
+    deals: list[DealResult] = []
+    digests: list[str] = []
+    if not before:
+        return None
+    try:
+        with guarded():
             for number, cards, after in rows:
                 key = (rules_key, names, number, json.dumps(cards), json.dumps(before))
                 deal, standing = _played(*key)
@@ -365,7 +378,7 @@ def played_deals(game: Game, first: int, last: int) -> tuple[list[DealResult], l
                 before = after
     except RecordInvalid:
         return None
-    return deals, digests
+    return deals, digests, before
 
 
 @functools.lru_cache(maxsize=4096)

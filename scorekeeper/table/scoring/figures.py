@@ -58,16 +58,11 @@ class Tally:
         """Add the tally to the stored rows: a row a game adds its player to is made when there is
         none yet; only the rows that change are written, in the order of their keys (two writes at
         once, at games of the same players, lock their rows in the same order: no deadlock)."""
-        players = {key: sums for key, sums in sorted(self.players.items()) if any(sums)}
-        pairs = {key: sums for key, sums in sorted(self.pairs.items()) if any(sums)}
-        PlayerFigures.objects.bulk_create(
-            [PlayerFigures(player_id=p, kind=k) for (p, k), sums in players.items() if sums[0] > 0],
-            ignore_conflicts=True,
-        )
-        HeadToHead.objects.bulk_create(
-            [HeadToHead(player_id=p, other_id=o) for (p, o), sums in pairs.items() if sums[0] > 0],
-            ignore_conflicts=True,
-        )
+        players, pairs = _changed(self.players), _changed(self.pairs)
+        made = [PlayerFigures(player_id=p, kind=k) for (p, k), sums in players.items() if sums[0] > 0]
+        PlayerFigures.objects.bulk_create(made, ignore_conflicts=True)
+        met = [HeadToHead(player_id=p, other_id=o) for (p, o), sums in pairs.items() if sums[0] > 0]
+        HeadToHead.objects.bulk_create(met, ignore_conflicts=True)
         for (player, kind), sums in players.items():
             PlayerFigures.objects.filter(player_id=player, kind=kind).update(**_added(PLAYER_SUMS, sums))
         for (player, other), sums in pairs.items():
@@ -85,6 +80,11 @@ def merged(*, source: int, into: int) -> Tally:
         key = (into, h.other_id) if h.player_id == source else (h.player_id, into)
         _add(tally.pairs, key, [getattr(h, name) for name in PAIR_SUMS], 1)
     return tally
+
+
+def _changed[K](rows: dict[K, list[int]]) -> dict[K, list[int]]:
+    """The rows whose sums change, in the order of their keys."""
+    return {key: sums for key, sums in sorted(rows.items()) if any(sums)}
 
 
 def _added(names: Sequence[str], sums: Sequence[int]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ change to the game's append-only history. The deal writes (``scoring.deals``, ``
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -190,37 +190,45 @@ class ScoredRow:
 
 def seat_figures(position: int, result: GameResult, rows: Sequence[ScoredRow], penalty: bool) -> dict[str, Any]:
     """The figures of the seat at ``position`` in a game (``SEAT_FIGURES``), from its deals'
-    stored results (``rows``, in order) and the game's result: what the history pages read."""
-    sign = -1 if penalty else 1
-    figures: dict[str, Any] = dict.fromkeys(
-        ("deals", "points", "outs", "knocks", "undercuts_given", "undercuts_suffered"), 0
-    )
-    figures.update(best_points=None, best_deal=None, worst_points=None, worst_deal=None)
-    best = worst = None
-    i = position
-    for row in rows:
-        if row.outcome == "void" or i >= len(row.points):
-            continue
-        pts = row.points[i]
-        value = sign * pts
-        figures["deals"] += 1
-        figures["points"] += value
-        if best is None or value > best:
-            best, figures["best_points"], figures["best_deal"] = value, pts, row.number
-        if worst is None or value < worst:
-            worst, figures["worst_points"], figures["worst_deal"] = value, pts, row.number
-        if row.actor == i:
-            figures["outs"] += row.outcome in ("out", "gin", "big_gin")
-            figures["knocks"] += row.outcome in ("knock", "undercut")
-            figures["undercuts_suffered"] += row.outcome == "undercut"
-        if row.outcome == "undercut" and row.winner == i:
-            figures["undercuts_given"] += 1
-    figures["best_value"], figures["worst_value"] = best, worst
-    name = result.players[i]
+    stored results (``rows``, in order) and the game's result: what the history pages read. Penalty
+    points (``penalty``) count negative for the sums and for which deal was best."""
+    counted = [row for row in rows if row.outcome != "void" and position < len(row.points)]
+    values = [(-1 if penalty else 1) * row.points[position] for row in counted]
+    figures: dict[str, Any] = {
+        "deals": len(counted),
+        "points": sum(values),
+        **_ends(position, counted),
+        **_extreme("best", counted, values, position, max),
+        **_extreme("worst", counted, values, position, min),
+    }
+    name = result.players[position]
     figures["total"] = result.totals.get(name, 0)
     figures["final"] = result.final.get(name) if result.final is not None else None
     figures["won"] = result.state == "finished" and result.winner == name
     return figures
+
+
+def _ends(position: int, rows: Sequence[ScoredRow]) -> dict[str, int]:
+    """How often the seat ended a deal — going out (or gin), knocking, undercut — or undercut a knocker."""
+    mine = [row.outcome for row in rows if row.actor == position]
+    return {
+        "outs": sum(outcome in ("out", "gin", "big_gin") for outcome in mine),
+        "knocks": sum(outcome in ("knock", "undercut") for outcome in mine),
+        "undercuts_suffered": mine.count("undercut"),
+        "undercuts_given": sum(row.outcome == "undercut" and row.winner == position for row in rows),
+    }
+
+
+def _extreme(
+    which: str, rows: Sequence[ScoredRow], values: list[int], position: int, pick: Callable[..., int]
+) -> dict[str, Any]:
+    """The seat's best (``max``) or worst (``min``) deal: its points as stored, its number and its
+    value as compared (the first such deal where several hold it); None each without a deal."""
+    if not rows:
+        return {f"{which}_points": None, f"{which}_deal": None, f"{which}_value": None}
+    value = pick(values)
+    row = rows[values.index(value)]
+    return {f"{which}_points": row.points[position], f"{which}_deal": row.number, f"{which}_value": value}
 
 
 def _store_seats(game: Game, result: GameResult, rows: list[ScoredRow]) -> None:

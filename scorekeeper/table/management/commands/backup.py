@@ -27,6 +27,7 @@ from typing import Any
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from scorekeeper import backups
 
@@ -60,22 +61,28 @@ class Command(BaseCommand):
         if export:
             self._export(target, database)
             self.stdout.write(f"Exported every row to {target}. Restore: migrate, then loaddata {target}.")
-        elif connection.vendor == "postgresql":
+        else:
+            self._copy(connection, target)
+        if keep is not None:
+            for gone in backups.rotate(target.parent, kind, keep):
+                self.stdout.write(f"Removed the older copy {gone}.")
+
+    def _copy(self, connection: BaseDatabaseWrapper, target: Path) -> None:
+        """A copy of the whole database: SQLite's online backup, or ``pg_dump``'s."""
+        name = connection.settings_dict["NAME"]
+        if connection.vendor == "postgresql":
             partial = _partial(target)
             try:
                 backups.dump_postgresql(connection.settings_dict, partial)
                 os.replace(partial, target)
             finally:
                 partial.unlink(missing_ok=True)
-            self.stdout.write(f"Backed up {connection.settings_dict['NAME']} to {target}. Restore: pg_restore.")
+            self.stdout.write(f"Backed up {name} to {target}. Restore: pg_restore.")
         elif connection.vendor == "sqlite":
-            copy_sqlite(connection.settings_dict["NAME"], target)
-            self.stdout.write(f"Backed up {connection.settings_dict['NAME']} to {target}.")
+            copy_sqlite(name, target)
+            self.stdout.write(f"Backed up {name} to {target}.")
         else:
             raise CommandError(f"no copy of a {connection.vendor} database: write every row with --export")
-        if keep is not None:
-            for gone in backups.rotate(target.parent, kind, keep):
-                self.stdout.write(f"Removed the older copy {gone}.")
 
     def _export(self, target: Path, database: str) -> None:
         partial = _partial(target)
