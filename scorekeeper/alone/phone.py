@@ -19,13 +19,11 @@ from __future__ import annotations
 import gettext
 import json
 import re
-from collections import Counter
 from typing import Any
 
 from scorekeeper.rules import fieldcheck, games, messages, profiles
-from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RecordError, RecordInvalid
-from scorekeeper.rules.record import check_header, errors_json, result_json, score_text
+from scorekeeper.rules.record import check_header, errors_json, new_record, result_json, score_text
 from scorekeeper.rules.results import DealResult, Standing
 
 CATALOG = "scorekeeper/rules/locale/{lang}/LC_MESSAGES/django.mo"
@@ -105,26 +103,18 @@ def new_game(form: str) -> str:
     record, checked by the engine: ``{"record": ...}`` or ``{"errors": [...]}``."""
     values = json.loads(form)
     kind = values.get("game")
-    options: dict[str, Any] = {}
-    for k in profiles.knobs(kind) if kind in profiles.GAMES else ():
-        raw = str((values.get("options") or {}).get(k.name, "")).strip()
-        if not raw:
-            continue
-        options[k.name] = raw == "true" if k.type is bool else int(raw) if k.type is int and _integer(raw) else raw
-    seats = [str(s).strip() for s in values.get("seats") or []]
-    while seats and not seats[-1]:
-        seats.pop()
-    players = seats  # a seat left empty between two names: the engine says a name is missing
+    options = profiles.option_values(kind, values.get("options") or {}) if kind in profiles.GAMES else {}
+    players = [str(s).strip() for s in values.get("seats") or []]
+    while players and not players[-1]:
+        players.pop()  # a seat left empty between two names: the engine says a name is missing
     first = str(values.get("first_dealer") or "0")
-    record: dict[str, Any] = {
-        "format": "oklahoma-scorekeeper/1",
-        "game": kind,
-        "rules": {"profile": values.get("profile") or "", **({"options": options} if options else {})},
-        "players": players,
-        "deals": [],
-    }
-    if first.isdigit() and int(first) < len(players):
-        record["first_dealer"] = players[int(first)]
+    record = new_record(
+        game=kind,
+        profile=values.get("profile") or "",
+        options=options,
+        players=players,
+        first_dealer=int(first) if first.isdigit() else None,
+    )
     try:
         check_header(record)
     except RecordInvalid as exc:
@@ -132,16 +122,11 @@ def new_game(form: str) -> str:
     return _json({"record": record})
 
 
-def _integer(text: str) -> bool:
-    return bool(re.fullmatch(r"-?\d{1,9}", text))
-
-
 # ------------------------------------------------------------------------------ the deal form
-
-HAND_FIELDS = {profiles.OKLAHOMA: ("melded", "held", "melds"), profiles.GIN: ("cards", "melds", "deadwood")}
 
 
 def _cards(values: dict[str, Any], key: str, wild: bool, groups: bool, problems: dict[str, list[str]]) -> Any:
+    """A card field's cards as the table's card field reads them (codes; melds a list of lists)."""
     read, unread = fieldcheck.read_cards(str(values.get(key) or ""), wild=wild, groups=groups, language=_lang)
     if unread:
         problems.setdefault(key, []).extend(unread)
@@ -153,85 +138,61 @@ def _same(a: str, b: str) -> bool:
     return " ".join(a.upper().split()) == " ".join(b.upper().split())
 
 
-def _same_cards(melds: list[list[str]], melded: list[str], problems: list[str], said: dict[str, str]) -> None:
-    """The melds given by hand hold the cards melded, as the table's form asks."""
-    given = Counter(c.split("=")[0] for m in melds for c in m)
-    laid = Counter(c.split("=")[0] for c in melded)
-    if given == laid:
-        return
-    extra = " ".join(parse_card(c).label for c in (given - laid).elements())
-    missing = " ".join(parse_card(c).label for c in (laid - given).elements())
-    parts = [
-        said["not melded"].format(cards=extra) if extra else "",
-        said["missing"].format(cards=missing) if missing else "",
-    ]
-    problems.append(said["melds differ"].format(problems="; ".join(p for p in parts if p)))
-
-
 def deal_of(header: str, values_json: str, said_json: str) -> str:
-    """The deal form's values (``p-<seat>-<field>``, ``out``/``knocker``, the upcard, the flags) as
-    one RECORD.md deal: ``{"deal": ...}``, or ``{"problems": {field: [text]}}`` where a field does
-    not read. ``said``: the form's own words, in the page's language (from the table's forms)."""
-    game, values, said = json.loads(header), json.loads(values_json), json.loads(said_json)
-    kind, players = game["game"], game["players"]
-    wild = games.game(kind).wilds
+    """The deal form's values (``p-<seat>-<field>``, the deal's facts) as one RECORD.md deal, made as
+    the table's form makes it (``Game.hand_of``, ``Game.facts_of``): ``{"deal": ...}``, or
+    ``{"problems": {field: [text]}}`` where a field does not read. ``said``: the table's form's own
+    words for a fact not given, in the page's language."""
+    head, values, said = json.loads(header), json.loads(values_json), json.loads(said_json)
+    game, players = games.game(head["game"]), head["players"]
     problems: dict[str, list[str]] = {}
-    hands: dict[str, Any] = {}
-    for seat, player in enumerate(players):
-        p = f"p-{seat}-"
-        if kind == profiles.OKLAHOMA:
-            melded = _cards(values, p + "melded", wild, False, problems)
-            held = _cards(values, p + "held", wild, False, problems)
-            melds = _cards(values, p + "melds", wild, True, problems)
-            given = bool(str(values.get(p + "melds") or "").strip()) and not _same(
-                str(values.get(p + "melds") or ""), str(values.get(p + "auto") or "")
-            )
-            if given and melded:
-                _same_cards(melds, melded, problems.setdefault(p + "melds", []), said)
-            hands[player] = (
-                {"melds": melds, "held": held}
-                if given
-                else {"melded": melded, "held": held}
-                if melded
-                else {"melds": [], "held": held}
-            )
-        else:
-            hand: dict[str, Any] = {}
-            cards = _cards(values, p + "cards", wild, False, problems)
-            melds = _cards(values, p + "melds", wild, True, problems)
-            deadwood = _cards(values, p + "deadwood", wild, False, problems)
-            if cards:
-                hand["cards"] = cards
-            if melds or deadwood:
-                hand["melds"], hand["deadwood"] = melds, deadwood
-            hands[player] = hand or {"cards": []}
-            if values.get(p + "big_gin"):
-                hand["big_gin"] = True
-    deal: dict[str, Any] = {}
-    actor = "out" if kind == profiles.OKLAHOMA else "knocker"
-    chosen = str(values.get(actor) or "")
-    if not chosen:
-        problems.setdefault(actor, []).append(said[f"no {actor}"])
-    seat_chosen = players[int(chosen)] if chosen.isdigit() and int(chosen) < len(players) else None
-    if kind == profiles.OKLAHOMA:
-        deal = {
-            "out": seat_chosen,
-            "first_turn": bool(values.get("first_turn")),
-            "concealed": bool(values.get("concealed")),
-        }
-        if values.get("late_misdeal"):
-            deal["late_misdeal"] = True
-    else:
-        upcard = _cards(values, "upcard", False, False, problems)
-        if not upcard and "upcard" not in problems:
-            problems["upcard"] = [said["no upcard"]]
-        elif len(upcard) > 1:
-            problems.setdefault("upcard", []).append(said["one card"])
-        deal = {"upcard": upcard[0] if upcard else None, "knocker": seat_chosen}
+    hands = {
+        player: game.hand_of(_hand_fields(game, values, f"p-{seat}-", problems)) for seat, player in enumerate(players)
+    }
+    facts = _facts(game, values, players, said, problems)
     problems = {k: v for k, v in problems.items() if v}
-    if problems:
-        return _json({"problems": problems})
-    return _json({"deal": {**deal, "hands": hands}})
+    return _json({"problems": problems} if problems else {"deal": {**facts, "hands": hands}})
+
+
+def _hand_fields(
+    game: games.Game, values: dict[str, Any], prefix: str, problems: dict[str, list[str]]
+) -> dict[str, Any]:
+    """One player's fields read as the table's hand form reads them: each card field's cards, and
+    the flags (the split given by hand, as the form tells it from the split it showed; big gin)."""
+    fields = {name: _cards(values, prefix + name, game.wilds, name == "melds", problems) for name in game.hand_fields}
+    typed = str(values.get(prefix + "melds") or "")
+    fields["split_given"] = bool(typed.strip()) and not _same(typed, str(values.get(prefix + "auto") or ""))
+    fields["big_gin"] = bool(values.get(prefix + "big_gin"))
+    if game.splits and fields["split_given"] and fields.get("melded"):
+        differs = fieldcheck.split_differs(fields["melded"], fields["melds"])
+        if differs is not None:
+            problems.setdefault(prefix + "melds", []).append(str(differs))
+    return fields
+
+
+def _facts(
+    game: games.Game, values: dict[str, Any], players: list[str], said: dict[str, str], problems: dict[str, list[str]]
+) -> dict[str, Any]:
+    """The deal's own facts, read as the table's form reads them: who ended the deal, its flags,
+    its card (the upcard)."""
+    chosen = str(values.get(game.actor) or "")
+    if not chosen:
+        problems.setdefault(game.actor, []).append(said[f"no {game.actor}"])
+    actor = players[int(chosen)] if chosen.isdigit() and int(chosen) < len(players) else None
+    fields = {name: values.get(name) for name in game.facts}
+    for name in game.card_facts:
+        fields[name] = _one_card(values, name, said, problems)
+    return game.facts_of(actor, fields)
+
+
+def _one_card(values: dict[str, Any], name: str, said: dict[str, str], problems: dict[str, list[str]]) -> str | None:
+    """A fact that is one card (Gin's upcard), as the table's one-card field reads it."""
+    cards = _cards(values, name, False, False, problems)
+    if not cards and name not in problems:
+        problems[name] = [said[f"no {name}"]]
+    elif len(cards) > 1:
+        problems.setdefault(name, []).append(said["one card"])
+    return cards[0] if cards else None
 
 
 def points_deal(header: str, values_json: str) -> str:
@@ -258,47 +219,18 @@ def _said(e: RecordError) -> dict[str, Any]:
     return {**e.as_dict(), "field": e.field, "text": fieldcheck.error_text(e)}
 
 
-def _place(e: RecordError, players: list[str], deal: dict[str, Any]) -> str:
-    """The form field an error of a new deal goes beside (``p-<seat>-<field>``, a fact, or "")."""
-    field = e.field or ""
-    for seat, player in sorted(enumerate(players), key=lambda p: -len(p[1])):
-        head = f"hands.{player}"
-        if field == head or field.startswith(head + "."):
-            key = re.sub(r"\[\d+\]$", "", field[len(head) + 1 :].split(".")[0])
-            hand = (deal.get("hands") or {}).get(player) or {}
-            if key == "melds" and "melded" in hand:
-                key = "melded"
-            if key in ("melded", "held", "melds", "cards", "deadwood"):
-                return f"p-{seat}-{key}"
-            return f"p-{seat}-" + _holding(hand, e.cards)
-    if e.player is not None:
-        for seat, player in enumerate(players):
-            if player.casefold() == str(e.player).casefold():
-                return f"p-{seat}-"
-    key = field.split(".")[0]
-    return key if key in ("out", "knocker", "upcard", "first_turn", "concealed", "late_misdeal") else ""
-
-
-def _holding(hand: dict[str, Any], cards: tuple[str, ...]) -> str:
-    """The field of a hand that holds the cards an error names ("" when none does)."""
-    wanted = {c.replace(" ", "") for c in cards}
-    for name in ("melded", "held", "melds", "cards", "deadwood"):
-        value = hand.get(name) or []
-        flat = [c for m in value for c in m] if value and isinstance(value[0], list) else value
-        labels: set[str] = set()
-        for code in flat:
-            card = parse_card(code.split("=")[0])
-            labels.update({code, card.code, card.label})
-        if labels and wanted <= labels:
-            return name
-    return ""
+def _place(game: games.Game, e: RecordError, players: list[str], deal: dict[str, Any]) -> str:
+    """The form field an error of a new deal goes beside (``p-<seat>-<field>``, a fact, or ""), as
+    the table's form places it (``rules.games.place``)."""
+    player, field = games.place(game, e, players, deal)
+    return field if player is None else f"p-{players.index(player)}-{field}"
 
 
 def _cites(result: dict[str, Any]) -> dict[str, Any]:
     """Each score line with its rule and source as cited beside it, in the page's language."""
 
     def cite(line: dict[str, Any]) -> dict[str, Any]:
-        return {**line, "cite": fieldcheck.error_cite(line.get("rule"), line.get("source"))}
+        return {**line, "cite": fieldcheck.line_cite(line.get("rule"), line.get("source"), line.get("basis"))}
 
     for deal in result["deals"]:
         for player in deal["players"].values():
@@ -337,7 +269,8 @@ def play(key: str, record_text: str) -> str:
             result, standing = games.play(rules, players, standing, deal, number)
         except RecordInvalid as exc:
             _scored[key] = kept[:1] + done
-            errors = [{**_said(e), "place": _place(e, list(players), deal)} for e in exc.errors]
+            here = games.game(rules.game)
+            errors = [{**_said(e), "place": _place(here, e, list(players), deal)} for e in exc.errors]
             return _json({"deal": number, "errors": errors})
         done.append((text, result, standing))
     kept = kept[:1] + done
@@ -346,5 +279,5 @@ def play(key: str, record_text: str) -> str:
     for deal_json in out["deals"]:
         deal_json["outcome_text"] = str(messages.outcome_words(deal_json["outcome"]))
     out["target"] = rules.target  # the race the board shows
-    out["penalty"] = getattr(rules, "scoring", "winner") == "penalty"
+    out["penalty"] = rules.penalty
     return _json({"result": _cites(out)})

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.utils.translation import gettext, pgettext
 
 from scorekeeper.rules import profiles
+from scorekeeper.table.entry.cards import ONE_CARD
 from scorekeeper.table.entry.forms import DealFacts, GinFacts, GinHandForm, OklahomaFacts, OklahomaHandForm
 
 
@@ -28,17 +29,21 @@ def _labels() -> dict[str, str]:
     return out
 
 
+def _refusals() -> dict[str, str]:
+    """What the table's deal form says of a fact not given (``no <fact>``) or a field of one card
+    holding more, in the page's language: the phone's form says the same."""
+    out = {"one card": str(ONE_CARD)}
+    for facts in (OklahomaFacts(players=[]), GinFacts(players=[])):
+        for name in (facts.actor, *facts.card_fields):
+            out[f"no {name}"] = str(facts.fields[name].error_messages["required"])
+    return out
+
+
 def alone_words() -> dict[str, str]:
     return {
         **_labels(),
         # the deal form's own messages (table.entry)
-        "no out": gettext("Say who went out, or that the stock ran out."),
-        "no knocker": gettext("Say who knocked, or that the hand was void."),
-        "no upcard": gettext("Enter the first upcard."),
-        "one card": gettext("Enter one card."),
-        "melds differ": gettext("These melds must hold the cards melded above ({problems})."),
-        "not melded": gettext("not melded: {cards}"),
-        "missing": gettext("missing: {cards}"),
+        **_refusals(),
         "went out": gettext("{name} went out"),
         "stock": gettext("Nobody: the stock ran out"),
         "knocked": gettext("{name} knocked"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 from .cards import CardError, Token, parse_card, parse_token, split_cards
 from .errors import RecordError
 from .games import Game, MeldVerdict, game
-from .messages import in_force, meld_kind, nmsg
+from .messages import Msg, in_force, meld_kind, msg, nmsg
 from .profiles import Rules
 
 log = logging.getLogger(__name__)
@@ -83,6 +84,21 @@ def cards_text(cards: Any) -> str:
     if cards and all(isinstance(m, list) for m in cards):
         return " / ".join(" ".join(str(c) for c in m) for m in cards)
     return " ".join(str(c) for c in cards)
+
+
+def split_differs(melded: list[str], melds: list[list[str]]) -> Msg | None:
+    """Why a split typed by hand (``melds``) does not hold the cards melded (``melded``), by card:
+    "These melds must hold the cards melded above (not melded: K♠; missing: 5♥)"; None when it does."""
+    laid = Counter(c.split("=")[0] for c in melded)
+    given = Counter(c.split("=")[0] for m in melds for c in m)
+    extra = " ".join(parse_card(c).label for c in (given - laid).elements())
+    missing = " ".join(parse_card(c).label for c in (laid - given).elements())
+    parts = [msg("not melded: {cards}", cards=extra)] if extra else []
+    parts += [msg("missing: {cards}", cards=missing)] if missing else []
+    if not parts:
+        return None
+    problems = parts[0] if len(parts) == 1 else msg("{first}; {next}", first=parts[0], next=parts[1])
+    return msg("These melds must hold the cards melded above ({problems}).", problems=problems)
 
 
 def source_text(source: Any) -> str:

@@ -71,6 +71,21 @@ class Game(Protocol):
     # complete deal has given (the others default: an Oklahoma deal's flags).
     facts: tuple[str, ...]
     given_once: tuple[str, ...]
+    # The deal as a form enters it: the fact naming who ended the deal, a hand's card fields.
+    actor: str
+    hand_fields: tuple[str, ...]
+    card_facts: tuple[str, ...]  # the facts that are a card (Gin's upcard)
+
+    def hand_of(self, fields: Mapping[str, object]) -> dict[str, object]:
+        """A player's hand (RECORD.md) from his form's fields: each card field's cards (codes; the
+        melds a list of lists) and the hand's flags (Oklahoma ``split_given``: the melds typed are
+        the split; Gin ``big_gin``)."""
+        ...
+
+    def facts_of(self, actor: str | None, fields: Mapping[str, object]) -> dict[str, object]:
+        """The deal's own facts (RECORD.md) from a form: who ended the deal (``actor``: None for
+        nobody) and the facts' fields (Oklahoma's flags, Gin's upcard)."""
+        ...
 
     def begin(self, rules: Rules, players: Sequence[str], first_dealer: str | None = None) -> Standing:
         """Where a game stands before its first deal."""
@@ -133,6 +148,27 @@ class OklahomaGame:
     knocks = False
     facts: tuple[str, ...] = ("out", "first_turn", "concealed", "late_misdeal")
     given_once: tuple[str, ...] = ("out",)
+    actor = "out"
+    hand_fields: tuple[str, ...] = ("melded", "held", "melds")
+    card_facts: tuple[str, ...] = ()
+
+    def hand_of(self, fields: Mapping[str, object]) -> dict[str, object]:
+        held = fields.get("held") or []
+        if fields.get("split_given"):
+            return {"melds": fields.get("melds") or [], "held": held}
+        if fields.get("melded"):
+            return {"melded": fields["melded"], "held": held}
+        return {"melds": [], "held": held}
+
+    def facts_of(self, actor: str | None, fields: Mapping[str, object]) -> dict[str, object]:
+        deal: dict[str, object] = {
+            "out": actor,
+            "first_turn": bool(fields.get("first_turn")),
+            "concealed": bool(fields.get("concealed")),
+        }
+        if fields.get("late_misdeal"):
+            deal["late_misdeal"] = True
+        return deal
 
     def begin(self, rules: Rules, players: Sequence[str], first_dealer: str | None = None) -> Standing:
         return oklahoma.begin(_oklahoma(rules), tuple(players), first_dealer)
@@ -193,6 +229,25 @@ class GinGame:
     knocks = True
     facts: tuple[str, ...] = ("upcard", "knocker")
     given_once: tuple[str, ...] = ("upcard", "knocker")
+    actor = "knocker"
+    hand_fields: tuple[str, ...] = ("cards", "melds", "deadwood")
+    card_facts: tuple[str, ...] = ("upcard",)
+
+    def hand_of(self, fields: Mapping[str, object]) -> dict[str, object]:
+        hand: dict[str, object] = {}
+        if fields.get("cards"):
+            hand["cards"] = fields["cards"]
+        if fields.get("melds") or fields.get("deadwood"):
+            hand["melds"] = fields.get("melds") or []
+            hand["deadwood"] = fields.get("deadwood") or []
+        if not hand:
+            hand["cards"] = []
+        if fields.get("big_gin"):
+            hand["big_gin"] = True
+        return hand
+
+    def facts_of(self, actor: str | None, fields: Mapping[str, object]) -> dict[str, object]:
+        return {"upcard": fields.get("upcard"), "knocker": actor}
 
     def begin(self, rules: Rules, players: Sequence[str], first_dealer: str | None = None) -> Standing:
         return gin.begin(_gin(rules), tuple(players), first_dealer)
@@ -348,4 +403,47 @@ def _cards_of(hand: object) -> set[str]:
             for code in item if isinstance(item, list) else [item]:
                 with contextlib.suppress(CardError):
                     out.add(parse_token(code).card.label)
+    return out
+
+
+def place(game: Game, e: RecordError, players: Sequence[str], deal: Mapping[str, object]) -> tuple[str | None, str]:
+    """Where in a deal form an error of ``deal`` (RECORD.md, as the form made it) goes: the player
+    whose hand it concerns (None: the deal as a whole) and the field — a hand's card field (the
+    one the error's path names, else the one holding its cards), a fact, or "" (the hand, or the
+    deal, as a whole)."""
+    player, key = _whose(e, players)
+    if player is None:
+        return None, key if key in game.facts else ""
+    hand = _hands(deal).get(player)
+    return player, _card_field(game, e, key, hand if isinstance(hand, Mapping) else {})
+
+
+def _whose(e: RecordError, players: Sequence[str]) -> tuple[str | None, str]:
+    """The player an error concerns (by its path, else by its player, whatever the case) and the
+    first part of the rest of its path ("melds" of "hands.Ann.melds[1]")."""
+    player, rest = e.in_hand(players)
+    if player is None and e.player is not None:
+        return next((p for p in players if p.casefold() == str(e.player).casefold()), None), ""
+    return player, rest.split(".")[0].split("[")[0]
+
+
+def _card_field(game: Game, e: RecordError, key: str, hand: Mapping[str, object]) -> str:
+    """The card field of a hand an error goes beside: the one it names, else the one holding its cards."""
+    if key == "melds" and "melded" in game.hand_fields and not hand.get("melds"):
+        key = "melded"  # the melds as one list, split by the engine: its field is the list's
+    if key in game.hand_fields:
+        return key
+    wanted = {c.replace(" ", "") for c in e.cards}
+    return next((name for name in game.hand_fields if wanted and wanted <= _labels(hand.get(name))), "")
+
+
+def _labels(cards: object) -> set[str]:
+    """A hand's part (a list of cards, or of melds) by every name a card goes by: its code as typed
+    (``2C=7H``), its card's code (``2C``) and label (``2♣``)."""
+    out: set[str] = set()
+    for item in cards if isinstance(cards, list) else []:
+        for code in item if isinstance(item, list) else [item]:
+            with contextlib.suppress(CardError):
+                token = parse_token(code)
+                out.update({str(code), token.code, token.label, token.card.code, token.card.label})
     return out

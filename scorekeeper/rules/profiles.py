@@ -8,6 +8,7 @@ a value the table changed is cited as "house option".
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -546,6 +547,25 @@ def knob(game: str, name: str) -> Knob:
         if k.name == name:
             return k
     raise KeyError(name)
+
+
+def option_values(game: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The house options a form gives (each knob's field by the knob's name: as text, or as the
+    form cleaned it; blank: the profile's value), with the engine's types. Text that is no number
+    stays text for an integer knob: the engine then says what is wrong with it."""
+    out: dict[str, Any] = {}
+    for k in KNOBS[game]:
+        raw = given.get(k.name)
+        if raw is None or str(raw).strip() == "":
+            continue
+        text = str(raw).strip()
+        if k.type is bool:
+            out[k.name] = raw is True or text == "true"
+        elif k.type is int and re.fullmatch(r"-?\d{1,9}", text):
+            out[k.name] = int(text)
+        else:
+            out[k.name] = raw
+    return out
 
 
 def defaults(game: str, profile: str) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import games, profiles
@@ -60,6 +60,23 @@ def parse_json(text: str | bytes) -> Any:
         ) from None
     check_text(data)
     return data
+
+
+def new_record(
+    *, game: str, profile: str, options: Mapping[str, Any] | None, players: Sequence[str], first_dealer: int | None
+) -> dict[str, Any]:
+    """A new game's record (RECORD.md, no deal yet) from its parts: ``first_dealer`` a seat (the
+    record names the player; a seat no player holds names none)."""
+    rec: dict[str, Any] = {
+        "format": FORMAT,
+        "game": game,
+        "rules": {"profile": profile, "options": dict(options or {})},
+        "players": list(players),
+        "deals": [],
+    }
+    if first_dealer is not None and 0 <= first_dealer < len(players):
+        rec["first_dealer"] = players[first_dealer]
+    return rec
 
 
 def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list[Any], str | None]:

@@ -479,8 +479,7 @@
     });
     return out;
   }
-  const SAID = { "no out": say("no out"), "no knocker": say("no knocker"), "no upcard": say("no upcard"), "one card": say("one card"),
-    "melds differ": say("melds differ"), "not melded": say("not melded"), missing: say("missing") };
+  const SAID = { "no out": say("no out"), "no knocker": say("no knocker"), "no upcard": say("no upcard"), "one card": say("one card") };
   async function build(form, header, points) {
     clearErrors(form);
     const answer = points ? await ask("points_deal", header, JSON.stringify(values(form)))

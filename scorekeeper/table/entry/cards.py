@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 from django.forms.boundfield import BoundField
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext_lazy
 
 from scorekeeper.rules import fieldcheck
 from scorekeeper.rules.cards import Token
@@ -29,10 +29,13 @@ def same_text(a: str, b: str) -> bool:
     return " ".join(a.upper().split()) == " ".join(b.upper().split())
 
 
+ONE_CARD = gettext_lazy("Enter one card.")  # a field of one card holding more
+
+
 def _one(cards: list[str]) -> str | None:
     """A field of one card: its code (None when empty)."""
     if len(cards) > 1:
-        raise forms.ValidationError(gettext("Enter one card."), code="single")
+        raise forms.ValidationError(str(ONE_CARD), code="single")
     return cards[0] if cards else None
 
 

@@ -9,7 +9,6 @@ game's. One player's hand alone (``seat``): his phone's form, the deal's facts a
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -24,7 +23,7 @@ from scorekeeper.rules import games, profiles
 from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RecordError
 from scorekeeper.rules.profiles import Rules
-from scorekeeper.table.entry.cards import CardListField, typed_ranks
+from scorekeeper.table.entry.cards import typed_ranks
 from scorekeeper.table.entry.forms import (
     DealFacts,
     GinFacts,
@@ -128,6 +127,7 @@ class DealEntry:
             self.facts.partial()
         self.hands: HandFormSet = self.hands_formset(data, initial=hands, prefix="p", players=players)
         self.focus = ""  # the id of what takes the focus after a failed save
+        self.data: dict[str, Any] | None = None  # the deal read (``read``): its errors are placed by it
 
     # ---- the initial form of a saved deal
     def _initial(self, deal: Mapping[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -239,8 +239,10 @@ class DealEntry:
             return None
         if self.seat is not None:
             form = self.hands.forms[self.seat]
-            return {**self.facts.given(), "hands": {form.player: form.hand()}}
-        return {**self.facts.deal(), "hands": {form.player: form.hand() for form in self.hands.forms}}
+            self.data = {**self.facts.given(), "hands": {form.player: form.hand()}}
+        else:
+            self.data = {**self.facts.deal(), "hands": {form.player: form.hand() for form in self.hands.forms}}
+        return self.data
 
     # ---- errors
     @staticmethod
@@ -268,46 +270,11 @@ class DealEntry:
             form, name = self._place(e)
             self.add(form, name, text)
 
-    def _hand_of(self, e: RecordError) -> tuple[HandForm | None, str]:
-        """The player's form an error concerns, and the rest of its field path."""
-        player, rest = e.in_hand(self.players)
-        if player is not None:
-            return self.hands.forms[self.players.index(player)], rest
-        if e.player is not None:
-            for form in self.hands.forms:
-                if form.player.casefold() == str(e.player).casefold():
-                    return form, ""
-        return None, rest
-
     def _place(self, e: RecordError) -> tuple[forms.Form, str | None]:
-        form, rest = self._hand_of(e)
-        if form is None:
-            key = rest.split(".")[0]
-            if key in self.facts.fields and key not in ("number", "version", "submission"):
-                return self.facts, key
-            return self.facts, None
-        key = form.field_of(re.sub(r"\[\d+\]$", "", rest.split(".")[0]))
-        if key in form.fields and key != "auto":
-            return form, key
-        if e.cards:
-            holder = self._field_holding(form, e.cards)
-            if holder:
-                return form, holder
-        return form, None
-
-    @staticmethod
-    def _field_holding(form: HandForm, cards: Iterable[str]) -> str | None:
-        wanted = {c.replace(" ", "") for c in cards}
-        for name in form.card_names():
-            field = form.fields[name]
-            assert isinstance(field, CardListField)
-            read, _ = field.read(str(form[name].value() or ""))
-            labels: set[str] = set()
-            for t in (t for group in read for t in group):
-                labels.update({t.card.label, t.label, t.card.code, t.code})
-            if labels and wanted <= labels:
-                return name
-        return None
+        """The form and field an error goes beside (``rules.games.place``: None, the form as a whole)."""
+        player, name = games.place(self.game, e, self.players, self.data or {})
+        form: forms.Form = self.facts if player is None else self.hands.forms[self.players.index(player)]
+        return form, name if name in form.fields else None
 
     def quiet(self) -> None:
         """While the deal is being entered, say nothing about what is not entered yet: fields left

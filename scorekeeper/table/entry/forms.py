@@ -5,7 +5,6 @@ rules is here: the engine judges the deal. Anything tampered with gives a messag
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from functools import cached_property
 from typing import Any, cast
@@ -15,8 +14,9 @@ from django.forms.formsets import INITIAL_FORM_COUNT, TOTAL_FORM_COUNT, Manageme
 from django.http import QueryDict
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from scorekeeper.rules.cards import parse_card
+from scorekeeper.rules import fieldcheck, games
 from scorekeeper.rules.fieldcheck import cards_text
+from scorekeeper.rules.profiles import GIN, OKLAHOMA
 from scorekeeper.table.entry.cards import CardListField, same_text
 from scorekeeper.table.submissions import SubmissionField
 
@@ -56,10 +56,6 @@ class HandForm(forms.Form):
     def split_given(self) -> bool:
         """The player gave the split of his melds himself (a game whose melds the engine splits)."""
         return False
-
-    def field_of(self, part: str) -> str:
-        """The field that holds this part of the hand (as the engine names it: "melds", "held")."""
-        return part
 
     def show_split(self, text: str) -> None:
         """Show the engine's split of the player's melded cards (a game whose melds the engine splits)."""
@@ -108,26 +104,13 @@ class OklahomaHandForm(HandForm):
         data = super().clean() or {}
         melded, melds = data.get("melded"), data.get("melds")
         if self.split_given and melded and melds is not None:
-            problems = _differences(
-                Counter(c.split("=")[0] for c in melded), Counter(c.split("=")[0] for m in melds for c in m)
-            )
-            if problems:
-                text = gettext("These melds must hold the cards melded above ({problems}).")
-                self.add_error("melds", text.format(problems=problems))
+            differs = fieldcheck.split_differs(melded, melds)
+            if differs is not None:
+                self.add_error("melds", str(differs))
         return data
 
     def hand(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        held = data.get("held") or []
-        if self.split_given:
-            return {"melds": data.get("melds") or [], "held": held}
-        if data.get("melded"):
-            return {"melded": data["melded"], "held": held}
-        return {"melds": [], "held": held}
-
-    def field_of(self, part: str) -> str:
-        """The melds are typed as one list (``melded``) unless the player gave the split."""
-        return "melded" if part == "melds" and not self.split_given else part
+        return games.game(OKLAHOMA).hand_of({**self.cleaned_data, "split_given": self.split_given})
 
     def show_split(self, text: str) -> None:
         """Show the engine's split in the melds field, as long as the player has not touched what
@@ -142,16 +125,6 @@ class OklahomaHandForm(HandForm):
         else:
             self.initial = {**self.initial, "melds": text, "auto": text}
         self.refilled = True
-
-
-def _differences(laid: Counter[str], given: Counter[str]) -> str:
-    """How a split typed (``given``) differs from the cards melded (``laid``), by card: "not melded:
-    K♠; missing: 5♥" ("" when they hold the same cards)."""
-    extra = " ".join(parse_card(c).label for c in (given - laid).elements())
-    missing = " ".join(parse_card(c).label for c in (laid - given).elements())
-    parts = [gettext("not melded: {cards}").format(cards=extra)] if extra else []
-    parts += [gettext("missing: {cards}").format(cards=missing)] if missing else []
-    return "; ".join(parts)
 
 
 class GinHandForm(HandForm):
@@ -177,18 +150,7 @@ class GinHandForm(HandForm):
         }
 
     def hand(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        hand: dict[str, Any] = {}
-        if data.get("cards"):
-            hand["cards"] = data["cards"]
-        if data.get("melds") or data.get("deadwood"):
-            hand["melds"] = data.get("melds") or []
-            hand["deadwood"] = data.get("deadwood") or []
-        if not hand:
-            hand["cards"] = []
-        if data.get("big_gin"):
-            hand["big_gin"] = True
-        return hand
+        return games.game(GIN).hand_of(self.cleaned_data)
 
 
 class HandFormSet(forms.BaseFormSet):
@@ -243,7 +205,8 @@ class DealFacts(forms.Form):
     number = forms.CharField(required=False, widget=forms.HiddenInput)
     version = forms.CharField(required=False, widget=forms.HiddenInput)
     submission = SubmissionField()
-    actor = ""  # the radio field naming who ended the deal
+    game = ""  # the game whose facts these are (``rules.games``)
+    actor = ""  # the radio field naming who ended the deal (the game's ``actor``)
     nobody = ""  # its value saying nobody did
     card_fields: tuple[str, ...] = ()  # the deal's own card fields, first in the picker's order
     flags: tuple[str, ...] = ()  # check boxes saying how the deal ended
@@ -270,7 +233,8 @@ class DealFacts(forms.Form):
         return facts
 
     def deal(self) -> dict[str, Any]:
-        raise NotImplementedError
+        """The deal's own facts (RECORD.md), once the form is valid (``Game.facts_of``)."""
+        return games.game(self.game).facts_of(self.seat_choice(self.cleaned_data[self.actor]), self.cleaned_data)
 
     def given(self) -> dict[str, Any]:
         """The facts this form gives, leaving out those not chosen (one player's hand of a deal
@@ -284,7 +248,8 @@ class DealFacts(forms.Form):
 
 
 class OklahomaFacts(DealFacts):
-    actor = "out"
+    game = OKLAHOMA
+    actor = games.game(OKLAHOMA).actor
     nobody = "stock"
     flags = ("first_turn", "concealed", "late_misdeal")
     legend = gettext_lazy("How the deal ended")
@@ -306,17 +271,6 @@ class OklahomaFacts(DealFacts):
             error_messages={"required": asked, "invalid_choice": asked},
         )
 
-    def deal(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        deal = {
-            "out": self.seat_choice(data["out"]),
-            "first_turn": bool(data.get("first_turn")),
-            "concealed": bool(data.get("concealed")),
-        }
-        if data.get("late_misdeal"):
-            deal["late_misdeal"] = True
-        return deal
-
     def given(self) -> dict[str, Any]:
         if not self.cleaned_data.get("out"):
             return {}
@@ -325,7 +279,8 @@ class OklahomaFacts(DealFacts):
 
 
 class GinFacts(DealFacts):
-    actor = "knocker"
+    game = GIN
+    actor = games.game(GIN).actor
     nobody = "void"
     card_fields = ("upcard",)
     legend = pgettext_lazy("Gin: the deal", "The hand")
@@ -351,10 +306,6 @@ class GinFacts(DealFacts):
     @classmethod
     def initial_of(cls, deal: Mapping[str, Any], players: list[str]) -> dict[str, Any]:
         return {**super().initial_of(deal, players), "upcard": str(deal.get("upcard") or "")}
-
-    def deal(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        return {"upcard": data["upcard"], "knocker": self.seat_choice(data["knocker"])}
 
     def given(self) -> dict[str, Any]:
         data = self.cleaned_data

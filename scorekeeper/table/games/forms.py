@@ -59,19 +59,8 @@ def house_option_fields(kind: str, *, prefix: str, blank: str, skip: tuple[str, 
 
 
 def house_options(kind: str, cleaned: dict[str, Any], *, prefix: str) -> dict[str, Any]:
-    """The knobs a cleaned house-options form sets, with the engine's types."""
-    out: dict[str, Any] = {}
-    for k in profiles.knobs(kind):
-        raw = cleaned.get(f"{prefix}{k.name}")
-        if raw in (None, ""):
-            continue
-        if k.type is bool:
-            out[k.name] = raw == "true"
-        elif k.type is int:
-            out[k.name] = int(raw)
-        else:
-            out[k.name] = raw
-    return out
+    """The knobs a cleaned house-options form sets, with the engine's types (``profiles.option_values``)."""
+    return profiles.option_values(kind, {k.name: cleaned.get(f"{prefix}{k.name}") for k in profiles.knobs(kind)})
 
 
 class NewGameForm(forms.Form):

@@ -24,7 +24,7 @@ from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.games import RecordDeal
 from scorekeeper.rules.messages import msg
 from scorekeeper.rules.profiles import Rules
-from scorekeeper.rules.record import FORMAT, check_header
+from scorekeeper.rules.record import check_header, new_record
 from scorekeeper.rules.results import DealResult, GameResult, Standing
 from scorekeeper.table.models import Game
 
@@ -89,16 +89,8 @@ def record(
     deals: Iterable[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """A game record of RECORD.md from its parts; ``deals`` in seat form."""
-    names = list(names)
-    rec: dict[str, Any] = {
-        "format": FORMAT,
-        "game": kind,
-        "rules": {"profile": profile, "options": dict(options or {})},
-        "players": names,
-        "deals": [record_deal(d, names) for d in deals],
-    }
-    if first_dealer is not None and 0 <= first_dealer < len(names):
-        rec["first_dealer"] = names[first_dealer]
+    rec = new_record(game=kind, profile=profile, options=options, players=list(names), first_dealer=first_dealer)
+    rec["deals"] = [record_deal(d, names) for d in deals]
     return rec
 
 
