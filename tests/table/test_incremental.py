@@ -60,12 +60,7 @@ def from_scratch(game: Game) -> list[tuple[Any, ...]]:
     """What scoring the whole record from the first deal gives, in the stored shape."""
     names = game.player_names()
     played = engine.play_from(
-        kind=game.kind,
-        profile=game.profile,
-        options=game.options,
-        names=names,
-        first_dealer=game.first_dealer,
-        deals=[engine.record_deal(c, names) for c in game.deals.order_by("number").values_list("cards", flat=True)],
+        game, [engine.record_deal(c, names) for c in game.deals.order_by("number").values_list("cards", flat=True)]
     )
     whole = scratch(game)
     assert [d.totals for d in played.deals] == [d.totals for d in whole.deals]

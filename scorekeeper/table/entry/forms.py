@@ -12,7 +12,7 @@ from typing import Any, cast
 from django import forms
 from django.forms.formsets import INITIAL_FORM_COUNT, TOTAL_FORM_COUNT, ManagementForm
 from django.http import QueryDict
-from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from scorekeeper.rules import fieldcheck, games
 from scorekeeper.rules.fieldcheck import cards_text
@@ -208,6 +208,10 @@ class DealFacts(forms.Form):
     game = ""  # the game whose facts these are (``rules.games``)
     actor = ""  # the radio field naming who ended the deal (the game's ``actor``)
     nobody = ""  # its value saying nobody did
+    ended: Any = ""  # a radio's words: "{name} went out"
+    nobody_label: Any = ""  # the radio saying nobody did
+    actor_label: Any = ""  # the question the radios answer
+    missing: Any = ""  # said when none is chosen
     card_fields: tuple[str, ...] = ()  # the deal's own card fields, first in the picker's order
     flags: tuple[str, ...] = ()  # check boxes saying how the deal ended
     legend: Any = ""  # the facts' heading on the page
@@ -217,6 +221,14 @@ class DealFacts(forms.Form):
     def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.players = players
+        said = str(self.missing)
+        self.fields[self.actor] = forms.ChoiceField(
+            choices=[(str(i), str(self.ended).format(name=name)) for i, name in enumerate(players)]
+            + [(self.nobody, str(self.nobody_label))],
+            widget=forms.RadioSelect,
+            label=str(self.actor_label),
+            error_messages={"required": said, "invalid_choice": said},
+        )
 
     def seat_choice(self, value: str) -> str | None:
         """The player a radio names (None: nobody)."""
@@ -251,6 +263,10 @@ class OklahomaFacts(DealFacts):
     game = OKLAHOMA
     actor = games.game(OKLAHOMA).actor
     nobody = "stock"
+    ended = gettext_lazy("{name} went out")
+    nobody_label = gettext_lazy("Nobody: the stock ran out")
+    actor_label = gettext_lazy("Who went out?")
+    missing = gettext_lazy("Say who went out, or that the stock ran out.")
     flags = ("first_turn", "concealed", "late_misdeal")
     legend = gettext_lazy("How the deal ended")
     asked = gettext_lazy("Who went out? Say it at that player's cards (“went out”), or:")
@@ -259,17 +275,6 @@ class OklahomaFacts(DealFacts):
     late_misdeal = forms.BooleanField(
         required=False, label=gettext_lazy("A misdeal was found late (no going-out bonus)")
     )
-
-    def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
-        super().__init__(*args, players=players, **kwargs)
-        asked = gettext("Say who went out, or that the stock ran out.")
-        self.fields["out"] = forms.ChoiceField(
-            choices=[(str(i), gettext("{name} went out").format(name=name)) for i, name in enumerate(players)]
-            + [("stock", gettext("Nobody: the stock ran out"))],
-            widget=forms.RadioSelect,
-            label=gettext("Who went out?"),
-            error_messages={"required": asked, "invalid_choice": asked},
-        )
 
     def given(self) -> dict[str, Any]:
         if not self.cleaned_data.get("out"):
@@ -282,6 +287,10 @@ class GinFacts(DealFacts):
     game = GIN
     actor = games.game(GIN).actor
     nobody = "void"
+    ended = gettext_lazy("{name} knocked")
+    nobody_label = gettext_lazy("Nobody knocked: a void hand")
+    actor_label = gettext_lazy("Who knocked?")
+    missing = gettext_lazy("Say who knocked, or that the hand was void.")
     card_fields = ("upcard",)
     legend = pgettext_lazy("Gin: the deal", "The hand")
     asked = gettext_lazy("Who knocked? Say it at that player's cards (“knocked”), or:")
@@ -291,17 +300,6 @@ class GinFacts(DealFacts):
         label=gettext_lazy("First upcard"),
         error_messages={"required": gettext_lazy("Enter the first upcard.")},
     )
-
-    def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
-        super().__init__(*args, players=players, **kwargs)
-        asked = gettext("Say who knocked, or that the hand was void.")
-        self.fields["knocker"] = forms.ChoiceField(
-            choices=[(str(i), gettext("{name} knocked").format(name=name)) for i, name in enumerate(players)]
-            + [("void", gettext("Nobody knocked: a void hand"))],
-            widget=forms.RadioSelect,
-            label=gettext("Who knocked?"),
-            error_messages={"required": asked, "invalid_choice": asked},
-        )
 
     @classmethod
     def initial_of(cls, deal: Mapping[str, Any], players: list[str]) -> dict[str, Any]:

@@ -174,29 +174,18 @@ class Played:
     result: GameResult
 
 
-def play_from(
-    *,
-    kind: str,
-    profile: str,
-    options: Mapping[str, Any] | None,
-    names: Sequence[str],
-    first_dealer: int | None,
-    deals: Sequence[RecordDeal],
-    start: int = 1,
-    standing: Standing | None = None,
-) -> Played:
+def play_from(game: Game, deals: Sequence[RecordDeal], *, start: int = 1, standing: Standing | None = None) -> Played:
     """Score ``deals`` (RECORD.md: by name), the game's deals from deal ``start`` on, from
     ``standing``, the game's standing after deal ``start - 1`` (from the start of the game when
-    None: then ``deals`` are all its deals). Work in proportion to the deals scored, not to the
-    game. Raises RecordInvalid with the errors of the first deal that is not valid."""
+    None: then ``deals`` are all its deals), under the game's rules, with its players. Work in
+    proportion to the deals scored, not to the game. Raises RecordInvalid with the errors of the
+    first deal that is not valid."""
     with guarded():
         if standing is None or start <= 1:
-            rules, players, _, first = check_header(
-                record(kind=kind, profile=profile, options=options, names=names, first_dealer=first_dealer)
-            )
+            rules, players, _, first = check_header(game_record(game, ()))
             start, standing = 1, games.begin(rules, players, first)
         else:
-            rules, players = resolve(kind, profile, options), tuple(names)
+            rules, players = resolve(game.kind, game.profile, game.options), tuple(game.player_names())
         return _fold(rules, players, standing, deals, start)
 
 

@@ -77,16 +77,7 @@ def rescore(game: Game, deals: Sequence[RecordDeal], start: int = 1) -> engine.P
             standing = Standing.from_json(stored)
     if standing is None and start > 1:
         deals = [*stored_deals(game, game.deals.filter(number__lt=start)), *deals]
-    return engine.play_from(
-        kind=game.kind,
-        profile=game.profile,
-        options=game.options,
-        names=game.player_names(),
-        first_dealer=game.first_dealer,
-        deals=deals,
-        start=start if standing is not None else 1,
-        standing=standing,
-    )
+    return engine.play_from(game, deals, start=start if standing is not None else 1, standing=standing)
 
 
 def stored_deals(game: Game, rows: QuerySet[Deal]) -> list[dict[str, Any]]:
