@@ -700,12 +700,9 @@ def _gin_bonus_line(label: str, bonus: int, penalty: bool, cited: Citation) -> L
     )
 
 
-def _knock_line(deadwood: int, knock: int, source: str, defender: str | None = None) -> Line:
-    """A knock won: the defender's deadwood less the knocker's (``defender`` named when there are several)."""
-    if defender is None:
-        label = msg("knock: {deadwood} − {knock}", deadwood=deadwood, knock=knock)
-    else:
-        label = msg("knock: {deadwood} − {knock} ({defender})", deadwood=deadwood, knock=knock, defender=defender)
+def _knock_line(deadwood: int, knock: int, source: str) -> Line:
+    """A knock won: the defender's deadwood less the knocker's."""
+    label = msg("knock: {deadwood} − {knock}", deadwood=deadwood, knock=knock)
     return Line(label=label, points=deadwood - knock, rule=N_("knock"), source=source)
 
 
@@ -832,35 +829,14 @@ def _settle_undercut_penalty(
 
 
 def _settle_undercut(
-    rules: GinRules,
-    knocker: str,
-    defenders: list[str],
-    sides: Mapping[str, _Arrangement],
-    lines: dict[str, list[Line]],
-    notes: list[Msg],
+    rules: GinRules, knocker: str, defender: str, sides: Mapping[str, _Arrangement], lines: dict[str, list[Line]]
 ) -> str:
-    """Points to the hand's winner: each defender settles with the knocker (two players: the one
-    defender). Returns the hand's winner, the defender with the least deadwood."""
-    knock = sides[knocker].points
-    cited = rules.cite("undercut_bonus")
-    best = min(sides[d].points for d in defenders)
-    winner = next(d for d in defenders if sides[d].points == best)
-    if len(defenders) > 1:
-        notes.append(
-            msg(
-                "more than two players scoring to the winner: each defender settles with the knocker on his own "
-                "(ruling)"
-            )
-        )
-    for d in defenders:
-        deadwood = sides[d].points
-        if deadwood <= knock:
-            lines[d].append(_undercut_line(knock, deadwood, outcome_source(rules, "undercut")))
-            lines[d].append(_undercut_bonus_line(rules.undercut_bonus, cited))
-        else:
-            named = d if len(defenders) > 1 else None
-            lines[knocker].append(_knock_line(deadwood, knock, outcome_source(rules, "knock"), named))
-    return winner
+    """Points to the hand's winner (two players, ``setup_errors``): the defender scores the difference
+    and the undercut bonus. Returns the hand's winner, the defender."""
+    knock, deadwood = sides[knocker].points, sides[defender].points
+    lines[defender].append(_undercut_line(knock, deadwood, outcome_source(rules, "undercut")))
+    lines[defender].append(_undercut_bonus_line(rules.undercut_bonus, rules.cite("undercut_bonus")))
+    return defender
 
 
 def _apply_multiplier(
@@ -903,7 +879,8 @@ def _settle(
         if rules.penalty:
             winner = _settle_undercut_penalty(rules, players, knocker, defenders, sides, lines, notes)
         else:
-            winner = _settle_undercut(rules, knocker, defenders, sides, lines, notes)
+            [defender] = defenders
+            winner = _settle_undercut(rules, knocker, defender, sides, lines)
     points = _apply_multiplier(rules, players, multiplier, lines)
     return _Settlement(outcome=outcome, points=points, lines=lines, winner=winner, notes=notes)
 
@@ -1194,8 +1171,9 @@ def _name(players: tuple[str, ...], seat: int | None) -> str | None:
 
 
 def setup_errors(rules: GinRules, players: Sequence[str]) -> list[RecordError]:
-    """What these rules refuse for these players before any deal: Hollywood scoring is for two
-    players scoring to the hand's winner."""
+    """What these rules refuse for these players before any deal (RULES.md §2, rulings): scoring to
+    the hand's winner is for two players (three or four play ``party``, penalty points), and so is
+    Hollywood, which is not played with penalty points."""
     errors: list[RecordError] = []
     if rules.hollywood and len(players) != 2:
         errors.append(
@@ -1219,6 +1197,19 @@ def setup_errors(rules: GinRules, players: Sequence[str]) -> list[RecordError]:
                 rule=N_("hollywood"),
                 source="ruling",
                 field="rules.options.hollywood",
+            )
+        )
+    if not rules.penalty and len(players) > 2:
+        errors.append(
+            RecordError(
+                msg(
+                    "scoring to the hand's winner ('scoring': 'winner') is for two players; this game has {count}: "
+                    "play 'party', penalty points, with three or four",
+                    count=len(players),
+                ),
+                rule=N_("scoring"),
+                source="ruling",
+                field="rules.options.scoring" if "scoring" in rules.overridden else "rules.profile",
             )
         )
     return errors
@@ -1321,8 +1312,12 @@ def play(
     rules: GinRules, players: Sequence[str], standing: Standing, deal: Any, number: int
 ) -> tuple[DealResult, Standing]:
     """Check and score deal ``number`` from ``standing``: its result and where the game stands
-    after it. Raises RecordInvalid with every error of the deal (a deal after the game ended is one)."""
+    after it. Raises RecordInvalid with every error of the deal (a deal after the game ended is one), or
+    with what the rules refuse for these players (``setup_errors``, as ``begin`` does)."""
     players = tuple(players)
+    refused = setup_errors(rules, players)
+    if refused:
+        raise RecordInvalid(refused)
     scored, knocker = _score_checked(rules, players, standing, deal, number)
     entry = _enter_in_columns(rules, players, standing, scored, number) if rules.hollywood else None
     if entry is not None:

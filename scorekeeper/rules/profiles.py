@@ -433,7 +433,8 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
                 str,
                 N_("Scoring"),
                 N_(
-                    "'winner': the hand's winner scores; 'penalty': each loser takes penalty points, lowest total wins."
+                    "'winner': the hand's winner scores (two players); 'penalty': each loser takes penalty points, "
+                    "lowest total wins."
                 ),
                 {
                     "standard": _s("winner", "S2"),

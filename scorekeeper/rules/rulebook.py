@@ -1165,7 +1165,7 @@ def _gin_layoffs(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
             cite=RULES_MD,
         ),
     ]
-    if rules.max_players > 2:
+    if rules.penalty and rules.max_players > 2:
         paras.append(
             w.p(
                 msg(
@@ -1221,17 +1221,6 @@ def _gin_knock_won(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exam
                 cite=cite,
             )
         ]
-        if rules.max_players > 2:
-            paras.append(
-                w.p(
-                    msg(
-                        "Ruling: with three or four players scoring to the hand's winner, each defender settles "
-                        "with the knocker on his own."
-                    ),
-                    cite=RULING,
-                    id="each-defender",
-                )
-            )
     return paras, _gin_knock_examples(rules)
 
 
@@ -1597,7 +1586,15 @@ def _gin_scoring(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
             msg("Scoring: {scoring}. The loser scores nothing for the hand; the highest total wins the game."),
             scoring=w.knob("scoring", msg("points to the hand's winner")),
             id="penalty",
-        )
+        ),
+        w.p(
+            msg(
+                "Ruling: scoring to the hand's winner is for two players. Three or four play the party game, with "
+                "penalty points (S4): a game of more players that scores to the winner is refused."
+            ),
+            cite=RULING,
+            id="two-players",
+        ),
     ], []
 
 

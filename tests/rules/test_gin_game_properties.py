@@ -70,7 +70,6 @@ GAMES: list[tuple[str, int, dict[str, Any]]] = [
     ("party", 2, {"target": 60}),
     ("party", 3, {"target": 60}),
     ("party", 4, {"target": 60, "layoffs": "chained"}),
-    ("standard", 3, {"max_players": 3, "target": 100}),
     ("standard", 2, {"hollywood": True, "target": 100}),
     ("classic", 2, {"hollywood": True, "target": 60, "shutout": True}),
     ("casino", 2, {"hollywood": True, "target": 40}),

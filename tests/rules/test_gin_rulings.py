@@ -6,6 +6,8 @@
 - A void hand scores nothing, wins no box, makes no Hollywood entry; its record needs no hands.
 - A hand won for 0 points (an undercut on equal deadwood, undercut bonus 0) is still won: a box
   and a Hollywood entry.
+- Scoring to the hand's winner (standard, classic, casino) is for two players: a game of more
+  players that scores to the winner is refused, saying to play party.
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from scorekeeper.rules import gin, record
+from scorekeeper.rules.errors import RecordInvalid
 from tests.rules.test_gin_game_properties import gin_rules
 
 PLAYERS = ("Ann", "Ben")
@@ -97,3 +102,48 @@ def test_the_hollywood_match_goes_to_the_larger_sum_of_finals_not_to_more_column
     assert result["totals"] == {p: sum(c["totals"][p] for c in columns) for p in PLAYERS}
     assert result["winner"] == "Ann"
     assert any("Ann wins the match with the larger sum" in str(n) for n in result["deals"][-1]["notes"])
+
+
+@pytest.mark.parametrize(
+    "profile, options, field",
+    [
+        ("standard", {"max_players": 3}, "rules.profile"),
+        ("classic", {"max_players": 4}, "rules.profile"),
+        ("casino", {"max_players": 3}, "rules.profile"),
+        ("party", {"scoring": "winner"}, "rules.options.scoring"),
+    ],
+)
+def test_winner_scoring_with_more_than_two_players_is_refused_saying_to_play_party(profile, options, field):
+    rules = gin_rules(profile, options)
+    three = ("Ann", "Ben", "Cleo")
+    with pytest.raises(RecordInvalid) as info:
+        gin.begin(rules, three)
+    [e] = info.value.errors
+    assert str(e.message) == (
+        "scoring to the hand's winner ('scoring': 'winner') is for two players; this game has 3: "
+        "play 'party', penalty points, with three or four"
+    )
+    assert (e.rule, e.source, e.field) == ("scoring", "ruling", field)
+    # a deal played from a standing is refused too, not scored with each defender settling on his own
+    standing = gin.begin(gin_rules("party"), three)
+    hands = {"Ann": {"cards": ANN_FOUR[:7]}, "Ben": {"cards": BEN_HIGH[:7]}, "Cleo": {"cards": BEN_FOUR[3:10]}}
+    with pytest.raises(RecordInvalid) as info:
+        gin.play(rules, three, standing, {"upcard": "10D", "knocker": "Ann", "hands": hands}, 1)
+    assert [x.rule for x in info.value.errors] == ["scoring"]
+    # two players still score to the winner, and three play party
+    assert gin.setup_errors(rules, PLAYERS) == []
+    assert gin.setup_errors(gin_rules("party"), three) == []
+
+
+def test_a_record_of_three_players_scoring_to_the_winner_is_refused():
+    rec = {
+        "format": "oklahoma-scorekeeper/1",
+        "game": "oklahoma-gin",
+        "rules": {"profile": "standard", "options": {"max_players": 3}},
+        "players": ["Ann", "Ben", "Cleo"],
+        "deals": [{"points": {"Ann": 10, "Ben": 0, "Cleo": 0}}],
+    }
+    with pytest.raises(RecordInvalid) as info:
+        record.score_record(rec)
+    assert [e.rule for e in info.value.errors] == ["scoring"]
+    assert "play 'party'" in str(info.value)
