@@ -1173,7 +1173,8 @@ def _name(players: tuple[str, ...], seat: int | None) -> str | None:
 def setup_errors(rules: GinRules, players: Sequence[str]) -> list[RecordError]:
     """What these rules refuse for these players before any deal (RULES.md §2, rulings): scoring to
     the hand's winner is for two players (three or four play ``party``, penalty points), and so is
-    Hollywood, which is not played with penalty points."""
+    Hollywood, which is not played with penalty points; penalty points take no game bonus, box bonus
+    or shutout."""
     errors: list[RecordError] = []
     if rules.hollywood and len(players) != 2:
         errors.append(
@@ -1199,6 +1200,8 @@ def setup_errors(rules: GinRules, players: Sequence[str]) -> list[RecordError]:
                 field="rules.options.hollywood",
             )
         )
+    if rules.penalty:
+        errors += _penalty_setup_errors(rules)
     if not rules.penalty and len(players) > 2:
         errors.append(
             RecordError(
@@ -1213,6 +1216,38 @@ def setup_errors(rules: GinRules, players: Sequence[str]) -> list[RecordError]:
             )
         )
     return errors
+
+
+def _penalty_setup_errors(rules: GinRules) -> list[RecordError]:
+    """Penalty scoring has no game bonus, no box bonus and no shutout (RULES.md §2, ruling: S4 pays
+    none): rules that set one are refused, not played as if they did not."""
+    refused: list[tuple[str, Msg]] = []
+    if rules.game_bonus:
+        refused.append(
+            (
+                "game_bonus",
+                msg(
+                    "penalty scoring has no game bonus (S4 pays none): 'game_bonus' must be 0, not {value}",
+                    value=rules.game_bonus,
+                ),
+            )
+        )
+    if rules.box_bonus:
+        refused.append(
+            (
+                "box_bonus",
+                msg(
+                    "penalty scoring has no box bonus (S4 pays none): 'box_bonus' must be 0, not {value}",
+                    value=rules.box_bonus,
+                ),
+            )
+        )
+    if rules.shutout:
+        refused.append(("shutout", msg("penalty scoring has no shutout (S4 pays none): 'shutout' must be off")))
+    return [
+        RecordError(message, rule=N_("scoring"), source="ruling", field=f"rules.options.{name}")
+        for name, message in refused
+    ]
 
 
 def begin(rules: GinRules, players: Sequence[str], first_dealer: str | None = None) -> Standing:
@@ -1605,8 +1640,6 @@ def _final(
         label = msg("game total (penalty points)") if rules.penalty else msg("game total")
         lines[p].append(Line(label=label, points=totals[p], rule=N_("game total"), source=source))
     if rules.penalty:
-        if rules.game_bonus or rules.box_bonus or rules.shutout:
-            notes.append(msg("game bonus, box bonus and shutout are not used with penalty scoring (ruling)"))
         notes.append(
             msg(
                 "the game ends when someone reaches {target} penalty points; the lowest total wins ({source})",

@@ -1486,8 +1486,8 @@ def _gin_game_bonus(w: _Pen, rules: GinRules) -> Paragraph:
     if rules.penalty:
         return w.p(
             msg(
-                "Ruling: with penalty points there is no game bonus, no boxes and no shutout, whatever the table "
-                "sets for them."
+                "Ruling: with penalty points there is no game bonus, no boxes and no shutout (S4 pays none): rules "
+                "that set one are refused."
             ),
             cite=RULING,
             id="game-bonus",

@@ -8,6 +8,8 @@
   and a Hollywood entry.
 - Scoring to the hand's winner (standard, classic, casino) is for two players: a game of more
   players that scores to the winner is refused, saying to play party.
+- Penalty scoring (party) takes no game bonus, box bonus or shutout: rules that set one are
+  refused, not played as if they did not.
 """
 
 from __future__ import annotations
@@ -147,3 +149,42 @@ def test_a_record_of_three_players_scoring_to_the_winner_is_refused():
         record.score_record(rec)
     assert [e.rule for e in info.value.errors] == ["scoring"]
     assert "play 'party'" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "options, field, said",
+    [
+        ({"game_bonus": 100}, "rules.options.game_bonus", "'game_bonus' must be 0, not 100"),
+        ({"box_bonus": 20}, "rules.options.box_bonus", "'box_bonus' must be 0, not 20"),
+        ({"shutout": True}, "rules.options.shutout", "'shutout' must be off"),
+    ],
+)
+def test_penalty_scoring_with_a_game_bonus_box_bonus_or_shutout_is_refused(options, field, said):
+    rules = gin_rules("party", options)
+    with pytest.raises(RecordInvalid) as info:
+        gin.begin(rules, ("Ann", "Ben", "Cleo"))
+    [e] = info.value.errors
+    assert str(e.message).startswith("penalty scoring has no ") and str(e.message).endswith(said)
+    assert "(S4 pays none)" in str(e.message)
+    assert (e.rule, e.source, e.field) == ("scoring", "ruling", field)
+    # penalty points asked of a winner's profile: its game bonus is refused with them
+    rules = gin_rules("standard", {"scoring": "penalty"})
+    assert [x.field for x in gin.setup_errors(rules, PLAYERS)] == ["rules.options.game_bonus"]
+    assert gin.setup_errors(gin_rules("standard", {"scoring": "penalty", "game_bonus": 0}), PLAYERS) == []
+
+
+def test_a_party_record_with_every_bonus_lists_each_refusal():
+    rec = {
+        "format": "oklahoma-scorekeeper/1",
+        "game": "oklahoma-gin",
+        "rules": {"profile": "party", "options": {"game_bonus": 50, "box_bonus": 25, "shutout": True}},
+        "players": ["Ann", "Ben", "Cleo"],
+        "deals": [],
+    }
+    with pytest.raises(RecordInvalid) as info:
+        record.score_record(rec)
+    assert [e.field for e in info.value.errors] == [
+        "rules.options.game_bonus",
+        "rules.options.box_bonus",
+        "rules.options.shutout",
+    ]

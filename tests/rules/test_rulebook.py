@@ -336,6 +336,14 @@ def test_hollywood_with_penalty_points_is_refused_with_the_engines_message():
     assert rulebook.refused(profiles.resolve(profiles.GIN, "standard", {"hollywood": True})) == []
 
 
+def test_penalty_points_with_a_bonus_are_refused_and_the_book_says_so():
+    rules = profiles.resolve(profiles.GIN, "party", {"box_bonus": 20})
+    (error,) = rulebook.refused(rules)
+    assert error.field == "rules.options.box_bonus" and "(S4 pays none)" in str(error.message)
+    text = " ".join(p.text for p in rulebook.book(profiles.GIN, "party").section("end").paragraphs)
+    assert "no game bonus, no boxes and no shutout (S4 pays none): rules that set one are refused" in text
+
+
 # ----------------------------------------------------------------------------- examples
 
 
