@@ -1587,7 +1587,7 @@ def _add_bonus_lines(
     lines: dict[str, list[Line]],
 ) -> None:
     """The end-of-game bonuses of points scoring: shutout, game bonus, boxes."""
-    if rules.shutout and all(totals[p] == 0 for p in players if p != winner):
+    if rules.shutout and all(totals[p] <= 0 for p in players if p != winner):  # on 0 or less (ruling)
         cited = rules.cite("shutout")
         lines[winner].append(
             Line(

@@ -388,8 +388,8 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
                 bool,
                 N_("Shutout doubles"),
                 N_(
-                    "House option: a game won with the loser on 0 doubles the winner's points from hands; the box "
-                    "and game bonuses are added after, not doubled (GC)."
+                    "House option: a game won with the loser on 0 or less doubles the winner's points from hands; "
+                    "the box and game bonuses are added after, not doubled (GC)."
                 ),
                 {
                     p: _r(False, N_("a house option; off unless the table plays it (GC)"))

@@ -1535,7 +1535,7 @@ def _gin_shutout(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
             w.p(
                 msg(
                     "Shutout doubling is a house option: {shutout}. Where it is played, a game won with the loser on "
-                    "0 doubles the winner's points from hands."
+                    "0 or less doubles the winner's points from hands."
                 ),
                 shutout=w.knob("shutout", msg("not played at this table")),
                 id="shutout-double",
@@ -1550,7 +1550,12 @@ def _gin_shutout(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
             shutout=w.knob("shutout", msg("the winner's points from hands are doubled")),
             cite="GC",
             id="shutout-double",
-        )
+        ),
+        w.p(
+            msg("Ruling: a loser below 0 (typed points can take him there) scored nothing either: he is shut out too."),
+            cite=RULING,
+            id="shutout-below-zero",
+        ),
     ]
     deals = _until_the_end(rules, (ANN, BEN), [], _gin_gin())
     example = _scored(

@@ -10,6 +10,7 @@
   players that scores to the winner is refused, saying to play party.
 - Penalty scoring (party) takes no game bonus, box bonus or shutout: rules that set one are
   refused, not played as if they did not.
+- A shutout counts with the loser on 0 or less (typed points can take him below 0).
 """
 
 from __future__ import annotations
@@ -188,3 +189,24 @@ def test_a_party_record_with_every_bonus_lists_each_refusal():
         "rules.options.box_bonus",
         "rules.options.shutout",
     ]
+
+
+def _points_game(profile: str, options: dict[str, Any], *deals: dict[str, int]) -> Any:
+    rec = {
+        "format": "oklahoma-scorekeeper/1",
+        "game": "oklahoma-gin",
+        "rules": {"profile": profile, "options": options},
+        "players": list(PLAYERS),
+        "deals": [{"points": d} for d in deals],
+    }
+    return record.score_record(rec)
+
+
+@pytest.mark.parametrize("ben, shut_out", [(0, True), (-5, True), (1, False)])
+def test_a_shutout_counts_with_the_loser_on_0_or_less(ben, shut_out):
+    result = _points_game("standard", {"shutout": True}, {"Ann": 10, "Ben": ben}, {"Ann": 190, "Ben": 0})
+    assert result.winner == "Ann" and result.totals == {"Ann": 200, "Ben": ben}
+    assert result.final_lines is not None and result.final is not None
+    shutout = [x for x in result.final_lines["Ann"] if x.rule == "shutout"]
+    assert [x.points for x in shutout] == ([200] if shut_out else [])
+    assert result.final["Ann"] == 200 + (200 if shut_out else 0) + 100  # hands (doubled), then the game bonus
