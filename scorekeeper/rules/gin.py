@@ -14,7 +14,7 @@ columns, each settled as a game of its own (``_enter_in_columns``, ``_column_res
 a deal's points for a player are what it adds to his columns together (a hand entered in two
 columns adds its points twice, with a line for each); the match's running totals and final
 tallies are the sums of the three columns'; the match goes to the player with the larger sum of
-finals once all three are closed.
+finals once all three are closed (equal sums: to the player who won more columns).
 """
 
 from __future__ import annotations
@@ -1519,14 +1519,22 @@ def _enter_in_columns(
     match_winner = None
     if all(c.winner is not None for c in columns):
         match_winner, sums = _match_winner(rules, players, columns)
-        notes.append(
-            msg(
+        score = _scores(players, [sums[p] for p in players])
+        if len(set(sums.values())) == 1:
+            said = msg(
+                "Hollywood: all three columns are closed: the sums of the three columns' final tallies are equal "
+                "({score}), so {winner}, who won more columns, wins the match (ruling)",
+                winner=match_winner,
+                score=score,
+            )
+        else:
+            said = msg(
                 "Hollywood: all three columns are closed: {winner} wins the match with the larger sum of the "
                 "three columns' final tallies ({score}) (ruling)",
                 winner=match_winner,
-                score=_scores(players, [sums[p] for p in players]),
+                score=score,
             )
-        )
+        notes.append(said)
     scored = replace(scored, players={**scored.players, winner: won}, notes=notes)
     return _ColumnEntry(scored=scored, entered=tuple(shown), columns=tuple(columns), match_winner=match_winner)
 

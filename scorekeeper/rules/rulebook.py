@@ -518,6 +518,15 @@ def _ok_melds(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Exam
             ),
             cite=oklahoma.SRC_PACK,
         ),
+        w.p(
+            msg(
+                "Ruling: a wild card counts as the wild card it is, not as the card it names: a 2 or the Joker may "
+                "name a card whose two naturals are both entered (S0's Joker swap expects the named card to be "
+                "still in play)."
+            ),
+            cite=RULING,
+            id="named-card",
+        ),
     ]
     examples: list[Example] = [
         _meld_example_oklahoma(rules, "ex-meld-set", "QS QH 2C=QD"),
@@ -880,6 +889,20 @@ def _ok_end(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Exampl
             ),
             cite=RULING,
             id="tie",
+        ),
+        *(
+            [
+                w.p(
+                    msg(
+                        "The highest running total wins: the concealed bonuses in the side column are added to the "
+                        "final tally afterwards and decide nothing."
+                    ),
+                    cite="S0",
+                    id="side-decides-nothing",
+                )
+            ]
+            if rules.concealed_bonus
+            else []
         ),
         w.p(msg("The winner gets {game_bonus} for the game."), game_bonus=w.knob("game_bonus"), id="game-bonus"),
         w.p(
@@ -1436,7 +1459,25 @@ def _gin_void(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]
 def _gin_end(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
     paras = [
         _gin_target(w, rules),
-        w.p(msg("Ruling: if the leaders tie, the game goes on."), cite=RULING, id="tie"),
+        (
+            w.p(
+                msg(
+                    "Ruling: when someone reaches the target and two or more tie for the lowest total, the game goes "
+                    "on (S4 names one winner)."
+                ),
+                cite=RULING,
+                id="tie",
+            )
+            if rules.penalty
+            else w.p(
+                msg(
+                    "Ruling: when two players pass the target after the same deal (typed points can do it), the "
+                    "higher total wins; if they are equal, the game goes on."
+                ),
+                cite=RULING,
+                id="tie",
+            )
+        ),
         _gin_game_bonus(w, rules),
         w.p(
             msg(
@@ -1648,10 +1689,19 @@ def _gin_hollywood(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exam
             msg(
                 "The match ends when all three columns are closed. Ruling: its running total and its final tally "
                 "are the sums of the three columns, so a hand entered in two columns counts twice, and the match "
-                "goes to the player with the larger sum of finals, not to the one who won the most columns."
+                "goes to the player with the larger sum of finals, not to the one who won the most columns; on "
+                "equal sums, to the one who won more columns."
             ),
             cite=RULING,
             id="match",
+        ),
+        w.p(
+            msg(
+                "Ruling: a Hollywood deal is scored from its cards. Points typed without the cards cannot say "
+                "which columns they go in, so a deal of points only is refused."
+            ),
+            cite=RULING,
+            id="cards-only",
         ),
     ]
     return paras, [_gin_hollywood_example(rules)]

@@ -11,6 +11,10 @@
 - Penalty scoring (party) takes no game bonus, box bonus or shutout: rules that set one are
   refused, not played as if they did not.
 - A shutout counts with the loser on 0 or less (typed points can take him below 0).
+
+Readings kept as the engine reads them, now written in RULES.md: two players past the target after
+one deal (the higher wins, equal goes on); party's tie for the lowest total goes on; no points-only
+deal in Hollywood; Hollywood's equal sums go to the player who won more columns.
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules import gin, record
+from scorekeeper.rules import games, gin, record
 from scorekeeper.rules.errors import RecordInvalid
+from scorekeeper.rules.results import ColumnStanding, Standing
 from tests.rules.test_gin_game_properties import gin_rules
 
 PLAYERS = ("Ann", "Ben")
@@ -210,3 +215,63 @@ def test_a_shutout_counts_with_the_loser_on_0_or_less(ben, shut_out):
     shutout = [x for x in result.final_lines["Ann"] if x.rule == "shutout"]
     assert [x.points for x in shutout] == ([200] if shut_out else [])
     assert result.final["Ann"] == 200 + (200 if shut_out else 0) + 100  # hands (doubled), then the game bonus
+
+
+def test_two_players_past_the_target_after_one_deal_the_higher_wins():
+    result = _points_game("standard", {}, {"Ann": 150, "Ben": 150}, {"Ann": 60, "Ben": 55})
+    assert result.totals == {"Ann": 210, "Ben": 205}
+    assert result.state == "finished" and result.winner == "Ann"
+
+
+def test_two_players_equal_past_the_target_after_one_deal_the_game_goes_on():
+    result = _points_game("standard", {}, {"Ann": 150, "Ben": 150}, {"Ann": 60, "Ben": 60})
+    assert result.state == "in_progress" and result.winner is None
+    assert "Ann and Ben tie for the win: the game goes on (ruling)" in [str(n) for n in result.deals[-1].notes]
+
+
+def test_party_goes_on_when_someone_reaches_100_and_the_lowest_tie():
+    rules = gin_rules("party")
+    three = ("Ann", "Ben", "Cleo")
+    standing = games.begin(rules, three)
+    tied, after = games.play(rules, three, standing, {"points": {"Ann": 100, "Ben": 20, "Cleo": 20}}, 1)
+    assert after.ended_on is None and after.winner is None
+    assert "Ben and Cleo tie for the win: the game goes on (ruling)" in [str(n) for n in tied.notes]
+    _, after = games.play(rules, three, after, {"points": {"Ann": 0, "Ben": 5, "Cleo": 0}}, 2)
+    assert after.ended_on == 2 and three[after.winner or 0] == "Cleo"
+
+
+def test_hollywood_refuses_a_points_only_deal():
+    rules = gin_rules("standard", {"hollywood": True})
+    with pytest.raises(RecordInvalid) as info:
+        games.play(rules, PLAYERS, games.begin(rules, PLAYERS), {"points": {"Ann": 25, "Ben": 0}}, 1)
+    [e] = info.value.errors
+    assert str(e.message) == "a Hollywood game scores each deal in three columns from its cards: enter the cards"
+    assert (e.field, e.source) == ("points", "ruling")
+
+
+def test_hollywood_equal_sums_go_to_the_player_who_won_more_columns():
+    """Column 1 closed by Ann at 150-0, column 2 by Ben at 0-105; Ben closes column 3 with a knock, and
+    the sums of the finals are equal (casino: no game bonus, no boxes): Ben won two columns."""
+    rules = gin_rules("casino", {"hollywood": True})
+    ben_knocks = deal("Ben", BEN_HIGH, ANN_FOUR)
+    first, _ = gin.play(rules, PLAYERS, gin.begin(rules, PLAYERS), ben_knocks, 1)
+    hand = first.players["Ben"].points
+    ben_before = 106 - hand  # Ben ends column 3 on 106, past "more than 100"
+    ann_third = 105 + 106 - 150  # Ann's column 3 evens the sums: 150 + 0 + 61 = 0 + 105 + 106
+    columns = (
+        ColumnStanding(totals=(150, 0), boxes=(2, 0), ended_on=2, winner=0),
+        ColumnStanding(totals=(0, 105), boxes=(0, 2), ended_on=4, winner=1),
+        ColumnStanding(totals=(ann_third, ben_before), boxes=(1, 1)),
+    )
+    standing = Standing(
+        deals=5, totals=(150 + ann_third, 105 + ben_before), side=(0, 0), boxes=(3, 3), dealer=0, columns=columns
+    )
+    result, after = gin.play(rules, PLAYERS, standing, ben_knocks, 6)
+    assert result.columns == (3,) and after.columns[2].winner == 1
+    finals = gin.conclude(rules, PLAYERS, after, [result])
+    assert finals.final == {"Ann": 150 + ann_third, "Ben": 105 + 106} and len(set(finals.final.values())) == 1
+    assert finals.winner == "Ben"
+    assert (
+        "Hollywood: all three columns are closed: the sums of the three columns' final tallies are equal "
+        f"(Ann {150 + ann_third}, Ben 211), so Ben, who won more columns, wins the match (ruling)"
+    ) in [str(n) for n in result.notes]

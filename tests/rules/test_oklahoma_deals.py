@@ -446,3 +446,14 @@ def test_a_single_meld_scored_as_a_hand_keeps_to_the_pack(meld, message):
         score_hand(BOOK, [meld], [])
     assert [(str(e.message), e.rule, e.field) for e in info.value.errors] == [(message, "the pack", None)]
     assert score_hand(BOOK, [["QS", "QH", "QS"]], []).points == 50 + 10 + 50
+
+
+def test_a_wild_card_may_name_a_card_whose_two_naturals_are_both_entered_ruling():
+    """RULES.md §1, a reading now written: a wild card counts as the wild card it is, not as the card
+    it names (S0's Joker swap expects the named card to be still in play)."""
+    d = simple()
+    d["hands"]["Ben"] = hand([["5S", "6S", "7S"]], ["QD"])
+    d["hands"]["Cleo"] = hand([], ["QS", "QD", "4C"])  # both Q♦ entered; Ann's 2♣ names Q♦
+    r = score_deal(BOOK, P3, d)
+    assert r["Ann"].melds[0] == ("Q♠", "Q♥", "2♣=Q♦")
+    assert r["Ann"].points == 70 + 25 + 100
