@@ -1331,8 +1331,8 @@ def _score_checked(
                         winner=str(_name(players, standing.winner)),
                         ended_on=str(standing.ended_on),
                     ),
-                    rule=N_("game end"),
-                    source=outcome_source(rules, "game"),
+                    rule=N_("end of the game"),
+                    source=HOLLYWOOD_SOURCE if rules.hollywood else rules.cite("target").source,
                     deal=number,
                 )
             ]
