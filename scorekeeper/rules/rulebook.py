@@ -738,7 +738,7 @@ def _ok_going_out(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[
                 "Everyone who did not go out still holds at least one card. A hand with no cards at all, melded "
                 "or held, is a mistake on the score sheet, not a score of 0."
             ),
-            cite=RULES_MD,
+            cite=oklahoma.SRC_CARDS_IN_HAND,
         ),
     ]
     first = {**_ok_deal_1(rules), "first_turn": True, "concealed": True}
