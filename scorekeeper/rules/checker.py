@@ -32,6 +32,7 @@ from . import gin, gin_search, profiles, record
 from .errors import RecordInvalid
 from .messages import N_, Msg, marked, meld_kind, msg, outcome_words
 from .oklahoma import MeldCheck, check_meld, score_hand
+from .oklahoma_melds import SRC_MELD
 
 log = logging.getLogger(__name__)
 
@@ -521,7 +522,7 @@ def _defender_hand(
 def _meld(q: Question, rules: profiles.OklahomaRules, v: Verdict) -> None:
     tokens = cardlib.split_cards(q.cards)
     if not tokens:
-        v.error(msg("enter the cards of the meld, e.g. QS QH 2C=QD"), rule="melds", source="S0, S1 law 7")
+        v.error(msg("enter the cards of the meld, e.g. QS QH 2C=QD"), rule="melds", source=SRC_MELD)
         return
     _meld_result(check_meld(tokens, rules), v)
     if v.ok:

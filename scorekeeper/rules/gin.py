@@ -144,17 +144,20 @@ def meld_problem(m: int) -> Msg | None:
     return msg("not a meld: a set is 3 or 4 cards of one rank, a run 3 or more cards in order of one suit")
 
 
-def check_meld(cards: Sequence[Card]) -> tuple[str | None, Msg | None]:
+def check_meld(cards: Sequence[Card]) -> tuple[str | None, RecordError | None]:
     """A live check of one meld as entered: ("set" or "run", None) when legal, else (None, what is
-    wrong with the rule and its source)."""
+    wrong with it, the rule it breaks and its source)."""
     if len(set(cards)) != len(cards):
-        return None, msg("a card is named twice in this meld: the pack has one of each — S2, Setup")
+        said = msg("a card is named twice in this meld: the pack has one of each")
+        return None, RecordError(said, rule=N_("cards"), source="S2, Setup")
     if any(c.is_joker for c in cards):
-        return None, msg("Oklahoma Gin is played without the Joker — S2, Setup; S4")
+        return None, RecordError(
+            msg("Oklahoma Gin is played without the Joker"), rule=N_("cards"), source="S2, Setup; S4"
+        )
     mask = search.mask_of(c.index for c in cards)
     problem = meld_problem(mask)
     if problem:
-        return None, msg("{problem} — {rule}, {source}", problem=problem, rule=MELD_RULE, source=MELD_SOURCE)
+        return None, RecordError(problem, rule=MELD_RULE, source=MELD_SOURCE)
     return search.meld_kind(mask), None
 
 
@@ -193,7 +196,7 @@ class _Report:
         message: Msg,
         rule: str,
         *,
-        source: str = "",
+        source: str,
         player: str | None = None,
         cards: Sequence[str] = (),
         field: str | None = None,
@@ -209,7 +212,13 @@ def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report
     """The cards of a list as entered, as bit indices; a bad, Joker or repeated card is an error
     and left out. None when ``raw`` is not a list."""
     if not isinstance(raw, list):
-        report.add(msg("'{where}' must be a list of cards", where=where), N_("format"), player=player, field=where)
+        report.add(
+            msg("'{where}' must be a list of cards", where=where),
+            N_("format"),
+            source="RECORD.md",
+            player=player,
+            field=where,
+        )
         return None
     out = []
     for text in raw:
@@ -338,6 +347,7 @@ def _parse_knocker(rules: GinRules, players: tuple[str, ...], raw: Mapping[Any, 
         report.add(
             msg("the knocker {knocker} is not one of the players", knocker=repr(knocker)),
             N_("knocker"),
+            source="RECORD.md",
             field="knocker",
         )
         knocker = None
@@ -357,7 +367,13 @@ def _parse_knocker(rules: GinRules, players: tuple[str, ...], raw: Mapping[Any, 
 def _parse_big_gin(rules: GinRules, name: str, entry: Mapping[Any, Any], is_knocker: bool, report: _Report) -> bool:
     big = entry.get("big_gin", False)
     if not isinstance(big, bool):
-        report.add(msg("'big_gin' is true or false"), N_("format"), player=name, field=f"hands.{name}.big_gin")
+        report.add(
+            msg("'big_gin' is true or false"),
+            N_("format"),
+            source="RECORD.md",
+            player=name,
+            field=f"hands.{name}.big_gin",
+        )
         big = False
     if big and not is_knocker:
         report.add(
@@ -394,6 +410,7 @@ def _parse_spread(
         report.add(
             msg("'melds' must be a list of melds (each a list of cards)"),
             N_("format"),
+            source="RECORD.md",
             player=name,
             field=f"{base}.melds",
         )
@@ -437,7 +454,11 @@ def _parse_hand(
     base = f"hands.{name}"
     if not isinstance(entry, Mapping):
         report.add(
-            msg("a hand is an object with 'cards', or 'melds' and 'deadwood'"), N_("format"), player=name, field=base
+            msg("a hand is an object with 'cards', or 'melds' and 'deadwood'"),
+            N_("format"),
+            source="RECORD.md",
+            player=name,
+            field=base,
         )
         return None
     for k in entry:
@@ -527,13 +548,16 @@ def _parse_hands(
             report.add(msg("the deal has no 'hands'"), N_("format"), source="RECORD.md", field="hands")
         hands_raw = {}
     if not isinstance(hands_raw, Mapping):
-        report.add(msg("'hands' must be an object with one entry per player"), N_("format"), field="hands")
+        report.add(
+            msg("'hands' must be an object with one entry per player"), N_("format"), source="RECORD.md", field="hands"
+        )
         hands_raw = {}
     for name in hands_raw:
         if name not in players:
             report.add(
                 msg("'hands' names {name}, who is not one of the players", name=repr(name)),
                 N_("format"),
+                source="RECORD.md",
                 player=str(name),
                 field=f"hands.{name}",
             )
@@ -547,6 +571,7 @@ def _parse_hands(
                 report.add(
                     msg("no hand for {name}: every player's cards are needed", name=name),
                     N_("format"),
+                    source="RECORD.md",
                     player=name,
                     field=f"hands.{name}",
                 )
@@ -570,7 +595,7 @@ def _parse_deal(
     report = _Report(number, errors)
     start = len(errors)
     if not isinstance(raw, Mapping):
-        report.add(msg("a deal is an object with 'upcard', 'knocker' and 'hands'"), N_("format"))
+        report.add(msg("a deal is an object with 'upcard', 'knocker' and 'hands'"), N_("format"), source="RECORD.md")
         return None
     _check_deal_keys(raw, report)
     upcard = _parse_upcard(rules, raw, report)
@@ -1708,5 +1733,7 @@ def score_game(rules: GinRules, players: Sequence[str], deals: Any, first_dealer
     before it) but no longer scored."""
     players = tuple(players)
     if not isinstance(deals, list):
-        raise RecordInvalid([RecordError(msg("'deals' must be a list"), rule=N_("format"), field="deals")])
+        raise RecordInvalid(
+            [RecordError(msg("'deals' must be a list"), rule=N_("format"), source="RECORD.md", field="deals")]
+        )
     return fold_deals(play, conclude, rules, players, begin(rules, players, first_dealer), deals)

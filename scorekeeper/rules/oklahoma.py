@@ -911,7 +911,7 @@ def score_game(
     players = tuple(players)
     errors = _players_errors(rules, players, first_dealer)
     if not isinstance(deals, (list, tuple)):
-        errors.append(RecordError(msg("'deals' must be a list"), rule=FORMAT, field="deals"))
+        errors.append(RecordError(msg("'deals' must be a list"), rule=FORMAT, source="RECORD.md", field="deals"))
     if errors:
         raise RecordInvalid(errors)
     standing = _start(players, first_dealer)

@@ -571,6 +571,7 @@ def resolve(game: str, profile: str, options: Mapping[str, Any] | None = None) -
                 RecordError(
                     msg("'rules.options' must be an object of knob names and values"),
                     rule="options",
+                    source="RECORD.md",
                     field="rules.options",
                 )
             ]
@@ -598,6 +599,7 @@ def _check_game_and_profile(game: str, profile: str) -> None:
                 RecordError(
                     msg("unknown game '{game}': the game is 'oklahoma' or 'oklahoma-gin'", game=game),
                     rule="game",
+                    source="RECORD.md",
                     field="game",
                 )
             ]
@@ -614,6 +616,7 @@ def _check_game_and_profile(game: str, profile: str) -> None:
                         names=names,
                     ),
                     rule="profile",
+                    source="RECORD.md",
                     field="rules.profile",
                 )
             ]
@@ -635,12 +638,15 @@ def _option_problem(game: str, profile: str, name: str, value: Any) -> RecordErr
                 known=known,
             ),
             rule="options",
+            source="RECORD.md",
             field=field,
         )
     problem = k.check(value)
     if problem:
-        return RecordError(problem, rule="options", field=field)
+        return RecordError(problem, rule="options", source="RECORD.md", field=field)
     least = PROFILES[game][profile].min_players
     if name == "max_players" and value < least:
-        return RecordError(msg("'max_players' must be at least {least}", least=least), rule="options", field=field)
+        return RecordError(
+            msg("'max_players' must be at least {least}", least=least), rule="options", source="RECORD.md", field=field
+        )
     return None

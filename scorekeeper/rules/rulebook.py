@@ -410,7 +410,13 @@ def _meld_example_gin(example_id: str, text: str) -> MeldExample:
     cards = [parse_card(x) for x in split_cards(text)]
     kind, problem = gin.check_meld(cards)
     return MeldExample(
-        example_id, GIN, text, kind is not None, kind or "", tuple(c.label for c in cards), problem=problem or ""
+        example_id,
+        GIN,
+        text,
+        kind is not None,
+        kind or "",
+        tuple(c.label for c in cards),
+        problem=problem.message if problem else "",
     )
 
 
