@@ -30,7 +30,7 @@ from typing import Any
 from . import cards as cardlib
 from . import gin, gin_search, profiles, record
 from .errors import RecordInvalid
-from .messages import N_, Msg, marked, meld_kind, msg, outcome_words
+from .messages import N_, Msg, marked, meld_kind, msg, outcome_words, source_words
 from .oklahoma import MeldCheck, check_meld, score_hand
 from .oklahoma_melds import SRC_MELD
 
@@ -93,7 +93,8 @@ class Verdict:
     ok: bool | None = None  # True: yes/legal; False: no/illegal; None: just an answer
     said: Msg | None = None
     explained: list[Msg] = field(default_factory=list)
-    cites: list[dict[str, Any]] = field(default_factory=list)  # rule, value, source, basis (msg: the rule's message)
+    # rule, value, source, basis (msg: the rule's message; said: the source as a reader sees it)
+    cites: list[dict[str, Any]] = field(default_factory=list)
     melds: list[list[str]] = field(default_factory=list)
     deadwood: list[str] = field(default_factory=list)
     layoffs: list[str] = field(default_factory=list)
@@ -112,7 +113,16 @@ class Verdict:
         return [str(m) for m in self.explained]
 
     def cite(self, rule: Msg | str, source: str, basis: str = "source", value: str = "") -> None:
-        self.cites.append({"rule": str(rule), "source": source, "basis": basis, "value": value, "msg": rule})
+        self.cites.append(
+            {
+                "rule": str(rule),
+                "source": source,
+                "basis": basis,
+                "value": value,
+                "msg": rule,
+                "said": source_words(source),
+            }
+        )
 
     def error(
         self,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .messages import Msg
+from .messages import Msg, source_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +50,7 @@ class RecordError:
         text += f"{cards} — " if cards else ""
         text += str(self.message)
         if self.source:
-            text += f" ({self.source})"
+            text += f" ({source_words(self.source)})"
         return text
 
 

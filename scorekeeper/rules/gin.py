@@ -27,7 +27,7 @@ from . import gin_search as search
 from .caches import cached
 from .cards import CARD_BY_INDEX, Card, CardError, Suit, knock_limit, parse_card
 from .errors import RecordError, RecordInvalid
-from .messages import N_, Msg, msg, nmsg
+from .messages import N_, Msg, msg, nmsg, source_words
 from .players import first_dealer_errors
 from .profiles import Citation, GinRules
 from .results import (
@@ -72,22 +72,16 @@ def outcome_source(rules: GinRules, what: str) -> str:
 
 def _cited(cited: Citation) -> Msg:
     """A citation as a note prints it: "S2, Scoring 4", "ruling" (never "ruling (ruling)"), "house option";
-    the words "ruling" and "house option" in the reader's language."""
-    if cited.source in ("ruling", "house option"):
-        return msg("{source}", source=_source(cited))
-    if cited.basis == "ruling":
-        return msg("{source} (ruling)", source=cited.source)
-    return msg("{source}", source=cited.source)
+    its words in the reader's language (``source_words``)."""
+    if cited.basis == "ruling" and cited.source not in ("ruling", "house option"):
+        return msg("{source} (ruling)", source=source_words(cited.source))
+    return source_words(cited.source)
 
 
-def _source(cited: Citation) -> Msg | str:
-    """A citation's source as a note's parameter: as the source names itself ("S2, Scoring 4"), or the
-    engine's own "ruling" and "house option" in the reader's language."""
-    if cited.source == "ruling":
-        return msg("ruling")
-    if cited.source == "house option":
-        return msg("house option")
-    return cited.source
+def _source(cited: Citation) -> Msg:
+    """A citation's source as a note's parameter, its words in the reader's language ("S2, Scoring 4",
+    "ruling", "house option")."""
+    return source_words(cited.source)
 
 
 def _points(n: int) -> Msg:
@@ -934,7 +928,7 @@ def _upcard_notes(rules: GinRules, upcard: Card, limit: int, multiplier: int) ->
                 "knock limit {limit} (upcard {upcard}: its point value, pictures 10) — {source}",
                 limit=limit,
                 upcard=upcard.label,
-                source=outcome_source(rules, "limit"),
+                source=source_words(outcome_source(rules, "limit")),
             )
         )
     if upcard.suit is Suit.SPADES:
@@ -1474,7 +1468,7 @@ def _entry_notes(
                 winner=winner,
                 points=_points(points),
                 columns=_joined(shown),
-                source=HOLLYWOOD_SOURCE,
+                source=source_words(HOLLYWOOD_SOURCE),
             )
         )
     else:
@@ -1485,7 +1479,7 @@ def _entry_notes(
                 winner=winner,
                 points=_points(points),
                 column=shown[0],
-                source=HOLLYWOOD_SOURCE,
+                source=source_words(HOLLYWOOD_SOURCE),
             )
         )
     for number in shown:
@@ -1677,7 +1671,7 @@ def _final(
             msg(
                 "the game ends when someone reaches {target} penalty points; the lowest total wins ({source})",
                 target=rules.target,
-                source=rules.cite("target").source,
+                source=source_words(rules.cite("target").source),
             )
         )
     else:
@@ -1701,7 +1695,7 @@ def conclude(rules: GinRules, players: Sequence[str], standing: Standing, deals:
                 "Hollywood: three games scored at once, each settled on its own (game bonus, boxes for the hands "
                 "won in it, shutout) — {source}; the match's totals and final are the sums of the three "
                 "columns', and the match goes to the player with the larger sum of finals (ruling)",
-                source=HOLLYWOOD_SOURCE,
+                source=source_words(HOLLYWOOD_SOURCE),
             )
         )
         if standing.ended_on is not None:

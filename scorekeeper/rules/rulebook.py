@@ -27,7 +27,7 @@ from . import games, gin, oklahoma, oklahoma_melds, oklahoma_values, profiles, r
 from .caches import cached
 from .cards import parse_card, split_cards
 from .errors import RecordError, RecordInvalid
-from .messages import N_, Msg, Translator, in_force, marked, msg, nmsg
+from .messages import N_, Msg, Translator, in_force, marked, msg, nmsg, source_words
 from .profiles import GIN, OKLAHOMA, GinRules, OklahomaRules, Rules
 from .results import GameResult, Line
 
@@ -48,12 +48,15 @@ class Cite:
 
     @property
     def said(self) -> Msg:
-        """The citation as a reader sees it: "S0; S1 law 7", "ruling", "ruling, from S0", "house option"."""
+        """The citation as a reader sees it: "S0; S1 law 7", "ruling", "ruling, from S0", "house option";
+        its words in the reader's language ("S0; S1 Regel 7")."""
         if self.basis == "option":
             return msg("house option")
         if self.basis == "ruling" or self.source == "ruling":
-            return msg("ruling") if self.source in ("", "ruling") else msg("ruling, {source}", source=self.source)
-        return msg("{source}", source=self.source)
+            if self.source in ("", "ruling"):
+                return msg("ruling")
+            return msg("ruling, {source}", source=source_words(self.source))
+        return source_words(self.source)
 
     @property
     def label(self) -> str:

@@ -28,6 +28,7 @@ from django.utils.translation import get_language, gettext, gettext_lazy, pgette
 from scorekeeper.rules import games, profiles
 from scorekeeper.rules.cards import CardError, Token, parse_card, parse_token, split_cards
 from scorekeeper.rules.errors import RecordError
+from scorekeeper.rules.messages import source_words
 from scorekeeper.table.models import Role
 from scorekeeper.table.templatetags.cards import error_cite, value_text
 
@@ -178,7 +179,7 @@ class NewGameForm(forms.Form):
                 {
                     "profile": gettext(profiles.PROFILES[self.game_name][p].title),
                     "value": value_text(s.value),
-                    "source": gettext(s.source),
+                    "source": str(source_words(s.source)),
                     "basis": s.basis,
                     "note": gettext(s.note) if s.note else "",
                 }
@@ -201,7 +202,7 @@ class NewGameForm(forms.Form):
             {
                 "profile": gettext(profiles.PROFILES[self.game_name][p].title),
                 "value": s.value,
-                "source": gettext(s.source),
+                "source": str(source_words(s.source)),
                 "basis": s.basis,
             }
             for p, s in k.settings.items()
@@ -257,8 +258,9 @@ class NewGameForm(forms.Form):
             elif e.field == "first_dealer":
                 name = "first_dealer"
             text = option_words(self.game_name, str(e.message))
-            if e.source and not text.rstrip().endswith(f"({e.source})"):
-                text += f" ({e.source})"
+            source = str(source_words(e.source))
+            if e.source and not text.rstrip().endswith(f"({source})"):
+                text += f" ({source})"
             if name in self.fields:
                 self.add_error(name, text)
             else:

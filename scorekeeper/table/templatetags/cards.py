@@ -17,7 +17,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, pgettext
 
-from scorekeeper.rules.messages import outcome_words
+from scorekeeper.rules.messages import outcome_words, source_words
 
 register = template.Library()
 
@@ -117,13 +117,13 @@ def _rule_text(rule: Any) -> str:
 
 
 def _source_text(source: Any) -> str:
-    """A source as cited ("S2, Scoring 4", as the sources name themselves), or the engine's own
-    "ruling" or "house option", translated."""
+    """A source as cited ("S2, Scoring 4", as the sources name themselves; "S1 law 12" says its law in
+    the reader's language, ``source_words``), or the engine's own "ruling" or "house option", translated."""
     if str(source) == "ruling":
         return pgettext("a value that is this app's reading where the sources are silent", "ruling")
     if str(source) == "house option":
         return gettext("house option")
-    return str(source)
+    return str(source_words(str(source)))
 
 
 @register.filter
