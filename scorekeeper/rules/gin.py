@@ -61,6 +61,7 @@ _OUTCOME_SOURCE = {
 }
 MELD_RULE = N_("meld")
 MELD_SOURCE = "S2, Gameplay 3; S4"
+SETUP_SOURCE = "S2, Setup; S4"  # the pack (52 cards, no Joker, one of each) and the cards dealt
 HOLLYWOOD_SOURCE = "AR, HW"
 COLUMNS = 3  # Hollywood: three games at once
 
@@ -143,11 +144,9 @@ def check_meld(cards: Sequence[Card]) -> tuple[str | None, RecordError | None]:
     wrong with it, the rule it breaks and its source)."""
     if len(set(cards)) != len(cards):
         said = msg("a card is named twice in this meld: the pack has one of each")
-        return None, RecordError(said, rule=N_("cards"), source="S2, Setup")
+        return None, RecordError(said, rule=N_("cards"), source=SETUP_SOURCE)
     if any(c.is_joker for c in cards):
-        return None, RecordError(
-            msg("Oklahoma Gin is played without the Joker"), rule=N_("cards"), source="S2, Setup; S4"
-        )
+        return None, RecordError(msg("Oklahoma Gin is played without the Joker"), rule=N_("cards"), source=SETUP_SOURCE)
     mask = search.mask_of(c.index for c in cards)
     problem = meld_problem(mask)
     if problem:
@@ -225,7 +224,7 @@ def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report
             report.add(
                 msg("the Joker is not in the Oklahoma Gin pack (one 52-card pack, no Joker)"),
                 N_("pack"),
-                source="S4",
+                source=SETUP_SOURCE,
                 player=player,
                 cards=("JK",),
                 field=where,
@@ -249,7 +248,7 @@ def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report
             report.add(
                 twice,
                 N_("pack"),
-                source="S2, Setup",
+                source=SETUP_SOURCE,
                 player=player,
                 cards=(LABELS[index],),
                 field=where,
@@ -329,7 +328,11 @@ def _parse_upcard(rules: GinRules, raw: Mapping[Any, Any], report: _Report) -> C
         return None
     if index == _JOKER:
         report.add(
-            msg("the Joker is not in the Oklahoma Gin pack"), N_("pack"), source="S4", cards=("JK",), field="upcard"
+            msg("the Joker is not in the Oklahoma Gin pack"),
+            N_("pack"),
+            source=SETUP_SOURCE,
+            cards=("JK",),
+            field="upcard",
         )
         return None
     return CARD_BY_INDEX[index]
@@ -491,7 +494,7 @@ def _parse_hand(
 def _count_ok(rules: GinRules, hand: Hand, count: int, size: int, is_knocker: bool, report: _Report) -> bool:
     """Does the hand hold as many cards as the deal gives (the knocker: one more before his discard)?"""
     name = hand.player
-    rule, source = N_("cards dealt"), "S2, Setup; S4"
+    rule, source = N_("cards dealt"), SETUP_SOURCE
     if is_knocker and hand.big_gin:
         if count == size + 1:
             return True

@@ -1040,7 +1040,7 @@ def _gin_undercut() -> dict[str, Any]:
 
 def _gin_players(w: _Pen, rules: GinRules) -> list[Paragraph]:
     paras = [
-        w.p(msg("One pack of 52 cards, no Joker."), cite="S2, Setup; S4"),
+        w.p(msg("One pack of 52 cards, no Joker."), cite=gin.SETUP_SOURCE),
         (
             w.p(msg("{max_players}, 10 cards each."), max_players=w.knob("max_players", msg("Two players")))
             if rules.max_players == 2
@@ -1177,7 +1177,7 @@ def _gin_layoffs(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
                 "After a knock the defender lays down his own melds and lays off cards that fit the knocker's "
                 "melds, which lowers his deadwood. Never after gin."
             ),
-            cite=Cite(gin.outcome_source(rules, "layoff") + "; S4"),
+            cite=Cite("; ".join(dict.fromkeys((gin.outcome_source(rules, "layoff"), "S4")))),  # party: "S4" once
         ),
         w.p(
             msg("Layoffs here: {layoffs}."),

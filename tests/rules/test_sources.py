@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules import record
+from scorekeeper.rules import checker, gin, record, rulebook
+from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RecordInvalid
 
 ENGINE = Path(record.__file__).parent
@@ -143,3 +144,29 @@ def test_every_error_the_engine_builds_names_its_source() -> None:
         if len(call.args) < 3 and not any(k.arg in ("source", None) for k in call.keywords)
     ]
     assert not forgot, forgot
+
+
+def test_the_gin_pack_is_cited_with_one_source_wherever_it_is_broken() -> None:
+    """One 52-card pack, no Joker, one of each card: the deal's errors, the live meld check, the
+    checker and the rule book cite it alike (it was S4 here, S2, Setup there, S2, S4 in the checker)."""
+    cited: set[str] = set()
+    for rec in (
+        changed(GIN, "deals.0.hands.Ben.cards", ["JK", "3H", "4H", "6D", "6C", "8S", "10S", "KD", "AC", "5H"]),
+        changed(GIN, "deals.0.hands.Ben.cards", ["2S", "3H", "4H", "6D", "6C", "8S", "10S", "KD", "AC", "5H"]),
+        changed(GIN, "deals.0.upcard", "JK"),
+    ):
+        with pytest.raises(RecordInvalid) as info:
+            record.score_record(rec)
+        cited |= {e.source for e in info.value.errors}
+    for meld in ("3C 3C 4C", "JK 3C 4C"):
+        _, error = gin.check_meld([parse_card(t) for t in meld.split()])
+        assert error is not None
+        cited.add(error.source)
+    for cards in ("JK 4C 5C 9D 9H 9S JH QH KH 2S", "3C 3C 5C 9D 9H 9S JH QH KH 2S"):
+        verdict = checker.answer(checker.Question(kind="knock", upcard="7D", cards=cards))
+        cited |= {e["source"] for e in verdict.errors}
+    book = rulebook.book("oklahoma-gin", "standard")
+    [pack] = [p for s in book.sections for p in s.paragraphs if "One pack" in p.text]
+    assert pack.cite is not None
+    cited.add(pack.cite.source)
+    assert cited == {gin.SETUP_SOURCE}
