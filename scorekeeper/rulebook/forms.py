@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 
 from scorekeeper.rules import checker, profiles
 from scorekeeper.rules.errors import RecordError
+from scorekeeper.rules.messages import source_words
 from scorekeeper.table.games.forms import house_option_fields, house_options
 
 MAX_TEXT = checker.MAX_TEXT
@@ -140,7 +141,8 @@ class BookOptionsForm(forms.Form):
         for e in errors:
             name = (e.field or "").removeprefix("rules.options.")
             message = str(e.message)
-            text = message + (f" ({e.source})" if e.source and e.source not in message else "")
+            source = str(source_words(e.source))
+            text = message + (f" ({source})" if e.source and source not in message else "")
             if name in self.fields:
                 self.add_error(name, text)
                 names.add(name)

@@ -30,8 +30,9 @@ from typing import Any
 from . import cards as cardlib
 from . import gin, gin_search, profiles, record
 from .errors import RecordInvalid
-from .messages import N_, Msg, marked, meld_kind, msg, outcome_words
+from .messages import N_, Msg, marked, meld_kind, msg, outcome_words, source_words
 from .oklahoma import MeldCheck, check_meld, score_hand
+from .oklahoma_melds import SRC_MELD
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +93,8 @@ class Verdict:
     ok: bool | None = None  # True: yes/legal; False: no/illegal; None: just an answer
     said: Msg | None = None
     explained: list[Msg] = field(default_factory=list)
-    cites: list[dict[str, Any]] = field(default_factory=list)  # rule, value, source, basis (msg: the rule's message)
+    # rule, value, source, basis (msg: the rule's message; said: the source as a reader sees it)
+    cites: list[dict[str, Any]] = field(default_factory=list)
     melds: list[list[str]] = field(default_factory=list)
     deadwood: list[str] = field(default_factory=list)
     layoffs: list[str] = field(default_factory=list)
@@ -111,7 +113,16 @@ class Verdict:
         return [str(m) for m in self.explained]
 
     def cite(self, rule: Msg | str, source: str, basis: str = "source", value: str = "") -> None:
-        self.cites.append({"rule": str(rule), "source": source, "basis": basis, "value": value, "msg": rule})
+        self.cites.append(
+            {
+                "rule": str(rule),
+                "source": source,
+                "basis": basis,
+                "value": value,
+                "msg": rule,
+                "said": source_words(source),
+            }
+        )
 
     def error(
         self,
@@ -208,7 +219,7 @@ def _parse_gin_cards(text: str, v: Verdict, what: Msg) -> list[cardlib.Card] | N
             v.error(
                 msg("{what}: Oklahoma Gin is played with one 52-card pack, no Joker", what=what),
                 rule="cards",
-                source="S2, S4",
+                source=gin.SETUP_SOURCE,
                 cards=("JK",),
             )
             bad = True
@@ -217,7 +228,7 @@ def _parse_gin_cards(text: str, v: Verdict, what: Msg) -> list[cardlib.Card] | N
             v.error(
                 msg("{what}: {card} is entered twice, and the pack has one of each card", what=what, card=card.label),
                 rule="cards",
-                source="S2, S4",
+                source=gin.SETUP_SOURCE,
                 cards=(card.label,),
             )
             bad = True
@@ -241,7 +252,7 @@ def _hand_sizes(rules: profiles.Rules) -> tuple[int, ...]:
 
 def _knock(q: Question, rules: profiles.GinRules, v: Verdict) -> None:
     hand = _parse_gin_cards(q.cards, v, msg("hand"))
-    upcard = _read_upcard(q.upcard, v)
+    upcard = _read_upcard(q.upcard, rules, v)
     if hand is None or upcard is None:
         return
     sizes = _hand_sizes(rules)
@@ -250,7 +261,7 @@ def _knock(q: Question, rules: profiles.GinRules, v: Verdict) -> None:
     mask = gin_search.mask_of(c.index for c in hand)
     before_discard = len(hand) not in sizes
     limit = cardlib.knock_limit(upcard)
-    _cite_knock_limit(upcard, limit, v)
+    _cite_knock_limit(upcard, limit, rules, v)
     dead = _arrange(mask, before_discard, v)
     if before_discard and gin_search.best_deadwood(mask) == 0:
         _big_gin(mask, len(hand), rules, v)
@@ -299,10 +310,11 @@ def _may_not_knock(dead: int, limit: int, discard: str) -> Msg:
     return msg("No, you may not knock: least deadwood {dead}, over the limit of {limit}.", dead=dead, limit=limit)
 
 
-def _read_upcard(text: str, v: Verdict) -> cardlib.Card | None:
+def _read_upcard(text: str, rules: profiles.GinRules, v: Verdict) -> cardlib.Card | None:
     """The first upcard (it sets the knock limit), or None with the problem in the verdict."""
     if not text.strip():
-        v.error(msg("enter the first upcard: it sets the knock limit"), rule="knock limit", source="S2, S4")
+        limit = gin.outcome_source(rules, "limit")
+        v.error(msg("enter the first upcard: it sets the knock limit"), rule="knock limit", source=limit)
         return None
     try:
         upcard = cardlib.parse_card(text)
@@ -315,7 +327,7 @@ def _read_upcard(text: str, v: Verdict) -> cardlib.Card | None:
         )
         return None
     if upcard.is_joker:
-        v.error(msg("the upcard: Oklahoma Gin has no Joker"), rule="cards", source="S2, S4", cards=("JK",))
+        v.error(msg("the upcard: Oklahoma Gin has no Joker"), rule="cards", source=gin.SETUP_SOURCE, cards=("JK",))
         return None
     return upcard
 
@@ -332,7 +344,7 @@ def _knock_hand_size(hand: list[cardlib.Card], sizes: tuple[int, ...], rules: pr
             n=len(hand),
         ),
         rule="deal",
-        source="S2, S4" if rules.max_players > 2 else "S2",
+        source=gin.SETUP_SOURCE,
     )
     return False
 
@@ -345,11 +357,12 @@ def _sizes(sizes: list[int] | tuple[int, ...]) -> Msg:
     return words
 
 
-def _cite_knock_limit(upcard: cardlib.Card, limit: int, v: Verdict) -> None:
+def _cite_knock_limit(upcard: cardlib.Card, limit: int, rules: profiles.GinRules, v: Verdict) -> None:
     if upcard.rank == cardlib.ACE:
         v.cite(msg("Knock limit: an ace upcard means gin only"), "S4, BO", "source", str(msg("gin only")))
     else:
-        v.cite(msg("Knock limit: the upcard's points ({card})", card=upcard.label), "S2, S4", "source", str(limit))
+        said = msg("Knock limit: the upcard's points ({card})", card=upcard.label)
+        v.cite(said, gin.outcome_source(rules, "limit"), "source", str(limit))
 
 
 def _arrange(mask: int, before_discard: bool, v: Verdict) -> int:
@@ -464,7 +477,7 @@ def _knocker_melds(text: str, v: Verdict) -> tuple[list[int], set[cardlib.Card]]
             v.error(
                 msg("knocker's meld {i} uses a card of another meld", i=i),
                 rule="melds",
-                source="S2, S4",
+                source=gin.MELD_SOURCE,
                 cards=tuple(c.label for c in meld if c in used),
             )
             continue
@@ -477,7 +490,7 @@ def _knocker_melds(text: str, v: Verdict) -> tuple[list[int], set[cardlib.Card]]
                     i=i,
                 ),
                 rule="melds",
-                source="S2, S4",
+                source=gin.MELD_SOURCE,
                 cards=tuple(c.label for c in meld),
             )
             continue
@@ -500,7 +513,7 @@ def _defender_hand(
         v.error(
             msg("the defender's hand holds a card of the knocker's melds"),
             rule="cards",
-            source="S2, S4",
+            source=gin.SETUP_SOURCE,
             cards=tuple(clash),
         )
         return None
@@ -509,7 +522,7 @@ def _defender_hand(
         v.error(
             msg("the defender holds {sizes} cards, not {n}", sizes=_sizes(sizes), n=len(hand)),
             rule="deal",
-            source="S2, S4",
+            source=gin.SETUP_SOURCE,
         )
         return None
     return hand
@@ -521,7 +534,7 @@ def _defender_hand(
 def _meld(q: Question, rules: profiles.OklahomaRules, v: Verdict) -> None:
     tokens = cardlib.split_cards(q.cards)
     if not tokens:
-        v.error(msg("enter the cards of the meld, e.g. QS QH 2C=QD"), rule="melds", source="S0, S1 law 7")
+        v.error(msg("enter the cards of the meld, e.g. QS QH 2C=QD"), rule="melds", source=SRC_MELD)
         return
     _meld_result(check_meld(tokens, rules), v)
     if v.ok:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .messages import Msg
+from .messages import Msg, source_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +65,7 @@ class RecordError:
         text += f"{cards} — " if cards else ""
         text += str(self.message)
         if self.source:
-            text += f" ({self.source})"
+            text += f" ({source_words(self.source)})"
         return text
 
 

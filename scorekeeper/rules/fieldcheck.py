@@ -22,7 +22,7 @@ from typing import Any
 from .cards import CardError, Token, parse_card, parse_token, split_cards
 from .errors import RecordError
 from .games import Game, MeldVerdict, game
-from .messages import Msg, in_force, meld_kind, msg, nmsg
+from .messages import Msg, in_force, meld_kind, msg, nmsg, source_words
 from .profiles import Rules
 
 log = logging.getLogger(__name__)
@@ -102,11 +102,9 @@ def split_differs(melded: list[str], melds: list[list[str]]) -> Msg | None:
 
 
 def source_text(source: Any) -> str:
-    """A source as cited ("S2, Scoring 4", as the sources name themselves), or the engine's own
-    "ruling" or "house option", in the language in force."""
-    if str(source) in ("ruling", "house option"):
-        return in_force().gettext(str(source))
-    return str(source)
+    """A source as cited, in the language in force (``messages.source_words``: "S1 law 12" is "S1
+    Regel 12" in German; the engine's own "ruling" or "house option" translated)."""
+    return str(source_words(str(source)))
 
 
 def error_cite(rule: Any, source: Any) -> str:

@@ -276,7 +276,7 @@ class GinGame:
         kind, problem = gin.check_meld([t.card for t in tokens])
         labels = tuple(t.card.label for t in tokens)
         if problem:
-            return MeldVerdict(ok=False, labels=labels, errors=(RecordError(problem),))
+            return MeldVerdict(ok=False, labels=labels, errors=(problem,))
         return MeldVerdict(ok=True if kind else None, kind=kind or "", labels=labels)
 
     def check_split(self, tokens: Sequence[Token], rules: Rules) -> None:

@@ -14,7 +14,7 @@ columns, each settled as a game of its own (``_enter_in_columns``, ``_column_res
 a deal's points for a player are what it adds to his columns together (a hand entered in two
 columns adds its points twice, with a line for each); the match's running totals and final
 tallies are the sums of the three columns'; the match goes to the player with the larger sum of
-finals once all three are closed.
+finals once all three are closed (equal sums: to the player who won more columns).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from . import gin_search as search
 from .caches import cached
 from .cards import CARD_BY_INDEX, Card, CardError, Suit, knock_limit, parse_card
 from .errors import RecordError, RecordInvalid
-from .messages import N_, Msg, msg, nmsg
+from .messages import N_, Msg, msg, nmsg, source_words
 from .players import first_dealer_errors
 from .profiles import Citation, GinRules
 from .results import (
@@ -61,6 +61,7 @@ _OUTCOME_SOURCE = {
 }
 MELD_RULE = N_("meld")
 MELD_SOURCE = "S2, Gameplay 3; S4"
+SETUP_SOURCE = "S2, Setup; S4"  # the pack (52 cards, no Joker, one of each) and the cards dealt
 HOLLYWOOD_SOURCE = "AR, HW"
 COLUMNS = 3  # Hollywood: three games at once
 
@@ -72,22 +73,16 @@ def outcome_source(rules: GinRules, what: str) -> str:
 
 def _cited(cited: Citation) -> Msg:
     """A citation as a note prints it: "S2, Scoring 4", "ruling" (never "ruling (ruling)"), "house option";
-    the words "ruling" and "house option" in the reader's language."""
-    if cited.source in ("ruling", "house option"):
-        return msg("{source}", source=_source(cited))
-    if cited.basis == "ruling":
-        return msg("{source} (ruling)", source=cited.source)
-    return msg("{source}", source=cited.source)
+    its words in the reader's language (``source_words``)."""
+    if cited.basis == "ruling" and cited.source not in ("ruling", "house option"):
+        return msg("{source} (ruling)", source=source_words(cited.source))
+    return source_words(cited.source)
 
 
-def _source(cited: Citation) -> Msg | str:
-    """A citation's source as a note's parameter: as the source names itself ("S2, Scoring 4"), or the
-    engine's own "ruling" and "house option" in the reader's language."""
-    if cited.source == "ruling":
-        return msg("ruling")
-    if cited.source == "house option":
-        return msg("house option")
-    return cited.source
+def _source(cited: Citation) -> Msg:
+    """A citation's source as a note's parameter, its words in the reader's language ("S2, Scoring 4",
+    "ruling", "house option")."""
+    return source_words(cited.source)
 
 
 def _points(n: int) -> Msg:
@@ -144,17 +139,18 @@ def meld_problem(m: int) -> Msg | None:
     return msg("not a meld: a set is 3 or 4 cards of one rank, a run 3 or more cards in order of one suit")
 
 
-def check_meld(cards: Sequence[Card]) -> tuple[str | None, Msg | None]:
+def check_meld(cards: Sequence[Card]) -> tuple[str | None, RecordError | None]:
     """A live check of one meld as entered: ("set" or "run", None) when legal, else (None, what is
-    wrong with the rule and its source)."""
+    wrong with it, the rule it breaks and its source)."""
     if len(set(cards)) != len(cards):
-        return None, msg("a card is named twice in this meld: the pack has one of each — S2, Setup")
+        said = msg("a card is named twice in this meld: the pack has one of each")
+        return None, RecordError(said, rule=N_("cards"), source=SETUP_SOURCE)
     if any(c.is_joker for c in cards):
-        return None, msg("Oklahoma Gin is played without the Joker — S2, Setup; S4")
+        return None, RecordError(msg("Oklahoma Gin is played without the Joker"), rule=N_("cards"), source=SETUP_SOURCE)
     mask = search.mask_of(c.index for c in cards)
     problem = meld_problem(mask)
     if problem:
-        return None, msg("{problem} — {rule}, {source}", problem=problem, rule=MELD_RULE, source=MELD_SOURCE)
+        return None, RecordError(problem, rule=MELD_RULE, source=MELD_SOURCE)
     return search.meld_kind(mask), None
 
 
@@ -193,7 +189,7 @@ class _Report:
         message: Msg,
         rule: str,
         *,
-        source: str = "",
+        source: str,
         player: str | None = None,
         cards: Sequence[str] = (),
         field: str | None = None,
@@ -217,7 +213,13 @@ def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report
     """The cards of a list as entered, as bit indices; a bad, Joker or repeated card is an error
     and left out. None when ``raw`` is not a list."""
     if not isinstance(raw, list):
-        report.add(msg("'{where}' must be a list of cards", where=where), N_("format"), player=player, field=where)
+        report.add(
+            msg("'{where}' must be a list of cards", where=where),
+            N_("format"),
+            source="RECORD.md",
+            player=player,
+            field=where,
+        )
         return None
     out = []
     for text in raw:
@@ -230,7 +232,7 @@ def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report
             report.add(
                 msg("the Joker is not in the Oklahoma Gin pack (one 52-card pack, no Joker)"),
                 N_("pack"),
-                source="S4",
+                source=SETUP_SOURCE,
                 player=player,
                 cards=("JK",),
                 field=where,
@@ -254,7 +256,7 @@ def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report
             report.add(
                 twice,
                 N_("pack"),
-                source="S2, Setup",
+                source=SETUP_SOURCE,
                 player=player,
                 cards=(LABELS[index],),
                 field=where,
@@ -335,7 +337,11 @@ def _parse_upcard(rules: GinRules, raw: Mapping[Any, Any], report: _Report) -> C
         return None
     if index == _JOKER:
         report.add(
-            msg("the Joker is not in the Oklahoma Gin pack"), N_("pack"), source="S4", cards=("JK",), field="upcard"
+            msg("the Joker is not in the Oklahoma Gin pack"),
+            N_("pack"),
+            source=SETUP_SOURCE,
+            cards=("JK",),
+            field="upcard",
         )
         return None
     return CARD_BY_INDEX[index]
@@ -347,6 +353,7 @@ def _parse_knocker(rules: GinRules, players: tuple[str, ...], raw: Mapping[Any, 
         report.add(
             msg("the knocker {knocker} is not one of the players", knocker=repr(knocker)),
             N_("knocker"),
+            source="RECORD.md",
             field="knocker",
         )
         knocker = None
@@ -366,7 +373,13 @@ def _parse_knocker(rules: GinRules, players: tuple[str, ...], raw: Mapping[Any, 
 def _parse_big_gin(rules: GinRules, name: str, entry: Mapping[Any, Any], is_knocker: bool, report: _Report) -> bool:
     big = entry.get("big_gin", False)
     if not isinstance(big, bool):
-        report.add(msg("'big_gin' is true or false"), N_("format"), player=name, field=f"hands.{name}.big_gin")
+        report.add(
+            msg("'big_gin' is true or false"),
+            N_("format"),
+            source="RECORD.md",
+            player=name,
+            field=f"hands.{name}.big_gin",
+        )
         big = False
     if big and not is_knocker:
         report.add(
@@ -403,6 +416,7 @@ def _parse_spread(
         report.add(
             msg("'melds' must be a list of melds (each a list of cards)"),
             N_("format"),
+            source="RECORD.md",
             player=name,
             field=f"{base}.melds",
         )
@@ -446,7 +460,11 @@ def _parse_hand(
     base = f"hands.{name}"
     if not isinstance(entry, Mapping):
         report.add(
-            msg("a hand is an object with 'cards', or 'melds' and 'deadwood'"), N_("format"), player=name, field=base
+            msg("a hand is an object with 'cards', or 'melds' and 'deadwood'"),
+            N_("format"),
+            source="RECORD.md",
+            player=name,
+            field=base,
         )
         return None
     for k in entry:
@@ -485,7 +503,7 @@ def _parse_hand(
 def _count_ok(rules: GinRules, hand: Hand, count: int, size: int, is_knocker: bool, report: _Report) -> bool:
     """Does the hand hold as many cards as the deal gives (the knocker: one more before his discard)?"""
     name = hand.player
-    rule, source = N_("cards dealt"), "S2, Setup; S4"
+    rule, source = N_("cards dealt"), SETUP_SOURCE
     if is_knocker and hand.big_gin:
         if count == size + 1:
             return True
@@ -536,13 +554,16 @@ def _parse_hands(
             report.add(msg("the deal has no 'hands'"), N_("format"), source="RECORD.md", field="hands")
         hands_raw = {}
     if not isinstance(hands_raw, Mapping):
-        report.add(msg("'hands' must be an object with one entry per player"), N_("format"), field="hands")
+        report.add(
+            msg("'hands' must be an object with one entry per player"), N_("format"), source="RECORD.md", field="hands"
+        )
         hands_raw = {}
     for name in hands_raw:
         if name not in players:
             report.add(
                 msg("'hands' names {name}, who is not one of the players", name=repr(name)),
                 N_("format"),
+                source="RECORD.md",
                 player=str(name),
                 field=f"hands.{name}",
             )
@@ -556,6 +577,7 @@ def _parse_hands(
                 report.add(
                     msg("no hand for {name}: every player's cards are needed", name=name),
                     N_("format"),
+                    source="RECORD.md",
                     player=name,
                     field=f"hands.{name}",
                 )
@@ -579,7 +601,7 @@ def _parse_deal(
     report = _Report(number, errors)
     start = len(errors)
     if not isinstance(raw, Mapping):
-        report.add(msg("a deal is an object with 'upcard', 'knocker' and 'hands'"), N_("format"))
+        report.add(msg("a deal is an object with 'upcard', 'knocker' and 'hands'"), N_("format"), source="RECORD.md")
         return None
     _check_deal_keys(raw, report)
     upcard = _parse_upcard(rules, raw, report)
@@ -709,12 +731,9 @@ def _gin_bonus_line(label: str, bonus: int, penalty: bool, cited: Citation) -> L
     )
 
 
-def _knock_line(deadwood: int, knock: int, source: str, defender: str | None = None) -> Line:
-    """A knock won: the defender's deadwood less the knocker's (``defender`` named when there are several)."""
-    if defender is None:
-        label = msg("knock: {deadwood} − {knock}", deadwood=deadwood, knock=knock)
-    else:
-        label = msg("knock: {deadwood} − {knock} ({defender})", deadwood=deadwood, knock=knock, defender=defender)
+def _knock_line(deadwood: int, knock: int, source: str) -> Line:
+    """A knock won: the defender's deadwood less the knocker's."""
+    label = msg("knock: {deadwood} − {knock}", deadwood=deadwood, knock=knock)
     return Line(label=label, points=deadwood - knock, rule=N_("knock"), source=source)
 
 
@@ -841,35 +860,14 @@ def _settle_undercut_penalty(
 
 
 def _settle_undercut(
-    rules: GinRules,
-    knocker: str,
-    defenders: list[str],
-    sides: Mapping[str, _Arrangement],
-    lines: dict[str, list[Line]],
-    notes: list[Msg],
+    rules: GinRules, knocker: str, defender: str, sides: Mapping[str, _Arrangement], lines: dict[str, list[Line]]
 ) -> str:
-    """Points to the hand's winner: each defender settles with the knocker (two players: the one
-    defender). Returns the hand's winner, the defender with the least deadwood."""
-    knock = sides[knocker].points
-    cited = rules.cite("undercut_bonus")
-    best = min(sides[d].points for d in defenders)
-    winner = next(d for d in defenders if sides[d].points == best)
-    if len(defenders) > 1:
-        notes.append(
-            msg(
-                "more than two players scoring to the winner: each defender settles with the knocker on his own "
-                "(ruling)"
-            )
-        )
-    for d in defenders:
-        deadwood = sides[d].points
-        if deadwood <= knock:
-            lines[d].append(_undercut_line(knock, deadwood, outcome_source(rules, "undercut")))
-            lines[d].append(_undercut_bonus_line(rules.undercut_bonus, cited))
-        else:
-            named = d if len(defenders) > 1 else None
-            lines[knocker].append(_knock_line(deadwood, knock, outcome_source(rules, "knock"), named))
-    return winner
+    """Points to the hand's winner (two players, ``setup_errors``): the defender scores the difference
+    and the undercut bonus. Returns the hand's winner, the defender."""
+    knock, deadwood = sides[knocker].points, sides[defender].points
+    lines[defender].append(_undercut_line(knock, deadwood, outcome_source(rules, "undercut")))
+    lines[defender].append(_undercut_bonus_line(rules.undercut_bonus, rules.cite("undercut_bonus")))
+    return defender
 
 
 def _apply_multiplier(
@@ -912,7 +910,8 @@ def _settle(
         if rules.penalty:
             winner = _settle_undercut_penalty(rules, players, knocker, defenders, sides, lines, notes)
         else:
-            winner = _settle_undercut(rules, knocker, defenders, sides, lines, notes)
+            [defender] = defenders
+            winner = _settle_undercut(rules, knocker, defender, sides, lines)
     points = _apply_multiplier(rules, players, multiplier, lines)
     return _Settlement(outcome=outcome, points=points, lines=lines, winner=winner, notes=notes)
 
@@ -941,7 +940,7 @@ def _upcard_notes(rules: GinRules, upcard: Card, limit: int, multiplier: int) ->
                 "knock limit {limit} (upcard {upcard}: its point value, pictures 10) — {source}",
                 limit=limit,
                 upcard=upcard.label,
-                source=outcome_source(rules, "limit"),
+                source=source_words(outcome_source(rules, "limit")),
             )
         )
     if upcard.suit is Suit.SPADES:
@@ -1203,8 +1202,10 @@ def _name(players: tuple[str, ...], seat: int | None) -> str | None:
 
 
 def setup_errors(rules: GinRules, players: Sequence[str]) -> list[RecordError]:
-    """What these rules refuse for these players before any deal: Hollywood scoring is for two
-    players scoring to the hand's winner."""
+    """What these rules refuse for these players before any deal (RULES.md §2, rulings): scoring to
+    the hand's winner is for two players (three or four play ``party``, penalty points), and so is
+    Hollywood, which is not played with penalty points; penalty points take no game bonus, box bonus
+    or shutout."""
     errors: list[RecordError] = []
     if rules.hollywood and len(players) != 2:
         errors.append(
@@ -1230,7 +1231,54 @@ def setup_errors(rules: GinRules, players: Sequence[str]) -> list[RecordError]:
                 field="rules.options.hollywood",
             )
         )
+    if rules.penalty:
+        errors += _penalty_setup_errors(rules)
+    if not rules.penalty and len(players) > 2:
+        errors.append(
+            RecordError(
+                msg(
+                    "scoring to the hand's winner ('scoring': 'winner') is for two players; this game has {count}: "
+                    "play 'party', penalty points, with three or four",
+                    count=len(players),
+                ),
+                rule=N_("scoring"),
+                source="ruling",
+                field="rules.options.scoring" if "scoring" in rules.overridden else "rules.profile",
+            )
+        )
     return errors
+
+
+def _penalty_setup_errors(rules: GinRules) -> list[RecordError]:
+    """Penalty scoring has no game bonus, no box bonus and no shutout (RULES.md §2, ruling: S4 pays
+    none): rules that set one are refused, not played as if they did not."""
+    refused: list[tuple[str, Msg]] = []
+    if rules.game_bonus:
+        refused.append(
+            (
+                "game_bonus",
+                msg(
+                    "penalty scoring has no game bonus (S4 pays none): 'game_bonus' must be 0, not {value}",
+                    value=rules.game_bonus,
+                ),
+            )
+        )
+    if rules.box_bonus:
+        refused.append(
+            (
+                "box_bonus",
+                msg(
+                    "penalty scoring has no box bonus (S4 pays none): 'box_bonus' must be 0, not {value}",
+                    value=rules.box_bonus,
+                ),
+            )
+        )
+    if rules.shutout:
+        refused.append(("shutout", msg("penalty scoring has no shutout (S4 pays none): 'shutout' must be off")))
+    return [
+        RecordError(message, rule=N_("scoring"), source="ruling", field=f"rules.options.{name}")
+        for name, message in refused
+    ]
 
 
 def begin(rules: GinRules, players: Sequence[str], first_dealer: str | None = None) -> Standing:
@@ -1314,8 +1362,8 @@ def _score_checked(
                         winner=str(_name(players, standing.winner)),
                         ended_on=str(standing.ended_on),
                     ),
-                    rule=N_("game end"),
-                    source=outcome_source(rules, "game"),
+                    rule=N_("end of the game"),
+                    source=HOLLYWOOD_SOURCE if rules.hollywood else rules.cite("target").source,
                     deal=number,
                 )
             ]
@@ -1330,8 +1378,12 @@ def play(
     rules: GinRules, players: Sequence[str], standing: Standing, deal: Any, number: int
 ) -> tuple[DealResult, Standing]:
     """Check and score deal ``number`` from ``standing``: its result and where the game stands
-    after it. Raises RecordInvalid with every error of the deal (a deal after the game ended is one)."""
+    after it. Raises RecordInvalid with every error of the deal (a deal after the game ended is one), or
+    with what the rules refuse for these players (``setup_errors``, as ``begin`` does)."""
     players = tuple(players)
+    refused = setup_errors(rules, players)
+    if refused:
+        raise RecordInvalid(refused)
     scored, knocker = _score_checked(rules, players, standing, deal, number)
     entry = _enter_in_columns(rules, players, standing, scored, number) if rules.hollywood else None
     if entry is not None:
@@ -1428,7 +1480,7 @@ def _entry_notes(
                 winner=winner,
                 points=_points(points),
                 columns=_joined(shown),
-                source=HOLLYWOOD_SOURCE,
+                source=source_words(HOLLYWOOD_SOURCE),
             )
         )
     else:
@@ -1439,7 +1491,7 @@ def _entry_notes(
                 winner=winner,
                 points=_points(points),
                 column=shown[0],
-                source=HOLLYWOOD_SOURCE,
+                source=source_words(HOLLYWOOD_SOURCE),
             )
         )
     for number in shown:
@@ -1498,14 +1550,22 @@ def _enter_in_columns(
     match_winner = None
     if all(c.winner is not None for c in columns):
         match_winner, sums = _match_winner(rules, players, columns)
-        notes.append(
-            msg(
+        score = _scores(players, [sums[p] for p in players])
+        if len(set(sums.values())) == 1:
+            said = msg(
+                "Hollywood: all three columns are closed: the sums of the three columns' final tallies are equal "
+                "({score}), so {winner}, who won more columns, wins the match (ruling)",
+                winner=match_winner,
+                score=score,
+            )
+        else:
+            said = msg(
                 "Hollywood: all three columns are closed: {winner} wins the match with the larger sum of the "
                 "three columns' final tallies ({score}) (ruling)",
                 winner=match_winner,
-                score=_scores(players, [sums[p] for p in players]),
+                score=score,
             )
-        )
+        notes.append(said)
     scored = replace(scored, players={**scored.players, winner: won}, notes=notes)
     return _ColumnEntry(scored=scored, entered=tuple(shown), columns=tuple(columns), match_winner=match_winner)
 
@@ -1566,7 +1626,7 @@ def _add_bonus_lines(
     lines: dict[str, list[Line]],
 ) -> None:
     """The end-of-game bonuses of points scoring: shutout, game bonus, boxes."""
-    if rules.shutout and all(totals[p] == 0 for p in players if p != winner):
+    if rules.shutout and all(totals[p] <= 0 for p in players if p != winner):  # on 0 or less (ruling)
         cited = rules.cite("shutout")
         lines[winner].append(
             Line(
@@ -1619,13 +1679,11 @@ def _final(
         label = msg("game total (penalty points)") if rules.penalty else msg("game total")
         lines[p].append(Line(label=label, points=totals[p], rule=N_("game total"), source=source))
     if rules.penalty:
-        if rules.game_bonus or rules.box_bonus or rules.shutout:
-            notes.append(msg("game bonus, box bonus and shutout are not used with penalty scoring (ruling)"))
         notes.append(
             msg(
                 "the game ends when someone reaches {target} penalty points; the lowest total wins ({source})",
                 target=rules.target,
-                source=rules.cite("target").source,
+                source=source_words(rules.cite("target").source),
             )
         )
     else:
@@ -1649,7 +1707,7 @@ def conclude(rules: GinRules, players: Sequence[str], standing: Standing, deals:
                 "Hollywood: three games scored at once, each settled on its own (game bonus, boxes for the hands "
                 "won in it, shutout) — {source}; the match's totals and final are the sums of the three "
                 "columns', and the match goes to the player with the larger sum of finals (ruling)",
-                source=HOLLYWOOD_SOURCE,
+                source=source_words(HOLLYWOOD_SOURCE),
             )
         )
         if standing.ended_on is not None:
@@ -1681,5 +1739,7 @@ def score_game(rules: GinRules, players: Sequence[str], deals: Any, first_dealer
     before it) but no longer scored."""
     players = tuple(players)
     if not isinstance(deals, list):
-        raise RecordInvalid([RecordError(msg("'deals' must be a list"), rule=N_("format"), field="deals")])
+        raise RecordInvalid(
+            [RecordError(msg("'deals' must be a list"), rule=N_("format"), source="RECORD.md", field="deals")]
+        )
     return fold_deals(play, conclude, rules, players, begin(rules, players, first_dealer), deals)

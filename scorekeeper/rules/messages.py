@@ -19,6 +19,7 @@ Extraction: ``msg``, ``nmsg`` and ``N_`` mark ids for ``xgettext`` (keywords ``m
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
@@ -175,6 +176,34 @@ _MELD_KINDS: dict[str, Msg] = {"set": msg("set"), "sequence": msg("sequence"), "
 def outcome_words(outcome: str) -> Msg:
     """How a deal ended, as players say it: ``went out``, ``stock ran out``, ``knock``, ``big gin``."""
     return _OUTCOMES.get(outcome) or msg("{item}", item=outcome.replace("_", " "))
+
+
+_LAWS = re.compile(r"(?P<code>.+) (?P<word>laws?) (?P<numbers>\d+(?:, \d+)*)")
+
+
+def source_words(source: str) -> Msg:
+    """A source as a reader sees it (``Line.source``, ``RecordError.source``, a knob's citation): the
+    one place a source is said. Its words are in the language in force ("S1 law 12" is "S1 Regel 12"
+    in German, "ruling" "Auslegung"); its codes, section names and numbers stay as the texts write them
+    ("S2, Scoring 3"). Parts joined by "; " are each said so. In English it is the source exactly."""
+    said: list[Msg] = []
+    for part in source.split("; "):
+        laws = _LAWS.fullmatch(part)
+        if part == "ruling":
+            said.append(msg("ruling"))
+        elif part == "house option":
+            said.append(msg("house option"))
+        elif laws and laws["word"] == ("law" if "," not in laws["numbers"] else "laws"):
+            n = laws["numbers"].count(",") + 1
+            said.append(
+                nmsg("{code} law {numbers}", "{code} laws {numbers}", n, code=laws["code"], numbers=laws["numbers"])
+            )
+        else:
+            said.append(msg("{item}", item=part))
+    joined = said[0]
+    for item in said[1:]:
+        joined = msg("{first}; {next}", first=joined, next=item)
+    return joined
 
 
 def meld_kind(kind: str) -> Msg:

@@ -54,6 +54,8 @@ SRC_PACK = "S0; S1 law 1"
 SRC_OUT = "S0; S1 law 6"
 
 SRC_MISDEAL = "S1 law 4"
+# Every player who did not go out holds a card: RULES.md states it (§1), one source wherever it is broken.
+SRC_CARDS_IN_HAND = "RULES.md §1"
 
 _second = itemgetter(1)
 
@@ -271,7 +273,7 @@ def _check_holds_a_card(name: str, raw: object, report: _Report, out: str | None
     """A player who did not go out holds at least one card at the end of the deal, whatever he
     melded (RULES.md §1): a player whose hand empties has gone out. No cards at all is an entry
     error, not a score of 0; melds and nothing held is an entry error on ``held``. With the stock
-    out nobody went out, so every player holds a card (a ruling: RULES.md §1 read for that case)."""
+    out nobody went out, so every player holds a card. One rule: each refusal cites it alike."""
     if not _is_mapping(raw):
         return  # reported as a format error
     melds, melded, held = raw.get("melds", []), raw.get("melded", []), raw.get("held", [])
@@ -283,7 +285,7 @@ def _check_holds_a_card(name: str, raw: object, report: _Report, out: str | None
         report.add(
             msg("{name} has no cards: every player who did not go out holds at least one card", name=name),
             CARDS_IN_HAND,
-            "S0",
+            SRC_CARDS_IN_HAND,
             player=name,
             field=f"hands.{name}",
         )
@@ -294,7 +296,6 @@ def _check_holds_a_card(name: str, raw: object, report: _Report, out: str | None
             "so every player still holds at least one card",
             name=name,
         )
-        source = "ruling"
     else:
         message = msg(
             "{name} melded every card and holds none, but {out} went out: every player who did not "
@@ -302,8 +303,7 @@ def _check_holds_a_card(name: str, raw: object, report: _Report, out: str | None
             name=name,
             out=out,
         )
-        source = "RULES.md §1"
-    report.add(message, CARDS_IN_HAND, source, player=name, field=f"hands.{name}.held")
+    report.add(message, CARDS_IN_HAND, SRC_CARDS_IN_HAND, player=name, field=f"hands.{name}.held")
 
 
 def _check_hand(
@@ -920,7 +920,7 @@ def score_game(
     players = tuple(players)
     errors = _players_errors(rules, players, first_dealer)
     if not isinstance(deals, (list, tuple)):
-        errors.append(RecordError(msg("'deals' must be a list"), rule=FORMAT, field="deals"))
+        errors.append(RecordError(msg("'deals' must be a list"), rule=FORMAT, source="RECORD.md", field="deals"))
     if errors:
         raise RecordInvalid(errors)
     standing = _start(players, first_dealer)

@@ -20,18 +20,26 @@ def player_errors(players: Any) -> list[RecordError]:
     """What is wrong with a list of player names in seat order (nothing: an empty list)."""
     if not is_name_list(players):
         return [
-            RecordError(msg("'players' must be a list of names in seat order"), rule=N_("players"), field="players")
+            RecordError(
+                msg("'players' must be a list of names in seat order"),
+                rule=N_("players"),
+                source="RECORD.md",
+                field="players",
+            )
         ]
     errors: list[RecordError] = []
     seen: set[str] = set()
     for name in players:
         if not name.strip():
-            errors.append(RecordError(msg("a player's name is empty"), rule=N_("players"), field="players"))
+            errors.append(
+                RecordError(msg("a player's name is empty"), rule=N_("players"), source="RECORD.md", field="players")
+            )
         elif name != name.strip():
             errors.append(
                 RecordError(
                     msg("the name {name} begins or ends with a space", name=repr(name)),
                     rule=N_("players"),
+                    source="RECORD.md",
                     player=name,
                     field="players",
                 )
@@ -45,6 +53,7 @@ def player_errors(players: Any) -> list[RecordError]:
                         limit=MAX_PLAYER_NAME,
                     ),
                     rule=N_("players"),
+                    source="RECORD.md",
                     field="players",
                 )
             )
@@ -53,13 +62,16 @@ def player_errors(players: Any) -> list[RecordError]:
                 RecordError(
                     msg("'{name}' is named twice: player names must be unique", name=name),
                     rule=N_("players"),
+                    source="RECORD.md",
                     player=name,
                     field="players",
                 )
             )
         seen.add(name.casefold())
     if len(players) < 2:
-        errors.append(RecordError(msg("a game needs 2 or more players"), rule=N_("players"), field="players"))
+        errors.append(
+            RecordError(msg("a game needs 2 or more players"), rule=N_("players"), source="RECORD.md", field="players")
+        )
     return errors
 
 
@@ -69,6 +81,7 @@ def first_dealer_errors(players: Any, first_dealer: Any) -> list[RecordError]:
             RecordError(
                 msg("the first dealer {dealer} is not one of the players", dealer=repr(first_dealer)),
                 rule=N_("players"),
+                source="RECORD.md",
                 field="first_dealer",
             )
         ]

@@ -23,7 +23,9 @@ OUTCOME = "points"
 KEYS = ("points", "winner")
 RULE = N_("points only, not checked")
 SOURCE = "ruling"
+FORM, FORMAT = "RECORD.md", N_("format")  # a fault in the deal's form (RULES.md §3; this deal: docs/record.md)
 MOST = 100_000  # no deal of either game comes near it
+END = N_("end of the game")  # the rule a deal after the game's end breaks, in both games
 
 # A game's end after a deal: (the winner's seat or None, notes), from the totals by seat.
 GameEnd = Callable[[Any, tuple[str, ...], tuple[int, ...]], tuple[int | None, list[Msg]]]
@@ -39,14 +41,21 @@ def _errors(
 ) -> list[RecordError]:
     errors: list[RecordError] = []
 
-    def add(message: Msg, field: str | None = None, player: str | None = None) -> None:
-        errors.append(RecordError(message, rule=RULE, source=SOURCE, deal=number, player=player, field=field))
+    def add(
+        message: Msg, field: str | None = None, player: str | None = None, source: str = FORM, rule: str = FORMAT
+    ) -> None:
+        errors.append(RecordError(message, rule=rule, source=source, deal=number, player=player, field=field))
 
     for key in deal:
         if key not in KEYS:
             add(msg("unknown key '{key}': a points-only deal has 'points' and 'winner'", key=str(key)), str(key))
     if getattr(rules, "hollywood", False):
-        add(msg("a Hollywood game scores each deal in three columns from its cards: enter the cards"), "points")
+        add(
+            msg("a Hollywood game scores each deal in three columns from its cards: enter the cards"),
+            "points",
+            source=SOURCE,  # RULES.md §2, Hollywood's rulings
+            rule=N_("hollywood"),
+        )
     points = deal.get("points")
     if not isinstance(points, Mapping):
         add(msg("'points' gives each player's points: an object with one number per player"), "points")
@@ -56,7 +65,9 @@ def _errors(
                 add(msg("'{name}' is not one of the players", name=str(name)), f"points.{name}", str(name))
         for name in players:
             value = points.get(name)
-            if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MOST:
+            if name not in points:
+                add(msg("{name} has no points in this deal", name=name), f"points.{name}", name)
+            elif isinstance(value, bool) or not isinstance(value, int) or abs(value) > MOST:
                 add(
                     msg("{name}'s points must be a whole number (up to {most:,} either way)", name=name, most=MOST),
                     f"points.{name}",
@@ -66,7 +77,11 @@ def _errors(
     if winner is not None and winner not in players:
         add(msg("'winner' is {value}, not one of the players", value=repr(winner)), "winner")
     if standing.ended_on is not None:
-        add(msg("the game ended on deal {deal}: no deal follows it", deal=standing.ended_on))
+        add(
+            msg("the game ended on deal {deal}: no deal follows it", deal=standing.ended_on),
+            source=rules.cite("target").source,  # as each game cites a deal after its end
+            rule=END,
+        )
     return errors
 
 

@@ -389,8 +389,8 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
                 bool,
                 N_("Shutout doubles"),
                 N_(
-                    "House option: a game won with the loser on 0 doubles the winner's points from hands; the box "
-                    "and game bonuses are added after, not doubled (GC)."
+                    "House option: a game won with the loser on 0 or less doubles the winner's points from hands; "
+                    "the box and game bonuses are added after, not doubled (GC)."
                 ),
                 {
                     p: _r(False, N_("a house option; off unless the table plays it (GC)"))
@@ -434,7 +434,8 @@ KNOBS: Mapping[str, tuple[Knob, ...]] = MappingProxyType(
                 str,
                 N_("Scoring"),
                 N_(
-                    "'winner': the hand's winner scores; 'penalty': each loser takes penalty points, lowest total wins."
+                    "'winner': the hand's winner scores (two players); 'penalty': each loser takes penalty points, "
+                    "lowest total wins."
                 ),
                 {
                     "standard": _s("winner", "S2"),
@@ -590,6 +591,7 @@ def resolve(game: str, profile: str, options: Mapping[str, Any] | None = None) -
                 RecordError(
                     msg("'rules.options' must be an object of knob names and values"),
                     rule="options",
+                    source="RECORD.md",
                     field="rules.options",
                 )
             ]
@@ -617,6 +619,7 @@ def _check_game_and_profile(game: str, profile: str) -> None:
                 RecordError(
                     msg("unknown game '{game}': the game is 'oklahoma' or 'oklahoma-gin'", game=game),
                     rule="game",
+                    source="RECORD.md",
                     field="game",
                 )
             ]
@@ -633,6 +636,7 @@ def _check_game_and_profile(game: str, profile: str) -> None:
                         names=names,
                     ),
                     rule="profile",
+                    source="RECORD.md",
                     field="rules.profile",
                 )
             ]
@@ -654,12 +658,15 @@ def _option_problem(game: str, profile: str, name: str, value: Any) -> RecordErr
                 known=known,
             ),
             rule="options",
+            source="RECORD.md",
             field=field,
         )
     problem = k.check(value)
     if problem:
-        return RecordError(problem, rule="options", field=field)
+        return RecordError(problem, rule="options", source="RECORD.md", field=field)
     least = PROFILES[game][profile].min_players
     if name == "max_players" and value < least:
-        return RecordError(msg("'max_players' must be at least {least}", least=least), rule="options", field=field)
+        return RecordError(
+            msg("'max_players' must be at least {least}", least=least), rule="options", source="RECORD.md", field=field
+        )
     return None

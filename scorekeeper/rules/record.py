@@ -29,7 +29,7 @@ def check_text(data: Any) -> None:
     try:
         json.dumps(data, ensure_ascii=False).encode()
     except UnicodeEncodeError:
-        raise RecordInvalid([RecordError(HALF_CHARACTER, rule="format")]) from None
+        raise RecordInvalid([RecordError(HALF_CHARACTER, rule="format", source="RECORD.md")]) from None
 
 
 def parse_json(text: str | bytes) -> Any:
@@ -47,16 +47,19 @@ def parse_json(text: str | bytes) -> Any:
                         column=exc.colno,
                     ),
                     rule="format",
+                    source="RECORD.md",
                 )
             ]
         ) from None
     except UnicodeDecodeError:
-        raise RecordInvalid([RecordError(msg("not valid JSON: the file is not UTF-8 text"), rule="format")]) from None
+        raise RecordInvalid(
+            [RecordError(msg("not valid JSON: the file is not UTF-8 text"), rule="format", source="RECORD.md")]
+        ) from None
     except ValueError:  # Python reads integers of at most 4,300 digits (sys.get_int_max_str_digits)
-        raise RecordInvalid([RecordError(HUGE_NUMBER, rule="format")]) from None
+        raise RecordInvalid([RecordError(HUGE_NUMBER, rule="format", source="RECORD.md")]) from None
     except RecursionError:
         raise RecordInvalid(
-            [RecordError(msg("not a game record: the JSON is nested too deeply"), rule="format")]
+            [RecordError(msg("not a game record: the JSON is nested too deeply"), rule="format", source="RECORD.md")]
         ) from None
     check_text(data)
     return data
@@ -82,7 +85,7 @@ def new_record(
 def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list[Any], str | None]:
     """Check everything but the deals; return (rules, players, deals, first_dealer)."""
     if not isinstance(record, Mapping):
-        raise RecordInvalid([RecordError(msg("a game record is a JSON object"), rule="format")])
+        raise RecordInvalid([RecordError(msg("a game record is a JSON object"), rule="format", source="RECORD.md")])
     errors = _key_errors(record)
     if errors:
         raise RecordInvalid(errors)
@@ -91,6 +94,7 @@ def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list[Any], str | 
             RecordError(
                 msg("unknown format {format}: expected '{expected}'", format=repr(record["format"]), expected=FORMAT),
                 rule="format",
+                source="RECORD.md",
                 field="format",
             )
         )
@@ -100,6 +104,7 @@ def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list[Any], str | 
             RecordError(
                 msg("unknown game {game}: the game is 'oklahoma' or 'oklahoma-gin'", game=repr(game)),
                 rule="game",
+                source="RECORD.md",
                 field="game",
             )
         )
@@ -111,7 +116,7 @@ def check_header(record: Any) -> tuple[Rules, tuple[str, ...], list[Any], str | 
         players = []
     deals = record["deals"]
     if not isinstance(deals, list):
-        errors.append(RecordError(msg("'deals' must be a list"), rule="format", field="deals"))
+        errors.append(RecordError(msg("'deals' must be a list"), rule="format", source="RECORD.md", field="deals"))
     first_dealer = record.get("first_dealer")
     errors += first_dealer_errors(players, first_dealer)
     if errors:
@@ -129,13 +134,14 @@ def _key_errors(record: Mapping[Any, Any]) -> list[RecordError]:
         RecordError(
             msg("unknown key '{key}': a record has {keys}", key=str(key), keys=", ".join(TOP_KEYS)),
             rule="format",
+            source="RECORD.md",
             field=str(key),
         )
         for key in record
         if key not in TOP_KEYS
     ]
     errors += [
-        RecordError(msg("the record has no '{key}'", key=key), rule="format", field=key)
+        RecordError(msg("the record has no '{key}'", key=key), rule="format", source="RECORD.md", field=key)
         for key in REQUIRED_KEYS
         if key not in record
     ]
@@ -145,22 +151,32 @@ def _key_errors(record: Mapping[Any, Any]) -> list[RecordError]:
 def _rules_errors(rules_data: Any) -> list[RecordError]:
     """'rules' is an object with a 'profile' and perhaps 'options' (their values are checked by profiles.resolve)."""
     if not isinstance(rules_data, Mapping):
-        return [RecordError(msg("'rules' must be an object with a 'profile'"), rule="format", field="rules")]
+        return [
+            RecordError(
+                msg("'rules' must be an object with a 'profile'"), rule="format", source="RECORD.md", field="rules"
+            )
+        ]
     errors = [
         RecordError(
             msg("unknown key 'rules.{key}': rules have 'profile' and 'options'", key=str(key)),
             rule="format",
+            source="RECORD.md",
             field=f"rules.{key}",
         )
         for key in rules_data
         if key not in RULES_KEYS
     ]
     if "profile" not in rules_data:
-        errors.append(RecordError(msg("'rules' has no 'profile'"), rule="format", field="rules.profile"))
+        errors.append(
+            RecordError(msg("'rules' has no 'profile'"), rule="format", source="RECORD.md", field="rules.profile")
+        )
     elif not isinstance(rules_data["profile"], str):
         errors.append(
             RecordError(
-                msg("'rules.profile' must be the name of a rule set (text)"), rule="format", field="rules.profile"
+                msg("'rules.profile' must be the name of a rule set (text)"),
+                rule="format",
+                source="RECORD.md",
+                field="rules.profile",
             )
         )
     return errors

@@ -27,7 +27,7 @@ from . import games, gin, oklahoma, oklahoma_melds, oklahoma_values, profiles, r
 from .caches import cached
 from .cards import parse_card, split_cards
 from .errors import RecordError, RecordInvalid
-from .messages import N_, Msg, Translator, in_force, marked, msg, nmsg
+from .messages import N_, Msg, Translator, in_force, marked, msg, nmsg, source_words
 from .profiles import GIN, OKLAHOMA, GinRules, OklahomaRules, Rules
 from .results import GameResult, Line
 
@@ -48,12 +48,15 @@ class Cite:
 
     @property
     def said(self) -> Msg:
-        """The citation as a reader sees it: "S0; S1 law 7", "ruling", "ruling, from S0", "house option"."""
+        """The citation as a reader sees it: "S0; S1 law 7", "ruling", "ruling, from S0", "house option";
+        its words in the reader's language ("S0; S1 Regel 7")."""
         if self.basis == "option":
             return msg("house option")
         if self.basis == "ruling" or self.source == "ruling":
-            return msg("ruling") if self.source in ("", "ruling") else msg("ruling, {source}", source=self.source)
-        return msg("{source}", source=self.source)
+            if self.source in ("", "ruling"):
+                return msg("ruling")
+            return msg("ruling, {source}", source=source_words(self.source))
+        return source_words(self.source)
 
     @property
     def label(self) -> str:
@@ -410,7 +413,13 @@ def _meld_example_gin(example_id: str, text: str) -> MeldExample:
     cards = [parse_card(x) for x in split_cards(text)]
     kind, problem = gin.check_meld(cards)
     return MeldExample(
-        example_id, GIN, text, kind is not None, kind or "", tuple(c.label for c in cards), problem=problem or ""
+        example_id,
+        GIN,
+        text,
+        kind is not None,
+        kind or "",
+        tuple(c.label for c in cards),
+        problem=problem.message if problem else "",
     )
 
 
@@ -517,6 +526,15 @@ def _ok_melds(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Exam
                 "players together, can never be more than that."
             ),
             cite=oklahoma.SRC_PACK,
+        ),
+        w.p(
+            msg(
+                "Ruling: a wild card counts as the wild card it is, not as the card it names: a 2 or the Joker may "
+                "name a card whose two naturals are both entered (S0's Joker swap expects the named card to be "
+                "still in play)."
+            ),
+            cite=RULING,
+            id="named-card",
         ),
     ]
     examples: list[Example] = [
@@ -729,7 +747,7 @@ def _ok_going_out(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[
                 "Everyone who did not go out still holds at least one card. A hand with no cards at all, melded "
                 "or held, is a mistake on the score sheet, not a score of 0."
             ),
-            cite=RULES_MD,
+            cite=oklahoma.SRC_CARDS_IN_HAND,
         ),
     ]
     first = {**_ok_deal_1(rules), "first_turn": True, "concealed": True}
@@ -881,6 +899,20 @@ def _ok_end(w: _Pen, rules: OklahomaRules) -> tuple[list[Paragraph], list[Exampl
             cite=RULING,
             id="tie",
         ),
+        *(
+            [
+                w.p(
+                    msg(
+                        "The highest running total wins: the concealed bonuses in the side column are added to the "
+                        "final tally afterwards and decide nothing."
+                    ),
+                    cite="S0",
+                    id="side-decides-nothing",
+                )
+            ]
+            if rules.concealed_bonus
+            else []
+        ),
         w.p(msg("The winner gets {game_bonus} for the game."), game_bonus=w.knob("game_bonus"), id="game-bonus"),
         w.p(
             msg(
@@ -1008,7 +1040,7 @@ def _gin_undercut() -> dict[str, Any]:
 
 def _gin_players(w: _Pen, rules: GinRules) -> list[Paragraph]:
     paras = [
-        w.p(msg("One pack of 52 cards, no Joker."), cite="S2, Setup; S4"),
+        w.p(msg("One pack of 52 cards, no Joker."), cite=gin.SETUP_SOURCE),
         (
             w.p(msg("{max_players}, 10 cards each."), max_players=w.knob("max_players", msg("Two players")))
             if rules.max_players == 2
@@ -1145,7 +1177,7 @@ def _gin_layoffs(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
                 "After a knock the defender lays down his own melds and lays off cards that fit the knocker's "
                 "melds, which lowers his deadwood. Never after gin."
             ),
-            cite=Cite(gin.outcome_source(rules, "layoff") + "; S4"),
+            cite=Cite("; ".join(dict.fromkeys((gin.outcome_source(rules, "layoff"), "S4")))),  # party: "S4" once
         ),
         w.p(
             msg("Layoffs here: {layoffs}."),
@@ -1165,7 +1197,7 @@ def _gin_layoffs(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
             cite=RULES_MD,
         ),
     ]
-    if rules.max_players > 2:
+    if rules.penalty and rules.max_players > 2:
         paras.append(
             w.p(
                 msg(
@@ -1221,17 +1253,6 @@ def _gin_knock_won(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exam
                 cite=cite,
             )
         ]
-        if rules.max_players > 2:
-            paras.append(
-                w.p(
-                    msg(
-                        "Ruling: with three or four players scoring to the hand's winner, each defender settles "
-                        "with the knocker on his own."
-                    ),
-                    cite=RULING,
-                    id="each-defender",
-                )
-            )
     return paras, _gin_knock_examples(rules)
 
 
@@ -1447,7 +1468,25 @@ def _gin_void(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]
 def _gin_end(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Example]]:
     paras = [
         _gin_target(w, rules),
-        w.p(msg("Ruling: if the leaders tie, the game goes on."), cite=RULING, id="tie"),
+        (
+            w.p(
+                msg(
+                    "Ruling: when someone reaches the target and two or more tie for the lowest total, the game goes "
+                    "on (S4 names one winner)."
+                ),
+                cite=RULING,
+                id="tie",
+            )
+            if rules.penalty
+            else w.p(
+                msg(
+                    "Ruling: when two players pass the target after the same deal (typed points can do it), the "
+                    "higher total wins; if they are equal, the game goes on."
+                ),
+                cite=RULING,
+                id="tie",
+            )
+        ),
         _gin_game_bonus(w, rules),
         w.p(
             msg(
@@ -1497,8 +1536,8 @@ def _gin_game_bonus(w: _Pen, rules: GinRules) -> Paragraph:
     if rules.penalty:
         return w.p(
             msg(
-                "Ruling: with penalty points there is no game bonus, no boxes and no shutout, whatever the table "
-                "sets for them."
+                "Ruling: with penalty points there is no game bonus, no boxes and no shutout (S4 pays none): rules "
+                "that set one are refused."
             ),
             cite=RULING,
             id="game-bonus",
@@ -1546,7 +1585,7 @@ def _gin_shutout(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
             w.p(
                 msg(
                     "Shutout doubling is a house option: {shutout}. Where it is played, a game won with the loser on "
-                    "0 doubles the winner's points from hands."
+                    "0 or less doubles the winner's points from hands."
                 ),
                 shutout=w.knob("shutout", msg("not played at this table")),
                 id="shutout-double",
@@ -1561,7 +1600,12 @@ def _gin_shutout(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
             shutout=w.knob("shutout", msg("the winner's points from hands are doubled")),
             cite="GC",
             id="shutout-double",
-        )
+        ),
+        w.p(
+            msg("Ruling: a loser below 0 (typed points can take him there) scored nothing either: he is shut out too."),
+            cite=RULING,
+            id="shutout-below-zero",
+        ),
     ]
     deals = _until_the_end(rules, (ANN, BEN), [], _gin_gin())
     example = _scored(
@@ -1597,7 +1641,15 @@ def _gin_scoring(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exampl
             msg("Scoring: {scoring}. The loser scores nothing for the hand; the highest total wins the game."),
             scoring=w.knob("scoring", msg("points to the hand's winner")),
             id="penalty",
-        )
+        ),
+        w.p(
+            msg(
+                "Ruling: scoring to the hand's winner is for two players. Three or four play the party game, with "
+                "penalty points (S4): a game of more players that scores to the winner is refused."
+            ),
+            cite=RULING,
+            id="two-players",
+        ),
     ], []
 
 
@@ -1646,10 +1698,19 @@ def _gin_hollywood(w: _Pen, rules: GinRules) -> tuple[list[Paragraph], list[Exam
             msg(
                 "The match ends when all three columns are closed. Ruling: its running total and its final tally "
                 "are the sums of the three columns, so a hand entered in two columns counts twice, and the match "
-                "goes to the player with the larger sum of finals, not to the one who won the most columns."
+                "goes to the player with the larger sum of finals, not to the one who won the most columns; on "
+                "equal sums, to the one who won more columns."
             ),
             cite=RULING,
             id="match",
+        ),
+        w.p(
+            msg(
+                "Ruling: a Hollywood deal is scored from its cards. Points typed without the cards cannot say "
+                "which columns they go in, so a deal of points only is refused."
+            ),
+            cite=RULING,
+            id="cards-only",
         ),
     ]
     return paras, [_gin_hollywood_example(rules)]

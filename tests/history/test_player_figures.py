@@ -157,7 +157,9 @@ def test_the_kept_figures_follow_every_write(table, scorer):
     )
     deal_services.add_deal(game=gin, deal=gin_record_deal(GIN_BIG, ["Ann", "Dora"]))
     check(table)
-    deal_services.switch_rules(game=gin, profile="standard", options={"scoring": "penalty", "target": 100})
+    deal_services.switch_rules(
+        game=gin, profile="standard", options={"scoring": "penalty", "game_bonus": 0, "target": 100}
+    )
     check(table)  # penalty points: the seats' values and the best and worst deals turn round
     switched = Change.objects.filter(game=gin, action="rules").get()
     deal_services.undo(game=gin, change_id=switched.pk)

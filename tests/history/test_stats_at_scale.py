@@ -30,7 +30,7 @@ RULES = [
     ("oklahoma", "laws", {"target": 2000}, 2),
     ("oklahoma-gin", "standard", {"target": 150}, 2),
     ("oklahoma-gin", "party", {"target": 60}, 3),
-    ("oklahoma-gin", "standard", {"scoring": "penalty", "target": 100}, 2),
+    ("oklahoma-gin", "standard", {"scoring": "penalty", "game_bonus": 0, "target": 100}, 2),
 ]
 
 

@@ -10,11 +10,11 @@ page still shows in two ways on one extraction (``texts``) and one rule (``engli
   reader's language, an engine message passed through untranslated).
 
 What may stay English (``MAY_STAY``): names typed by players, card notation, numbers, citations of the
-sources ("S1 law 12", "S2, Scoring 4"), proper names and the words German shares (Gin, Joker, Option),
-and the record's own notation (a game record, an option's value). The other assertions of the German
-pages follow: plurals, numbers, the B/D a German player types, the scripts' words, the manifest and the
-terminal banner, the live page's ETag, the CSV header, the rule book paragraph by paragraph, the
-checker's verdicts, the change history and the times."""
+sources ("S2, Scoring 4"; S1's laws are said in German: "S1 Regel 12"), proper names and the words
+German shares (Gin, Joker, Option), and the record's own notation (a game record, an option's value).
+The other assertions of the German pages follow: plurals, numbers, the B/D a German player types, the
+scripts' words, the manifest and the terminal banner, the live page's ETag, the CSV header, the rule
+book paragraph by paragraph, the checker's verdicts, the change history and the times."""
 
 from __future__ import annotations
 
@@ -118,13 +118,14 @@ def _to_translate(page: str) -> str:
 
 
 # What a German page may show in English. Names typed by players (the fixtures' players, table and
-# phones); card notation (QS, 10H, 2C=7H, Q♠, JK); citations of the sources ("S0; S1 law 12",
-# "S2, Scoring 4", "S4, BO") and their words quoted; proper names and words German shares (the games,
-# the rule sets German players call so, Joker, Option); the record's notation (its file names, an
-# option's value as typed in a rule book's address: "winner", "chained").
+# phones); card notation (QS, 10H, 2C=7H, Q♠, JK); citations of the sources ("S0; S1", "S2, Scoring 4",
+# "S4, BO": S2's headings as S2 names them, while S1's "law" is said in German, "Regel") and their words
+# quoted; proper names and words German shares (the games, the rule sets German players call so, Joker,
+# Option); the record's notation (its file names, an option's value as typed in a rule book's address:
+# "winner", "chained").
 TYPED = r"Ann|Ben|Cleo|Cy|Dee|Test table|Anns Handy|Bens Handy|Cleos Handy|Zoes Handy"
 CARD = r"(?:10|[2-9AKQJ])[SHDC♠♥♦♣](?:=(?:10|[2-9AKQJ])[SHDC♠♥♦♣])?|JK"
-CITED = r"S\d(?:,? (?:laws?|Scoring|Gameplay|Setup|Deal)\b)?"
+CITED = r"S\d(?:,? (?:Scoring|Gameplay|Setup|Deal)\b)?"
 PROPER = (
     r"Oklahoma Scorekeeper|Scorekeeper|Laws of Oklahoma|Oklahoma|Big Gin|Gin|Hollywood|Joker|Casino|Standard|"
     r"Option|Pagat|Bicycle|RECORD\.md|RULES\.md|JSON|CSV|https?://\S+"
@@ -194,7 +195,8 @@ def test_the_rule_finds_english_and_lets_names_and_notation_pass():
     assert english("Save deal") and english("Ann wins the game.") and english("(the pack, S0; S1 law 1)")
     assert english("Scorer's phone") and english("(knock limit, S2, Gameplay 1)")
     assert not english("Ann") and not english("Q♠ 10♥ JK") and not english("+1.075") and not english("S0, S2")
-    assert not english("— S0; S1 laws 7, 11") and not english("(S2, Scoring 4; S4, BO)") and not english("winner")
+    assert english("— S0; S1 laws 7, 11")  # S1's laws are said in German: "S1 Regeln 7, 11"
+    assert not english("(S2, Scoring 4; S4, BO)") and not english("winner")
     assert not english("Anns Handy") and not english("2C=7H 10H QS")
     page = '<p title="Deal 1">Deal 1</p><input type="submit" value="Save"><p>Nur <b>the pack</b></p>'
     german = '<p title="Deal 1">Runde 1</p><input type="submit" value="Sichern"><p>Das the pack</p>'

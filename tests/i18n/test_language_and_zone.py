@@ -115,6 +115,6 @@ def test_the_zone_is_taken_as_the_browser_writes_it(table):
 def test_an_error_cites_its_rule_in_the_pages_language():
     error = RecordError(message=msg("not a meld"), rule=N_("sequence: in order"), source="S0; S1 laws 7, 11")
     with translation.override("de"):
-        assert error_text(error).endswith("— Folge: lückenlos, S0; S1 laws 7, 11")
+        assert error_text(error).endswith("— Folge: lückenlos, S0; S1 Regeln 7, 11")
     with translation.override("en"):
         assert error_text(error).endswith("— sequence: in order, S0; S1 laws 7, 11")

@@ -41,7 +41,7 @@ def test_blank_page(client):
 def test_can_knock(client):
     v = verdict(client, kind="knock", upcard="7S", cards="3C 4C 5C 9D 9H 9S JH QH KH 2S")
     assert v.ok is True and "least deadwood 2, limit 7" in v.headline
-    assert any(c["source"] == "S2, S4" for c in v.cites)
+    assert any(c["source"] == "S2, Gameplay 1" for c in v.cites)  # the knock limit, cited as the engine cites it
     assert any("Spade upcard" in c["rule"] and c["value"] == "×2" for c in v.cites)  # standard: ×2 (S2)
     assert v.deadwood == ["2♠"]
 

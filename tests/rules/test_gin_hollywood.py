@@ -106,7 +106,7 @@ def test_the_columns_are_three_separate_games_fed_the_hands_the_rules_send_them(
         assert result.winner == best
         with pytest.raises(RecordInvalid) as info:
             gin.score_game(rules, PLAYERS, [*deals, deals[-1]])
-        assert info.value.errors[0].rule == "game end" and "Hollywood match" in str(info.value.errors[0].message)
+        assert info.value.errors[0].rule == "end of the game" and "Hollywood match" in str(info.value.errors[0].message)
     for d in result.deals:
         if d.winner is not None:
             hand = d.players[d.winner]

@@ -367,7 +367,7 @@ def test_deals_after_the_game_ended_are_an_error():
     ben = cards("KS QH JD 10C 9S 8H 7D 6C AS 4H")
     d1 = deal("3D", "Ann", {"Ann": ann, "Ben": ben})
     errs = errors_of(game("standard", [d1, d1], options={"target": 100}))
-    assert errs[0].deal == 2 and errs[0].rule == "game end"
+    assert errs[0].deal == 2 and errs[0].rule == "end of the game"
 
 
 def test_spade_points_count_toward_the_target():

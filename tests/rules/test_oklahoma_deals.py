@@ -2,6 +2,7 @@
 
 import pytest
 
+from scorekeeper.rules import rulebook
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.oklahoma import score_deal, score_game
 from scorekeeper.rules.profiles import resolve
@@ -317,7 +318,7 @@ def test_a_player_with_no_cards_at_all_is_an_entry_error(out):
     d["hands"]["Ben"] = hand([], [])
     [e] = errors_of(BOOK, d)
     assert str(e.message) == "Ben has no cards: every player who did not go out holds at least one card"
-    assert (e.player, e.field, e.rule, e.source) == ("Ben", "hands.Ben", "cards in hand", "S0")
+    assert (e.player, e.field, e.rule, e.source) == ("Ben", "hands.Ben", "cards in hand", "RULES.md §1")
 
 
 def test_a_player_who_did_not_go_out_and_holds_no_card_is_an_entry_error():
@@ -333,7 +334,7 @@ def test_a_player_who_did_not_go_out_and_holds_no_card_is_an_entry_error():
     assert (e.deal, e.player, e.field, e.rule, e.source) == (3, "Ben", "hands.Ben.held", "cards in hand", "RULES.md §1")
 
 
-def test_with_the_stock_out_every_player_holds_a_card_ruling():
+def test_with_the_stock_out_every_player_holds_a_card():
     d = simple(out=None)
     d["hands"]["Cleo"] = hand([["QS", "QH", "QD"]], [])
     [e] = errors_of(BOOK, d)
@@ -341,7 +342,7 @@ def test_with_the_stock_out_every_player_holds_a_card_ruling():
         "Cleo melded every card and holds none: with the stock run out nobody went out, "
         "so every player still holds at least one card"
     )
-    assert (e.player, e.field, e.rule, e.source) == ("Cleo", "hands.Cleo.held", "cards in hand", "ruling")
+    assert (e.player, e.field, e.rule, e.source) == ("Cleo", "hands.Cleo.held", "cards in hand", "RULES.md §1")
 
 
 def test_a_player_who_melded_given_flat_and_holds_nothing_is_an_entry_error():
@@ -349,6 +350,19 @@ def test_a_player_who_melded_given_flat_and_holds_nothing_is_an_entry_error():
     d["hands"]["Ben"] = {"melded": ["5S", "6S", "7S"], "held": []}
     [e] = errors_of(BOOK, d)
     assert (e.player, e.field, e.source) == ("Ben", "hands.Ben.held", "RULES.md §1")
+
+
+def test_the_rule_that_a_player_holds_a_card_is_cited_with_one_source_wherever_it_is_broken():
+    """RULES.md §3: one rule, one source: the three refusals and the rule book's paragraph alike."""
+    no_cards, held_none, stock_out = simple(), simple(), simple(out=None)
+    no_cards["hands"]["Ben"] = hand([], [])
+    held_none["hands"]["Ben"] = hand([["5S", "6S", "7S"]], [])
+    stock_out["hands"]["Cleo"] = hand([["QS", "QH", "QD"]], [])
+    cited = {(e.rule, e.source) for d in (no_cards, held_none, stock_out) for e in errors_of(BOOK, d)}
+    assert cited == {("cards in hand", "RULES.md §1")}
+    paragraphs = rulebook.book("oklahoma", "book").section("going-out").paragraphs
+    [book] = [x for x in paragraphs if "still holds at least one card" in x.text]
+    assert book.cite == rulebook.Cite("RULES.md §1")
 
 
 def test_a_player_with_held_cards_only_has_cards():
@@ -446,3 +460,14 @@ def test_a_single_meld_scored_as_a_hand_keeps_to_the_pack(meld, message):
         score_hand(BOOK, [meld], [])
     assert [(str(e.message), e.rule, e.field) for e in info.value.errors] == [(message, "the pack", None)]
     assert score_hand(BOOK, [["QS", "QH", "QS"]], []).points == 50 + 10 + 50
+
+
+def test_a_wild_card_may_name_a_card_whose_two_naturals_are_both_entered_ruling():
+    """RULES.md §1, a reading now written: a wild card counts as the wild card it is, not as the card
+    it names (S0's Joker swap expects the named card to be still in play)."""
+    d = simple()
+    d["hands"]["Ben"] = hand([["5S", "6S", "7S"]], ["QD"])
+    d["hands"]["Cleo"] = hand([], ["QS", "QD", "4C"])  # both Q♦ entered; Ann's 2♣ names Q♦
+    r = score_deal(BOOK, P3, d)
+    assert r["Ann"].melds[0] == ("Q♠", "Q♥", "2♣=Q♦")
+    assert r["Ann"].points == 70 + 25 + 100

@@ -2,6 +2,7 @@
 
 import pytest
 
+from scorekeeper.rules import games
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.oklahoma import score_game
 from scorekeeper.rules.profiles import resolve
@@ -144,6 +145,17 @@ def test_concealed_bonus_outside_the_race_and_in_the_final_tally():
     side_line = [x for x in g.final_lines["Cleo"] if "side" in str(x.label)][0]
     assert side_line.points == 250 and side_line.source == "S0"
     assert g.deals[0].side == {"Ann": 0, "Ben": 0, "Cleo": 250}
+
+
+def test_the_highest_running_total_wins_the_side_column_decides_nothing():
+    """RULES.md §1, a reading now written: when several reach the target, the highest running total
+    wins; the side column is added to the final tally afterwards and decides nothing (S0)."""
+    rules = resolve("oklahoma", "book", {"target": 300})
+    deals = [big("Cleo", concealed=True), {"points": {"Ann": 200, "Ben": 0, "Cleo": 90}}]
+    g = games.score_game(rules, P3, deals, None)
+    assert g.totals == {"Ann": 330, "Ben": 130, "Cleo": 320} and g.side["Cleo"] == 250
+    assert g.winner == "Ann"
+    assert g.final is not None and g.final["Cleo"] == 320 + 250 > g.final["Ann"] == 330 + 200
 
 
 def test_laws_game_has_no_concealed_bonus():

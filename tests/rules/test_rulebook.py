@@ -260,7 +260,8 @@ def test_a_house_option_changes_the_book():
         ("oklahoma-gin", "classic", {}, "boxes", "worth 20"),
         ("oklahoma-gin", "standard", {"big_gin_bonus": 31}, "big-gin", "bonus of 31"),
         ("oklahoma-gin", "party", {}, "layoffs", "only onto the knocker's melds as laid down"),
-        ("oklahoma-gin", "standard", {"max_players": 3}, "knock", "each defender settles with the knocker on his own"),
+        ("oklahoma-gin", "standard", {}, "scoring", "scoring to the hand's winner is for two players"),
+        ("oklahoma-gin", "casino", {"max_players": 3}, "scoring", "Three or four play the party game"),
         ("oklahoma-gin", "party", {}, "layoffs", "the defenders lay off in seat order after the knocker"),
         ("oklahoma-gin", "party", {}, "undercut", "the knocker takes 25 more"),
         ("oklahoma-gin", "standard", {"hollywood": True}, "hollywood", "three games are scored at once"),
@@ -316,7 +317,7 @@ def test_rulings_are_listed_and_marked():
     book = rulebook.book(profiles.GIN, "casino")
     texts = [t for _, t in book.rulings]
     assert any("S3 is silent on spades" in t for t in texts)
-    assert any("the match goes to" in t or "leaders tie" in t for t in texts)
+    assert any("the higher total wins; if they are equal, the game goes on" in t for t in texts)
     for anchor, _ in book.rulings:
         assert anchor in book.anchors or anchor.startswith("knob-")
 
@@ -333,6 +334,14 @@ def test_hollywood_with_penalty_points_is_refused_with_the_engines_message():
     (error,) = rulebook.refused(rules)
     assert error.field == "rules.options.hollywood" and "penalty" in str(error.message)
     assert rulebook.refused(profiles.resolve(profiles.GIN, "standard", {"hollywood": True})) == []
+
+
+def test_penalty_points_with_a_bonus_are_refused_and_the_book_says_so():
+    rules = profiles.resolve(profiles.GIN, "party", {"box_bonus": 20})
+    (error,) = rulebook.refused(rules)
+    assert error.field == "rules.options.box_bonus" and "(S4 pays none)" in str(error.message)
+    text = " ".join(p.text for p in rulebook.book(profiles.GIN, "party").section("end").paragraphs)
+    assert "no game bonus, no boxes and no shutout (S4 pays none): rules that set one are refused" in text
 
 
 # ----------------------------------------------------------------------------- examples

@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 
 from scorekeeper.rules import profiles
 from scorekeeper.rules.errors import RecordError
+from scorekeeper.rules.messages import source_words
 from scorekeeper.table.submissions import SubmissionField
 from scorekeeper.table.text import value_text
 
@@ -125,7 +126,7 @@ class NewGameForm(forms.Form):
                 {
                     "profile": gettext(profiles.PROFILES[self.game_name][p].title),
                     "value": value_text(s.value),
-                    "source": gettext(s.source),
+                    "source": str(source_words(s.source)),
                     "basis": s.basis,
                     "note": gettext(s.note) if s.note else "",
                 }
@@ -148,7 +149,7 @@ class NewGameForm(forms.Form):
             {
                 "profile": gettext(profiles.PROFILES[self.game_name][p].title),
                 "value": s.value,
-                "source": gettext(s.source),
+                "source": str(source_words(s.source)),
                 "basis": s.basis,
             }
             for p, s in k.settings.items()
@@ -204,8 +205,9 @@ class NewGameForm(forms.Form):
             elif e.field == "first_dealer":
                 name = "first_dealer"
             text = option_words(self.game_name, str(e.message))
-            if e.source and not text.rstrip().endswith(f"({e.source})"):
-                text += f" ({e.source})"
+            source = str(source_words(e.source))
+            if e.source and not text.rstrip().endswith(f"({source})"):
+                text += f" ({source})"
             if name in self.fields:
                 self.add_error(name, text)
             else:

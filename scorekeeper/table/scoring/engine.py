@@ -34,7 +34,7 @@ PLAYER_KEYS = ("out", "knocker", "winner")  # the deal keys that name a player (
 SEAT_KEYS = ("hands", "points")  # the deal keys with one entry per player (a list by seat when stored)
 # The version of the engine's results the stored results come from. Change it with any change to
 # how the engine scores: after `migrate`, every game scored with another version is scored again.
-RESULTS_VERSION = "2026.11.2"
+RESULTS_VERSION = "2026.11.3"
 
 
 # ------------------------------------------------------------------------------------ deals
