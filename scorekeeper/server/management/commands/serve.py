@@ -58,11 +58,7 @@ class Command(BaseCommand):
         key: str | None,
         **options: Any,
     ) -> None:
-        if bool(cert) != bool(key):
-            raise CommandError("HTTPS needs both a certificate (--cert, CERT) and its key (--key, KEY)")
-        for path in (cert, key):
-            if path and not os.path.isfile(path):
-                raise CommandError(f"no such file: {path}")
+        _check_tls(cert, key)
         https = bool(cert)
         found = lan.addresses() if bind in ("0.0.0.0", "::") else [bind]
         address = found[0] if found else "127.0.0.1"
@@ -114,6 +110,15 @@ class Command(BaseCommand):
             ]
         lines += [gettext("Press Ctrl-C to stop."), ""]
         return "\n".join(lines) + "\n"
+
+
+def _check_tls(cert: str | None, key: str | None) -> None:
+    """A certificate and its key, both or neither, each a file there (CommandError otherwise)."""
+    if bool(cert) != bool(key):
+        raise CommandError("HTTPS needs both a certificate (--cert, CERT) and its key (--key, KEY)")
+    for path in (cert, key):
+        if path and not os.path.isfile(path):
+            raise CommandError(f"no such file: {path}")
 
 
 def terminal_language(environ: Mapping[str, str] = os.environ) -> str:
