@@ -93,14 +93,6 @@ def measure(label: str, url: str) -> None:
 
     django.setup()
     from django.core.management import call_command
-    from django.db import connections
-
-    from scorekeeper.table import access
-    from scorekeeper.table.games.services import create_game
-    from scorekeeper.table.models import Deal, Device, Role
-    from scorekeeper.table.phones.services import create_table
-    from tests.conftest import phone_cookie
-    from tests.phones import OPTIONS, PLAYERS, audit, enter_deals
 
     call_command("migrate", verbosity=0)
     wanted = os.environ.get("BENCH_SERVERS", "serve,runserver,gunicorn").split(",")
@@ -110,35 +102,50 @@ def measure(label: str, url: str) -> None:
         proc = _start(server.split()[0], port, _environment(url))
         try:
             for games in (1, 4):
-                table, first = create_table(name="Bench", device_name="Phone 1")
-                devices = [first] + [
-                    Device.objects.create(table=table, name=f"Phone {k + 1}", role=Role.SCORE) for k in range(1, PHONES)
-                ]
-                played = [
-                    create_game(table=table, kind="oklahoma", profile="book", options=OPTIONS, players=PLAYERS)
-                    for _ in range(games)
-                ]
-                cookies = [{access.COOKIE: phone_cookie(d)} for d in devices]
-                connections.close_all()
-                tally = enter_deals(f"http://127.0.0.1:{port}", cookies, [g.pk for g in played], SAVES)
-                found = audit(tally, Deal.objects.filter(game__in=played).values_list("game_id", "cards"))
-                where = "one game" if games == 1 else f"{games} games"
-                print(
-                    f"{label:<10} {server:<14} {where:<9} {PHONES} phones x {SAVES}: "
-                    f"{len(tally.saved)} saved in {tally.seconds:5.1f} s, {tally.rate:6.1f} saves/s; "
-                    f"failed {len(tally.failed)}, lost {len(found.lost)}, duplicated {len(found.duplicated)}, "
-                    f"unanswered {len(found.unanswered)}"
-                    + (
-                        f" (conflicts, saved again: {tally.conflicts}, at most {tally.most_conflicts} for one save)"
-                        if tally.conflicts
-                        else ""
-                    ),
-                    flush=True,
-                )
-                for why in sorted(set(tally.failed))[:3]:
-                    print(f"    failed: {why}", flush=True)
+                _saves_at_once(label, server, port, games)
         finally:
             _stop(proc)
+
+
+def _saves_at_once(label: str, server: str, port: int, games: int) -> None:
+    """``PHONES`` phones of a new table save ``SAVES`` deals each, all at once, to ``games`` games
+    through the server on ``port``; prints what came of them."""
+    from django.db import connections
+
+    from scorekeeper.table import access
+    from scorekeeper.table.games.services import create_game
+    from scorekeeper.table.models import Deal, Device, Role
+    from scorekeeper.table.phones.services import create_table
+    from tests.conftest import phone_cookie
+    from tests.phones import OPTIONS, PLAYERS, audit, enter_deals
+
+    table, first = create_table(name="Bench", device_name="Phone 1")
+    devices = [first] + [
+        Device.objects.create(table=table, name=f"Phone {k + 1}", role=Role.SCORE) for k in range(1, PHONES)
+    ]
+    played = [
+        create_game(table=table, kind="oklahoma", profile="book", options=OPTIONS, players=PLAYERS)
+        for _ in range(games)
+    ]
+    cookies = [{access.COOKIE: phone_cookie(d)} for d in devices]
+    connections.close_all()
+    tally = enter_deals(f"http://127.0.0.1:{port}", cookies, [g.pk for g in played], SAVES)
+    found = audit(tally, Deal.objects.filter(game__in=played).values_list("game_id", "cards"))
+    where = "one game" if games == 1 else f"{games} games"
+    print(
+        f"{label:<10} {server:<14} {where:<9} {PHONES} phones x {SAVES}: "
+        f"{len(tally.saved)} saved in {tally.seconds:5.1f} s, {tally.rate:6.1f} saves/s; "
+        f"failed {len(tally.failed)}, lost {len(found.lost)}, duplicated {len(found.duplicated)}, "
+        f"unanswered {len(found.unanswered)}"
+        + (
+            f" (conflicts, saved again: {tally.conflicts}, at most {tally.most_conflicts} for one save)"
+            if tally.conflicts
+            else ""
+        ),
+        flush=True,
+    )
+    for why in sorted(set(tally.failed))[:3]:
+        print(f"    failed: {why}", flush=True)
 
 
 def _run(label: str, url: str) -> None:

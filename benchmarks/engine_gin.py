@@ -174,37 +174,67 @@ def _side_by_side(
 
 def measure_text(hands: int = TEXT_HANDS) -> list[tuple[str, float, float | None]]:
     """(what, our µs per hand from text, OpenSpiel's µs per hand from integers or None)."""
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10) if pyspiel is not None else None
+    rows: list[tuple[str, float, float | None]] = []
+    for name, masks in _text_cases(hands).items():
+        texts = [_texts(m) for m in masks]
+        discard = name.startswith("11")
+        least = least_deadwood_discard_of_text if discard else least_deadwood_of_text
+        if utils is None:
+            rows += _ours_alone(name, texts, least, arrange=not discard)
+        else:
+            rows += _beside_openspiel(utils, name, masks, texts, least, arrange=not discard)
+    return rows
+
+
+def _text_cases(hands: int) -> dict[str, list[int]]:
+    """The hands timed from text, by case: random and clustered, 10 and 11 cards."""
     rnd = random.Random(SEED + 1)
-    cases = {
+    return {
         "10-card random": [random_hand(rnd, 10) for _ in range(hands)],
         "10-card clustered": [clustered_hand(rnd, 10) for _ in range(hands)],
         "11-card random (best discard)": [random_hand(rnd, 11) for _ in range(hands)],
         "11-card clustered (best discard)": [clustered_hand(rnd, 11) for _ in range(hands)],
     }
-    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10) if pyspiel is not None else None
-    rows: list[tuple[str, float, float | None]] = []
-    for name, masks in cases.items():
-        texts = [_texts(m) for m in masks]
-        discard = name.startswith("11")
-        least = least_deadwood_discard_of_text if discard else least_deadwood_of_text
-        if utils is None:
-            rows.append(
-                (f"{name}: least deadwood", statistics.median(_per_call_us(least, texts) for _ in range(REPEATS)), None)
-            )
-            if not discard:
-                arrange = statistics.median(_per_call_us(best_arrangement_of_text, texts) for _ in range(REPEATS))
-                rows.append((f"{name}: best arrangement", arrange, None))
-            continue
-        ints = [_openspiel_ints(utils, m) for m in masks]
-        # OpenSpiel's 11-card search misses some best discards (its answer is higher than the
-        # brute force's and ours on a few clustered hands): counted, not an error of ours
-        differ = sum(1 for t, i in zip(texts, ints, strict=True) if least(t) != utils.min_deadwood(i))
-        mine, theirs = _side_by_side(least, texts, utils.min_deadwood, ints)
-        note = f", differs on {differ} of {len(texts)}" if differ else ""
-        rows.append((f"{name}: least deadwood (OpenSpiel min_deadwood{note})", mine, theirs))
-        if not discard:
-            mine, theirs = _side_by_side(best_arrangement_of_text, texts, utils.best_meld_group, ints)
-            rows.append((f"{name}: best arrangement (OpenSpiel best_meld_group)", mine, theirs))
+
+
+def _ours_alone(
+    name: str, texts: list[list[str]], least: Callable[[Sequence[str]], int], *, arrange: bool
+) -> list[tuple[str, float, float | None]]:
+    """Without OpenSpiel: our median µs per hand of the least deadwood (and, with ``arrange``, of
+    the best arrangement)."""
+    rows: list[tuple[str, float, float | None]] = [
+        (f"{name}: least deadwood", statistics.median(_per_call_us(least, texts) for _ in range(REPEATS)), None)
+    ]
+    if arrange:
+        arranged = statistics.median(_per_call_us(best_arrangement_of_text, texts) for _ in range(REPEATS))
+        rows.append((f"{name}: best arrangement", arranged, None))
+    return rows
+
+
+def _beside_openspiel(
+    utils: Any,
+    name: str,
+    masks: list[int],
+    texts: list[list[str]],
+    least: Callable[[Sequence[str]], int],
+    *,
+    arrange: bool,
+) -> list[tuple[str, float, float | None]]:
+    """Ours from text beside OpenSpiel's from integers: the least deadwood (and, with ``arrange``,
+    the best arrangement against its ``best_meld_group``)."""
+    ints = [_openspiel_ints(utils, m) for m in masks]
+    # OpenSpiel's 11-card search misses some best discards (its answer is higher than the
+    # brute force's and ours on a few clustered hands): counted, not an error of ours
+    differ = sum(1 for t, i in zip(texts, ints, strict=True) if least(t) != utils.min_deadwood(i))
+    mine, theirs = _side_by_side(least, texts, utils.min_deadwood, ints)
+    note = f", differs on {differ} of {len(texts)}" if differ else ""
+    rows: list[tuple[str, float, float | None]] = [
+        (f"{name}: least deadwood (OpenSpiel min_deadwood{note})", mine, theirs)
+    ]
+    if arrange:
+        mine, theirs = _side_by_side(best_arrangement_of_text, texts, utils.best_meld_group, ints)
+        rows.append((f"{name}: best arrangement (OpenSpiel best_meld_group)", mine, theirs))
     return rows
 
 
@@ -215,23 +245,14 @@ def measure_text(hands: int = TEXT_HANDS) -> list[tuple[str, float, float | None
 def _record_deal(rnd: random.Random, players: tuple[str, str]) -> dict[str, Any]:
     """A deal a table could have played: the knocker within the knock limit the upcard sets; his
     hand as cards (before or after the discard) or as his spread, the defender's as cards."""
-    while True:
-        extra = rnd.random() < 0.3
-        knock = clustered_hand(rnd, 11 if extra else 10)
-        least = gf.best_deadwood_discard(knock) if extra else gf.best_deadwood(knock)
-        if least <= 10:
-            break
+    extra, knock, least = _knock_hand(rnd)
     rank = rnd.randint(max(least, 2), 13)
     knocker = rnd.choice(players)
     defender = players[1] if knocker == players[0] else players[0]
     rest = [i for i in range(52) if not knock >> i & 1]
     lo = rnd.randint(0, 7)
     rest.sort(key=lambda i: (abs(i % 13 - lo - 3), rnd.random()))
-    if not extra and rnd.random() < 0.5:
-        _, melds, dead = gf.best_arrangement(knock)
-        knocker_hand: dict[str, Any] = {"melds": [_texts(m) for m in melds], "deadwood": _texts(dead)}
-    else:
-        knocker_hand = {"cards": _texts(knock)}
+    knocker_hand = _knocker_hand(rnd, knock, extra)
     suit = rnd.choice("SHDC")
     rank_text = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")[rank - 1]
     return {
@@ -239,6 +260,25 @@ def _record_deal(rnd: random.Random, players: tuple[str, str]) -> dict[str, Any]
         "knocker": knocker,
         "hands": {knocker: knocker_hand, defender: {"cards": _texts(gf.mask_of(rest[:10]))}},
     }
+
+
+def _knock_hand(rnd: random.Random) -> tuple[bool, int, int]:
+    """A knocker's hand with at most 10 deadwood: (11 cards, before his discard?; the hand; its
+    least deadwood)."""
+    while True:
+        extra = rnd.random() < 0.3
+        knock = clustered_hand(rnd, 11 if extra else 10)
+        least = gf.best_deadwood_discard(knock) if extra else gf.best_deadwood(knock)
+        if least <= 10:
+            return extra, knock, least
+
+
+def _knocker_hand(rnd: random.Random, knock: int, extra: bool) -> dict[str, Any]:
+    """The knocker's hand in the record: as cards, or (10 cards, half the time) as his spread."""
+    if not extra and rnd.random() < 0.5:
+        _, melds, dead = gf.best_arrangement(knock)
+        return {"melds": [_texts(m) for m in melds], "deadwood": _texts(dead)}
+    return {"cards": _texts(knock)}
 
 
 def gin_records(count: int = RECORDS, deals: int = DEALS_PER_RECORD) -> list[str]:

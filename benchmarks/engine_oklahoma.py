@@ -78,48 +78,66 @@ RANK_TEXT = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 def _deal(rng: random.Random, players: tuple[str, ...]) -> dict[str, Any]:
     """A legal deal: melds of one reading each within the pack's limits, every other player holding cards."""
     used: Counter[str] = Counter()
-
-    def take(cards: list[str]) -> bool:
-        wanted = Counter(c.split("=")[0] for c in cards)
-        if any(used[c] + k > (1 if c == "JK" else 2) for c, k in wanted.items()):
-            return False
-        used.update(wanted)
-        return True
-
-    def meld() -> list[str]:
-        if rng.random() < 0.5:
-            rank = rng.choice(RANK_TEXT[:1] + RANK_TEXT[2:])
-            cards = [rank + suit for suit in rng.sample("SHDC", rng.choice([3, 4]))]
-            if rng.random() < 0.4:
-                cards[-1] = rng.choice(["JK", "2" + rng.choice("SHDC")])  # a set of two suits or more: one reading
-            return cards
-        suit, n = rng.choice("SHDC"), rng.choice([3, 3, 4, 5, 7])
-        low = rng.randint(3, 14 - n)
-        cards = [RANK_TEXT[place - 1] + suit for place in range(low, low + n)]
-        if rng.random() < 0.5:
-            i = rng.randrange(1, n - 1)  # a wild inside: its place is fixed
-            cards[i] = rng.choice(["JK", "2C", "2D"]) + ("" if rng.random() < 0.5 else "=" + cards[i])
-        return cards
-
     out = rng.choice([*players, None])
     hands: dict[str, Any] = {}
     for name in players:
-        melds = []
-        for _ in range(rng.choice([1, 2, 3]) if name == out else rng.choice([0, 1, 2])):
-            for _attempt in range(10):
-                cards = meld()
-                if take(cards):
-                    melds.append(cards)
-                    break
-        held: list[str] = []
-        while name != out and len(held) < rng.choice([1, 2, 3, 5]):
-            card = rng.choice(RANK_TEXT) + rng.choice("SHDC")
-            if take([card]):
-                held.append(card)
-        if name == out and not melds:
+        going_out = name == out
+        melds = _melds(rng, used, rng.choice([1, 2, 3]) if going_out else rng.choice([0, 1, 2]))
+        held = [] if going_out else _held(rng, used)
+        if going_out and not melds:
             out = None
         hands[name] = {"melds": melds, "held": held}
     return {"out": out, "hands": hands}
+
+
+def _melds(rng: random.Random, used: Counter[str], count: int) -> list[list[str]]:
+    """Up to ``count`` melds, each given ten tries to fit in what the pack has left."""
+    melds = []
+    for _ in range(count):
+        for _attempt in range(10):
+            cards = _meld(rng)
+            if _take(used, cards):
+                melds.append(cards)
+                break
+    return melds
+
+
+def _held(rng: random.Random, used: Counter[str]) -> list[str]:
+    """The cards of a player who did not go out: at least one, as the pack has them."""
+    held: list[str] = []
+    while len(held) < rng.choice([1, 2, 3, 5]):
+        card = rng.choice(RANK_TEXT) + rng.choice("SHDC")
+        if _take(used, [card]):
+            held.append(card)
+    return held
+
+
+def _take(used: Counter[str], cards: list[str]) -> bool:
+    """Take the cards from the pack (two of each card, one joker's worth of ``JK``); False, taking
+    nothing, when it has not got them."""
+    wanted = Counter(c.split("=")[0] for c in cards)
+    if any(used[c] + k > (1 if c == "JK" else 2) for c, k in wanted.items()):
+        return False
+    used.update(wanted)
+    return True
+
+
+def _meld(rng: random.Random) -> list[str]:
+    """A set (a wild card in it, sometimes) or a sequence (sometimes a wild card inside it, named
+    or not), of one reading each."""
+    if rng.random() < 0.5:
+        rank = rng.choice(RANK_TEXT[:1] + RANK_TEXT[2:])
+        cards = [rank + suit for suit in rng.sample("SHDC", rng.choice([3, 4]))]
+        if rng.random() < 0.4:
+            cards[-1] = rng.choice(["JK", "2" + rng.choice("SHDC")])  # a set of two suits or more: one reading
+        return cards
+    suit, n = rng.choice("SHDC"), rng.choice([3, 3, 4, 5, 7])
+    low = rng.randint(3, 14 - n)
+    cards = [RANK_TEXT[place - 1] + suit for place in range(low, low + n)]
+    if rng.random() < 0.5:
+        i = rng.randrange(1, n - 1)  # a wild inside: its place is fixed
+        cards[i] = rng.choice(["JK", "2C", "2D"]) + ("" if rng.random() < 0.5 else "=" + cards[i])
+    return cards
 
 
 def games(count: int = 20, deals: int = 30, seed: int = 7) -> list[tuple[tuple[str, ...], list[dict[str, Any]]]]:

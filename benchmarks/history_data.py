@@ -39,13 +39,7 @@ def gin_deal(rng: random.Random, players: list[str]) -> dict[str, Any]:
     undercuts are common, and a deal's points stay small, as in a close game)."""
     size = gin.hand_size(len(players))
     suit = rng.choice("SHDC")
-    while True:
-        lo = rng.randint(0, 7)
-        near = [s * 13 + r for s in range(4) for r in range(lo, lo + 6)]
-        knock = search.mask_of(rng.sample(near, size))
-        least = search.best_deadwood(knock)
-        if least <= 10:
-            break
+    knock, least = _knock_hand(rng, size)
     rank = rng.randint(max(least, 2), 13) if least or rng.random() < 0.7 else 1
     knocker = rng.choice(players)
     taken = knock
@@ -53,15 +47,34 @@ def gin_deal(rng: random.Random, players: list[str]) -> dict[str, Any]:
     for name in players:
         if name == knocker:
             continue
-        for _attempt in range(200):
-            lo = rng.randint(0, 5)
-            near = [s * 13 + r for s in range(4) for r in range(lo, lo + 8) if not taken >> (s * 13 + r) & 1]
-            hand = search.mask_of(rng.sample(near, size))
-            if search.best_deadwood(hand) <= least + 12:
-                break
+        hand = _defender_hand(rng, size, taken, least)
         taken |= hand
         hands[name] = {"cards": _codes(hand)}
     return {"upcard": RANKS[rank - 1] + suit, "knocker": knocker, "hands": hands}
+
+
+def _knock_hand(rng: random.Random, size: int) -> tuple[int, int]:
+    """A knocker's hand from six neighbouring ranks with at most 10 deadwood: (the hand, its least
+    deadwood)."""
+    while True:
+        lo = rng.randint(0, 7)
+        near = [s * 13 + r for s in range(4) for r in range(lo, lo + 6)]
+        knock = search.mask_of(rng.sample(near, size))
+        least = search.best_deadwood(knock)
+        if least <= 10:
+            return knock, least
+
+
+def _defender_hand(rng: random.Random, size: int, taken: int, least: int) -> int:
+    """A defender's hand from eight neighbouring ranks of the cards not ``taken``, good too: its
+    deadwood at most 12 over the knocker's ``least`` (after 200 tries, the last one drawn)."""
+    for _attempt in range(200):
+        lo = rng.randint(0, 5)
+        near = [s * 13 + r for s in range(4) for r in range(lo, lo + 8) if not taken >> (s * 13 + r) & 1]
+        hand = search.mask_of(rng.sample(near, size))
+        if search.best_deadwood(hand) <= least + 12:
+            return hand
+    return hand
 
 
 def rules_of(kind: str) -> Rules:

@@ -572,23 +572,36 @@ def _asgi(tmp: Path) -> dict[str, Any]:
         results["saves_seconds"] = time.monotonic() - began
         results["with_saves"] = (cpu.now() - before) / (time.monotonic() - began) / count * 1e3
         phones.stop()
-        reached = []
-        missing = 0
-        for t in tables:
-            if t["game"] not in sent:
-                continue
-            followers = [w for w in phones.watchers if w.game == t["game"] and w.cookie in t["followers"]]
-            for w in followers:
-                after = [when for _, when in w.fetched if when >= sent[t["game"]]]
-                if after:
-                    reached.append(after[0] - sent[t["game"]])
-                else:
-                    missing += 1
+        reached, missing = _reached(tables, phones.watchers, sent)
         results["reach_p50"] = statistics.median(reached)
         results["reach_p99"] = _p99(reached)
         results["reach_missing"] = missing
         results["reached"] = len(reached)
     return results
+
+
+def _reached(tables: list[dict[str, Any]], watchers: list[Watcher], sent: dict[int, float]) -> tuple[list[float], int]:
+    """Seconds from each save ``sent`` (a game's, at a time) to each of its table's followers having
+    fetched the live part after it; and how many followers never did."""
+    reached = []
+    missing = 0
+    for t in tables:
+        if t["game"] not in sent:
+            continue
+        followers = [w for w in watchers if w.game == t["game"] and w.cookie in t["followers"]]
+        for w in followers:
+            seconds = _reach(w, sent[t["game"]])
+            if seconds is None:
+                missing += 1
+            else:
+                reached.append(seconds)
+    return reached, missing
+
+
+def _reach(watcher: Watcher, sent: float) -> float | None:
+    """Seconds from a save sent at ``sent`` to the watcher's first fetch after it (None: none)."""
+    after = [when for _, when in watcher.fetched if when >= sent]
+    return after[0] - sent if after else None
 
 
 def _ratios(found: dict[str, Any]) -> str:

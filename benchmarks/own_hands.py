@@ -132,78 +132,100 @@ def _one_phone(
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    from tests.browser.entry_picker import OKLAHOMA_DEAL, Picking, enter_oklahoma
+    from tests.browser.entry_picker import OKLAHOMA_DEAL
 
     deal = OKLAHOMA_DEAL
-    players = deal["players"]
     with tempfile.TemporaryDirectory(prefix="scorekeeper-own-hands-") as tmp:
         server, url = _serve(tmp)
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{Path(tmp) / 'taps.sqlite3'}", "DJANGO_DEBUG": "1"}
         try:
-            seeded = _seed(env, players)
+            seeded = _seed(env, deal["players"])
             typed_game, own_game = seeded["games"]
             with sync_playwright() as p:
-                # One scorer types every hand.
-                browser, page = _page(p, url, seeded["scorer"], f"/games/{typed_game}/deals/new/")
-                page.get_by_role("group", name="Card picker").wait_for()
-                typist = _paced(Picking)(page)
-                start = time.perf_counter()
-                enter_oklahoma(typist, deal)
-                typed_ok = _landed(page)
-                typed_time = time.perf_counter() - start
-                browser.close()
-
-                # Three phones at once, then the scorer's one tap.
-                scorer_browser, scoring = _page(p, url, seeded["scorer"], f"/games/{own_game}/")
-                ready = threading.Barrier(len(players) + 1)
-                taps: dict[str, int] = {}
-                threads = []
-                for seat, name in enumerate(players):
-                    fields = [f for f in deal["fields"] if f[0] == name]
-                    did = "went out" if name == deal["out"] else None
-                    args = (
-                        url,
-                        seeded["phones"][seat],
-                        f"/games/{own_game}/open/hands/{seat}/",
-                        fields,
-                        did,
-                        ready,
-                        taps,
-                        name,
-                    )
-                    threads.append(threading.Thread(target=_one_phone, args=args))
-                for t in threads:
-                    t.start()
-                ready.wait()
-                start = time.perf_counter()
-                for t in threads:
-                    t.join()
-                save = scoring.get_by_role("button", name="Save deal 1")
-                save.wait_for(timeout=30_000)
-                time.sleep(PACE)
-                save.click()
-                own_ok = _landed(scoring)
-                own_time = time.perf_counter() - start
-                scorer_browser.close()
+                typed = _one_typist(p, url, seeded["scorer"], typed_game, deal)
+                own = _three_phones(p, url, seeded, own_game, deal)
         finally:
             server.terminate()
             server.wait(timeout=10)
+    _report(deal, typed, own)
+
+
+def _one_typist(p: Any, url: str, cookie: str, game: int, deal: dict[str, Any]) -> tuple[float, bool, int]:
+    """One scorer types every hand on the deal form: (seconds, saved, taps)."""
+    from tests.browser.entry_picker import Picking, enter_oklahoma
+
+    browser, page = _page(p, url, cookie, f"/games/{game}/deals/new/")
+    page.get_by_role("group", name="Card picker").wait_for()
+    typist = _paced(Picking)(page)
+    start = time.perf_counter()
+    enter_oklahoma(typist, deal)
+    saved = _landed(page)
+    seconds = time.perf_counter() - start
+    browser.close()
+    return seconds, saved, typist.taps
+
+
+def _three_phones(
+    p: Any, url: str, seeded: dict[str, Any], game: int, deal: dict[str, Any]
+) -> tuple[float, bool, dict[str, int]]:
+    """Every seated phone enters its own hand at once, then the scorer's one tap on the game page:
+    (seconds, saved, each phone's taps by player)."""
+    players = deal["players"]
+    scorer_browser, scoring = _page(p, url, seeded["scorer"], f"/games/{game}/")
+    ready = threading.Barrier(len(players) + 1)
+    taps: dict[str, int] = {}
+    threads = []
+    for seat, name in enumerate(players):
+        fields = [f for f in deal["fields"] if f[0] == name]
+        did = "went out" if name == deal["out"] else None
+        args = (url, seeded["phones"][seat], f"/games/{game}/open/hands/{seat}/", fields, did, ready, taps, name)
+        threads.append(threading.Thread(target=_one_phone, args=args))
+    for t in threads:
+        t.start()
+    ready.wait()
+    start = time.perf_counter()
+    for t in threads:
+        t.join()
+    save = scoring.get_by_role("button", name="Save deal 1")
+    save.wait_for(timeout=30_000)
+    time.sleep(PACE)
+    save.click()
+    saved = _landed(scoring)
+    seconds = time.perf_counter() - start
+    scorer_browser.close()
+    return seconds, saved, taps
+
+
+def _report(deal: dict[str, Any], typed: tuple[float, bool, int], own: tuple[float, bool, dict[str, int]]) -> None:
+    """The two ways side by side, each phone's taps, the ratio, and the closing line."""
+    (typed_time, typed_ok, typed_taps), (own_time, own_ok, taps) = typed, own
+    players = deal["players"]
     ratio = own_time / typed_time
-    cards = {
-        n: sum(len([c for c in f[2].split() if not c.startswith("=")]) for f in deal["fields"] if f[0] == n)
-        for n in players
-    }
-    named = {n: sum(c.startswith("=") for f in deal["fields"] if f[0] == n for c in f[2].split()) for n in players}
-    thirteen = [taps[n] for n in players if n in taps and cards[n] == 13]
+    cards = {n: _cards(deal, n) for n in players}
+    thirteen = [taps[n] for n in players if n in taps and cards[n][0] == 13]
     most = max(thirteen) if thirteen else 0
-    each = ", ".join(
-        f"{n} {taps.get(n, '?')} ({cards[n]} cards{f', {named[n]} wild named' if named[n] else ''})" for n in players
-    )
-    print(f"one scorer types the deal: {typed_time:.1f} s, {typist.taps} taps ({'saved' if typed_ok else 'NOT SAVED'})")
-    print(f"three phones at once, then the scorer's one tap: {own_time:.1f} s ({'saved' if own_ok else 'NOT SAVED'})")
+    each = ", ".join(_phone_taps(n, taps.get(n, "?"), *cards[n]) for n in players)
+    print(f"one scorer types the deal: {typed_time:.1f} s, {typed_taps} taps ({_saved(typed_ok)})")
+    print(f"three phones at once, then the scorer's one tap: {own_time:.1f} s ({_saved(own_ok)})")
     print(f"taps a phone: {each}; target <= {TARGET_TAPS} for 13 cards; paced {PACE} s a tap")
     print(f"ratio {ratio:.2f} ({'within' if ratio <= TARGET_RATIO else 'OVER'} the target of {TARGET_RATIO})")
     print(f"own hands: {ratio:.2f} of one typist's time, {most} taps a phone")
+
+
+def _cards(deal: dict[str, Any], name: str) -> tuple[int, int]:
+    """A player's cards in the deal, and how many wild cards he names (``=…``, not cards)."""
+    typed = [c for f in deal["fields"] if f[0] == name for c in f[2].split()]
+    named = sum(c.startswith("=") for c in typed)
+    return len(typed) - named, named
+
+
+def _phone_taps(name: str, taps: int | str, cards: int, named: int) -> str:
+    """``Ann 15 (13 cards, 1 wild named)``."""
+    return f"{name} {taps} ({cards} cards{f', {named} wild named' if named else ''})"
+
+
+def _saved(ok: bool) -> str:
+    return "saved" if ok else "NOT SAVED"
 
 
 if __name__ == "__main__":

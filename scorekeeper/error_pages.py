@@ -8,7 +8,7 @@ phone also keeps them (static/drafts.js). 404 is Django's, with templates/404.ht
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.template import loader
 from django.utils.translation import gettext
 
@@ -19,26 +19,35 @@ CARD_FIELDS = ("melded", "held", "melds", "cards", "deadwood", "upcard")
 
 def _typed_cards(request: HttpRequest) -> list[tuple[str, str]]:
     """The card fields of a refused deal form, as typed: (field, cards), the empty ones left out."""
-    if request.method != "POST" or not (request.content_type or "").startswith(
-        ("application/x-www-form", "multipart/")
-    ):
-        return []
-    try:
-        posted = request.POST
-    except Exception:  # a body that cannot be read: nothing to show back
+    posted = _posted_form(request)
+    if posted is None:
         return []
     typed = []
     for name in posted:
         value = posted.get(name, "")
         if name.endswith(CARD_FIELDS) and isinstance(value, str) and value.strip():
-            seat, _, kind = name.removeprefix("p-").partition("-")
-            shown = (
-                gettext("Player {number}: {field}").format(number=int(seat) + 1, field=kind)
-                if seat.isdigit() and kind
-                else name
-            )
-            typed.append((shown, value))
+            typed.append((_field_label(name), value))
     return typed
+
+
+def _posted_form(request: HttpRequest) -> QueryDict | None:
+    """The fields of a form the request posts (None: no form posted, or a body that cannot be read)."""
+    if request.method != "POST" or not (request.content_type or "").startswith(
+        ("application/x-www-form", "multipart/")
+    ):
+        return None
+    try:
+        return request.POST
+    except Exception:  # a body that cannot be read: nothing to show back
+        return None
+
+
+def _field_label(name: str) -> str:
+    """A card field as the page names it: "Player 2: held" for ``p-1-held``; another name as it is."""
+    seat, _, kind = name.removeprefix("p-").partition("-")
+    if seat.isdigit() and kind:
+        return gettext("Player {number}: {field}").format(number=int(seat) + 1, field=kind)
+    return name
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

@@ -140,11 +140,7 @@ def _score(rec: Any) -> _Scored | _Errors:
     try:
         played = engine.play_record(rec)
     except RecordInvalid as first:
-        try:
-            engine.score(rec)  # raises with every error of the record
-        except RecordInvalid as exc:
-            return [e.as_dict() for e in exc.errors]
-        return [e.as_dict() for e in first.errors]
+        return _every_error(rec, first)
     names = player_name_errors(played.names)
     if names:
         return [e.as_dict() for e in names]
@@ -175,6 +171,16 @@ def _score(rec: Any) -> _Scored | _Errors:
         for i, name in enumerate(played.names)
     ]
     return _Scored(game, seats, deals)
+
+
+def _every_error(rec: Any, first: RecordInvalid) -> _Errors:
+    """Every error of a record that did not play (``first``: what stopped it), as the engine's
+    whole-record check finds them; ``first``'s when that check finds none."""
+    try:
+        engine.score(rec)  # raises with every error of the record
+    except RecordInvalid as exc:
+        return [e.as_dict() for e in exc.errors]
+    return [e.as_dict() for e in first.errors]
 
 
 def import_workers() -> int:

@@ -33,6 +33,15 @@ def rows(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
     phone's zone; ``day`` and ``started`` as the request's language writes them). Two queries,
     whatever the page's size; no model is made. Made per request: nothing here is cached."""
     ids = [g["pk"] for g in games]
+    players = _players(ids)
+    deals = dict(Deal.objects.filter(game_id__in=ids).order_by().values_list("game_id").annotate(n=Count("id")))
+    href = url_by_id("history:review")
+    kinds = dict(GameKind.choices)
+    return [_row(g, players[g["pk"]], deals.get(g["pk"], 0), href(g["pk"]), kinds) for g in games]
+
+
+def _players(ids: list[int]) -> dict[int, list[tuple[str, int]]]:
+    """Each game's players in seat order, each with the total (the final tally once it ended)."""
     seats: dict[int, list[tuple[int, str, int]]] = {pk: [] for pk in ids}
     for gid, position, name, total, final in (
         Seat.objects.filter(game_id__in=ids)
@@ -40,34 +49,29 @@ def rows(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
         .values_list("game_id", "position", "player__name", "total", "final")
     ):
         seats[gid].append((position, name, final if final is not None else total))
-    deals = dict(Deal.objects.filter(game_id__in=ids).order_by().values_list("game_id").annotate(n=Count("id")))
-    href = url_by_id("history:review")
-    kinds = dict(GameKind.choices)
-    out = []
-    for g in games:
-        players = [(name, value) for _, name, value in sorted(seats[g["pk"]])]
-        names = [name for name, _ in players]
-        n = deals.get(g["pk"], 0)
-        winner = names[g["winner"]] if g["winner"] is not None and g["winner"] < len(names) else ""
-        started = timezone.localtime(g["created"])
-        day = formats.date_format(started, "DATE_FORMAT")
-        out.append(
-            {
-                "pk": g["pk"],
-                "href": href(g["pk"]),
-                "title": f"{kinds.get(g['kind'], g['kind'])} #{g['pk']}",
-                "players": ", ".join(f"{name} {value}" for name, value in players),
-                "profile": g["profile"],
-                "deals": ngettext("{n} deal", "{n} deals", n).format(n=n),
-                "status": gettext("won by {winner}").format(winner=winner)
-                if g["state"] == GameState.FINISHED
-                else gettext("in progress"),
-                "at": started,
-                "started": f"{day}, {formats.time_format(started, 'TIME_FORMAT')}",
-                "day": day,
-            }
-        )
-    return out
+    return {pk: [(name, value) for _, name, value in sorted(rows)] for pk, rows in seats.items()}
+
+
+def _row(g: dict[str, Any], players: list[tuple[str, int]], n: int, href: str, kinds: dict[str, str]) -> dict[str, Any]:
+    """One game of the list (``rows``): its players with their totals, ``n`` deals."""
+    names = [name for name, _ in players]
+    winner = names[g["winner"]] if g["winner"] is not None and g["winner"] < len(names) else ""
+    started = timezone.localtime(g["created"])
+    day = formats.date_format(started, "DATE_FORMAT")
+    return {
+        "pk": g["pk"],
+        "href": href,
+        "title": f"{kinds.get(g['kind'], g['kind'])} #{g['pk']}",
+        "players": ", ".join(f"{name} {value}" for name, value in players),
+        "profile": g["profile"],
+        "deals": ngettext("{n} deal", "{n} deals", n).format(n=n),
+        "status": gettext("won by {winner}").format(winner=winner)
+        if g["state"] == GameState.FINISHED
+        else gettext("in progress"),
+        "at": started,
+        "started": f"{day}, {formats.time_format(started, 'TIME_FORMAT')}",
+        "day": day,
+    }
 
 
 def players_list(tables: QuerySet[Table]) -> QuerySet[Player]:

@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 
 from scorekeeper.rules import profiles
 from scorekeeper.rules.errors import RecordInvalid
-from scorekeeper.rules.results import DealResult, GameResult, Line
+from scorekeeper.rules.results import DealResult, GameResult, Line, PlayerDeal
 from scorekeeper.table.changes import knob_in_sentence
 from scorekeeper.table.models import Game
 from scorekeeper.table.scoring import engine
@@ -82,14 +82,20 @@ def compare(
         return cmp
     record = engine.game_record(game)
     alt = _score_other(cmp, dict(record, rules={"profile": profile, "options": other_rules.options()}))
-    if alt is None:
-        return cmp
+    if alt is not None:
+        _side_by_side(cmp, cur, alt, game.player_names(), number)
+    return cmp
+
+
+def _side_by_side(cmp: Comparison, cur: GameResult, alt: GameResult, names: list[str], number: int | None) -> None:
+    """Both results on ``cmp``: the winners, a row for each deal (deal ``number``'s alone when given;
+    its other side blank past the other rules' last deal), and each player's final totals."""
     cmp.current_winner, cmp.other_winner, cmp.other_state = cur.winner, alt.winner, alt.state
     cmp.current_result, cmp.other_result = cur, alt
-    names = game.player_names()
     for n in [number] if number else [d.number for d in cur.deals]:
         if 1 <= n <= len(cur.deals):
-            cmp.rows.append(_deal_row(cmp, names, cur.deals[n - 1], alt.deals[n - 1] if n <= len(alt.deals) else None))
+            other = alt.deals[n - 1] if n <= len(alt.deals) else None
+            cmp.rows.append(_deal_row(cmp, names, cur.deals[n - 1], other))
     final_cur = cur.final or cur.totals
     final_alt = alt.final or alt.totals
     cmp.totals = [
@@ -101,7 +107,6 @@ def compare(
         }
         for n in names
     ]
-    return cmp
 
 
 def _score_other(cmp: Comparison, record: dict[str, Any]) -> GameResult | None:
@@ -112,25 +117,36 @@ def _score_other(cmp: Comparison, record: dict[str, Any]) -> GameResult | None:
     try:
         return engine.score(record)
     except RecordInvalid as exc:
-        bad = [e.deal for e in exc.errors if e.deal]
-        cmp.errors = [str(e) for e in exc.errors if not bad or e.deal == min(bad)]
-        if not bad:
-            return None
-    first = min(bad)
+        first, cmp.errors = _refused(exc)
+    if first is None:
+        return None
     try:
         alt = engine.score(dict(record, deals=record["deals"][: first - 1]))
     except RecordInvalid as exc:
         cmp.errors = [str(e) for e in exc.errors]
         return None
-    if alt.state == "finished":
-        cmp.note = gettext("Under {rules} the game would have ended with deal {n}: {winner} wins.").format(
-            rules=_title(cmp.other), n=len(alt.deals), winner=alt.winner
-        )
-    else:
-        cmp.note = gettext("Under {rules} deal {n} is not valid; the comparison stops before it.").format(
-            rules=_title(cmp.other), n=first
-        )
+    cmp.note = _stop_note(cmp.other, alt, first)
     return alt
+
+
+def _refused(exc: RecordInvalid) -> tuple[int | None, list[str]]:
+    """The first deal the other rules refuse (None: they refuse the record as a whole) and the
+    errors to show: that deal's, or every error."""
+    bad = [e.deal for e in exc.errors if e.deal]
+    first = min(bad) if bad else None
+    return first, [str(e) for e in exc.errors if first is None or e.deal == first]
+
+
+def _stop_note(other: profiles.Rules, alt: GameResult, first: int) -> str:
+    """Why the comparison stops before deal ``first``: under the other rules the game (``alt``, the
+    deals before it) would have ended, or the deal is not valid."""
+    if alt.state == "finished":
+        return gettext("Under {rules} the game would have ended with deal {n}: {winner} wins.").format(
+            rules=_title(other), n=len(alt.deals), winner=alt.winner
+        )
+    return gettext("Under {rules} deal {n} is not valid; the comparison stops before it.").format(
+        rules=_title(other), n=first
+    )
 
 
 def _deal_row(cmp: Comparison, names: list[str], d1: DealResult, d2: DealResult | None) -> dict[str, Any]:
@@ -140,22 +156,11 @@ def _deal_row(cmp: Comparison, names: list[str], d1: DealResult, d2: DealResult 
     players = []
     for name in names:
         p1 = d1.players.get(name)
-        p2 = d2.players.get(name) if d2 else None
         if p1 is None:
             continue
-        diff = (p2.points - p1.points) if p2 else None
-        players.append(
-            {
-                "name": name,
-                "points": p1.points,
-                "other": p2.points if p2 else None,
-                "diff": diff,
-                "pairs": _pair_lines(p1.lines, p2.lines if p2 else ()),
-                "total": d1.totals.get(name, 0),
-                "other_total": d2.totals.get(name, 0) if d2 else None,
-            }
-        )
-        if p2 and diff:
+        p2 = d2.players.get(name) if d2 else None
+        players.append(_player_row(name, p1, p2, d1, d2))
+        if p2 and p2.points != p1.points:
             cmp.sentences.append(
                 _sentence(_title(cmp.other), name, d1.number, p1.points, p2.points, cmp.current.penalty)
             )
@@ -166,6 +171,22 @@ def _deal_row(cmp: Comparison, names: list[str], d1: DealResult, d2: DealResult 
         "multiplier": d1.multiplier,
         "other_multiplier": d2.multiplier if d2 else None,
         "players": players,
+    }
+
+
+def _player_row(
+    name: str, p1: PlayerDeal, p2: PlayerDeal | None, d1: DealResult, d2: DealResult | None
+) -> dict[str, Any]:
+    """A player's points in one deal under both rule sets, line by line (``p2``, ``d2``: None where
+    the other rules have no such deal or player)."""
+    return {
+        "name": name,
+        "points": p1.points,
+        "other": p2.points if p2 else None,
+        "diff": (p2.points - p1.points) if p2 else None,
+        "pairs": _pair_lines(p1.lines, p2.lines if p2 else ()),
+        "total": d1.totals.get(name, 0),
+        "other_total": d2.totals.get(name, 0) if d2 else None,
     }
 
 

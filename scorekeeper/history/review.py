@@ -15,6 +15,7 @@ any error is shown. The fragments hold words, so the template keys them by the p
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
@@ -60,17 +61,10 @@ def review(game: Game, page: str | None = None) -> dict[str, Any]:
         "pager": _pager(number, pages, count),
         "count": count,
     }
-    played = engine.played_deals(game, first, last) if count else ([], [])
-    whole: GameResult | None = None
-    if played is None or (count and not standing):
-        try:
-            whole, _ = engine.reviewed(game)
-        except RecordInvalid as exc:
-            return {**base, "errors": [str(e) for e in exc.errors] + rule_errors, "deals": [], "chart": None}
-        page_deals = list(whole.deals[first - 1 : last])
-        digests: list[str] | None = None
-    else:
-        page_deals, digests = played
+    try:
+        whole, page_deals, digests = _page_deals(game, first, last, count, standing)
+    except RecordInvalid as exc:
+        return {**base, "errors": [str(e) for e in exc.errors] + rule_errors, "deals": [], "chart": None}
     result = whole if whole is not None else engine.concluded(game, standing)
     hollywood = bool(result is not None and result.columns)
     return {
@@ -83,8 +77,30 @@ def review(game: Game, page: str | None = None) -> dict[str, Any]:
         "errors": rule_errors,
         "final": present.final_table(result, names, rules.penalty),
         "penalty": rules.penalty,
-        "side": [result.side.get(n, 0) for n in names] if result and any(result.side.values()) else None,
+        "side": _side(result, names),
     }
+
+
+def _page_deals(
+    game: Game, first: int, last: int, count: int, standing: Mapping[str, Any] | None
+) -> tuple[GameResult | None, list[DealResult], list[str] | None]:
+    """Deals ``first`` to ``last`` with their digests, each played from the standing stored with the
+    deal before it: (None, deals, digests). Where the stored results cannot be used, the game scored
+    whole (raises RecordInvalid) and its deals, without digests: (the game, deals, None)."""
+    played = engine.played_deals(game, first, last) if count else ([], [])
+    if played is not None and (not count or standing):
+        page_deals, digests = played
+        return None, page_deals, digests
+    whole, _ = engine.reviewed(game)
+    return whole, list(whole.deals[first - 1 : last]), None
+
+
+def _side(result: GameResult | None, names: list[str]) -> list[int] | None:
+    """Each player's side points (Oklahoma's concealed bonuses, kept outside the race), in seat
+    order; None when nobody has any."""
+    if result and any(result.side.values()):
+        return [result.side.get(n, 0) for n in names]
+    return None
 
 
 def _pager(number: int, pages: int, count: int) -> dict[str, Any] | None:

@@ -116,40 +116,49 @@ def _csv_chunks(games: Iterable[Game], header: list[str]) -> Iterator[str]:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header)
     for chunk in _chunks(games):
-        deals: dict[int, list[tuple[int, str, list[int], list[int]]]] = {g.pk: [] for g in chunk}
-        for gid, number, outcome, points, totals in (
-            Deal.objects.filter(game_id__in=list(deals))
-            .order_by("game_id", "number")
-            .values_list("game_id", "number", "outcome", "points", "totals")
-        ):
-            deals[gid].append((number, outcome, points, totals))
+        deals = _deal_figures(chunk)
         for g in chunk:
-            names = g.player_names()
-            opts = json.dumps(g.options or {}, sort_keys=True) if g.options else ""
-            winner = _csv_safe(g.winner_name())
-            for number, outcome, points, totals in deals[g.pk]:
-                for seat, name in enumerate(names):
-                    w.writerow(
-                        [
-                            g.pk,
-                            g.kind,
-                            g.profile,
-                            opts,
-                            number,
-                            outcome,
-                            _csv_safe(name),
-                            seat + 1,
-                            points[seat] if seat < len(points) else 0,
-                            totals[seat] if seat < len(totals) else 0,
-                            g.state,
-                            winner,
-                        ]
-                    )
+            w.writerows(_csv_rows(g, deals[g.pk]))
         yield buf.getvalue()
         buf.seek(0)
         buf.truncate()
     if buf.tell():
         yield buf.getvalue()
+
+
+def _deal_figures(chunk: list[Game]) -> dict[int, list[tuple[int, str, list[int], list[int]]]]:
+    """Each game's deals in order: number, outcome, points and totals in seat order (one query)."""
+    deals: dict[int, list[tuple[int, str, list[int], list[int]]]] = {g.pk: [] for g in chunk}
+    for gid, number, outcome, points, totals in (
+        Deal.objects.filter(game_id__in=list(deals))
+        .order_by("game_id", "number")
+        .values_list("game_id", "number", "outcome", "points", "totals")
+    ):
+        deals[gid].append((number, outcome, points, totals))
+    return deals
+
+
+def _csv_rows(g: Game, deals: list[tuple[int, str, list[int], list[int]]]) -> Iterator[list[Any]]:
+    """A game's rows, in ``CSV_COLUMNS`` order: one per player per deal (a figure a deal lacks is 0)."""
+    names = g.player_names()
+    opts = json.dumps(g.options, sort_keys=True) if g.options else ""
+    winner = _csv_safe(g.winner_name())
+    for number, outcome, points, totals in deals:
+        for seat, name in enumerate(names):
+            yield [
+                g.pk,
+                g.kind,
+                g.profile,
+                opts,
+                number,
+                outcome,
+                _csv_safe(name),
+                seat + 1,
+                points[seat] if seat < len(points) else 0,
+                totals[seat] if seat < len(totals) else 0,
+                g.state,
+                winner,
+            ]
 
 
 def export_csv(games: Iterable[Game]) -> str:
@@ -268,16 +277,19 @@ class _Reader:
             raise self._fail("Expecting value", self.pos)
         if first != "[":
             value = self._value()
-            if self._skip() != "":
-                raise self._fail("Extra data", self.pos)
+            self._end()
             yield value
             return
         self.pos += 1
         if self._skip() == "]":
             self.pos += 1
-            if self._skip() != "":
-                raise self._fail("Extra data", self.pos)
+            self._end()
             raise _error(msg("the file holds an empty list: no game to import"))
+        yield from self._items()
+        self._end()
+
+    def _items(self) -> Iterator[Any]:
+        """The values of a list (its "[" read, a value following), up to its "]" (read)."""
         while True:
             following = self._skip()
             if following in ("", "]"):
@@ -288,9 +300,12 @@ class _Reader:
             after = self._skip()
             self.pos += 1
             if after == "]":
-                break
+                return
             if after != ",":
                 raise self._fail("Expecting ',' delimiter", self.pos - 1)
+
+    def _end(self) -> None:
+        """Nothing but whitespace may follow the file's value."""
         if self._skip() != "":
             raise self._fail("Extra data", self.pos)
 

@@ -61,7 +61,7 @@ def games(request: HtmxHttpRequest) -> HttpResponse:
 @access.game_view(Role.FOLLOW)
 def review(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
     context = reviewing.review(game, request.GET.get("page"))
-    context["profile_title"] = gettext(profiles.PROFILES[game.kind][game.profile].title)
+    context["profile_title"] = _rules_title(game.kind, game.profile)
     context["device"] = device
     return render(request, "history/review.html", context)
 
@@ -111,38 +111,61 @@ def undo(request: HtmxHttpRequest, game: Game, device: Device, change_id: int) -
 @require_http_methods(["GET", "POST"])
 @access.game_view(Role.FOLLOW)
 def rescore(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
-    params = request.POST if request.method == "POST" else request.GET
-    form = RescoreForm(params if params or request.method == "POST" else None, game=game)
-    valid = form.is_valid() if form.is_bound else True
-    problems = [e for errors in form.errors.values() for e in errors] if form.is_bound else []
-    status = 200
+    """The game beside itself under other rules (GET); a scorer's POST switches it to them."""
+    form = _rescore_form(request, game)
+    problems = _problems(form)
+    if request.method != "POST":
+        return _rescore_page(request, game, device, form, problems)
+    access.require(request, game.table_id, Role.SCORE)
+    if form.is_valid():
+        try:
+            deals.switch_rules(
+                game=game,
+                profile=form.profile(),
+                options=form.options(),
+                by=device,
+                submission=request.POST.get("submission") or None,
+            )
+        except submissions.Duplicate as done:
+            return HttpResponseRedirect(done.answer)
+        except RecordInvalid as exc:
+            problems = [str(e) for e in exc.errors]
+        else:
+            title = _rules_title(game.kind, form.profile())
+            messages.success(request, gettext("The game now plays the {title} rules.").format(title=title))
+            return HttpResponseRedirect(reverse("history:review", args=[game.pk]))
+    return _rescore_page(request, game, device, form, problems, status=400)
+
+
+def _rescore_form(request: HtmxHttpRequest, game: Game) -> RescoreForm:
+    """The form as the request fills it in: a POST's, a GET's query, or (a bare GET) not filled in."""
     if request.method == "POST":
-        access.require(request, game.table_id, Role.SCORE)
-        if valid:
-            try:
-                deals.switch_rules(
-                    game=game,
-                    profile=form.profile(),
-                    options=form.options(),
-                    by=device,
-                    submission=params.get("submission") or None,
-                )
-            except submissions.Duplicate as done:
-                return HttpResponseRedirect(done.answer)
-            except RecordInvalid as exc:
-                problems = [str(e) for e in exc.errors]
-            else:
-                title = gettext(profiles.PROFILES[game.kind][form.profile()].title)
-                messages.success(request, gettext("The game now plays the {title} rules.").format(title=title))
-                return HttpResponseRedirect(reverse("history:review", args=[game.pk]))
-        status = 400
-    profile = form.profile() if form.is_bound and "profile" in form.cleaned_data else form.fields["profile"].initial
-    number = form.cleaned_data.get("deal") if form.is_bound else None
-    cmp = (
-        rescoring.compare(game, profile=profile, options=form.options() if form.is_bound else {}, number=number)
-        if not problems
-        else None
-    )
+        return RescoreForm(request.POST, game=game)
+    return RescoreForm(request.GET or None, game=game)
+
+
+def _problems(form: RescoreForm) -> list[str]:
+    """The errors of a form filled in, each a line (none for a form not filled in)."""
+    if not form.is_bound:
+        return []
+    return [str(e) for errors in form.errors.values() for e in errors]
+
+
+def _rescore_page(
+    request: HtmxHttpRequest,
+    game: Game,
+    device: Device,
+    form: RescoreForm,
+    problems: list[str],
+    status: int = 200,
+) -> HttpResponse:
+    """The comparison the form asks for (the other rules, the whole game or one deal), or its problems."""
+    bound = form.is_bound
+    profile = form.profile() if bound else form.fields["profile"].initial
+    number = form.cleaned_data.get("deal") if bound else None
+    cmp = None
+    if not problems:
+        cmp = rescoring.compare(game, profile=profile, options=form.options() if bound else {}, number=number)
     context = {
         "game": game,
         "cmp": cmp,
@@ -150,12 +173,17 @@ def rescore(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespons
         "form": form,
         "profile": profile,
         "number": number,
-        "current_title": gettext(profiles.PROFILES[game.kind][game.profile].title),
-        "other_title": gettext(profiles.PROFILES[game.kind][cmp.other.profile].title) if cmp and cmp.other else "",
+        "current_title": _rules_title(game.kind, game.profile),
+        "other_title": _rules_title(game.kind, cmp.other.profile) if cmp and cmp.other else "",
         "device": device,
         "submission": new_submission(),
     }
     return render_page(request, "history/rescore.html", context, partial="comparison", status=status)
+
+
+def _rules_title(kind: str, profile: str) -> str:
+    """A rule set's title, in the request's language."""
+    return gettext(profiles.PROFILES[kind][profile].title)
 
 
 def _player(request: HtmxHttpRequest, player_id: int, role: str = Role.FOLLOW) -> tuple[Player, Device]:
@@ -264,24 +292,36 @@ def _stream(body: Iterator[str], content_type: str, filename: str) -> StreamingH
 @require_http_methods(["GET", "POST"])
 @limited(IMPORTS)
 def import_games(request: HtmxHttpRequest) -> HttpResponse:
+    scorer = _scorer(request)
+    if request.method != "POST":
+        return _import_page(request, ImportForm(), None)
+    if int(request.headers.get("content-length") or 0) > MAX_UPLOAD + 64 * 1024:
+        # refused before the body is read: it never takes the disk
+        return render(
+            request, "history/import.html", {"report": None, "form": ImportForm(), "problem": TOO_LARGE}, status=413
+        )
+    form = ImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _import_page(request, form, None, status=400)
+    report = imports.import_text(table=scorer.table, text=form.payload(), by=scorer)
+    if not report.ok:
+        return _import_page(request, form, report, status=400)
+    n = len(report.game_ids)
+    messages.success(request, ngettext("Imported {n} game.", "Imported {n} games.", n).format(n=n))
+    if n == 1:
+        return HttpResponseRedirect(reverse("history:review", args=[report.game_ids[0]]))
+    return HttpResponseRedirect(reverse("history:games"))
+
+
+def _scorer(request: HtmxHttpRequest) -> Device:
+    """The phone's device that scores at a table (the table the games go into)."""
     scorer = next((d for d in access.devices(request) if d.role == Role.SCORE), None)
     if scorer is None:
         raise PermissionDenied(gettext("Only a phone that scores at a table can import games into it."))
-    report = None
-    status = 200
-    form = ImportForm()
-    if request.method == "POST" and int(request.headers.get("content-length") or 0) > MAX_UPLOAD + 64 * 1024:
-        # refused before the body is read: it never takes the disk
-        return render(request, "history/import.html", {"report": None, "form": form, "problem": TOO_LARGE}, status=413)
-    if request.method == "POST":
-        form = ImportForm(request.POST, request.FILES)
-        if form.is_valid():
-            report = imports.import_text(table=scorer.table, text=form.payload(), by=scorer)
-            if report.ok:
-                n = len(report.game_ids)
-                messages.success(request, ngettext("Imported {n} game.", "Imported {n} games.", n).format(n=n))
-                if n == 1:
-                    return HttpResponseRedirect(reverse("history:review", args=[report.game_ids[0]]))
-                return HttpResponseRedirect(reverse("history:games"))
-        status = 400
+    return scorer
+
+
+def _import_page(
+    request: HtmxHttpRequest, form: ImportForm, report: imports.ImportReport | None, status: int = 200
+) -> HttpResponse:
     return render(request, "history/import.html", {"report": report, "form": form}, status=status)

@@ -10,6 +10,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy
 
 from scorekeeper.rules import profiles, rulebook
+from scorekeeper.rules.results import GameResult
 from scorekeeper.rules.rulebook import Book, DealExample, Example
 from scorekeeper.table import present, text
 
@@ -33,29 +34,33 @@ def example_view(example: Example, rules: profiles.Rules) -> dict[str, Any]:
         "record": json.dumps(example.record, ensure_ascii=False, indent=1),
         "errors": [e.as_dict() for e in example.errors],
     }
-    result = example.result
-    if result is None:
-        return view
+    if example.result is not None:
+        view.update(_result_view(example.result, example.show, rules))
+    return view
+
+
+def _result_view(result: GameResult, show: str, rules: profiles.Rules) -> dict[str, Any]:
+    """The engine's result of a worked example: its last deal's score lines, the final tally, the
+    totals, and what it comes to in one line (``headline``): each player's points for the deal, or
+    the final tally when the example shows that (``show``)."""
     names = list(result.players)
     deal = result.deals[-1]
-    view.update(
-        result=result,
-        outcome=text.outcome_text(deal.outcome),
-        number=deal.number,
-        actor=deal.actor,
-        multiplier=deal.multiplier,
-        notes=list(deal.notes),
-        players=[present.player_deal(n, deal.players[n], deal) for n in names if n in deal.players],
-        final=present.final_table(result, names, rules.penalty),
-        totals=[{"name": n, "total": result.totals.get(n, 0)} for n in names],
-        # What the example comes to, in one line: each player's points for the deal, or the final tally.
-        headline=[
-            {"name": n, "points": (result.final or {}).get(n, 0) if example.show == "final" else deal.players[n].points}
-            for n in names
-            if n in deal.players
+    dealt = [n for n in names if n in deal.players]
+    final = result.final or {}
+    return {
+        "result": result,
+        "outcome": text.outcome_text(deal.outcome),
+        "number": deal.number,
+        "actor": deal.actor,
+        "multiplier": deal.multiplier,
+        "notes": list(deal.notes),
+        "players": [present.player_deal(n, deal.players[n], deal) for n in dealt],
+        "final": present.final_table(result, names, rules.penalty),
+        "totals": [{"name": n, "total": result.totals.get(n, 0)} for n in names],
+        "headline": [
+            {"name": n, "points": final.get(n, 0) if show == "final" else deal.players[n].points} for n in dealt
         ],
-    )
-    return view
+    }
 
 
 def chapters(book: Book) -> list[dict[str, Any]]:

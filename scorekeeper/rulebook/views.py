@@ -138,15 +138,11 @@ def check(request: HtmxHttpRequest) -> HttpResponse:
     whole record pasted) comes by POST."""
     form = CheckerForm(request.POST if request.method == "POST" else request.GET)
     question = form.question()
-    verdict = checker.answer(question) if form.asked() else None
-    if verdict is not None:
-        for problem in form.problems:
-            verdict.error(problem, rule="question")
     share = request.build_absolute_uri() if form.asked() and request.method != "POST" else ""
     context = {
         "form": form,
         "q": question,
-        "verdict": verdict,
+        "verdict": _verdict(form, question),
         "share": share,
         "problems": form.problems,
         "games": [(g, profiles.GAME_NAME_MESSAGES[g]) for g in profiles.GAMES],
@@ -156,14 +152,31 @@ def check(request: HtmxHttpRequest) -> HttpResponse:
         "tabs": _tabs(question),
         "example": checker.example_deal(question.game),
         "book_link": _checker_book(question),
-        "options": [
-            (
-                name,
-                links.option_text(value),
-                gettext(profiles.knob(question.game, name).label),
-                rulebook.show_value(value),
-            )
-            for name, value in sorted(question.options.items())
-        ],
+        "options": _options(question),
     }
     return render_page(request, "rulebook/checker.html", context, partial="verdict")
+
+
+def _verdict(form: CheckerForm, question: checker.Question) -> checker.Verdict | None:
+    """The checker's verdict on the question asked, the form's problems among its errors (None:
+    nothing asked yet)."""
+    if not form.asked():
+        return None
+    verdict = checker.answer(question)
+    for problem in form.problems:
+        verdict.error(problem, rule="question")
+    return verdict
+
+
+def _options(question: checker.Question) -> list[tuple[str, str, str, str]]:
+    """The question's house options, by name: (name, its value as a link writes it, its label, its
+    value as the page shows it)."""
+    return [
+        (
+            name,
+            links.option_text(value),
+            gettext(profiles.knob(question.game, name).label),
+            rulebook.show_value(value),
+        )
+        for name, value in sorted(question.options.items())
+    ]

@@ -13,6 +13,7 @@ import json
 import shutil
 import socket
 import subprocess
+from typing import Any
 
 # A documentation address (TEST-NET-3, RFC 5737): connecting a UDP socket to it only asks the
 # kernel which local address would be used; no packet is sent.
@@ -26,25 +27,42 @@ def _from_ip_command() -> list[str]:
     if ip is None:
         return []
     try:
-        links = json.loads(
-            subprocess.run([ip, "-j", "-4", "addr", "show", "up"], capture_output=True, timeout=5).stdout
-        )
-        routes = json.loads(
-            subprocess.run([ip, "-j", "-4", "route", "show", "default"], capture_output=True, timeout=5).stdout or b"[]"
-        )
+        links = json.loads(_ip(ip, "addr", "show", "up"))
+        routes = json.loads(_ip(ip, "route", "show", "default") or b"[]")
     except (OSError, ValueError, subprocess.SubprocessError):
         return []
     default = {r.get("dev") for r in routes}
     found: list[tuple[int, str]] = []
     for link in links:
-        name = link.get("ifname", "")
-        for info in link.get("addr_info", []):
-            address = info.get("local", "")
-            if not address or info.get("scope") == "host" or ipaddress.ip_address(address).is_loopback:
-                continue
-            rank = 0 if name in default else 2 if name.startswith(_VIRTUAL) else 1
-            found.append((rank, address))
+        rank = _rank(link.get("ifname", ""), default)
+        found.extend((rank, address) for address in _link_addresses(link))
     return [a for _, a in sorted(found, key=lambda f: f[0])]
+
+
+def _ip(ip: str, *args: str) -> bytes:
+    """What ``ip -j -4 ARGS`` prints: JSON (nothing, for a route there is not)."""
+    return subprocess.run([ip, "-j", "-4", *args], capture_output=True, timeout=5).stdout
+
+
+def _rank(name: str, default: set[str | None]) -> int:
+    """Where an interface's addresses come: the default route's first, virtual ones (containers,
+    bridges, VPNs) last."""
+    if name in default:
+        return 0
+    if name.startswith(_VIRTUAL):
+        return 2
+    return 1
+
+
+def _link_addresses(link: dict[str, Any]) -> list[str]:
+    """The IPv4 addresses of an interface (an entry of ``ip -j addr``), but this machine's own
+    (host scope, loopback)."""
+    found = []
+    for info in link.get("addr_info", []):
+        address = info.get("local", "")
+        if address and info.get("scope") != "host" and not ipaddress.ip_address(address).is_loopback:
+            found.append(address)
+    return found
 
 
 def _from_route() -> list[str]:

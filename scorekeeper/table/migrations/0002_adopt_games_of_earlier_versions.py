@@ -1,7 +1,8 @@
 """Games saved by the earlier versions of the app (tables ``scorekeeper_*``) move into the table
 app, nothing lost: one table ("Our table") takes every player and game, with the same game and
 deal ids, the deals in seat form and the change history. Their scores are stored afterwards by
-``table.apps`` (post-migrate), which scores every game whose results are not stored yet.
+``manage.py refresh_results`` (``serve`` runs it as it starts), which scores every game whose results
+are not stored yet.
 
 Nobody holds a phone of that table yet: the installation's owner prints a link for it with
 ``manage.py table_link``."""
@@ -38,15 +39,16 @@ def _seat_form(deal: Any, names: list[str]) -> Any:
     if not isinstance(deal, dict):
         return deal
     seat = {name: i for i, name in enumerate(names)}
-    out = {}
-    for key, value in deal.items():
-        if key in ("out", "knocker") and isinstance(value, str) and value in seat:
-            out[key] = seat[value]
-        elif key == "hands" and isinstance(value, dict) and set(value) <= set(names):
-            out[key] = [value.get(name) for name in names]
-        else:
-            out[key] = value
-    return out
+    return {key: _seat_value(key, value, names, seat) for key, value in deal.items()}
+
+
+def _seat_value(key: str, value: Any, names: list[str], seat: dict[str, int]) -> Any:
+    """A deal's value in seat form: who went out or knocked by seat, the hands a list in seat order."""
+    if key in ("out", "knocker") and isinstance(value, str) and value in seat:
+        return seat[value]
+    if key == "hands" and isinstance(value, dict) and set(value) <= set(names):
+        return [value.get(name) for name in names]
+    return value
 
 
 def _clean(name: str) -> str:
@@ -69,14 +71,29 @@ def adopt(apps: Any, schema_editor: Any) -> None:
     connection = schema_editor.connection
     if not set(LEGACY) <= set(connection.introspection.table_names()):
         return
-    Table = apps.get_model("table", "Table")
     Player = apps.get_model("table", "Player")
     Game = apps.get_model("table", "Game")
-    Seat = apps.get_model("table", "Seat")
     Deal = apps.get_model("table", "Deal")
-    Change = apps.get_model("table", "Change")
     if Game.objects.exists():
         return
+    players, games, seats, deals, changes = _legacy_rows(connection)
+    if not games:
+        return
+    table = apps.get_model("table", "Table").objects.create(name="Our table")
+    _adopt_players(Player, table, players)
+    names_of = _names_of(players, seats)
+    _adopt_games(Game, table, games, names_of)
+    Seat = apps.get_model("table", "Seat")
+    for game_id, player_id, position in seats:
+        Seat.objects.create(game_id=game_id, player_id=player_id, position=position)
+    _adopt_deals(Deal, apps.get_model("table", "Change"), deals, changes, names_of)
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), [Player, Game, Deal]):
+            cursor.execute(sql)
+
+
+def _legacy_rows(connection: Any) -> tuple[list[Any], ...]:
+    """The earlier version's players, games, seats, deals and changes."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT id, name, created FROM scorekeeper_player ORDER BY id")
         players = cursor.fetchall()
@@ -90,24 +107,39 @@ def adopt(apps: Any, schema_editor: Any) -> None:
         deals = cursor.fetchall()
         cursor.execute("SELECT game_id, deal_id, number, action, old, new, at FROM scorekeeper_dealchange ORDER BY id")
         changes = cursor.fetchall()
-    if not games:
-        return
-    table = Table.objects.create(name="Our table")
-    # Every earlier player stays a player of his own, with his games: two that the app now takes for
-    # one name ("Émile" and "émile" on SQLite, which lowercased ASCII only) are told apart by a number.
-    taken: set[str] = set()
-    for pk, name, created in players:
-        clean = _clean(name)[:40] or f"Player {pk}"
-        unique, n = clean, 1
-        while _key(unique) in taken:
-            n += 1
-            unique = f"{clean[:34]} ({n})"
-        taken.add(_key(unique))
-        Player.objects.create(pk=pk, table=table, name=unique, key=_key(unique), created=_at(created))
+    return players, games, seats, deals, changes
+
+
+def _names_of(players: list[Any], seats: list[Any]) -> dict[int, list[str]]:
+    """Each game's players' earlier names, in seat order."""
     names_of: dict[int, list[str]] = {}
     name_by_id = {pk: name for pk, name, _ in players}
     for game_id, player_id, position in seats:
         names_of.setdefault(game_id, []).append(name_by_id[player_id])
+    return names_of
+
+
+def _adopt_players(Player: Any, table: Any, players: list[Any]) -> None:
+    """Every earlier player stays a player of his own, with his games: two that the app now takes for
+    one name ("Émile" and "émile" on SQLite, which lowercased ASCII only) are told apart by a number."""
+    taken: set[str] = set()
+    for pk, name, created in players:
+        unique = _unique(_clean(name)[:40] or f"Player {pk}", taken)
+        taken.add(_key(unique))
+        Player.objects.create(pk=pk, table=table, name=unique, key=_key(unique), created=_at(created))
+
+
+def _unique(clean: str, taken: set[str]) -> str:
+    """The name, or, when the app takes it for one already taken, the name with a number: "Ann (2)"."""
+    unique, n = clean, 1
+    while _key(unique) in taken:
+        n += 1
+        unique = f"{clean[:34]} ({n})"
+    return unique
+
+
+def _adopt_games(Game: Any, table: Any, games: list[Any], names_of: dict[int, list[str]]) -> None:
+    """The games with the same ids, the winner by seat."""
     for pk, kind, profile, options, first_dealer, created, updated, state, winner in games:
         names = names_of.get(pk, [])
         Game.objects.create(
@@ -115,8 +147,10 @@ def adopt(apps: Any, schema_editor: Any) -> None:
             created=_at(created), updated=_at(updated), version=1, state=state,
             winner=names.index(winner) if winner in names else None,
         )
-    for game_id, player_id, position in seats:
-        Seat.objects.create(game_id=game_id, player_id=player_id, position=position)
+
+
+def _adopt_deals(Deal: Any, Change: Any, deals: list[Any], changes: list[Any], names_of: dict[int, list[str]]) -> None:
+    """The deals in seat form, with the same ids, and their change history."""
     for pk, game_id, number, data, created, updated in deals:
         Deal.objects.create(pk=pk, game_id=game_id, number=number, cards=_seat_form(_json(data), names_of[game_id]),
                             created=_at(created), updated=_at(updated))
@@ -127,9 +161,6 @@ def adopt(apps: Any, schema_editor: Any) -> None:
             before=_seat_form(_json(old), names), after=_seat_form(_json(new), names), at=_at(at),
             by_name="an earlier version",
         )
-    with connection.cursor() as cursor:
-        for sql in connection.ops.sequence_reset_sql(no_style(), [Player, Game, Deal]):
-            cursor.execute(sql)
 
 
 class Migration(migrations.Migration):

@@ -12,6 +12,7 @@ from django.db import migrations, models
 from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
 
 CHUNK = 500
+FINISHED = Q(game__state="finished")  # a seat whose game ended
 
 
 def _penalty(kind: str, profile: str, options: Any) -> bool:
@@ -32,6 +33,13 @@ def _penalty(kind: str, profile: str, options: Any) -> bool:
 def fill(apps: Any, schema_editor: Any) -> None:
     Game, Seat = apps.get_model("table", "Game"), apps.get_model("table", "Seat")
     PlayerFigures, HeadToHead = apps.get_model("table", "PlayerFigures"), apps.get_model("table", "HeadToHead")
+    _fill_seats(Game, Seat)
+    _fill_player_figures(Seat, PlayerFigures)
+    _fill_head_to_head(Seat, HeadToHead)
+
+
+def _fill_seats(Game: Any, Seat: Any) -> None:
+    """Each seat's game kind, and its best and worst deal's points as the page compares them."""
     Seat.objects.update(kind=Subquery(Game.objects.filter(pk=OuterRef("game_id")).values("kind")[:1]))
     Seat.objects.update(best_value=F("best_points"), worst_value=F("worst_points"))
     penalty = [
@@ -43,13 +51,16 @@ def fill(apps: Any, schema_editor: Any) -> None:
         Seat.objects.filter(game_id__in=penalty[start : start + CHUNK]).update(
             best_value=-F("best_points"), worst_value=-F("worst_points")
         )
-    finished = Q(game__state="finished")
+
+
+def _fill_player_figures(Seat: Any, PlayerFigures: Any) -> None:
+    """A player's figures for each game kind, summed over his seats."""
     sums = (
         Seat.objects.values("player_id", "kind")
         .annotate(
             n_games=Count("id"),
             n_won=Count("id", filter=Q(won=True)),
-            n_finished=Count("id", filter=finished),
+            n_finished=Count("id", filter=FINISHED),
             **{f"n_{name}": Sum(name) for name in ("deals", "points", "outs", "knocks")},
             n_given=Sum("undercuts_given"),
             n_suffered=Sum("undercuts_suffered"),
@@ -75,6 +86,10 @@ def fill(apps: Any, schema_editor: Any) -> None:
         ],
         batch_size=CHUNK,
     )
+
+
+def _fill_head_to_head(Seat: Any, HeadToHead: Any) -> None:
+    """Each pair of players who met: their games together, won, lost and finished."""
     pairs = (
         Seat.objects.values("player_id", other=F("game__seats__player_id"))
         .exclude(other=F("player_id"))
@@ -82,7 +97,7 @@ def fill(apps: Any, schema_editor: Any) -> None:
             n_games=Count("game_id"),
             n_won=Count("game_id", filter=Q(won=True)),
             n_lost=Count("game_id", filter=Q(game__seats__won=True)),
-            n_finished=Count("game_id", filter=finished),
+            n_finished=Count("game_id", filter=FINISHED),
         )
         .order_by()
     )

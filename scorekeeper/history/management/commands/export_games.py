@@ -3,13 +3,15 @@ games as game records (RECORD.md; one record for one --game, else a list) or as 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db.models import QuerySet
 
 from scorekeeper.history import lists, transfer
-from scorekeeper.table.models import Table
+from scorekeeper.table.models import Game, Table
 
 
 class Command(BaseCommand):
@@ -27,15 +29,7 @@ class Command(BaseCommand):
     def handle(
         self, *args: Any, table: int | None, game: list[int], player: str, csv: bool, output: str, **options: Any
     ) -> None:
-        tables = Table.objects.all() if table is None else Table.objects.filter(pk=table)
-        if table is not None and not tables.exists():
-            raise CommandError(f"no table #{table}")
-        qs = lists.games_list(tables=tables, player=player)
-        if game:
-            qs = qs.filter(pk__in=game)
-            missing = sorted(set(game) - set(qs.values_list("pk", flat=True)))
-            if missing:
-                raise CommandError(f"no game {', '.join(f'#{g}' for g in missing)}")
+        qs = _games(table, game, player)
         if csv:
             chunks = transfer.iter_export_csv(qs)
         elif len(game) == 1:
@@ -46,11 +40,32 @@ class Command(BaseCommand):
             for text in chunks:
                 self.stdout.write(text, ending="")
             return
-        try:
-            with Path(output).open("w", encoding="utf-8") as out:
-                for text in chunks:
-                    out.write(text)
-        except OSError as exc:
-            raise CommandError(f"cannot write {output}: {exc.strerror}") from None
+        _write(chunks, output)
         n = qs.count()
         self.stderr.write(f"exported {n} game{'s' if n != 1 else ''} to {output}")
+
+
+def _games(table: int | None, game: list[int], player: str) -> QuerySet[Game]:
+    """The games asked for: a table's (default: every table's), a player's, these ids; CommandError
+    names a table or a game that is not there."""
+    tables = Table.objects.all() if table is None else Table.objects.filter(pk=table)
+    if table is not None and not tables.exists():
+        raise CommandError(f"no table #{table}")
+    qs = lists.games_list(tables=tables, player=player)
+    if not game:
+        return qs
+    qs = qs.filter(pk__in=game)
+    missing = sorted(set(game) - set(qs.values_list("pk", flat=True)))
+    if missing:
+        raise CommandError(f"no game {', '.join(f'#{g}' for g in missing)}")
+    return qs
+
+
+def _write(chunks: Iterator[str], output: str) -> None:
+    """The text into the file ``output`` (CommandError when it cannot be written)."""
+    try:
+        with Path(output).open("w", encoding="utf-8") as out:
+            for text in chunks:
+                out.write(text)
+    except OSError as exc:
+        raise CommandError(f"cannot write {output}: {exc.strerror}") from None

@@ -61,11 +61,7 @@ class Command(BaseCommand):
         **options: Any,
     ) -> None:
         raise_open_file_limit()  # before gunicorn: it and its workers inherit it
-        if bool(cert) != bool(key):
-            raise CommandError("HTTPS needs both a certificate (--cert, CERT) and its key (--key, KEY)")
-        for path in (cert, key):
-            if path and not os.path.isfile(path):
-                raise CommandError(f"no such file: {path}")
+        _check_tls(cert, key)
         https = bool(cert)
         found = lan.addresses() if bind in ("0.0.0.0", "::") else [bind]
         address = found[0] if found else "127.0.0.1"
@@ -128,6 +124,15 @@ def raise_open_file_limit() -> tuple[int, int]:
         with contextlib.suppress(ValueError, OSError):  # an unlimited hard limit the kernel refuses
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     return soft, resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def _check_tls(cert: str | None, key: str | None) -> None:
+    """A certificate and its key, both or neither, each a file there (CommandError otherwise)."""
+    if bool(cert) != bool(key):
+        raise CommandError("HTTPS needs both a certificate (--cert, CERT) and its key (--key, KEY)")
+    for path in (cert, key):
+        if path and not os.path.isfile(path):
+            raise CommandError(f"no such file: {path}")
 
 
 def terminal_language(environ: Mapping[str, str] = os.environ) -> str:
