@@ -118,6 +118,43 @@ def _shortcut(cards: list[Entered]) -> MeldCheck | None:
     return _free_wilds_in_a_set(cards, rank)
 
 
+def _ace_options(aces: list[Entered]) -> tuple[tuple[int, ...], ...] | None:
+    """The places the sequence's aces may take (each reading's): none, low or high, or both ends
+    (then a natural ace takes the low end, a wild one the high end: ``aces`` ordered so); None for
+    more than two."""
+    if not aces:
+        return ((),)
+    if len(aces) == 1:
+        return ((LOW_ACE,), (HIGH_ACE,))
+    if len(aces) > 2:
+        return None
+    if aces[0].wild and not aces[1].wild:
+        aces.reverse()
+    return ((LOW_ACE, HIGH_ACE),)
+
+
+def _the_one_gap(
+    options: tuple[tuple[int, ...], ...], n: int, low: int, high: int, total: int
+) -> tuple[tuple[int, ...], int, int] | None:
+    """The first reading (the aces' places, its low end, the wild's place) when every reading puts
+    the wild in the same place; None when readings differ there (the search compares them) or
+    there is none. Each reading lays the n cards from a low end: the n - 1 other places (all
+    distinct) lie in it, so the gap is the one place of the n whose sum they lack."""
+    span = n * (n - 1) // 2
+    taken: tuple[tuple[int, ...], int, int] | None = None
+    for option in options:
+        first = LOW_ACE if LOW_ACE in option else low
+        last = HIGH_ACE if HIGH_ACE in option else high
+        held = total + sum(option)
+        for start in range(max(1, last - n + 1), min(first, 15 - n) + 1):
+            gap = start * n + span - held
+            if taken is None:
+                taken = (option, start, gap)
+            elif gap != taken[2]:
+                return None
+    return taken
+
+
 def _one_wild_in_a_gap(cards: list[Entered], wild: Entered) -> MeldCheck | None:
     """A sequence with one unnamed wild card and cards of more than one rank, when every reading
     (``_sequence_readings``) puts the wild in the same place: it fills the one gap between the
@@ -130,30 +167,10 @@ def _one_wild_in_a_gap(cards: list[Entered], wild: Entered) -> MeldCheck | None:
     if placed is None or not placed[3]:
         return None
     row, aces, low, high, total = placed  # the other cards by place
-    if not aces:
-        options: tuple[tuple[int, ...], ...] = ((),)
-    elif len(aces) == 1:
-        options = ((LOW_ACE,), (HIGH_ACE,))
-    elif len(aces) == 2:
-        options = ((LOW_ACE, HIGH_ACE),)
-        if aces[0].wild and not aces[1].wild:  # a natural ace takes the low end, a wild one the high end
-            aces.reverse()
-    else:
+    options = _ace_options(aces)
+    if options is None:
         return None
-    # Each reading lays the n cards from a low end: the n - 1 other places (all distinct) lie in
-    # it, so the gap is the one place of the n whose sum they lack.
-    span = n * (n - 1) // 2
-    taken: tuple[tuple[int, ...], int, int] | None = None  # the first reading: aces, low end, gap
-    for option in options:
-        first = LOW_ACE if LOW_ACE in option else low
-        last = HIGH_ACE if HIGH_ACE in option else high
-        held = total + sum(option)
-        for start in range(max(1, last - n + 1), min(first, 15 - n) + 1):
-            gap = start * n + span - held
-            if taken is None:
-                taken = (option, start, gap)
-            elif gap != taken[2]:
-                return None  # readings that mean other cards: the search compares them
+    taken = _the_one_gap(options, n, low, high, total)
     if taken is None:
         return None
     option, start, gap = taken  # where several, they differ in the end an ace takes only: the first

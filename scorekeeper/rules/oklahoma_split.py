@@ -608,46 +608,63 @@ def _replay_sets(
             runs.clear()
 
 
+Slot = tuple[int, int, int]  # a free wild's place: its value (5, 10, 20), its place, its meld's index
+
+
 def _as_melds(laid: list[_Laid], jokers: tuple[int, int, int]) -> list[_Meld]:
     """The melds with their free wilds told apart: the Jokers stand at the highest wild places of
     the values ``jokers`` counts (5, 10, 20 points), the 2s everywhere else."""
-    slots: list[tuple[int, int, int]] = []  # (value, place, meld index) of every free wild
+    on_jokers = _joker_slots(_wild_slots(laid), jokers)
+    return [
+        _set_meld(meld, on_jokers, i) if meld.suit < 0 else _run_meld(meld, on_jokers, i) for i, meld in enumerate(laid)
+    ]
+
+
+def _wild_slots(laid: list[_Laid]) -> list[Slot]:
+    """Every free wild's place, meld by meld."""
+    slots: list[Slot] = []
     for i, meld in enumerate(laid):
         if meld.suit < 0:
             slots += [(two_points_at(meld.place), meld.place, i)] * meld.wilds
         else:
             slots += [(two_points_at(place), place, i) for place, what in meld.cards if what == WILD]
-    joker_slots: list[tuple[int, int, int]] = []
+    return slots
+
+
+def _joker_slots(slots: list[Slot], jokers: tuple[int, int, int]) -> list[Slot]:
+    """The places the Jokers take: of each value, as many as ``jokers`` counts, the highest first."""
+    taken: list[Slot] = []
     for value, count in zip((5, 10, 20), jokers, strict=True):
-        of_value = sorted((s for s in slots if s[0] == value), key=lambda s: (-s[1], s[2]))
-        joker_slots += of_value[:count]
-    melds = []
-    for i, meld in enumerate(laid):
-        if meld.suit < 0:
-            with_jokers = sum(1 for s in joker_slots if s[2] == i)
-            melds.append(_Meld(tuple(meld.fixed), meld.wilds - with_jokers, with_jokers, rank=_rank_at(meld.place)))
-            continue
-        fixed = tuple(
-            (_code(meld.suit, _rank_at(place)), NATURAL if what == NATURAL_CARD else NAMED)
-            for place, what in meld.cards
-            if what != WILD
-        )
-        wild_places = [place for place, what in meld.cards if what == WILD]
-        on_jokers = tuple(q for q in wild_places if (two_points_at(q), q, i) in joker_slots)
-        twos = tuple(q for q in wild_places if q not in on_jokers)
-        melds.append(
-            _Meld(
-                fixed,
-                len(twos),
-                len(on_jokers),
-                suit=meld.suit,
-                low=meld.cards[0][0],
-                high=meld.cards[-1][0],
-                joker_places=on_jokers,
-                two_places=twos,
-            )
-        )
-    return melds
+        taken += sorted((s for s in slots if s[0] == value), key=lambda s: (-s[1], s[2]))[:count]
+    return taken
+
+
+def _set_meld(meld: _Laid, on_jokers: list[Slot], i: int) -> _Meld:
+    """A set (meld ``i``) with its free wilds told apart."""
+    with_jokers = sum(1 for s in on_jokers if s[2] == i)
+    return _Meld(tuple(meld.fixed), meld.wilds - with_jokers, with_jokers, rank=_rank_at(meld.place))
+
+
+def _run_meld(meld: _Laid, on_jokers: list[Slot], i: int) -> _Meld:
+    """A sequence (meld ``i``) with its free wilds told apart, each at its place."""
+    fixed = tuple(
+        (_code(meld.suit, _rank_at(place)), NATURAL if what == NATURAL_CARD else NAMED)
+        for place, what in meld.cards
+        if what != WILD
+    )
+    wild_places = [place for place, what in meld.cards if what == WILD]
+    jokers = tuple(q for q in wild_places if (two_points_at(q), q, i) in on_jokers)
+    twos = tuple(q for q in wild_places if q not in jokers)
+    return _Meld(
+        fixed,
+        len(twos),
+        len(jokers),
+        suit=meld.suit,
+        low=meld.cards[0][0],
+        high=meld.cards[-1][0],
+        joker_places=jokers,
+        two_places=twos,
+    )
 
 
 # --------------------------------------------------------------------------------------------
