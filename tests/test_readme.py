@@ -53,3 +53,25 @@ def test_every_document_the_readme_names_is_in_the_repository():
     assert {"docs/record.md", "docs/rules.md"} <= named
     missing = sorted(name for name in named if name.startswith("../") or not (root / name).is_file())
     assert not missing, missing
+
+
+def test_the_layout_map_names_every_module_script_and_the_service_worker():
+    """Issue 36: a newcomer finds each part by the README's layout map — every module of the app
+    (migrations aside), every script and the service worker, by its file's name."""
+    root = Path(__file__).resolve().parents[1]
+    layout = README.split("### Layout", 1)[1].split("\n## ", 1)[0]
+    files = [
+        *(p for p in (root / "scorekeeper").rglob("*.py") if "migrations" not in p.parts and p.name != "__init__.py"),
+        *(root / "static").rglob("*.js"),
+        *(root / "static").rglob("*.mjs"),
+        root / "templates" / "offline" / "sw.js",
+    ]
+
+    def named(path: Path) -> bool:
+        if "templatetags" in path.parts or "commands" in path.parts:  # a tag library, a command: by name
+            return re.search(rf"`(manage\.py )?{path.stem}`", layout) is not None
+        if "formats" in path.parts:
+            return "`formats/`" in layout
+        return f"`{path.name}`" in layout or f"{path.parent.name}/{path.name}`" in layout
+
+    assert sorted(str(p.relative_to(root)) for p in files if not named(p)) == []
