@@ -69,6 +69,38 @@ class RecordError:
         return text
 
 
+@dataclass(slots=True)
+class Report:
+    """Collects the errors of one deal (``number``; None: a hand alone), each naming the deal."""
+
+    number: int | None
+    errors: list[RecordError]
+
+    def add(
+        self,
+        message: Msg,
+        rule: str,
+        source: str,
+        *,
+        player: str | None = None,
+        cards: Sequence[str] = (),
+        field: str | None = None,
+        whole_pack: bool = False,
+    ) -> None:
+        self.errors.append(
+            RecordError(
+                message,
+                rule=rule,
+                source=source,
+                deal=self.number,
+                player=player,
+                cards=tuple(cards),
+                field=field,
+                whole_pack=whole_pack,
+            )
+        )
+
+
 class RecordInvalid(ValueError):
     """Raised with every error found; nothing is scored from an invalid record."""
 

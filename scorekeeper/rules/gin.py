@@ -26,7 +26,7 @@ from typing import Any
 from . import gin_search as search
 from .caches import cached
 from .cards import CARD_BY_INDEX, Card, CardError, Suit, knock_limit, parse_card
-from .errors import RecordError, RecordInvalid
+from .errors import RecordError, RecordInvalid, Report
 from .messages import N_, Msg, msg, nmsg, source_words
 from .players import first_dealer_errors
 from .profiles import Citation, GinRules
@@ -177,39 +177,7 @@ class ParsedDeal:
     hands: dict[str, Hand] = field(default_factory=dict)
 
 
-@dataclass(slots=True)
-class _Report:
-    """Collects the errors of one deal; each names the deal."""
-
-    number: int
-    errors: list[RecordError]
-
-    def add(
-        self,
-        message: Msg,
-        rule: str,
-        *,
-        source: str,
-        player: str | None = None,
-        cards: Sequence[str] = (),
-        field: str | None = None,
-        whole_pack: bool = False,
-    ) -> None:
-        self.errors.append(
-            RecordError(
-                message,
-                rule=rule,
-                source=source,
-                deal=self.number,
-                player=player,
-                cards=tuple(cards),
-                field=field,
-                whole_pack=whole_pack,
-            )
-        )
-
-
-def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report: _Report) -> list[int] | None:
+def _parse_cards(raw: Any, player: str, where: str, seen: dict[int, str], report: Report) -> list[int] | None:
     """The cards of a list as entered, as bit indices; a bad, Joker or repeated card is an error
     and left out. None when ``raw`` is not a list."""
     if not isinstance(raw, list):
@@ -293,7 +261,7 @@ def _mask(indices: list[int]) -> int:
     return search.mask_of(indices)
 
 
-def _check_deal_keys(raw: Mapping[Any, Any], report: _Report) -> None:
+def _check_deal_keys(raw: Mapping[Any, Any], report: Report) -> None:
     for key in raw:
         if key not in DEAL_KEYS:
             report.add(
@@ -318,7 +286,7 @@ def _check_deal_keys(raw: Mapping[Any, Any], report: _Report) -> None:
             )
 
 
-def _parse_upcard(rules: GinRules, raw: Mapping[Any, Any], report: _Report) -> Card | None:
+def _parse_upcard(rules: GinRules, raw: Mapping[Any, Any], report: Report) -> Card | None:
     if "upcard" not in raw:
         return None
     text = raw["upcard"]
@@ -347,7 +315,7 @@ def _parse_upcard(rules: GinRules, raw: Mapping[Any, Any], report: _Report) -> C
     return CARD_BY_INDEX[index]
 
 
-def _parse_knocker(rules: GinRules, players: tuple[str, ...], raw: Mapping[Any, Any], report: _Report) -> str | None:
+def _parse_knocker(rules: GinRules, players: tuple[str, ...], raw: Mapping[Any, Any], report: Report) -> str | None:
     knocker = raw.get("knocker")
     if knocker is not None and knocker not in players:
         report.add(
@@ -370,7 +338,7 @@ def _parse_knocker(rules: GinRules, players: tuple[str, ...], raw: Mapping[Any, 
     return knocker
 
 
-def _parse_big_gin(rules: GinRules, name: str, entry: Mapping[Any, Any], is_knocker: bool, report: _Report) -> bool:
+def _parse_big_gin(rules: GinRules, name: str, entry: Mapping[Any, Any], is_knocker: bool, report: Report) -> bool:
     big = entry.get("big_gin", False)
     if not isinstance(big, bool):
         report.add(
@@ -393,7 +361,7 @@ def _parse_big_gin(rules: GinRules, name: str, entry: Mapping[Any, Any], is_knoc
     return big
 
 
-def _parse_meld(name: str, raw: Any, where: str, seen: dict[int, str], report: _Report) -> list[int] | None:
+def _parse_meld(name: str, raw: Any, where: str, seen: dict[int, str], report: Report) -> list[int] | None:
     """The cards of one meld as entered (an empty list: none entered); None, with the errors
     reported, when the meld is not a list of good cards or is no legal meld."""
     cards = _parse_cards(raw, name, where, seen, report)
@@ -407,7 +375,7 @@ def _parse_meld(name: str, raw: Any, where: str, seen: dict[int, str], report: _
 
 
 def _parse_spread(
-    name: str, entry: Mapping[Any, Any], big: bool, seen: dict[int, str], report: _Report
+    name: str, entry: Mapping[Any, Any], big: bool, seen: dict[int, str], report: Report
 ) -> tuple[Hand, int] | None:
     """A hand given as melds and deadwood, and how many cards were entered."""
     base = f"hands.{name}"
@@ -454,7 +422,7 @@ def _parse_spread(
 
 
 def _parse_hand(
-    rules: GinRules, name: str, entry: Any, is_knocker: bool, seen: dict[int, str], report: _Report
+    rules: GinRules, name: str, entry: Any, is_knocker: bool, seen: dict[int, str], report: Report
 ) -> tuple[Hand, int] | None:
     """One player's hand and how many cards were entered; None when it has an error."""
     base = f"hands.{name}"
@@ -500,7 +468,7 @@ def _parse_hand(
     return _parse_spread(name, entry, big, seen, report)
 
 
-def _count_ok(rules: GinRules, hand: Hand, count: int, size: int, is_knocker: bool, report: _Report) -> bool:
+def _count_ok(rules: GinRules, hand: Hand, count: int, size: int, is_knocker: bool, report: Report) -> bool:
     """Does the hand hold as many cards as the deal gives (the knocker: one more before his discard)?"""
     name = hand.player
     rule, source = N_("cards dealt"), SETUP_SOURCE
@@ -546,7 +514,7 @@ def _parse_hands(
     raw: Mapping[Any, Any],
     knocker: str | None,
     void: bool,
-    report: _Report,
+    report: Report,
 ) -> dict[str, Hand]:
     hands_raw = raw.get("hands")
     if hands_raw is None:
@@ -598,7 +566,7 @@ def _parse_deal(
     rules: GinRules, players: tuple[str, ...], raw: Any, number: int, errors: list[RecordError]
 ) -> ParsedDeal | None:
     """The deal as entered, checked; None (with the errors added) when anything is wrong."""
-    report = _Report(number, errors)
+    report = Report(number, errors)
     start = len(errors)
     if not isinstance(raw, Mapping):
         report.add(msg("a deal is an object with 'upcard', 'knocker' and 'hands'"), N_("format"), source="RECORD.md")
@@ -966,7 +934,7 @@ def _upcard_notes(rules: GinRules, upcard: Card, limit: int, multiplier: int) ->
 
 
 def _knocker_candidates(
-    rules: GinRules, deal: ParsedDeal, knocker: str, size: int, report: _Report
+    rules: GinRules, deal: ParsedDeal, knocker: str, size: int, report: Report
 ) -> tuple[list[_Arrangement], bool] | None:
     """The knocker's arrangements to choose from (his spread, or every least-deadwood arrangement
     of his cards) and whether it is big gin; None when a big gin is not one."""
@@ -1012,7 +980,7 @@ def _knocker_candidates(
 
 
 def _within_limit(
-    rules: GinRules, deal: ParsedDeal, knocker: str, arrangement: _Arrangement, limit: int, report: _Report
+    rules: GinRules, deal: ParsedDeal, knocker: str, arrangement: _Arrangement, limit: int, report: Report
 ) -> bool:
     """May the knocker knock: is his deadwood at or below the knock limit?"""
     points = arrangement.points
@@ -1146,7 +1114,7 @@ def _score_deal(
     rules: GinRules, players: tuple[str, ...], deal: ParsedDeal, errors: list[RecordError]
 ) -> _ScoredDeal | None:
     """Score one checked deal; None (with the errors added) when the knock is not allowed."""
-    report = _Report(deal.number, errors)
+    report = Report(deal.number, errors)
     upcard = deal.upcard
     limit = knock_limit(upcard)
     multiplier = rules.spade_multiplier if upcard.suit is Suit.SPADES else 1

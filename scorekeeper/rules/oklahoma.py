@@ -21,7 +21,7 @@ from typing import TypeGuard
 
 from .caches import cached
 from .cards import CardError
-from .errors import RecordError, RecordInvalid
+from .errors import RecordError, RecordInvalid, Report
 from .messages import N_, Msg, msg
 from .oklahoma_meld_shortcut import check_meld
 from .oklahoma_melds import SRC_NOTATION, SRC_WILD, Entered, MeldCheck, entered
@@ -93,45 +93,12 @@ class _Deal:
     concealed_given: bool = False
 
 
-class _Report:
-    """The errors of one deal, each with the deal's number (None: a hand alone)."""
-
-    __slots__ = ("errors", "number")
-
-    def __init__(self, number: int | None, errors: list[RecordError]) -> None:
-        self.number = number
-        self.errors = errors
-
-    def add(
-        self,
-        message: Msg,
-        rule: str,
-        source: str,
-        player: str | None = None,
-        cards: Sequence[str] = (),
-        field: str | None = None,
-        whole_pack: bool = False,
-    ) -> None:
-        self.errors.append(
-            RecordError(
-                message,
-                rule=rule,
-                source=source,
-                deal=self.number,
-                player=player,
-                cards=tuple(cards),
-                field=field,
-                whole_pack=whole_pack,
-            )
-        )
-
-
 def _check_deal(
     rules: OklahomaRules, players: tuple[str, ...], deal: object, number: int, errors: list[RecordError]
 ) -> _Deal | None:
     """Validate one deal, every check in turn; append every error; return the parsed deal when it is valid."""
     start = len(errors)
-    report = _Report(number, errors)
+    report = Report(number, errors)
     if not _is_mapping(deal):
         report.add(
             msg("a deal is an object with 'out', 'hands' (and optionally 'first_turn', 'concealed', 'late_misdeal')"),
@@ -169,7 +136,7 @@ def _check_deal(
     )
 
 
-def _check_deal_keys(deal: Mapping[object, object], report: _Report) -> None:
+def _check_deal_keys(deal: Mapping[object, object], report: Report) -> None:
     for key in deal:
         if key not in DEAL_KEYS:
             message = msg("unknown key '{key}': an Oklahoma deal has {keys}", key=str(key), keys=", ".join(DEAL_KEYS))
@@ -183,7 +150,7 @@ def _check_deal_keys(deal: Mapping[object, object], report: _Report) -> None:
         )
 
 
-def _check_out(deal: Mapping[object, object], players: tuple[str, ...], report: _Report) -> str | None:
+def _check_out(deal: Mapping[object, object], players: tuple[str, ...], report: Report) -> str | None:
     """The player who went out (None: the stock ran out, or not a player: reported)."""
     out = deal.get("out")
     if out is None:
@@ -194,7 +161,7 @@ def _check_out(deal: Mapping[object, object], players: tuple[str, ...], report: 
     return out
 
 
-def _check_flags(deal: Mapping[object, object], report: _Report) -> dict[str, bool]:
+def _check_flags(deal: Mapping[object, object], report: Report) -> dict[str, bool]:
     """``first_turn`` and ``concealed``: true or false, and true only when someone went out."""
     flags = {}
     for key in FLAGS:
@@ -218,7 +185,7 @@ def _check_flags(deal: Mapping[object, object], report: _Report) -> dict[str, bo
     return flags
 
 
-def _check_late_misdeal(deal: Mapping[object, object], report: _Report) -> bool:
+def _check_late_misdeal(deal: Mapping[object, object], report: Report) -> bool:
     """``late_misdeal``: a misdeal found after the first play (S1 law 4); true or false."""
     value = deal.get("late_misdeal", False)
     if not isinstance(value, bool):
@@ -237,7 +204,7 @@ def _check_hands(
     rules: OklahomaRules,
     players: tuple[str, ...],
     hands_raw: Mapping[object, object],
-    report: _Report,
+    report: Report,
     out: str | None,
 ) -> dict[str, _Hand]:
     """Every player's hand, and the pack's limits over all of them together."""
@@ -269,7 +236,7 @@ def _check_hands(
     return hands
 
 
-def _check_holds_a_card(name: str, raw: object, report: _Report, out: str | None) -> None:
+def _check_holds_a_card(name: str, raw: object, report: Report, out: str | None) -> None:
     """A player who did not go out holds at least one card at the end of the deal, whatever he
     melded (RULES.md §1): a player whose hand empties has gone out. No cards at all is an entry
     error, not a score of 0; melds and nothing held is an entry error on ``held``. With the stock
@@ -307,7 +274,7 @@ def _check_holds_a_card(name: str, raw: object, report: _Report, out: str | None
 
 
 def _check_hand(
-    rules: OklahomaRules, name: str, raw: object, report: _Report, entered_cards: list[tuple[str | None, str]]
+    rules: OklahomaRules, name: str, raw: object, report: Report, entered_cards: list[tuple[str | None, str]]
 ) -> _Hand:
     hand = _Hand([], [])
     if not _is_mapping(raw):
@@ -329,7 +296,7 @@ def _check_hand(
     return hand
 
 
-def _check_hand_keys(name: str, raw: Mapping[object, object], report: _Report) -> None:
+def _check_hand_keys(name: str, raw: Mapping[object, object], report: Report) -> None:
     for key in raw:
         if key not in HAND_KEYS:
             report.add(
@@ -373,7 +340,7 @@ def _check_melds(
     name: str | None,
     path: str,
     melds: object,
-    report: _Report,
+    report: Report,
     hand: _Hand,
     entered_cards: list[tuple[str | None, str]],
 ) -> None:
@@ -406,7 +373,7 @@ def _check_melded(
     name: str | None,
     path: str,
     melded: object,
-    report: _Report,
+    report: Report,
     hand: _Hand,
     entered_cards: list[tuple[str | None, str]],
 ) -> None:
@@ -431,7 +398,7 @@ def _check_held(
     name: str | None,
     path: str,
     cards: object,
-    report: _Report,
+    report: Report,
     hand: _Hand,
     entered_cards: list[tuple[str | None, str]],
 ) -> None:
@@ -474,7 +441,7 @@ def _check_held(
         hand.held.append(e)
 
 
-def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str | None, str]], report: _Report) -> None:
+def _check_pack(rules: OklahomaRules, entered_cards: list[tuple[str | None, str]], report: Report) -> None:
     """Two of each natural card, two of each 2 (eight 2s), one Joker (S0; S1 law 1), all hands together."""
     counts = Counter(map(_second, entered_cards))
     for label, count in counts.items():
@@ -521,7 +488,7 @@ def _past_the_limit(entered_cards: list[tuple[str | None, str]], label: str, lim
     return None
 
 
-def _check_out_hand(out: str, hand: _Hand, raw: object, report: _Report) -> None:
+def _check_out_hand(out: str, hand: _Hand, raw: object, report: Report) -> None:
     """The player who went out melded every card (the last one discarded)."""
     if hand.held:
         report.add(
@@ -670,7 +637,7 @@ def score_hand(rules: OklahomaRules, melds: object, held: object) -> PlayerDeal:
     each meld checked as in a deal, the pack's limits within the hand. Raises RecordInvalid with
     every error (no deal, no player; fields ``melds[i]``, ``held``)."""
     errors: list[RecordError] = []
-    report = _Report(None, errors)
+    report = Report(None, errors)
     hand = _Hand([], [])
     entered_cards: list[tuple[str | None, str]] = []
     _check_melds(rules, None, "", melds, report, hand, entered_cards)

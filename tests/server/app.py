@@ -83,6 +83,17 @@ def app_env(tmp: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+def stop(process: subprocess.Popen[str]) -> None:
+    """Stop a server started in a process group of its own: TERM, then KILL if it lingers."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=5)
+
+
 @dataclass
 class AppServer:
     url: str
@@ -103,13 +114,7 @@ class AppServer:
         return self.log.read_text(errors="replace")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=5)
+        stop(self.process)
 
 
 def manage(env: dict[str, str], *args: str, prefix: list[str] | None = None) -> subprocess.CompletedProcess[str]:
