@@ -8,7 +8,8 @@ JSON text.
 - ``score``: a record scored exactly as ``manage.py score`` prints it (the test hook).
 - ``check``: one card field's live check, the engine's field checks as the table's form has them
   (``rules.fieldcheck``).
-- ``deal_of``: the deal form's values as one RECORD.md deal, or what is wrong with a field.
+- ``deal_of``: the deal form's values as one RECORD.md deal, or what is wrong with a field;
+  ``form_values`` the other way, a saved deal as the form's fields show it.
 - ``play``: a whole game as the phone keeps it (its record), scored deal by deal from the deals
   already scored (``rules.games.play`` folded, as the table stores each deal's standing), with a
   new deal's errors placed beside the fields they concern.
@@ -193,6 +194,19 @@ def _one_card(values: dict[str, Any], name: str, said: dict[str, str], problems:
     elif len(cards) > 1:
         problems.setdefault(name, []).append(said["one card"])
     return cards[0] if cards else None
+
+
+def form_values(header: str, deal_json: str) -> str:
+    """A saved deal (RECORD.md) as the deal form's fields show it for an edit (``p-<seat>-<field>``,
+    the deal's facts), as the table's form shows it (``Game.fields_of``, ``games.facts_fields``)."""
+    head, deal = json.loads(header), json.loads(deal_json)
+    game, players = games.game(head["game"]), head["players"]
+    values = dict(games.facts_fields(game, deal, players))
+    hands = deal.get("hands") or {}
+    for seat, player in enumerate(players):
+        hand = hands.get(player) or {}
+        values.update({f"p-{seat}-{name}": value for name, value in game.fields_of(hand).items()})
+    return _json(values)
 
 
 def points_deal(header: str, values_json: str) -> str:

@@ -20,8 +20,10 @@ from scorekeeper.alone import assets, services
 from scorekeeper.alone.finders import ENGINE, PYODIDE_PREFIX
 from scorekeeper.alone.words import alone_words
 from scorekeeper.guards.limits import IMPORTS, limited
-from scorekeeper.rules import profiles
+from scorekeeper.rules import games, profiles
 from scorekeeper.table import access
+from scorekeeper.table.entry.deal import entry_of
+from scorekeeper.table.entry.forms import HandForm
 from scorekeeper.table.games.forms import NewGameForm
 
 KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -56,6 +58,27 @@ def kept_cache(urls: list[str]) -> str:
     return "alone-" + digest.hexdigest()[:12]
 
 
+def deal_forms() -> dict[str, dict[str, Any]]:
+    """Each game's deal form as the table's is made (its entry, its forms, the game): the page builds
+    the phone's from it, asking the game, not its name."""
+    shapes = {}
+    for kind in profiles.GAMES:
+        entry, game = entry_of(kind), games.game(kind)
+        hand, facts = entry.hands_formset.form, entry.facts_form
+        assert issubclass(hand, HandForm)
+        shapes[kind] = {
+            "actor": game.actor,
+            "nobody": game.no_actor,
+            "primary": hand.primary,
+            "extra": hand.extra,
+            "hand_flags": hand.flags,
+            "flags": facts.flags,
+            "card_facts": facts.card_fields,
+            "facts_first": entry.facts_first,
+        }
+    return shapes
+
+
 @require_safe
 def alone(request: HttpRequest) -> HttpResponse:
     forms = [
@@ -67,6 +90,7 @@ def alone(request: HttpRequest) -> HttpResponse:
         "setup": {
             **engine_urls(),
             "handOver": reverse("alone:hand_over"),
+            "forms": deal_forms(),
             "keep": kept_urls(),
             "cache": kept_cache(kept_urls()),
         },

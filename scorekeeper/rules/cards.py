@@ -224,3 +224,12 @@ def split_cards(text: str) -> list[str]:
 def knock_limit(upcard: Card) -> int:
     """The knock limit an upcard sets: its point value, pictures 10; an ace means gin only (0)."""
     return 0 if upcard.rank == ACE else min(upcard.rank, 10)
+
+
+def cards_text(cards: object) -> str:
+    """A list of card codes (or of melds, each a list) as typed: ``QS QH QD / 5S 6S 7S``."""
+    if not isinstance(cards, list):
+        return ""
+    if cards and all(isinstance(m, list) for m in cards):
+        return " / ".join(" ".join(str(c) for c in m) for m in cards)
+    return " ".join(str(c) for c in cards)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .cards import CardError, Token, parse_card, parse_token, split_cards
+from .cards import CardError, Token, cards_text, parse_card, parse_token, split_cards
 from .errors import RecordError
 from .games import Game, MeldVerdict, game
 from .messages import Msg, in_force, meld_kind, msg, nmsg, source_words
@@ -75,15 +75,6 @@ def read_cards(
         if tokens:
             read.append(tokens)
     return read, errors
-
-
-def cards_text(cards: Any) -> str:
-    """A list of card codes (or of melds, each a list) as typed: ``QS QH QD / 5S 6S 7S``."""
-    if not isinstance(cards, list):
-        return ""
-    if cards and all(isinstance(m, list) for m in cards):
-        return " / ".join(" ".join(str(c) for c in m) for m in cards)
-    return " ".join(str(c) for c in cards)
 
 
 def split_differs(melded: list[str], melds: list[list[str]]) -> Msg | None:

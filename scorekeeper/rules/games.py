@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from . import gin, oklahoma, points
-from .cards import PACK_52, CardError, Token, parse_token
+from .cards import PACK_52, CardError, Token, cards_text, parse_token
 from .errors import RecordError, RecordInvalid
 from .messages import Msg
 from .profiles import GIN, OKLAHOMA, GinRules, OklahomaRules, Rules
@@ -71,8 +71,10 @@ class Game(Protocol):
     # complete deal has given (the others default: an Oklahoma deal's flags).
     facts: tuple[str, ...]
     given_once: tuple[str, ...]
-    # The deal as a form enters it: the fact naming who ended the deal, a hand's card fields.
+    # The deal as a form enters it: the fact naming who ended the deal (its value when nobody did),
+    # a hand's card fields.
     actor: str
+    no_actor: str
     hand_fields: tuple[str, ...]
     card_facts: tuple[str, ...]  # the facts that are a card (Gin's upcard)
 
@@ -85,6 +87,11 @@ class Game(Protocol):
     def facts_of(self, actor: str | None, fields: Mapping[str, object]) -> dict[str, object]:
         """The deal's own facts (RECORD.md) from a form: who ended the deal (``actor``: None for
         nobody) and the facts' fields (Oklahoma's flags, Gin's upcard)."""
+        ...
+
+    def fields_of(self, hand: Mapping[str, object]) -> dict[str, object]:
+        """A player's hand (RECORD.md) as his form's fields show it: each card field's text (as
+        typed: ``QS QH / 5S 6S 7S``) and the hand's flags; ``hand_of``'s other way."""
         ...
 
     def begin(self, rules: Rules, players: Sequence[str], first_dealer: str | None = None) -> Standing:
@@ -149,8 +156,19 @@ class OklahomaGame:
     facts: tuple[str, ...] = ("out", "first_turn", "concealed", "late_misdeal")
     given_once: tuple[str, ...] = ("out",)
     actor = "out"
+    no_actor = "stock"  # nobody went out: the stock ran out
     hand_fields: tuple[str, ...] = ("melded", "held", "melds")
     card_facts: tuple[str, ...] = ()
+
+    def fields_of(self, hand: Mapping[str, object]) -> dict[str, object]:
+        raw = hand.get("melds")
+        melds = raw if isinstance(raw, list) else []
+        flat = [c for m in melds if isinstance(m, list) for c in m]
+        return {
+            "melded": cards_text(hand.get("melded") or flat),
+            "melds": cards_text(melds) if melds else "",
+            "held": cards_text(hand.get("held")),
+        }
 
     def hand_of(self, fields: Mapping[str, object]) -> dict[str, object]:
         held = fields.get("held") or []
@@ -230,8 +248,12 @@ class GinGame:
     facts: tuple[str, ...] = ("upcard", "knocker")
     given_once: tuple[str, ...] = ("upcard", "knocker")
     actor = "knocker"
+    no_actor = "void"  # nobody knocked: a void hand
     hand_fields: tuple[str, ...] = ("cards", "melds", "deadwood")
     card_facts: tuple[str, ...] = ("upcard",)
+
+    def fields_of(self, hand: Mapping[str, object]) -> dict[str, object]:
+        return {name: cards_text(hand.get(name)) for name in self.hand_fields} | {"big_gin": bool(hand.get("big_gin"))}
 
     def hand_of(self, fields: Mapping[str, object]) -> dict[str, object]:
         hand: dict[str, object] = {}
@@ -404,6 +426,21 @@ def _cards_of(hand: object) -> set[str]:
                 with contextlib.suppress(CardError):
                     out.add(parse_token(code).card.label)
     return out
+
+
+def facts_fields(game: Game, deal: Mapping[str, object], players: Sequence[str]) -> dict[str, object]:
+    """A deal's own facts (RECORD.md) as a form's fields show them: who ended it (the seat as text,
+    ``no_actor`` for nobody; absent while not given), its flags, its cards as typed (the upcard)."""
+    fields: dict[str, object] = {}
+    if game.actor in deal:
+        who = deal[game.actor]
+        fields[game.actor] = game.no_actor if who is None else str(players.index(who)) if who in players else ""
+    for name in game.facts:
+        if name != game.actor:
+            fields[name] = (
+                cards_text([deal.get(name)]) if name in game.card_facts and deal.get(name) else deal.get(name)
+            )
+    return fields
 
 
 def place(game: Game, e: RecordError, players: Sequence[str], deal: Mapping[str, object]) -> tuple[str | None, str]:

@@ -15,7 +15,6 @@ from django.http import QueryDict
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from scorekeeper.rules import fieldcheck, games
-from scorekeeper.rules.fieldcheck import cards_text
 from scorekeeper.rules.profiles import GIN, OKLAHOMA
 from scorekeeper.table.entry.cards import CardListField, same_text
 from scorekeeper.table.submissions import SubmissionField
@@ -79,14 +78,7 @@ class OklahomaHandForm(HandForm):
 
     @classmethod
     def initial_of(cls, hand: Mapping[str, Any]) -> dict[str, Any]:
-        raw_melds = hand.get("melds")
-        melds: list[Any] = raw_melds if isinstance(raw_melds, list) else []
-        flat = [c for m in melds if isinstance(m, list) for c in m]
-        return {
-            "melded": cards_text(hand.get("melded") or flat),
-            "melds": cards_text(melds) if melds else "",
-            "held": cards_text(hand.get("held")),
-        }
+        return games.game(OKLAHOMA).fields_of(hand)
 
     @property
     def extra_open(self) -> bool:
@@ -141,13 +133,7 @@ class GinHandForm(HandForm):
 
     @classmethod
     def initial_of(cls, hand: Mapping[str, Any]) -> dict[str, Any]:
-        raw_melds = hand.get("melds")
-        return {
-            "cards": cards_text(hand.get("cards")),
-            "melds": cards_text(raw_melds if isinstance(raw_melds, list) else []),
-            "deadwood": cards_text(hand.get("deadwood")),
-            "big_gin": bool(hand.get("big_gin")),
-        }
+        return games.game(GIN).fields_of(hand)
 
     def hand(self) -> dict[str, Any]:
         return games.game(GIN).hand_of(self.cleaned_data)
@@ -236,13 +222,8 @@ class DealFacts(forms.Form):
 
     @classmethod
     def initial_of(cls, deal: Mapping[str, Any], players: list[str]) -> dict[str, Any]:
-        """The form's initial values for a saved deal (RECORD.md form)."""
-        facts: dict[str, Any] = {}
-        seat = {name: str(i) for i, name in enumerate(players)}
-        if cls.actor in deal:
-            facts[cls.actor] = seat.get(deal[cls.actor], "") if deal[cls.actor] is not None else cls.nobody
-        facts.update({name: bool(deal.get(name)) for name in cls.flags})
-        return facts
+        """The form's initial values for a saved deal (RECORD.md form: ``rules.games.facts_fields``)."""
+        return games.facts_fields(games.game(cls.game), deal, players)
 
     def deal(self) -> dict[str, Any]:
         """The deal's own facts (RECORD.md), once the form is valid (``Game.facts_of``)."""
@@ -262,7 +243,7 @@ class DealFacts(forms.Form):
 class OklahomaFacts(DealFacts):
     game = OKLAHOMA
     actor = games.game(OKLAHOMA).actor
-    nobody = "stock"
+    nobody = games.game(OKLAHOMA).no_actor
     ended = gettext_lazy("{name} went out")
     nobody_label = gettext_lazy("Nobody: the stock ran out")
     actor_label = gettext_lazy("Who went out?")
@@ -286,7 +267,7 @@ class OklahomaFacts(DealFacts):
 class GinFacts(DealFacts):
     game = GIN
     actor = games.game(GIN).actor
-    nobody = "void"
+    nobody = games.game(GIN).no_actor
     ended = gettext_lazy("{name} knocked")
     nobody_label = gettext_lazy("Nobody knocked: a void hand")
     actor_label = gettext_lazy("Who knocked?")
@@ -300,10 +281,6 @@ class GinFacts(DealFacts):
         label=gettext_lazy("First upcard"),
         error_messages={"required": gettext_lazy("Enter the first upcard.")},
     )
-
-    @classmethod
-    def initial_of(cls, deal: Mapping[str, Any], players: list[str]) -> dict[str, Any]:
-        return {**super().initial_of(deal, players), "upcard": str(deal.get("upcard") or "")}
 
     def given(self) -> dict[str, Any]:
         data = self.cleaned_data
