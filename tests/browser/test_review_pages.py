@@ -27,7 +27,7 @@ def test_settle_a_dispute_on_the_checker_page(page: Page, live_server, shot, con
     page.get_by_label("The hand").press_sequentially("3C 4C 5C 9D 9H 9S JH QH KH 5S", delay=5)
     verdict = page.locator("#verdict")
     expect(verdict).to_contain_text("No, you may not knock: least deadwood 5, over the limit of 3")
-    expect(verdict).to_contain_text("S2, S4")
+    expect(verdict).to_contain_text("S2, Gameplay 1")  # the knock limit, cited as the engine cites it
     shot(page, "review-1-checker-no")
     # The other player: "but with the 2 of spades instead I could" — fix the card, the answer follows live.
     page.get_by_label("The hand").fill("3C 4C 5C 9D 9H 9S JH QH KH 2S")
