@@ -76,14 +76,18 @@ def not_written(request: HttpRequest) -> HttpResponse:
     said = str(NOT_WRITTEN)
     if (request.content_type or "").startswith("application/json"):
         return JsonResponse({"errors": [{"message": said}]}, status=503, headers={"Retry-After": "30"})
-    posted = _posted_form(request) or QueryDict()
+    posted, files = _posted_form(request), []
+    if posted is None:  # no form posted, or a body that cannot be read: nothing to keep
+        posted = QueryDict()
+    else:
+        files = [upload.name for name in request.FILES for upload in request.FILES.getlist(name)]
     referer = request.headers.get("referer", "")
     back = referer if url_has_allowed_host_and_scheme(referer, {request.get_host()}) else "/"
     context = {
         "said": said,
         "typed": _typed(request),
         "fields": [(name, value) for name, values in posted.lists() for value in values],
-        "files": [upload.name for name in request.FILES for upload in request.FILES.getlist(name)] if posted else [],
+        "files": files,
         "action": request.get_full_path(),
         "back": back,
     }
