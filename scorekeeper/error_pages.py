@@ -86,13 +86,15 @@ def not_written(request: HttpRequest) -> HttpResponse:
     context = {
         "said": said,
         "typed": _typed(request),
-        "fields": [(name, value) for name, values in posted.lists() for value in values],
+        # Every field to send again, but a password (the admin's login): it is typed again.
+        "fields": [(name, value) for name, values in posted.lists() if "password" not in name for value in values],
         "files": files,
         "action": request.get_full_path(),
         "back": back,
     }
     page = loader.render_to_string("503.html", context, request=request)
-    return HttpResponse(page, status=503, headers={"Retry-After": "30"})
+    # What was typed is on the page: no cache keeps it.
+    return HttpResponse(page, status=503, headers={"Retry-After": "30", "Cache-Control": "no-store"})
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

@@ -195,3 +195,10 @@ def test_an_imported_file_is_named_to_choose_again(at: AtTable) -> None:
         answer = at.scorer.post("/history/import/", {"file": upload})
     assert answer.status_code == 503
     assert "The file thursday.json was not kept: choose it again." in answer.content.decode()
+
+
+def test_the_page_keeps_no_password_and_no_cache_keeps_it(client: Client, table: Table) -> None:
+    with refusing_writes(FULL):
+        answer = client.post(f"/tables/{table.pk}/name/", {"name": "Thursdays", "password": "s3cret!"})
+    assert answer.status_code == 503 and "Thursdays" in answer.content.decode()
+    assert "s3cret!" not in answer.content.decode() and "no-store" in answer["Cache-Control"]
