@@ -1,4 +1,5 @@
-"""A database connection that failed is closed when its request ends, so that the next request
+"""A database that fails: a write it refused is answered 503 with what was typed (``RefusedWrites``,
+issue 37), and a connection that failed is closed when its request ends, so that the next request
 opens a fresh one (issue 24, defect 5).
 
 The app keeps its connections between requests (``DATABASE_CONN_MAX_AGE``; ``make run`` keeps them
@@ -13,13 +14,19 @@ transaction's owner ends it).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
 
 from django.db import DatabaseError, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+
+from scorekeeper.error_pages import not_written
+
+log = logging.getLogger(__name__)
+SAFE = ("GET", "HEAD", "OPTIONS")  # reads never write: their database errors are 500s
 
 
 def close_failed_connections(
@@ -47,3 +54,22 @@ def close_failed_connections(
         return response
 
     return middleware
+
+
+class RefusedWrites:
+    """Middleware: THE answer to a write the database refused (a full disk, a read-only file or
+    server, a lock held too long) from any form: 503, our page with what was typed and the form sent
+    again by its Try again button (``error_pages.not_written``), nothing changed (each write is one
+    transaction). The deal forms answer it themselves, on the form (``table.entry.flow``)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if request.method in SAFE or not isinstance(exception, DatabaseError):
+            return None
+        log.warning("a write was refused by the database: %s %s: %s", request.method, request.path, exception)
+        return not_written(request)

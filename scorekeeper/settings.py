@@ -90,6 +90,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "scorekeeper.recovery.close_failed_connections",  # first: it sees every other's statements
+    "scorekeeper.recovery.RefusedWrites",  # a write the database refused: 503 with what was typed
     "scorekeeper.request_log.log_requests",  # one line per request, with no secret in it
     "scorekeeper.health.answer_probes",  # /healthz: before the host check and the HTTPS redirect
     "django.middleware.security.SecurityMiddleware",

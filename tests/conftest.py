@@ -31,6 +31,7 @@ SLOW = (
     "tests/server/test_settings.py",
     "tests/server/test_live.py",
     "tests/server/test_own_hands_restart.py",
+    "tests/server/test_read_only_start.py",
     "tests/server/test_hosting.py",
     "tests/server/test_deploy.py::test_the_backup_and_purge_units_run_as_written_with_the_environment_file",
     "tests/server/test_deploy.py::test_the_readme_s_cron_lines_read_the_environment_file",

@@ -9,18 +9,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.test import Client
+from django.utils import timezone
 
 from scorekeeper.history import services as history_services
-from scorekeeper.table.models import Player
+from scorekeeper.server import startup
+from scorekeeper.table.models import Game, Player, Submission
 from scorekeeper.table.phones import services as phone_services
 from scorekeeper.table.scoring import deals as deal_services
+from scorekeeper.table.scoring import engine
 from tests.app_data import GIN_BIG, GIN_KNOCK, OK_BIG, OK_SMALL, gin_record_deal, ok_post, ok_record_deal
 from tests.conftest import NAMES, as_phone, body
+from tests.faults import refusing_writes
 
 pytestmark = pytest.mark.django_db
 
@@ -170,3 +176,50 @@ def test_the_read_only_database_refuses_a_write(client, games):
         client.post(f"/games/{ok.pk}/deals/new/", ok_post(OK_SMALL))
     assert tried or connection.vendor == "sqlite"  # SQLite may refuse first (query_only)
     assert ok.deals.count() == 2
+
+
+def test_a_write_on_a_read_only_database_answers_our_503_page_with_the_form_kept(client, table):
+    """(Issue 37, defect 7.) A write the database refuses is no 500: our page, in the phone's
+    language, says nothing was saved, shows what was typed and sends the same form again."""
+    client.get("/")
+    with refusing_writes() as refused:
+        answer = client.post(f"/tables/{table.pk}/name/", {"name": "Thursday <club>"})
+    assert refused and answer.status_code == 503 and answer["Retry-After"]
+    page = answer.content.decode()
+    assert "<h1>Not saved</h1>" in page and "Nothing was changed." in page
+    assert "<dt>Name</dt>" in page and "<output>Thursday &lt;club&gt;</output>" in page
+    assert f'<form method="post" action="/tables/{table.pk}/name/"' in page
+    assert '<input type="hidden" name="name" value="Thursday &lt;club&gt;">' in page
+    table.refresh_from_db()
+    assert table.name == "Test table"
+    german = client.post(f"/tables/{table.pk}/name/", {"name": "Donnerstag"}, HTTP_ACCEPT_LANGUAGE="de")
+    assert german.status_code == 302  # writable again: saved
+    with refusing_writes():
+        german = client.post(f"/tables/{table.pk}/name/", {"name": "Freitag"}, HTTP_ACCEPT_LANGUAGE="de")
+    assert german.status_code == 503 and "Nicht gespeichert" in german.content.decode()
+
+
+def test_the_phone_alone_s_hand_over_is_told_in_json(client):
+    game = {"format": "oklahoma-scorekeeper/1", "game": "oklahoma", "rules": {"profile": "book"}, "deals": []}
+    game |= {"players": NAMES, "first_dealer": "Ann"}
+    with refusing_writes():
+        answer = client.post(
+            "/alone/hand-over/", {"key": "k3y-made-by-the-phone-0001", "record": game}, content_type="application/json"
+        )
+    assert answer.status_code == 503
+    assert "could not save this" in answer.json()["errors"][0]["message"]
+
+
+def test_the_start_s_writes_wait_for_a_database_that_takes_them(games):
+    """``serve`` scores again the games another engine scored and purges old submissions as it
+    starts: on a database that refuses writes it starts all the same, and they wait."""
+    ok, _ = games
+    Game.objects.filter(pk=ok.pk).update(scored_with="an older engine")
+    Submission.objects.create(token="old", answer="/", created=timezone.now() - timedelta(days=40))
+    steps = (startup.refresh_if_needed, lambda: call_command("purge_submissions"))
+    with refusing_writes():
+        assert startup.writes_at_start(*steps) is False
+    assert Game.objects.get(pk=ok.pk).scored_with == "an older engine" and Submission.objects.filter(token="old")
+    assert startup.writes_at_start(*steps) is True
+    assert Game.objects.get(pk=ok.pk).scored_with == engine.RESULTS_VERSION
+    assert not Submission.objects.filter(token="old").exists()

@@ -33,6 +33,7 @@ class Comparison:
     sentences: list[str] = field(default_factory=list)
     current_result: GameResult | None = None  # the game as scored now (Hollywood: its columns)
     other_result: GameResult | None = None  # the game scored under the other rules
+    switchable: bool = False  # the other rules take every deal: the table may switch the game to them
 
 
 def _pair_lines(a: Sequence[Line], b: Sequence[Line]) -> list[tuple[Line | None, Line | None]]:
@@ -75,15 +76,22 @@ def compare(
         cmp.errors = [str(e.message) for e in exc.errors]
         return cmp
     cmp.other = other_rules
+    record = dict(engine.game_record(game), rules={"profile": profile, "options": other_rules.options()})
+    other = (other_rules.profile, other_rules.options()) != (current_rules.profile, current_rules.options())
     try:
         cur = engine.game_result(game)
-    except RecordInvalid as exc:
+    except RecordInvalid as exc:  # today's rules refuse the game: a switch to rules that take it mends it
         cmp.errors = [str(e) for e in exc.errors]
+        try:
+            cmp.other_result = engine.score(record)
+        except RecordInvalid:
+            return cmp
+        cmp.switchable = other
         return cmp
-    record = engine.game_record(game)
-    alt = _score_other(cmp, dict(record, rules={"profile": profile, "options": other_rules.options()}))
+    alt = _score_other(cmp, record)
     if alt is not None:
         _side_by_side(cmp, cur, alt, game.player_names(), number)
+        cmp.switchable = other and not cmp.errors
     return cmp
 
 

@@ -64,7 +64,8 @@ def review(game: Game, page: str | None = None) -> dict[str, Any]:
     try:
         whole, page_deals, digests = _page_deals(game, first, last, count, standing)
     except RecordInvalid as exc:
-        return {**base, "errors": [str(e) for e in exc.errors] + rule_errors, "deals": [], "chart": None}
+        refused = present.Refused(exc.errors)
+        return {**base, **_refused(game, rules, refused, first, last, count), "errors": refused.lines() + rule_errors}
     result = whole if whole is not None else engine.concluded(game, standing)
     hollywood = bool(result is not None and result.columns)
     return {
@@ -93,6 +94,20 @@ def _page_deals(
         return None, page_deals, digests
     whole, _ = engine.reviewed(game)
     return whole, list(whole.deals[first - 1 : last]), None
+
+
+def _refused(game: Game, rules: Rules, refused: present.Refused, first: int, last: int, count: int) -> dict[str, Any]:
+    """A page of a game today's rules refuse: its deals as an earlier version stored them
+    (``stored``), each with its refusal, and the running totals stored then (no chart when no
+    deal holds any: a game of the release before results were stored)."""
+    names = game.player_names()
+    page = game.deals.filter(number__gte=first, number__lte=last).order_by("number")
+    scored = game.deals.exclude(outcome="").exists()
+    return {
+        "deals": [],
+        "stored": present.stored_rows(game, page, refused),
+        "chart": _chart(game, names, rules, None, count) if scored else None,
+    }
 
 
 def _side(result: GameResult | None, names: list[str]) -> list[int] | None:

@@ -9,6 +9,10 @@ re-ran migrate and collectstatic, half of each start; ``make bench start`` measu
 - ``collect_if_changed``: the static files collected again (hashed names, compressed) only when
   a source file changed since the last collection, or the collection is missing: a stamp beside
   the collected files holds a digest of every source file's path, size and modification time.
+
+The start's writes other than migrations (the games scored again, old submissions purged) are done
+only if the database takes them (``writes_at_start``): a read-only database (a backup's copy, a
+read-only server) or a full disk still serves every page.
 """
 
 from __future__ import annotations
@@ -16,13 +20,13 @@ from __future__ import annotations
 import hashlib
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles.finders import get_finders
 from django.core.management import call_command
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.db.migrations.executor import MigrationExecutor
 
 from scorekeeper.table.models import Game
@@ -50,6 +54,21 @@ def refresh_if_needed() -> bool:
     if not Game.objects.exclude(scored_with=engine.RESULTS_VERSION).exists():
         return False
     call_command("refresh_results", verbosity=1)
+    return True
+
+
+def writes_at_start(*steps: Callable[[], object]) -> bool:
+    """Do the start's writes (``steps``, in order) if the database takes them: on one that refuses
+    writes (a read-only file or server, a full disk) the server starts all the same — every page
+    reads, and each write answers 503 with what was typed (``recovery.RefusedWrites``) — and what
+    is left waits for a start that can write. Whether every step was done."""
+    for step in steps:
+        try:
+            step()
+        except DatabaseError:
+            if not connection.in_atomic_block:  # a connection a write failed on: the next opens afresh
+                connection.close()
+            return False
     return True
 
 

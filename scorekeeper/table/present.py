@@ -8,24 +8,76 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
+from django.db.models import QuerySet
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext
 
+from scorekeeper.rules.errors import RecordError
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.rules.results import ColumnResult, ColumnStanding, DealResult, GameResult, PlayerDeal, Standing
 from scorekeeper.table.access import with_players
-from scorekeeper.table.models import Game
+from scorekeeper.table.models import Deal, Game
 from scorekeeper.table.pages import url_by_id
 from scorekeeper.table.scoring import engine
-from scorekeeper.table.text import outcome_text, signed_text
+from scorekeeper.table.text import error_text, outcome_text, signed_text
+
+
+class Refused:
+    """What today's rules refuse of a game whose stored results an earlier version of the engine
+    wrote (``refresh_results`` could not score it again, so it left them as they were): the game
+    keeps those results, and each refusal is said where it applies — a deal's beside the deal (its
+    row, its page, its part of the review), and every one at the top of the game's pages, with what
+    scores it again: an edit of the deal, or a switch to rules that take the game."""
+
+    def __init__(self, errors: Sequence[RecordError] = ()) -> None:
+        self.game = [e for e in errors if e.deal is None]  # its rules or its players
+        self.deals: dict[int, list[RecordError]] = {}
+        for e in errors:
+            if e.deal is not None:
+                self.deals.setdefault(e.deal, []).append(e)
+
+    def __bool__(self) -> bool:
+        return bool(self.game or self.deals)
+
+    def flag(self, number: int) -> str | None:
+        """Deal ``number``'s refusal as the deal shows it (None: today's rules take it)."""
+        if number not in self.deals:
+            return None
+        return gettext("refused by today's rules: {reason}; edit it to score it again").format(
+            reason=_reasons(self.deals[number])
+        )
+
+    def lines(self) -> list[str]:
+        """Every refusal, for the top of the game's pages, then what the scores shown are."""
+        if not self:
+            return []
+        said = [
+            gettext("refused by today's rules: {reason}; switch the game to other rules to score it again").format(
+                reason=_reasons([e])
+            )
+            for e in self.game
+        ]
+        said += [
+            gettext("deal {number} is refused by today's rules: {reason}; edit it to score it again").format(
+                number=number, reason=_reasons(errors)
+            )
+            for number, errors in sorted(self.deals.items())
+        ]
+        said.append(gettext("The scores shown are those an earlier version of the score keeper stored."))
+        return said
+
+
+def _reasons(errors: Sequence[RecordError]) -> str:
+    """An engine's refusals in a sentence: each with the player it concerns, its rule and source."""
+    return "; ".join((f"{e.player}: " if e.player else "") + error_text(e) for e in errors)
 
 
 class GamePage:
     """The game page's board and deal list from what the writes store: no deal is scored. Each
     part is read when first used, so a part the template takes from a fragment cached by the
     game's version (``version_key``) costs nothing. A game whose stored results come from another
-    version of the engine (or none) is scored from its record instead (``errors`` then says what
-    the engine found wrong with it, if anything)."""
+    version of the engine (or none) is scored from its record instead; one that today's rules
+    refuse shows the results stored then, each refusal said (``Refused``; ``errors``)."""
 
     def __init__(self, game: Game, rules: Rules) -> None:
         self.game = game  # its players are loaded when a part needs them
@@ -33,8 +85,11 @@ class GamePage:
         self.stored = game.scored_with == engine.RESULTS_VERSION
         self.errors: list[str] = []
         self.result: GameResult | None = None
+        self.refused = Refused()
         if not self.stored:
-            self.result, self.errors = engine.result_or_errors(with_players(game))
+            self.result, errors = engine.result_or_errors(with_players(game))
+            self.refused = Refused(errors)
+            self.errors = self.refused.lines()
 
     @cached_property
     def last(self) -> tuple[int, dict[str, Any] | None]:
@@ -46,7 +101,8 @@ class GamePage:
     def now(self) -> GameResult | None:
         """Where the game stands — totals, state, winner, final tally, Hollywood's columns: from the
         standing stored with the last deal (``engine.concluded``, without its deals: none is played),
-        or the game's whole result when it was stored by another version of the engine."""
+        or the game's whole result when it was stored by another version of the engine (None when
+        today's rules refuse it)."""
         with_players(self.game)
         if self.stored:
             return engine.concluded(self.game, self.last[1])
@@ -57,19 +113,21 @@ class GamePage:
         with_players(self.game)
         if self.stored:
             return board(self.game, self.rules, self.last[1])
+        if self.refused:
+            return refused_board(self.game, self.rules)
         return board_of_result(self.game, self.rules, self.result)
 
     @cached_property
     def deals(self) -> list[dict[str, Any]]:
         """The last ``SHOWN`` deals (the review has them all): the page does not grow with the game."""
         with_players(self.game)
-        if self.stored:
-            return deal_rows(self.game, last=SHOWN)
+        if self.stored or self.refused:
+            return deal_rows(self.game, last=SHOWN, refused=self.refused)
         return rows_of_result(self.game, self.result)[-SHOWN:]
 
     @cached_property
     def count(self) -> int:
-        if self.stored:
+        if self.stored or self.refused:
             return self.last[0]
         return len(self.result.deals) if self.result else 0
 
@@ -131,6 +189,31 @@ def board(game: Game, rules: Rules, standing: Mapping[str, Any] | None) -> dict[
         winner=game.winner_name() if finished else None,
         final=final_table(result, names, rules.penalty),
     )
+
+
+def refused_board(game: Game, rules: Rules) -> dict[str, Any]:
+    """The board of a game today's rules refuse (``Refused``), from what an earlier version stored:
+    the running totals stored with its last scored deal, who deals next by the standing stored with
+    it, the game's state and winner. No final tally (only the engine makes one); ``unscored`` when
+    no deal holds a stored result (a game of the release before results were stored)."""
+    names = game.player_names()
+    row = game.deals.exclude(outcome="").order_by("-number").values_list("totals", "standing").first()
+    totals, standing = row if row is not None else ([], {})
+    dealer = (standing or {}).get("dealer")
+    winner = game.winner_name() if game.finished else ""
+    return {
+        **_board(
+            names,
+            rules,
+            totals=dict(zip(names, totals or [0] * len(names), strict=False)),
+            side=dict(zip(names, (standing or {}).get("side") or [], strict=False)),
+            next_dealer=names[dealer] if isinstance(dealer, int) and 0 <= dealer < len(names) else None,
+            finished=bool(winner),
+            winner=winner or None,
+            final=None,
+        ),
+        "unscored": not totals,
+    }
 
 
 def board_of_result(game: Game, rules: Rules, result: GameResult | None) -> dict[str, Any]:
@@ -217,41 +300,45 @@ def deal_ids(game: Game) -> dict[int, int]:
     return dict(game.deals.values_list("number", "pk"))
 
 
-def deal_rows(game: Game, last: int | None = None) -> list[dict[str, Any]]:
+def deal_rows(game: Game, last: int | None = None, refused: Refused | None = None) -> list[dict[str, Any]]:
     """The deal list (its ``last`` deals, or all) from the results the writes store (one query, no
     scoring): each deal's points and running totals per player, with the texts the template prints
-    ready."""
+    ready; a deal today's rules refuse (``refused``) flagged, one without a stored result (stored
+    by the release before results were) shown as not scored."""
+    if last is None:
+        return stored_rows(game, game.deals.order_by("number"), refused)
+    return stored_rows(game, game.deals.order_by("-number")[:last], refused)[::-1]
+
+
+def stored_rows(game: Game, deals: QuerySet[Deal], refused: Refused | None = None) -> list[dict[str, Any]]:
+    """These deals of the game as ``deal_rows`` shows them, in the queryset's order (one query)."""
     names = game.player_names()
     href = url_by_id("table:deal", game.pk)
-    rows = []
     fields = ("pk", "number", "outcome", "multiplier", "dealer", "actor", "points", "totals")
-    if last is None:
-        stored = list(game.deals.order_by("number").values_list(*fields))
-    else:
-        stored = list(game.deals.order_by("-number").values_list(*fields)[:last])[::-1]
-    for pk, number, outcome, multiplier, dealer, actor, points, totals in stored:
-        rows.append(
-            {
-                "number": number,
-                "id": pk,
-                "href": href(pk),
-                "outcome": outcome_text(outcome),
-                "multiplier": multiplier,
-                "dealer": _seat_name(names, dealer),
-                "actor": _seat_name(names, actor),
-                "cells": [
-                    {
-                        "name": name,
-                        "points": points[i] if i < len(points) else 0,
-                        "total": totals[i] if i < len(totals) else 0,
-                        "delta": signed_text(points[i] if i < len(points) else 0),
-                        "run": str(totals[i] if i < len(totals) else 0),
-                    }
-                    for i, name in enumerate(names)
-                ],
-            }
-        )
-    return rows
+    return [
+        {
+            "number": number,
+            "id": pk,
+            "href": href(pk),
+            "outcome": outcome_text(outcome) if outcome else gettext("not scored"),
+            "multiplier": multiplier,
+            "dealer": _seat_name(names, dealer),
+            "actor": _seat_name(names, actor),
+            "refused": refused.flag(number) if refused else None,
+            "cells": _cells(names, points, totals, scored=bool(outcome)),
+        }
+        for pk, number, outcome, multiplier, dealer, actor, points, totals in deals.values_list(*fields)
+    ]
+
+
+def _cells(names: list[str], points: list[int], totals: list[int], *, scored: bool) -> list[dict[str, Any]]:
+    """A stored deal's points and running total for each player (a dash each when it holds none)."""
+    cells = []
+    for i, name in enumerate(names):
+        got, total = (points[i] if i < len(points) else 0), (totals[i] if i < len(totals) else 0)
+        shown = (signed_text(got), str(total)) if scored else ("–", "–")
+        cells.append({"name": name, "points": got, "total": total, "delta": shown[0], "run": shown[1]})
+    return cells
 
 
 def _seat_name(names: list[str], seat: int | None) -> str | None:
@@ -274,6 +361,7 @@ def rows_of_result(game: Game, result: GameResult | None) -> list[dict[str, Any]
             "multiplier": d.multiplier,
             "dealer": d.dealer,
             "actor": d.actor,
+            "refused": None,
             "cells": [
                 {
                     "name": n,

@@ -20,11 +20,14 @@ from django.core.management import call_command
 from django.db import connection, migrations, models
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.state import ProjectState
+from django.test import Client
 
 from scorekeeper.table import models as table_app
 from scorekeeper.table.games import services as game_services
 from scorekeeper.table.phones import services as phone_services
 from tests.app_data import OK_BIG, OK_SMALL, ok_record_deal
+from tests.conftest import as_phone
+from tests.history.test_history import PARTY_KNOCK
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -219,6 +222,40 @@ def test_a_database_of_the_earlier_release_upgrades_with_its_games(earlier_relea
     with connection.cursor() as cursor:
         held = connection.introspection.get_constraints(cursor, "table_seat")
     assert {"seat_position_unique", "seat_player_unique"} <= set(held)
+
+
+def test_an_earlier_game_today_s_rules_refuse_keeps_its_deals_and_says_why(earlier_release):
+    """Three players scoring Gin to the hand's winner: the earlier release took it, this round's
+    ruling refuses it. After the upgrade the game is not blank: every deal is listed (not scored,
+    the reason beside it), the winner it had is shown, and the page says what scores it again."""
+    names = ["Ann", "Ben", "Cleo"]
+    earlier = {name: earlier_release.get_model("scorekeeper", name) for name in ("Player", "Game", "Seat", "Deal")}
+    players = [earlier["Player"].objects.create(name=name) for name in names]
+    game = earlier["Game"].objects.create(
+        game="oklahoma-gin", profile="party", options={"scoring": "winner"}, target=500, state="finished", winner="Ann"
+    )
+    for position, player in enumerate(players):
+        earlier["Seat"].objects.create(game=game, player=player, position=position)
+    for number in range(1, 5):
+        earlier["Deal"].objects.create(game=game, number=number, data=PARTY_KNOCK)
+
+    call_command("migrate", verbosity=0)
+    call_command("refresh_results", verbosity=0)
+
+    upgraded = table_app.Game.objects.get(pk=game.pk)
+    assert upgraded.deals.count() == 4 and upgraded.finished
+    device = table_app.Device.objects.create(table=upgraded.table, name="Phone", role=table_app.Role.SCORE)
+    phone = as_phone(Client(), device)
+    html = phone.get(f"/games/{game.pk}/").content.decode()
+    assert "No deals yet" not in html
+    assert all(f'id="deal-{n}"' in html for n in range(1, 5))
+    assert "Ann wins the game." in html
+    assert "scoring to the hand&#x27;s winner (&#x27;scoring&#x27;: &#x27;winner&#x27;) is for two players" in html
+    assert "switch the game to other rules to score it again" in html
+    review = phone.get(f"/history/{game.pk}/").content.decode()
+    assert "No deals yet" not in review and all(f'id="deal-{n}"' in review for n in range(1, 5))
+    deal = upgraded.deals.get(number=4)
+    assert "is for two players" in phone.get(f"/games/{game.pk}/deals/{deal.pk}/").content.decode()
 
 
 def test_a_fresh_database_migrates_from_nothing():

@@ -32,7 +32,7 @@ from scorekeeper.table.models import Change, ChangeAction, Deal, Device, Game, R
 from scorekeeper.table.pages import HtmxHttpRequest, render_page
 from scorekeeper.table.phones import services as phones
 from scorekeeper.table.phones.views import seating
-from scorekeeper.table.present import GamePage, deal_view, game_view
+from scorekeeper.table.present import GamePage, Refused, deal_view, game_view, stored_rows
 from scorekeeper.table.scoring import engine
 from scorekeeper.table.site_qr import site_qr
 from scorekeeper.table.submissions import new_submission
@@ -250,15 +250,16 @@ def rematch(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespons
 def deal_page(request: HtmxHttpRequest, game: Game, device: Device, deal_id: int) -> HttpResponse:
     deal = get_object_or_404(Deal, game=game, pk=deal_id)
     result, errors = engine.result_or_errors(game)
-    view = deal_view(game, result, deal.number) if result else None
+    refused = Refused(errors)  # today's rules refuse the game: the deal as an earlier version stored it
     return render(
         request,
         "table/deal.html",
         {
             "game": game,
             "deal": deal,
-            "view": view,
-            "errors": errors,
+            "view": deal_view(game, result, deal.number) if result else None,
+            "stored": stored_rows(game, game.deals.filter(pk=deal.pk), refused)[0] if refused else None,
+            "errors": refused.lines(),
             "device": device,
             "entered": json.dumps(engine.record_deal(deal.cards, game.player_names()), ensure_ascii=False),
             "changes": change_history(game, deal.pk),

@@ -10,7 +10,7 @@ import contextlib
 from collections.abc import Mapping
 from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -132,12 +132,18 @@ def typing(*, game: Game, seat: int, open_deal: OpenDeal) -> None:
     """A seat's hand of the open deal is being typed (its form sent its live preview): the seat's
     ``typing_at`` stamped. One UPDATE while it was typed already; the game's version bumped only
     when the hand goes from missing to being typed (the other phones' live parts then show it),
-    never per keystroke. Not a change of the game: no change history."""
+    never per keystroke. Not a change of the game: no change history, and a database that takes no
+    writes (full, read-only) leaves the mark out — the preview answers all the same."""
     now = timezone.now()
     seats = Seat.objects.filter(game=game, position=seat)
-    if seats.filter(typing_at__gte=opendeal.typing_since(open_deal, now)).update(typing_at=now):
+    try:
+        with transaction.atomic():
+            if seats.filter(typing_at__gte=opendeal.typing_since(open_deal, now)).update(typing_at=now):
+                return
+            marked = seats.update(typing_at=now)
+    except DatabaseError:
         return
-    if seats.update(typing_at=now) and not open_deal.hands.filter(seat=seat).exists():
+    if marked and not open_deal.hands.filter(seat=seat).exists():
         signals.game_changed(game)
 
 

@@ -373,8 +373,9 @@ def _switch(
 
 def refresh_results(*, log: Any = None) -> int:
     """Score again every game whose stored results come from another version of the engine (or
-    none): run after ``migrate``. A game the engine now rejects keeps its cards and shows the errors
-    on its pages. Returns how many games were scored."""
+    none): run after ``migrate``. A game today's rules refuse is left as it is, its cards and the
+    results stored then: its pages show those with each refusal (``present.Refused``) until an edit
+    or a switch of its rules scores it again. Returns how many games were scored."""
     done = 0
     for pk in Game.objects.exclude(scored_with=engine.RESULTS_VERSION).values_list("pk", flat=True):
         with transaction.atomic():

@@ -245,13 +245,15 @@ def game_result(game: Game) -> GameResult:
     return reviewed(game)[0]
 
 
-def result_or_errors(game: Game) -> tuple[GameResult | None, list[str]]:
-    """``game_result``, or None and what the engine found wrong with the stored game (a page shows
-    the errors instead of the scores: never a 500)."""
+def result_or_errors(game: Game) -> tuple[GameResult | None, tuple[RecordError, ...]]:
+    """``game_result``, or None and what the engine finds wrong with the stored game: a game stored
+    by an earlier version of the engine that today's rules refuse (``refresh_results`` left it as
+    it was). Its pages show the results stored then with the refusals (``present.Refused``): never
+    a 500, never an empty game."""
     try:
-        return game_result(game), []
+        return game_result(game), ()
     except RecordInvalid as exc:
-        return None, [str(e) for e in exc.errors]
+        return None, exc.errors
 
 
 def reviewed(game: Game) -> tuple[GameResult, list[str] | None]:

@@ -72,14 +72,23 @@ class Command(BaseCommand):
         # settings generated under var/ as this command started, which each process reads there.
         # Migrations and static files only when something changed (startup): a warm start is quick.
         startup.migrate_if_needed()
-        startup.refresh_if_needed()
+        writable = startup.writes_at_start(
+            startup.refresh_if_needed,
+            lambda: call_command("purge_submissions"),  # forms submitted over 30 days ago: no repeat to answer
+        )
         try:
             startup.collect_if_changed(env)
         except RuntimeError as exc:
             raise CommandError(str(exc)) from exc
-        call_command("purge_submissions")  # forms submitted over 30 days ago: no repeat to answer
         with translation.override(terminal_language()):
             self.stdout.write(self._banner(site, found, port, https))
+            if not writable:
+                self.stderr.write(
+                    gettext(
+                        "The database takes no changes (it is read-only, or its disk is full): every page is "
+                        "served, and each save answers that nothing was saved until it takes changes again."
+                    )
+                )
         self.stdout.flush()
         command = _gunicorn(bind, port, workers, access_log, (cert, key) if https else None)
         os.execvpe(command[0], command, env)
