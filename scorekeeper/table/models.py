@@ -450,11 +450,18 @@ class OpenHand(models.Model):
 
 class Submission(models.Model):
     """A form submitted once: a repeated submit of the same form (a double tap, a retry after a lost
-    answer) finds its token here and is answered as the first was, without writing again."""
+    answer) finds its token here and is answered as the first was, without writing again.
 
-    token = models.CharField(max_length=64, primary_key=True)
+    The database holds no token (issue 37): ``token`` is its SHA-256, and ``browser`` the SHA-256 of
+    the secret of the browser that submitted it (``access.browser``), so a copy of the database
+    gives nothing to post again."""
+
+    token = models.CharField(max_length=64, primary_key=True, help_text="SHA-256 of the form's token.")
     created = models.DateTimeField(default=timezone.now)
     answer = models.CharField(max_length=400)
+    browser = models.CharField(
+        max_length=64, blank=True, default="", help_text="SHA-256 of the secret of the browser that submitted it."
+    )
 
     def __str__(self) -> str:
         return self.token

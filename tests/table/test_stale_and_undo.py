@@ -16,6 +16,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from scorekeeper.table import access
 from scorekeeper.table.models import Change, Deal, Device, Game, Role, Submission
 from scorekeeper.table.phones import services as phone_services
 from scorekeeper.table.scoring import deals as deal_services
@@ -289,15 +290,22 @@ NEW_GAME = {"game": "oklahoma", "profile": "book", "seat_0": "Ann", "seat_1": "B
 
 def test_a_new_game_resubmitted_after_its_answer_was_lost_is_that_game_with_its_phone(db):
     """A phone at no table starts a game; the answer (and its cookie) is lost; the phone submits
-    the form again: the same game, one table, and now the phone holds that table's scoring device."""
+    the form again: the same game, one table, and now the phone holds that table's scoring device.
+    Another browser sending the same form is sent to the game too, and is given no cookie."""
     phone = Client()
     form = {**NEW_GAME, "submission": hidden(text(phone.get("/games/new/")), "submission")}
     first = phone.post("/games/new/", form)
-    lost = Client()  # the same phone, without the cookie the lost answer carried
+    lost = Client()  # the same phone (the browser's secret of the form's page) without the lost answer's cookie
+    lost.cookies[access.BROWSER] = phone.cookies[access.BROWSER].value
     again = lost.post("/games/new/", form)
     assert first.status_code == again.status_code == 302 and first["Location"] == again["Location"]
     assert Game.objects.count() == 1 and Device.objects.count() == 1
     assert lost.get(again["Location"]).status_code == 200
+    other = Client()
+    other.get("/games/new/")  # a browser with a secret of its own
+    elsewhere = other.post("/games/new/", form)
+    assert elsewhere.status_code == 302 and elsewhere["Location"] == first["Location"]
+    assert other.get(first["Location"]).status_code == 404 and Device.objects.count() == 1
 
 
 def test_a_repeated_new_game_form_never_lets_a_phone_in_that_lost_its_access(db):
