@@ -448,6 +448,19 @@ class OpenHand(models.Model):
         return f"seat {self.seat + 1} of {self.deal}"
 
 
+class Import(models.Model):
+    """An import being written (``history.imports``): its games wait at a table of their own that
+    no phone is at (``staging``), written a batch at a time, until the last is written; then they
+    move to the table they were imported into at once. An import is whole or absent: one whose
+    writes stopped (its server was killed) is never seen, and the next import removes it."""
+
+    staging = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="+")
+    touched = models.DateTimeField(default=timezone.now, help_text="When its last batch was written.")
+
+    def __str__(self) -> str:
+        return f"import at {self.staging}"
+
+
 class Submission(models.Model):
     """A form submitted once: a repeated submit of the same form (a double tap, a retry after a lost
     answer) finds its token here and is answered as the first was, without writing again.
