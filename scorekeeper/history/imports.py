@@ -3,7 +3,8 @@ engine, deal by deal, and written with its results, its seats' figures and its c
 A file of any size is read a record at a time; with worker processes (the command line's import)
 the records are scored in parallel while this process reads and writes. An invalid file saves
 nothing and lists the engine's errors. An import is whole or absent: its games are written at a
-table of their own and move to theirs at once (``_write``).
+table of their own and move to theirs at once (``_write``); a form's import is written once, however
+often it is sent (``submission``).
 """
 
 from __future__ import annotations
@@ -25,11 +26,13 @@ from datetime import timedelta
 from typing import IO, Any, cast
 
 from django.db import DatabaseError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from scorekeeper.history.transfer import NotExportLayout, iter_record_texts, iter_records, record_of_text
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.messages import msg
+from scorekeeper.table import submissions
 from scorekeeper.table.games.services import player_name_errors
 from scorekeeper.table.models import (
     Change,
@@ -82,7 +85,9 @@ IMPORT_IN_FLIGHT = 4
 STOPPED = timedelta(minutes=10)
 
 
-def import_records(*, table: Table, records: Iterable[Any], by: Actor = "import", workers: int = 1) -> ImportReport:
+def import_records(
+    *, table: Table, records: Iterable[Any], by: Actor = "import", workers: int = 1, submission: str | None = None
+) -> ImportReport:
     """Import game records (any iterable: a reader of a file yields them one at a time): each is
     scored by the engine, deal by deal, and written with its results, its seats' figures and its
     change history, a batch of games at a time; the table has them all at once (``_write``). When
@@ -90,17 +95,21 @@ def import_records(*, table: Table, records: Iterable[Any], by: Actor = "import"
     every error of every record. Memory holds a batch of games, whatever the number of records.
     With ``workers`` > 1 (the command line's import of a history), that many processes score the
     records while this one reads the file and writes; the same games, in the same order, with the
-    same errors."""
-    return _import(table, records, by, workers, texts=False)
+    same errors. ``submission``: the form's token; raises submissions.Duplicate, having saved
+    nothing, when that form was imported before (a double tap, a retry)."""
+    return _import(table, records, by, workers, texts=False, submission=submission)
 
 
-def _import(table: Table, records: Iterable[Any], by: Actor, workers: int, *, texts: bool) -> ImportReport:
+def _import(
+    table: Table, records: Iterable[Any], by: Actor, workers: int, *, texts: bool, submission: str | None = None
+) -> ImportReport:
     """``import_records`` of records, or of their texts (``texts``: ``iter_record_texts``). Lets
     NotExportLayout through, having saved nothing.
 
     Two steps, so that an import never holds the database against the tables: every record is
     scored first, each scored game put aside in a temporary file (nothing is written while a record
     may still be invalid); then the games are written (``_write``)."""
+    submissions.check(submission)
     report = ImportReport()
     with tempfile.TemporaryFile() as waiting:
         count = 0
@@ -119,17 +128,23 @@ def _import(table: Table, records: Iterable[Any], by: Actor, workers: int, *, te
         if report.errors:
             return report
         waiting.seek(0)
-        report.game_ids = _write(table, by, cast(IO[bytes], waiting), count)
+        report.game_ids = _write(table, by, cast(IO[bytes], waiting), count, submission)
     return report
 
 
-def _write(into: Table, by: Actor, waiting: IO[bytes], count: int) -> list[int]:
+def answer(game_ids: Sequence[int]) -> str:
+    """Where an import sends the phone: the game's review (one game), else the list of games."""
+    return reverse("history:review", args=[game_ids[0]]) if len(game_ids) == 1 else reverse("history:games")
+
+
+def _write(into: Table, by: Actor, waiting: IO[bytes], count: int, submission: str | None) -> list[int]:
     """Write the ``count`` scored games put aside in ``waiting``, a batch at a time, each batch in a
     short transaction of its own (a save at another table waits for one batch at most), at a table
     of their own that no phone is at (``Import``); then move them to ``into`` in one short
     transaction (``_finish``). To the phones an import is whole or absent: stopped half-way (the
     server killed), its games are nowhere a phone looks, a retry imports the records once, and
-    the next import removes them."""
+    the next import removes them. Raises Duplicate, leaving nothing, when the form ``submission``
+    was imported meanwhile (a double tap: the other submit imported it)."""
     _remove_stopped()
     with transaction.atomic():
         job = Import.objects.create(staging=Table.objects.create(name=f"import into table {into.pk}"))
@@ -142,8 +157,8 @@ def _write(into: Table, by: Actor, waiting: IO[bytes], count: int) -> list[int]:
                     batch.add(pickle.load(waiting))
                 ids += batch.write()
                 Import.objects.filter(pk=job.pk).update(touched=timezone.now())
-        _finish(job, into, batch.tally)
-    except BaseException:  # the database failed: nothing stays
+        _finish(job, into, batch.tally, ids, submission)
+    except BaseException:  # imported by the other submit, or the database failed: nothing stays
         with contextlib.suppress(DatabaseError):
             _remove(job)
         raise
@@ -151,12 +166,13 @@ def _write(into: Table, by: Actor, waiting: IO[bytes], count: int) -> list[int]:
 
 
 @transaction.atomic
-def _finish(job: Import, into: Table, tally: Tally) -> None:
+def _finish(job: Import, into: Table, tally: Tally, ids: Sequence[int], submission: str | None) -> None:
     """An import's games, players and figures at ``into``, all at once: each of its players the
     table knows (by name, any case) becomes that player, keeping the table's spelling. Two imports
     into one table finish one after the other (its row locked: PostgreSQL; SQLite's writes hold the
     whole database)."""
     Table.objects.select_for_update().filter(pk=into.pk).values_list("pk").first()
+    submissions.check(submission)
     known = dict(Player.objects.filter(table=into).values_list("key", "pk"))
     same: dict[int, int] = {}  # the import's player: the table's
     for pk, key in Player.objects.filter(table=job.staging).values_list("pk", "key"):
@@ -168,6 +184,7 @@ def _finish(job: Import, into: Table, tally: Tally) -> None:
     Game.objects.filter(table=job.staging).update(table=into)
     tally.moved(same).write()
     Table.objects.filter(pk=job.staging_id).delete()  # with the Import
+    submissions.remember(submission, answer(ids))
 
 
 def _remove_stopped() -> None:
@@ -360,19 +377,27 @@ class _Batch:
 
 
 def import_text(
-    *, table: Table, text: str | bytes | IO[bytes] | IO[str], by: Actor = "import", workers: int = 1
+    *,
+    table: Table,
+    text: str | bytes | IO[bytes] | IO[str],
+    by: Actor = "import",
+    workers: int = 1,
+    submission: str | None = None,
 ) -> ImportReport:
     """Import the records of a file (its text, or the file open for reading: read a chunk at a
     time, a few records in memory at a time). With ``workers`` > 1, a file laid out as an export
     lays it out is taken apart record by record without reading its JSON, and the worker
     processes read each record's text (cheaper than sending them the records read here); any
     other file, or one found not valid there, is read again from its start as JSON
-    (``iter_records``): the same games, or the same errors, either way."""
+    (``iter_records``): the same games, or the same errors, either way. ``submission``: as for
+    ``import_records``."""
     source = io.BytesIO(text) if isinstance(text, bytes) else text
     if workers > 1 and not isinstance(source, str) and source.seekable() and isinstance(source.read(0), bytes):
         start = source.tell()
         try:
-            return _import(table, iter_record_texts(cast(IO[bytes], source)), by, workers, texts=True)
+            return _import(
+                table, iter_record_texts(cast(IO[bytes], source)), by, workers, texts=True, submission=submission
+            )
         except NotExportLayout:
             source.seek(start)
-    return import_records(table=table, records=iter_records(text), by=by, workers=workers)
+    return import_records(table=table, records=iter_records(text), by=by, workers=workers, submission=submission)
