@@ -63,14 +63,13 @@ def not_yours(game: Game, seat: int, there: OpenHand | None, by: Device) -> str 
         return None
     name = game.player_names()[seat]
     if not Seat.objects.filter(game=game, position=seat, phone=by).exists():
-        return gettext(
-            "This phone does not sit at {name}'s seat any more: it sends only its own seat's hand. What you typed "
-            "is kept below."
-        ).format(name=name)
+        return gettext("This phone does not sit at {name}'s seat any more: it sends only its own seat's hand.").format(
+            name=name
+        )
     if there is not None and there.by_id != by.pk:
-        return gettext(
-            "{name}'s hand was entered on {phone}: only a scoring phone changes it now. What you typed is kept below."
-        ).format(name=name, phone=there.by_name or gettext("another phone"))
+        return gettext("{name}'s hand was entered on {phone}: only a scoring phone changes it now.").format(
+            name=name, phone=there.by_name or gettext("another phone")
+        )
     return None
 
 
@@ -126,7 +125,8 @@ def submit_hand(
     row = _open_or_gone(game, number)
     there = row.hands.filter(seat=seat).first()
     if refused := not_yours(game, seat, there, by):
-        raise submissions.Conflict(refused)
+        kept = gettext("What you typed is kept below.")
+        raise submissions.Conflict(f"{refused} {kept}")
     if there is not None and there.version != version:
         at = timezone.localtime(there.updated).strftime("%H:%M")
         raise submissions.Conflict(
