@@ -33,6 +33,7 @@ SLOW = (
     "tests/server/test_own_hands_restart.py",
     "tests/server/test_read_only_start.py",
     "tests/server/test_hosting.py",
+    "tests/server/test_import_crash.py",
     "tests/server/test_deploy.py::test_the_backup_and_purge_units_run_as_written_with_the_environment_file",
     "tests/server/test_deploy.py::test_the_readme_s_cron_lines_read_the_environment_file",
     "tests/server/test_open_files.py::test_serve_and_its_workers_run_with_the_raised_limit",

@@ -11,6 +11,7 @@ from scorekeeper.rulebook.forms import in_language
 from scorekeeper.rules import profiles
 from scorekeeper.table.games.forms import house_option_fields, house_options
 from scorekeeper.table.models import Game, GameKind, GameState, Player
+from scorekeeper.table.submissions import SubmissionField
 
 # A phone's import: at most 16 MB (several hundred games). The import holds the database for its
 # writes while it runs, so a larger history goes in on the server: manage.py import_games. An upload
@@ -88,6 +89,7 @@ class MergeForm(forms.Form):
 class ImportForm(forms.Form):
     file = forms.FileField(required=False, label=gettext_lazy("File of game records"))
     text = forms.CharField(required=False, widget=forms.Textarea, label=gettext_lazy("…or paste a record"))
+    submission = SubmissionField()  # a double tap on Import imports once
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -2,11 +2,14 @@
 engine, deal by deal, and written with its results, its seats' figures and its change history.
 A file of any size is read a record at a time; with worker processes (the command line's import)
 the records are scored in parallel while this process reads and writes. An invalid file saves
-nothing and lists the engine's errors.
+nothing and lists the engine's errors. An import is whole or absent: its games are written at a
+table of their own and move to theirs at once (``_write``); a form's import is written once, however
+often it is sent (``submission``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import io
 import itertools
@@ -19,14 +22,17 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import IO, Any, cast
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from scorekeeper.history.transfer import NotExportLayout, iter_record_texts, iter_records, record_of_text
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.messages import msg
+from scorekeeper.table import submissions
 from scorekeeper.table.games.services import player_name_errors
 from scorekeeper.table.models import (
     Change,
@@ -35,6 +41,7 @@ from scorekeeper.table.models import (
     Device,
     Game,
     GameState,
+    Import,
     Player,
     Seat,
     Table,
@@ -73,26 +80,36 @@ IMPORT_CHUNK = 8
 
 IMPORT_IN_FLIGHT = 4
 
+# An import whose writes stopped this long ago (its server was killed half-way) is removed by the
+# next import (``_remove_stopped``): a running one writes a batch in a second or so.
+STOPPED = timedelta(minutes=10)
 
-def import_records(*, table: Table, records: Iterable[Any], by: Actor = "import", workers: int = 1) -> ImportReport:
+
+def import_records(
+    *, table: Table, records: Iterable[Any], by: Actor = "import", workers: int = 1, submission: str | None = None
+) -> ImportReport:
     """Import game records (any iterable: a reader of a file yields them one at a time): each is
     scored by the engine, deal by deal, and written with its results, its seats' figures and its
-    change history, a batch of games at a time, in one transaction. When any record is invalid (or
-    the file breaks off) nothing at all is saved and the report lists every error of every record.
-    Memory holds a batch of games, whatever the number of records. With ``workers`` > 1 (the
-    command line's import of a history), that many processes score the records while this one
-    reads the file and writes; the same games, in the same order, with the same errors."""
-    return _import(table, records, by, workers, texts=False)
+    change history, a batch of games at a time; the table has them all at once (``_write``). When
+    any record is invalid (or the file breaks off) nothing at all is saved and the report lists
+    every error of every record. Memory holds a batch of games, whatever the number of records.
+    With ``workers`` > 1 (the command line's import of a history), that many processes score the
+    records while this one reads the file and writes; the same games, in the same order, with the
+    same errors. ``submission``: the form's token; raises submissions.Duplicate, having saved
+    nothing, when that form was imported before (a double tap, a retry)."""
+    return _import(table, records, by, workers, texts=False, submission=submission)
 
 
-def _import(table: Table, records: Iterable[Any], by: Actor, workers: int, *, texts: bool) -> ImportReport:
+def _import(
+    table: Table, records: Iterable[Any], by: Actor, workers: int, *, texts: bool, submission: str | None = None
+) -> ImportReport:
     """``import_records`` of records, or of their texts (``texts``: ``iter_record_texts``). Lets
     NotExportLayout through, having saved nothing.
 
     Two steps, so that an import never holds the database against the tables: every record is
     scored first, each scored game put aside in a temporary file (nothing is written while a record
-    may still be invalid); then the games are written a batch at a time, each batch in a short
-    transaction of its own, so that a save at another table waits for one batch at most."""
+    may still be invalid); then the games are written (``_write``)."""
+    submissions.check(submission)
     report = ImportReport()
     with tempfile.TemporaryFile() as waiting:
         count = 0
@@ -111,13 +128,76 @@ def _import(table: Table, records: Iterable[Any], by: Actor, workers: int, *, te
         if report.errors:
             return report
         waiting.seek(0)
-        batch = _Batch(table, by)
+        report.game_ids = _write(table, by, cast(IO[bytes], waiting), count, submission)
+    return report
+
+
+def answer(game_ids: Sequence[int]) -> str:
+    """Where an import sends the phone: the game's review (one game), else the list of games."""
+    return reverse("history:review", args=[game_ids[0]]) if len(game_ids) == 1 else reverse("history:games")
+
+
+def _write(into: Table, by: Actor, waiting: IO[bytes], count: int, submission: str | None) -> list[int]:
+    """Write the ``count`` scored games put aside in ``waiting``, a batch at a time, each batch in a
+    short transaction of its own (a save at another table waits for one batch at most), at a table
+    of their own that no phone is at (``Import``); then move them to ``into`` in one short
+    transaction (``_finish``). To the phones an import is whole or absent: stopped half-way (the
+    server killed), its games are nowhere a phone looks, a retry imports the records once, and
+    the next import removes them. Raises Duplicate, leaving nothing, when the form ``submission``
+    was imported meanwhile (a double tap: the other submit imported it)."""
+    _remove_stopped()
+    with transaction.atomic():
+        job = Import.objects.create(staging=Table.objects.create(name=f"import into table {into.pk}"))
+    batch = _Batch(job.staging, by)
+    ids: list[int] = []
+    try:
         for start in range(0, count, IMPORT_BATCH):
             with transaction.atomic():
                 for _ in range(min(IMPORT_BATCH, count - start)):
                     batch.add(pickle.load(waiting))
-                report.game_ids += batch.write()
-    return report
+                ids += batch.write()
+                Import.objects.filter(pk=job.pk).update(touched=timezone.now())
+        _finish(job, into, batch.tally, ids, submission)
+    except BaseException:  # imported by the other submit, or the database failed: nothing stays
+        with contextlib.suppress(DatabaseError):
+            _remove(job)
+        raise
+    return ids
+
+
+@transaction.atomic
+def _finish(job: Import, into: Table, tally: Tally, ids: Sequence[int], submission: str | None) -> None:
+    """An import's games, players and figures at ``into``, all at once: each of its players the
+    table knows (by name, any case) becomes that player, keeping the table's spelling. Two imports
+    into one table finish one after the other (its row locked: PostgreSQL; SQLite's writes hold the
+    whole database)."""
+    Table.objects.select_for_update().filter(pk=into.pk).values_list("pk").first()
+    submissions.check(submission)
+    known = dict(Player.objects.filter(table=into).values_list("key", "pk"))
+    same: dict[int, int] = {}  # the import's player: the table's
+    for pk, key in Player.objects.filter(table=job.staging).values_list("pk", "key"):
+        if key in known:
+            Seat.objects.filter(player_id=pk).update(player_id=known[key])
+            same[pk] = known[key]
+    Player.objects.filter(pk__in=same).delete()
+    Player.objects.filter(table=job.staging).update(table=into)
+    Game.objects.filter(table=job.staging).update(table=into)
+    tally.moved(same).write()
+    Table.objects.filter(pk=job.staging_id).delete()  # with the Import
+    submissions.remember(submission, answer(ids))
+
+
+def _remove_stopped() -> None:
+    """Remove the imports whose writes stopped (``STOPPED`` ago): their servers were killed half-way."""
+    for job in Import.objects.filter(touched__lt=timezone.now() - STOPPED):
+        _remove(job)
+
+
+def _remove(job: Import) -> None:
+    """An import not finished, removed: its games (with their seats, deals and changes), its players."""
+    with transaction.atomic():
+        Game.objects.filter(table_id=job.staging_id).delete()
+        Table.objects.filter(pk=job.staging_id).delete()  # its players and the Import with it
 
 
 @dataclass(frozen=True)
@@ -233,6 +313,7 @@ class _Batch:
         self.device_id = by.pk if isinstance(by, Device) else None
         self.by_name = by.name if isinstance(by, Device) else by or ""
         self.players = {p.key: p for p in Player.objects.filter(table=table)}
+        self.tally = Tally()  # what the games written add to their players' figures
         self.games: list[dict[str, Any]] = []  # by game: its fields
         self.seats: list[list[dict[str, Any]]] = []  # by game: its seats' fields but the game
         self.deals: list[list[dict[str, Any]]] = []  # by game: its deals' fields but the game
@@ -267,10 +348,8 @@ class _Batch:
         Seat.objects.bulk_create(
             [Seat(game=game, **row) for game, rows in zip(games, self.seats, strict=True) for row in rows]
         )
-        tally = Tally()  # what the games add to their players' figures
         for game, seats in zip(games, self.seats, strict=True):
-            tally.add(game.kind, game.state == GameState.FINISHED, seats)
-        tally.write()
+            self.tally.add(game.kind, game.state == GameState.FINISHED, seats)
         deals = Deal.objects.bulk_create(
             [
                 Deal(game=game, created=now, updated=now, **row)
@@ -298,19 +377,27 @@ class _Batch:
 
 
 def import_text(
-    *, table: Table, text: str | bytes | IO[bytes] | IO[str], by: Actor = "import", workers: int = 1
+    *,
+    table: Table,
+    text: str | bytes | IO[bytes] | IO[str],
+    by: Actor = "import",
+    workers: int = 1,
+    submission: str | None = None,
 ) -> ImportReport:
     """Import the records of a file (its text, or the file open for reading: read a chunk at a
     time, a few records in memory at a time). With ``workers`` > 1, a file laid out as an export
     lays it out is taken apart record by record without reading its JSON, and the worker
     processes read each record's text (cheaper than sending them the records read here); any
     other file, or one found not valid there, is read again from its start as JSON
-    (``iter_records``): the same games, or the same errors, either way."""
+    (``iter_records``): the same games, or the same errors, either way. ``submission``: as for
+    ``import_records``."""
     source = io.BytesIO(text) if isinstance(text, bytes) else text
     if workers > 1 and not isinstance(source, str) and source.seekable() and isinstance(source.read(0), bytes):
         start = source.tell()
         try:
-            return _import(table, iter_record_texts(cast(IO[bytes], source)), by, workers, texts=True)
+            return _import(
+                table, iter_record_texts(cast(IO[bytes], source)), by, workers, texts=True, submission=submission
+            )
         except NotExportLayout:
             source.seek(start)
-    return import_records(table=table, records=iter_records(text), by=by, workers=workers)
+    return import_records(table=table, records=iter_records(text), by=by, workers=workers, submission=submission)

@@ -292,25 +292,30 @@ def _stream(body: Iterator[str], content_type: str, filename: str) -> StreamingH
 @require_http_methods(["GET", "POST"])
 @limited(IMPORTS)
 def import_games(request: HtmxHttpRequest) -> HttpResponse:
+    """Import a file of game records (or one pasted) into the table this phone scores at, once
+    for the form's submission token: a double tap, a retry after a lost answer, is answered as the
+    first submit was."""
     scorer = _scorer(request)
+    fresh = ImportForm(initial={"submission": new_submission()})
     if request.method != "POST":
-        return _import_page(request, ImportForm(), None)
+        return _import_page(request, fresh, None)
     if int(request.headers.get("content-length") or 0) > MAX_UPLOAD + 64 * 1024:
         # refused before the body is read: it never takes the disk
-        return render(
-            request, "history/import.html", {"report": None, "form": ImportForm(), "problem": TOO_LARGE}, status=413
-        )
+        return render(request, "history/import.html", {"report": None, "form": fresh, "problem": TOO_LARGE}, status=413)
     form = ImportForm(request.POST, request.FILES)
     if not form.is_valid():
         return _import_page(request, form, None, status=400)
-    report = imports.import_text(table=scorer.table, text=form.payload(), by=scorer)
+    try:
+        report = imports.import_text(
+            table=scorer.table, text=form.payload(), by=scorer, submission=form.cleaned_data["submission"] or None
+        )
+    except submissions.Duplicate as done:
+        return HttpResponseRedirect(done.answer)
     if not report.ok:
         return _import_page(request, form, report, status=400)
     n = len(report.game_ids)
     messages.success(request, ngettext("Imported {n} game.", "Imported {n} games.", n).format(n=n))
-    if n == 1:
-        return HttpResponseRedirect(reverse("history:review", args=[report.game_ids[0]]))
-    return HttpResponseRedirect(reverse("history:games"))
+    return HttpResponseRedirect(imports.answer(report.game_ids))
 
 
 def _scorer(request: HtmxHttpRequest) -> Device:

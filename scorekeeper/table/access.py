@@ -9,6 +9,8 @@ write (403). A revoked device stops working at once.
 
 from __future__ import annotations
 
+import re
+import secrets
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, Concatenate, NamedTuple, ParamSpec
@@ -117,6 +119,34 @@ def remember(response: HttpResponse, request: HttpRequest, device: Device) -> No
         samesite="Lax",
         secure=request.is_secure(),
     )
+
+
+BROWSER = "sk_browser"
+BROWSER_AGE = 400 * 24 * 3600  # as long as a browser keeps a cookie
+
+
+def browser(request: HttpRequest) -> str:
+    """This browser's secret (its cookie ``sk_browser``, "" when it has none): what binds a form it
+    submitted to it (``submissions.remember``), so that a repeat of the form from another browser,
+    whoever read the form, is given nothing the first submit made."""
+    value = request.COOKIES.get(BROWSER, "")
+    return value if _SECRET.fullmatch(value) else ""
+
+
+_SECRET = re.compile(r"[A-Za-z0-9_-]{32}")  # secrets.token_urlsafe(24)
+
+
+def keep_browser(response: HttpResponse, request: HttpRequest) -> None:
+    """Give this browser a secret (``browser``) if it has none yet: a form's page does, before its submit."""
+    if not browser(request):
+        response.set_cookie(
+            BROWSER,
+            secrets.token_urlsafe(24),
+            max_age=BROWSER_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure(),
+        )
 
 
 def table_view(role: str) -> Callable[[Callable[Concatenate[HtmxHttpRequest, Table, Device, P], HttpResponse]], Any]:

@@ -448,13 +448,33 @@ class OpenHand(models.Model):
         return f"seat {self.seat + 1} of {self.deal}"
 
 
+class Import(models.Model):
+    """An import being written (``history.imports``): its games wait at a table of their own that
+    no phone is at (``staging``), written a batch at a time, until the last is written; then they
+    move to the table they were imported into at once. An import is whole or absent: one whose
+    writes stopped (its server was killed) is never seen, and the next import removes it."""
+
+    staging = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="+")
+    touched = models.DateTimeField(default=timezone.now, help_text="When its last batch was written.")
+
+    def __str__(self) -> str:
+        return f"import at {self.staging}"
+
+
 class Submission(models.Model):
     """A form submitted once: a repeated submit of the same form (a double tap, a retry after a lost
-    answer) finds its token here and is answered as the first was, without writing again."""
+    answer) finds its token here and is answered as the first was, without writing again.
 
-    token = models.CharField(max_length=64, primary_key=True)
+    The database holds no token (issue 37): ``token`` is its SHA-256, and ``browser`` the SHA-256 of
+    the secret of the browser that submitted it (``access.browser``), so a copy of the database
+    gives nothing to post again."""
+
+    token = models.CharField(max_length=64, primary_key=True, help_text="SHA-256 of the form's token.")
     created = models.DateTimeField(default=timezone.now)
     answer = models.CharField(max_length=400)
+    browser = models.CharField(
+        max_length=64, blank=True, default="", help_text="SHA-256 of the secret of the browser that submitted it."
+    )
 
     def __str__(self) -> str:
         return self.token

@@ -7,10 +7,15 @@ as the first was, without writing again. A form opened for something that change
 saved, edited or deleted on another phone) is refused with what is there now (``Conflict``).
 The writes (``scoring``, ``hands``, ``games``) call ``check`` once they hold the game's lock and
 ``remember`` as they finish, in their transaction.
+
+The database holds digests only (``digest``: of the token, and of the secret of the browser that
+submitted it): a token read from a copy of the database is no token of any form.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 import secrets
 from dataclasses import dataclass
@@ -42,11 +47,17 @@ class SubmissionField(forms.CharField):
 
 
 class Duplicate(Exception):
-    """This form was submitted before and written then: answer as the first time (``answer``)."""
+    """This form was submitted before and written then: answer as the first time (``answer``);
+    ``browser`` is the digest of the secret of the browser that submitted it first ("": none)."""
 
-    def __init__(self, answer: str) -> None:
+    def __init__(self, answer: str, browser: str = "") -> None:
         super().__init__(answer)
         self.answer = answer
+        self.browser = browser
+
+    def by(self, browser: str) -> bool:
+        """Whether the browser with this secret (``access.browser``) submitted the form first."""
+        return bool(self.browser and browser) and hmac.compare_digest(self.browser, digest(browser))
 
 
 @dataclass
@@ -70,29 +81,44 @@ def _token(token: str | None) -> str | None:
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
+def digest(secret: str) -> str:
+    """What the database holds of a form's token or a browser's secret: its SHA-256 (each is 192
+    random bits: no slow hash is needed to make a digest useless)."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _first(token: str) -> Duplicate | None:
+    """The first submit of the form with this token, if it was written."""
+    row = Submission.objects.filter(token=digest(token)).values_list("answer", "browser").first()
+    return Duplicate(*row) if row else None
+
+
 def first_answer(token: str | None) -> str | None:
     """How a form submitted before was answered (None: it was not written)."""
     token = _token(token)
-    return Submission.objects.filter(token=token).values_list("answer", flat=True).first() if token else None
+    done = _first(token) if token else None
+    return done.answer if done else None
 
 
 def check(token: str | None) -> None:
     """Raise Duplicate when this form was written before. A write of a game calls it once it holds
     the game's lock: a twin submit that waited for the lock (PostgreSQL) then sees the first one's
     token, where checking before the lock would find none and take the twin for a stale form."""
-    done = first_answer(token)
+    token = _token(token)
+    done = _first(token) if token else None
     if done is not None:
-        raise Duplicate(done)
+        raise done
 
 
-def remember(token: str | None, answer: str) -> None:
-    """Record that this form was written, and how it was answered (a form without a token of ours
-    is written as any form is, and not recorded)."""
+def remember(token: str | None, answer: str, *, browser: str = "") -> None:
+    """Record that this form was written, and how it was answered, by the browser with the secret
+    ``browser`` if it is known (a form without a token of ours is written as any form is, and not
+    recorded)."""
     token = _token(token)
     if token:
+        by = digest(browser) if browser else ""
         try:
             with transaction.atomic():
-                Submission.objects.create(token=token, answer=answer)
+                Submission.objects.create(token=digest(token), answer=answer, browser=by)
         except IntegrityError:  # the same form landing twice at once: the other one wrote; answer as it did
-            first = Submission.objects.filter(token=token).values_list("answer", flat=True).first()
-            raise Duplicate(first or answer) from None
+            raise _first(token) or Duplicate(answer) from None

@@ -161,6 +161,52 @@ def test_a_stale_correction_is_refused_two_seats_at_once_both_count(ok_game: Gam
     assert OpenHand.objects.get(seat=1).hand["held"] == ["9C"]
 
 
+def test_a_follower_at_a_free_seat_cannot_take_a_hand_another_phone_entered(
+    ok_game: Game, phones: list[Device], scorer: Device
+) -> None:
+    """Issue 37, defect 2: the scorer enters Ben's hand and Ann's phone Ann's; Dora's phone sits at
+    Ben's free seat, then the scorer seats it at Ann's: it replaces neither, and with the deal
+    saving itself its hand saves nothing. The scorer corrects any hand."""
+    Table.objects.filter(pk=ok_game.table_id).update(save_when_complete=True)
+    ann, cleo = phones[0], phones[2]
+    phone_services.sit(game=ok_game, position=0, phone=ann, by=ann)
+    phone_services.sit(game=ok_game, position=2, phone=cleo, by=cleo)
+    hand_services.open_deal(game=ok_game, by=ann)
+    facts = {"out": 0, "first_turn": False, "concealed": False, "late_misdeal": False}
+    send(ok_game, 0, ANN, ann, facts=facts)
+    ben = send(ok_game, 1, BEN, scorer)
+    send(ok_game, 2, {"melded": [], "held": ["QS"]}, cleo)  # every hand in, a third Q♠: not saved
+    dora = Device.objects.create(table=ok_game.table, name="Dora's phone", role=Role.FOLLOW)
+    phone_services.sit(game=ok_game, position=1, phone=dora, by=dora)
+    with pytest.raises(submissions.Conflict, match="Ben's hand was entered on Scorer's phone"):
+        send(ok_game, 1, {"melded": ["KH", "KD", "KC"], "held": ["9C"]}, dora, version=ben.version)
+    phone_services.clear_seat(game=ok_game, position=0, by=scorer)
+    phone_services.sit(game=ok_game, position=0, phone=dora, by=scorer)  # a seat taken while the deal is open
+    with pytest.raises(submissions.Conflict, match="Ann's hand was entered on Ann's phone"):
+        send(ok_game, 0, {"melded": ["QS", "QH", "QD"], "held": []}, dora, version=1)
+    with pytest.raises(submissions.Conflict, match="does not sit at Ann's seat any more"):
+        send(ok_game, 0, {"melded": ["QS", "QH", "QD"], "held": []}, ann, version=1)  # Ann's, sent as it left
+    assert [h.hand for h in OpenHand.objects.order_by("seat")] == [ANN, BEN, {"melded": [], "held": ["QS"]}]
+    assert not ok_game.deals.exists()
+    send(ok_game, 2, CLEO, scorer, version=1)  # the scorer corrects any hand: now the deal saves itself
+    assert ok_game.deals.count() == 1
+
+
+def test_the_hand_page_of_a_hand_another_phone_entered_says_so_and_keeps_it(
+    ok_game: Game, phones: list[Device], scorer: Device
+) -> None:
+    hand_services.open_deal(game=ok_game, by=scorer)
+    send(ok_game, 1, BEN, scorer)
+    dora = Device.objects.create(table=ok_game.table, name="Dora's phone", role=Role.FOLLOW)
+    phone_services.sit(game=ok_game, position=1, phone=dora, by=dora)
+    phone = as_phone(Client(), dora)
+    page = phone.get(f"/games/{ok_game.pk}/open/hands/1/").content.decode()
+    assert "Ben&#x27;s hand was entered on Scorer&#x27;s phone" in page
+    answer = phone.post(f"/games/{ok_game.pk}/open/hands/1/", hand_post(page, {"p-1-held": "9C"}))
+    assert answer.status_code == 409 and "only a scoring phone changes it" in answer.content.decode()
+    assert 'value="9C"' in answer.content.decode() and OpenHand.objects.get(seat=1).hand == BEN
+
+
 def test_the_facts_are_given_once_a_contrary_stale_one_is_refused(ok_game: Game, seated: list[Device]) -> None:
     row = hand_services.open_deal(game=ok_game, by=seated[0])
     ann_out = {"out": 0, "first_turn": False, "concealed": False, "late_misdeal": False}

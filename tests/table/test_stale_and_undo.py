@@ -16,6 +16,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from scorekeeper.table import access
 from scorekeeper.table.models import Change, Deal, Device, Game, Role, Submission
 from scorekeeper.table.phones import services as phone_services
 from scorekeeper.table.scoring import deals as deal_services
@@ -289,15 +290,22 @@ NEW_GAME = {"game": "oklahoma", "profile": "book", "seat_0": "Ann", "seat_1": "B
 
 def test_a_new_game_resubmitted_after_its_answer_was_lost_is_that_game_with_its_phone(db):
     """A phone at no table starts a game; the answer (and its cookie) is lost; the phone submits
-    the form again: the same game, one table, and now the phone holds that table's scoring device."""
+    the form again: the same game, one table, and now the phone holds that table's scoring device.
+    Another browser sending the same form is sent to the game too, and is given no cookie."""
     phone = Client()
     form = {**NEW_GAME, "submission": hidden(text(phone.get("/games/new/")), "submission")}
     first = phone.post("/games/new/", form)
-    lost = Client()  # the same phone, without the cookie the lost answer carried
+    lost = Client()  # the same phone (the browser's secret of the form's page) without the lost answer's cookie
+    lost.cookies[access.BROWSER] = phone.cookies[access.BROWSER].value
     again = lost.post("/games/new/", form)
     assert first.status_code == again.status_code == 302 and first["Location"] == again["Location"]
     assert Game.objects.count() == 1 and Device.objects.count() == 1
     assert lost.get(again["Location"]).status_code == 200
+    other = Client()
+    other.get("/games/new/")  # a browser with a secret of its own
+    elsewhere = other.post("/games/new/", form)
+    assert elsewhere.status_code == 302 and elsewhere["Location"] == first["Location"]
+    assert other.get(first["Location"]).status_code == 404 and Device.objects.count() == 1
 
 
 def test_a_repeated_new_game_form_never_lets_a_phone_in_that_lost_its_access(db):
@@ -523,3 +531,24 @@ def test_a_deal_brought_back_by_an_undo_is_not_said_to_be_entered(client, game, 
     assert "deal 3 was brought back by an undo" in page and "by Ben's phone" in page
     assert "was entered on another phone" not in page
     assert "save them as the next deal (deal 4 now)" in page
+
+
+def test_a_deal_number_brought_back_by_an_undo_of_an_earlier_delete_is_not_said_to_be_entered(
+    client, game, other_phone
+):
+    """Issue 37, defect 11: deal 2 of 3 deleted (deal 3 is deal 2 then), a phone opens the form for
+    deal 3, another phone undoes the delete: deal 2 is back, and the deal after it is deal 3 again.
+    The first phone's save is told that deal 3 came back by that undo, not that it was entered."""
+    second = game.deals.get(number=2)
+    deal_services.delete_deal(game=game, deal_id=second.pk, version=second.version, by=other_phone)
+    url = f"/games/{game.pk}/deals/new/"
+    form = opened(client, url)
+    assert form["number"] == "3"
+    deleted = Change.objects.get(game=game, action="deleted")
+    deal_services.undo(game=game, change_id=deleted.pk, by=other_phone)
+    r = client.post(url, {**ok_post(OK_SMALL), **form})
+    page = html.unescape(text(r))
+    assert r.status_code == 409
+    assert "deal 3 was brought back by an undo" in page and "by Ben's phone" in page
+    assert "was entered on another phone" not in page
+    assert "save them as the next deal (deal 4 now)" in page and game.deals.count() == 3

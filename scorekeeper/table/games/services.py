@@ -74,8 +74,10 @@ def create_game(
     first_dealer: int | None = None,
     by: Actor = None,
     submission: str | None = None,
+    browser: str = "",
 ) -> Game:
-    """A new game at ``table``; raises RecordInvalid when the rules or players are not valid."""
+    """A new game at ``table``; raises RecordInvalid when the rules or players are not valid.
+    ``submission`` is the form's token, ``browser`` the secret of the browser that sent it."""
     submissions.check(submission)
     errors = player_name_errors(players)
     if errors:
@@ -103,7 +105,7 @@ def create_game(
     tally = Tally()
     tally.add(kind, False, [seat_values(s) for s in seats])
     tally.write()
-    submissions.remember(submission, reverse("table:game", args=[game.pk]))
+    submissions.remember(submission, reverse("table:game", args=[game.pk]), browser=browser)
     return game
 
 
@@ -128,6 +130,7 @@ def start_game(
     players: Sequence[str],
     first_dealer: int | None = None,
     submission: str | None = None,
+    browser: str = "",
 ) -> tuple[Game, Device]:
     """A new game started by a scoring phone, at its table; a phone of no table yet (``None``)
     starts a table with the game, and is its first scorer. One transaction: a game refused
@@ -144,5 +147,6 @@ def start_game(
         first_dealer=first_dealer,
         by=device,
         submission=submission,
+        browser=browser,
     )
     return game, device

@@ -82,7 +82,9 @@ def _new_game_page(request: HtmxHttpRequest, form: NewGameForm, kind: str, statu
         "games": [(g, profiles.GAME_NAMES[g]) for g in profiles.GAMES],
         "sources": {key: gettext(title) for key, title in profiles.SOURCES.items()},
     }
-    return render_page(request, "table/game_new.html", context, status=status)
+    response = render_page(request, "table/game_new.html", context, status=status)
+    access.keep_browser(response, request)  # before the submit: its repeat is then known as this browser's
+    return response
 
 
 def _start(request: HtmxHttpRequest, form: NewGameForm, kind: str) -> HttpResponse | None:
@@ -98,6 +100,7 @@ def _start(request: HtmxHttpRequest, form: NewGameForm, kind: str) -> HttpRespon
             players=form.players(),
             first_dealer=form.cleaned_data["first_dealer"],
             submission=form.cleaned_data.get("submission") or None,
+            browser=access.browser(request),
         )
     except submissions.Duplicate as done:
         return _started_again(request, done)
@@ -112,9 +115,12 @@ def _start(request: HtmxHttpRequest, form: NewGameForm, kind: str) -> HttpRespon
 def _started_again(request: HtmxHttpRequest, done: submissions.Duplicate) -> HttpResponse:
     """A new-game form submitted again (a double tap, a retry after a lost answer), answered as the
     first submit was: the game's page and, when the first submit made the table with the game and
-    this phone never got that answer's cookie, the cookie of the phone it made (the form's secret
-    token is the proof) — as long as that phone still has its access."""
+    this browser never got that answer's cookie, the cookie of the phone it made — to the browser
+    that submitted it first only (``access.browser``: the form's token alone is no proof, another
+    browser may have read it), and as long as that phone still has its access."""
     response = HttpResponseRedirect(done.answer)
+    if not done.by(access.browser(request)):
+        return response
     match = resolve(urlsplit(done.answer).path)
     game = Game.objects.filter(pk=match.kwargs["game_id"]).first() if match.url_name == "game" else None
     if game is None or access.device_at(request, game.table_id) is not None:

@@ -55,6 +55,24 @@ def _open_or_gone(game: Game, number: int | None) -> OpenDeal:
     return row
 
 
+def not_yours(game: Game, seat: int, there: OpenHand | None, by: Device) -> str | None:
+    """Why ``by`` may not write the hand of ``seat`` (None: it may). A phone writes only the hand
+    of the seat it sits at, and never over a hand another phone entered: a seat taken while the deal
+    is open does not carry the hands entered before. A scoring phone writes (corrects) any."""
+    if by.scores:
+        return None
+    name = game.player_names()[seat]
+    if not Seat.objects.filter(game=game, position=seat, phone=by).exists():
+        return gettext("This phone does not sit at {name}'s seat any more: it sends only its own seat's hand.").format(
+            name=name
+        )
+    if there is not None and there.by_id != by.pk:
+        return gettext("{name}'s hand was entered on {phone}: only a scoring phone changes it now.").format(
+            name=name, phone=there.by_name or gettext("another phone")
+        )
+    return None
+
+
 def _merge_facts(
     row: OpenDeal, facts: Mapping[str, Any], facts_version: int | None, by: Device, names: list[str]
 ) -> None:
@@ -95,8 +113,10 @@ def submit_hand(
     submits it, with the deal's facts it gives (RECORD.md: who went out or knocked by name; stored
     by seat). ``version``: the hand's version the form
     was opened with (None: the hand was not in): a stale correction is Conflict, never overwritten.
-    Hands of other seats never conflict: two phones sending at once both count. With the table's
-    ``save_when_complete``, the deal saves itself once every hand is in and it is valid."""
+    Hands of other seats never conflict: two phones sending at once both count. A phone that does
+    not score writes only the hand of the seat it sits at as the write runs, and never over a hand
+    another phone entered (``not_yours``: Conflict). With the table's ``save_when_complete``, the
+    deal saves itself once every hand is in and it is valid."""
     game = Game.objects.locked(game.pk)
     submissions.check(submission)
     names = game.player_names()
@@ -104,6 +124,9 @@ def submit_hand(
         raise submissions.Conflict(gettext("There is no such seat."))
     row = _open_or_gone(game, number)
     there = row.hands.filter(seat=seat).first()
+    if refused := not_yours(game, seat, there, by):
+        kept = gettext("What you typed is kept below.")
+        raise submissions.Conflict(f"{refused} {kept}")
     if there is not None and there.version != version:
         at = timezone.localtime(there.updated).strftime("%H:%M")
         raise submissions.Conflict(

@@ -160,7 +160,8 @@ def _posted(
 def _opened(
     request: HtmxHttpRequest, game: Game, device: Device, row: OpenDeal, seat: int, rules: Rules
 ) -> HttpResponse:
-    """A hand's form as opened: the hand as stored (if it is in), the deal's facts as given so far."""
+    """A hand's form as opened: the hand as stored (if it is in), the deal's facts as given so far;
+    a hand this phone may not change (another phone's) says so."""
     names = game.player_names()
     stored = row.hands.filter(seat=seat).first()
     initial = opendeal.as_deal(row, {seat: stored.hand} if stored else {}, names)
@@ -174,7 +175,7 @@ def _opened(
         seat=seat,
     )
     checks.attach(entry, rules)
-    return _hand_page(request, game, device, entry, row, seat, None)
+    return _hand_page(request, game, device, entry, row, seat, services.not_yours(game, seat, stored, device))
 
 
 def _send(

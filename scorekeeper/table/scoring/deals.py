@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -33,6 +33,14 @@ from scorekeeper.table.scoring.store import Actor, log_change, rescore, store, s
 
 def last_change(game: Game, deal_id: int) -> Change | None:
     return game.changes.filter(deal_id=deal_id).order_by("-at", "-id").first()
+
+
+def _took(game: Game, there: Deal) -> Change | None:
+    """The change that made deal number ``there.number`` taken, for a form opened when it was not:
+    the deal's last change, or an undo since that brought back a deal at or before it (a deal
+    restored before it moves it back to this number: it came back by that undo, nobody entered it)."""
+    brought_back = Q(action=ChangeAction.DEAL_RESTORED, number__lte=there.number)
+    return game.changes.filter(Q(deal_id=there.pk) | brought_back).order_by("-at", "-id").first()
 
 
 def _taken(change: Change | None, number: int, count: int) -> str:
@@ -110,7 +118,7 @@ def add_deal(
             raise submissions.Duplicate(
                 reverse("table:game", args=[game.pk]) + f"?saved={there.number}#deal-{there.number}"
             )
-        change = last_change(game, there.pk)
+        change = _took(game, there)
         raise submissions.Conflict(
             _taken(change, number, count),
             deal=there,

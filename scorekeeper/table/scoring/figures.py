@@ -68,6 +68,16 @@ class Tally:
         for (player, other), sums in pairs.items():
             HeadToHead.objects.filter(player_id=player, other_id=other).update(**_added(PAIR_SUMS, sums))
 
+    def moved(self, ids: Mapping[int, int]) -> Tally:
+        """The tally with each player ``ids`` maps counted as the player it maps him to (an
+        import's players found at the table: ``history.imports``)."""
+        out = Tally()
+        for (player, kind), sums in self.players.items():
+            _add(out.players, (ids.get(player, player), kind), sums, 1)
+        for (player, other), sums in self.pairs.items():
+            _add(out.pairs, (ids.get(player, player), ids.get(other, other)), sums, 1)
+        return out
+
 
 def merged(*, source: int, into: int) -> Tally:
     """What a merge of player ``source`` into player ``into`` adds: ``source``'s rows as ``into``'s,
