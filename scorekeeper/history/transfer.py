@@ -364,4 +364,4 @@ def record_of_text(text: bytes) -> Any:
 
 
 def _error(message: Msg) -> RecordInvalid:
-    return RecordInvalid([RecordError(message, rule="format")])
+    return RecordInvalid([RecordError(message, rule="format", source="RECORD.md")])
