@@ -31,22 +31,66 @@
   };
   var words = window.words;
 
-  // The phone's time zone, for the times the server writes on its pages (scorekeeper/i18n.py): said
-  // once in the tz cookie. A page that has just shown times in another zone (the first page a phone
-  // ever loads) is loaded again, once, unless it holds a form.
+  // The phone's time zone (scorekeeper/i18n.py): said once in the tz cookie, so that the server writes
+  // the next pages' times in it. A page written in another zone (the first page a phone opens, before
+  // it said its zone) has its times (templatetags/when.py: <time datetime data-format>) written again
+  // here, in the phone's zone and the page's language, as Django writes them: no reload.
   var zone = "";
   try {
     zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
   } catch (e) {
-    /* an old browser: the server's zone, named beside each time */
+    /* an old browser: the server's zone */
   }
   var zoneSaid = (document.cookie.match(/(?:^|; )tz=([^;]*)/) || [])[1];
   if (zone && decodeURIComponent(zoneSaid || "") !== zone) {
     document.cookie = "tz=" + encodeURIComponent(zone) + "; path=/; max-age=34560000; samesite=lax" +
       (location.protocol === "https:" ? "; secure" : "");
-    var kept = document.cookie.indexOf("tz=") !== -1; // never again when the phone keeps no cookie
-    if (kept && document.querySelector("time[datetime]") && !document.querySelector("main form")) location.reload();
   }
+  function two(n) {
+    return (n < 10 ? "0" : "") + n;
+  }
+  var MONTHS = { M: words("months.M").split(" "), N: words("months.N").split(" ") };
+  // Django's format characters the pages' formats use (scorekeeper/formats), in the phone's zone.
+  var PARTS = {
+    j: function (at) { return at.getDate(); },
+    d: function (at) { return two(at.getDate()); },
+    n: function (at) { return at.getMonth() + 1; },
+    m: function (at) { return two(at.getMonth() + 1); },
+    M: function (at) { return MONTHS.M[at.getMonth()]; },
+    N: function (at) { return MONTHS.N[at.getMonth()]; },
+    Y: function (at) { return at.getFullYear(); },
+    G: function (at) { return at.getHours(); },
+    H: function (at) { return two(at.getHours()); },
+    i: function (at) { return two(at.getMinutes()); },
+    s: function (at) { return two(at.getSeconds()); },
+  };
+  // A time as Django's format writes it (a backslash escapes a letter), or null for a letter it
+  // does not know here: the time stays as the server wrote it.
+  function formatted(at, format) {
+    var text = "";
+    for (var i = 0; i < format.length; i++) {
+      var c = format.charAt(i);
+      if (c === "\\") text += format.charAt(++i);
+      else if (!/[a-zA-Z]/.test(c)) text += c;
+      else if (PARTS[c]) text += PARTS[c](at);
+      else return null;
+    }
+    return text;
+  }
+  // The offset (minutes east of UTC) the server wrote a time in: Django's "c" ends in +01:00 (or Z).
+  function offsetOf(iso) {
+    var m = /([+-])(\d\d):?(\d\d)$/.exec(iso);
+    if (!m) return /Z$/.test(iso) ? 0 : null;
+    return (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("time[datetime][data-format]"), function (el) {
+    var iso = el.getAttribute("datetime");
+    var at = new Date(iso);
+    var written = offsetOf(iso);
+    if (isNaN(at.getTime()) || written === null || written === -at.getTimezoneOffset()) return;
+    var text = formatted(at, el.getAttribute("data-format"));
+    if (text !== null) el.textContent = text;
+  });
 
   // Copy and Share: the Web Share API where the phone has it, else the clipboard, else the text
   // selected for the phone's own copy.
