@@ -67,6 +67,8 @@ def words() -> dict[str, str]:
         "type": gettext("type with the keyboard"),
         "pick": gettext("pick the cards"),
         "save": gettext("Save"),
+        # the picker's key on a seated phone's own hand, as its form's button says it ("Send my hand")
+        "send": gettext("Send"),
         "undo card": gettext("undo the last card"),
         "back": pgettext("the picker's key", "Back"),
         "back.label": gettext("back to the previous field"),
