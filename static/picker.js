@@ -1,3 +1,4 @@
+// Style, as in every script here: const/let (no var), arrow callbacks, named function declarations, strict mode.
 /* The card picker of the deal form: a progressive enhancement of its typed card fields.
 
    Every card of the pack is one key, in a block of 7 columns × 8 rows: each suit on two rows,
