@@ -123,7 +123,7 @@ def _one_phone(
             if did and i == 0:
                 picking.tap(page.get_by_label(f"{who} {did}"), f"{who} {did}")
             picking.cards(cards)
-        picking.save()
+        picking.save("Send")  # the picker's key on a seated phone's hand
         page.wait_for_url(lambda u: "/open/hands/" not in u, timeout=30_000)
         taps[player] = picking.taps
         browser.close()

@@ -11,8 +11,10 @@ as Django's lazy strings are.
 
 Time: the server does not know where a table sits. The phone's browser tells it: ``static/app.js``
 sets the ``tz`` cookie to the browser's IANA zone (``Europe/Berlin``), and ``phone_time_zone`` makes it
-the current zone of each request, so every time on a page (``{{ when|date }}``) is the phone's own.
-A phone that has not said (no JavaScript) sees the server's zone (``TIME_ZONE``). How each language
+the current zone of each request, so every time on a page (``{{ at|when:"SHORT_DATETIME_FORMAT" }}``,
+``table/templatetags/when.py``) is the phone's own. The first page a phone opens comes before its zone
+is said: app.js writes its times again in the phone's zone, in the format the page gives with each,
+with no reload. A phone without JavaScript sees the server's zone (``TIME_ZONE``). How each language
 writes a date and a time: ``scorekeeper/formats`` (26 Nov, 05:00; 26. Nov., 05:00).
 """
 

@@ -1,3 +1,4 @@
+// Style, as in every script here: const/let (no var), arrow callbacks, named function declarations, strict mode.
 /* Drafts: nothing typed into a deal is lost.
 
    The deal form (form[data-draft], its value naming the game and the deal) keeps what is typed in
@@ -12,20 +13,20 @@
    posts as it always did. */
 (function () {
   "use strict";
-  var words = window.words; // static/app.js: the words of the page's language
+  const words = window.words; // static/app.js: the words of the page's language
 
   /* The drafts of a deal form (form[data-draft]): started on the page's form as the page loads; a page
      that builds its deal form later and saves the deal itself (the phone alone, static/alone/alone.js)
      starts them with window.startDrafts(form, save): Save then calls save(forget) instead of posting. */
   function start(form, save) {
-    var KEY = "draft:" + form.getAttribute("data-draft");
-    var MAX_AGE = 14 * 24 * 3600 * 1000; // a draft older than two weeks is forgotten
-    var RETRY = 5000; // while offline, try again this often (the "online" event alone is not reliable)
+    const KEY = `draft:${form.getAttribute("data-draft")}`;
+    const MAX_AGE = 14 * 24 * 3600 * 1000; // a draft older than two weeks is forgotten
+    const RETRY = 5000; // while offline, try again this often (the "online" event alone is not reliable)
 
     function fields() {
-      return Array.prototype.filter.call(form.elements, function (el) {
-        return el.name && el.name !== "csrfmiddlewaretoken" && !/^(submit|button|reset|file)$/.test(el.type);
-      });
+      return Array.from(form.elements).filter(
+        (el) => el.name && el.name !== "csrfmiddlewaretoken" && !/^(submit|button|reset|file)$/.test(el.type)
+      );
     }
 
     function isChoice(el) {
@@ -36,10 +37,10 @@
     // unless only what the player sees is asked for: the version and the submission token go back
     // with the cards, never alone).
     function values(seen) {
-      var out = {};
-      fields().forEach(function (el) {
+      const out = {};
+      fields().forEach((el) => {
         if (seen && el.type === "hidden") return;
-        var list = out[el.name] || (out[el.name] = []);
+        const list = out[el.name] || (out[el.name] = []);
         if (!isChoice(el)) list.push(el.value);
         else if (el.checked) list.push(el.value);
       });
@@ -47,15 +48,13 @@
     }
 
     function pristine() {
-      return fields().every(function (el) {
-        return isChoice(el) ? el.checked === el.defaultChecked : el.value === el.defaultValue;
-      });
+      return fields().every((el) => (isChoice(el) ? el.checked === el.defaultChecked : el.value === el.defaultValue));
     }
 
     function seenOf(saved) {
-      var out = {};
-      var seen = values(true);
-      Object.keys(saved).forEach(function (name) {
+      const out = {};
+      const seen = values(true);
+      Object.keys(saved).forEach((name) => {
         if (name in seen) out[name] = saved[name];
       });
       return out;
@@ -67,25 +66,25 @@
 
     function load() {
       try {
-        var draft = JSON.parse(localStorage.getItem(KEY) || "null");
+        const draft = JSON.parse(localStorage.getItem(KEY) || "null");
         if (draft && Date.now() - draft.at < MAX_AGE && draft.values) return draft;
-      } catch (e) {
+      } catch {
         /* a broken entry: as if none */
       }
       return null;
     }
 
-    var initial = values();
+    let initial = values();
 
-    var done = false; // saved: nothing more to keep (pagehide comes after)
+    let done = false; // saved: nothing more to keep (pagehide comes after)
 
     function keep() {
       if (done) return;
-      var now = values();
+      const now = values();
       if (same(now, initial) && !load()) return; // nothing typed yet
       try {
         localStorage.setItem(KEY, JSON.stringify({ at: Date.now(), values: now }));
-      } catch (e) {
+      } catch {
         /* storage full or refused: the form still works */
       }
     }
@@ -94,20 +93,20 @@
       done = true;
       try {
         localStorage.removeItem(KEY);
-      } catch (e) {
+      } catch {
         /* nothing to do */
       }
     }
 
     function restore(saved) {
-      var seen = {};
-      fields().forEach(function (el) {
-        var list = saved[el.name];
+      const seen = {};
+      fields().forEach((el) => {
+        const list = saved[el.name];
         if (!list) return;
         if (isChoice(el)) {
           el.checked = list.indexOf(el.value) !== -1;
         } else {
-          var i = seen[el.name] || 0;
+          const i = seen[el.name] || 0;
           seen[el.name] = i + 1;
           if (i < list.length) el.value = list[i];
         }
@@ -115,7 +114,7 @@
     }
 
     // One line under the form's title: what happened to the draft, with an action where one helps.
-    var status = document.createElement("div");
+    const status = document.createElement("div");
     status.className = "draft-status";
     status.setAttribute("role", "status");
     status.hidden = true;
@@ -123,12 +122,12 @@
 
     function say(text, kind, action) {
       status.textContent = "";
-      status.className = "draft-status " + (kind || "");
-      var p = document.createElement("span");
+      status.className = `draft-status ${kind || ""}`;
+      const p = document.createElement("span");
       p.textContent = text;
       status.appendChild(p);
       if (action) {
-        var b = document.createElement("button");
+        const b = document.createElement("button");
         b.type = "button";
         b.className = "link";
         b.textContent = action.label;
@@ -140,23 +139,23 @@
     }
 
     // Back on the form: what this phone typed comes back, unless the page already shows other work.
-    var draft = load();
+    const draft = load();
     if (draft && pristine() && !same(seenOf(draft.values), values(true))) {
       restore(draft.values);
       initial = values();
       say(words("restored", { time: words.time(draft.at) }), "", {
         label: words("start again"),
-        run: function () {
+        run: () => {
           forget();
           window.location.replace(window.location.href); // the form as the server gives it
         },
       });
       // the picker and the live check see the restored cards
-      var first = form.querySelector("input[type=text], textarea");
+      const first = form.querySelector("input[type=text], textarea");
       (first || form).dispatchEvent(new Event("input", { bubbles: true }));
     }
 
-    var timer = null;
+    let timer = null;
     function later() {
       if (timer) clearTimeout(timer);
       timer = setTimeout(keep, 250);
@@ -166,14 +165,16 @@
     window.addEventListener("pagehide", keep);
 
     // Saving.
-    var sending = false;
-    var retryTimer = null;
-    var saveButtons = function () {
-      return document.querySelectorAll('button[type=submit][value=save][form="' + form.id + '"], #' + form.id + " button[type=submit][value=save]");
-    };
+    let sending = false;
+    let retryTimer = null;
+    function saveButtons() {
+      return document.querySelectorAll(
+        `button[type=submit][value=save][form="${form.id}"], #${form.id} button[type=submit][value=save]`
+      );
+    }
 
     function busy(on) {
-      Array.prototype.forEach.call(saveButtons(), function (b) {
+      saveButtons().forEach((b) => {
         b.disabled = on;
         if (on) b.setAttribute("aria-busy", "true");
         else b.removeAttribute("aria-busy");
@@ -182,7 +183,7 @@
     }
 
     function postTheOrdinaryWay() {
-      var action = document.createElement("input");
+      const action = document.createElement("input");
       action.type = "hidden";
       action.name = "action";
       action.value = "save";
@@ -195,25 +196,26 @@
       sending = true;
       if (retryTimer) clearTimeout(retryTimer);
       keep();
-      var data = new FormData(form);
+      const data = new FormData(form);
       data.append("action", "save");
       busy(true);
       say(words("sending"), "sending");
-      fetch(form.getAttribute("action") || window.location.href, { method: "POST", body: data, credentials: "same-origin", redirect: "follow" })
-        .then(function (response) {
-          var there = new URL(response.url, window.location.href);
-          var saved = response.redirected && there.pathname !== window.location.pathname;
+      const to = form.getAttribute("action") || window.location.href;
+      fetch(to, { method: "POST", body: data, credentials: "same-origin", redirect: "follow" })
+        .then((response) => {
+          const there = new URL(response.url, window.location.href);
+          const saved = response.redirected && there.pathname !== window.location.pathname;
           if (saved) {
             forget();
             // fetch drops the redirect's #deal-N: put it back from ?saved=N, so the page shows the deal
-            var number = there.searchParams.get("saved");
-            window.location.assign(number ? there.pathname + there.search + "#deal-" + number : response.url);
+            const number = there.searchParams.get("saved");
+            window.location.assign(number ? `${there.pathname}${there.search}#deal-${number}` : response.url);
             return;
           }
           // Not saved: the server's own page says why (errors beside the fields, a conflict, a refusal).
           postTheOrdinaryWay();
         })
-        .catch(function () {
+        .catch(() => {
           sending = false;
           busy(false);
           say(words("not sent"), "bad", {
@@ -224,8 +226,8 @@
         });
     }
 
-    form.addEventListener("submit", function (event) {
-      var submitter = event.submitter;
+    form.addEventListener("submit", (event) => {
+      const submitter = event.submitter;
       if (!submitter || submitter.value !== "save") return; // Preview and the rest: as before
       event.preventDefault();
       if (save) {
@@ -235,12 +237,12 @@
       }
       send();
     });
-    window.addEventListener("online", function () {
+    window.addEventListener("online", () => {
       if (retryTimer) send();
     });
-    return { forget: forget };
+    return { forget };
   }
   window.startDrafts = start;
-  var form = document.querySelector("form[data-draft]");
+  const form = document.querySelector("form[data-draft]");
   if (form && window.localStorage) start(form, null);
 })();

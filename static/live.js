@@ -1,3 +1,4 @@
+// Style, as in every script here: const/let (no var), arrow callbacks, named function declarations, strict mode.
 /* Live game page (scorekeeper/table/live.py): the page holds one connection to the game's stream of
    server-sent events (#live's data-live-events). The stream says "changed" with the validator of the
    live part this phone should hold; when it differs from the one the page shows (data-live-etag),
@@ -19,16 +20,16 @@
 (function () {
   "use strict";
 
-  var STALE_AFTER = 6000; // ms without an answer before the page says it may be out of date
-  var SILENT_AFTER = 25000; // ms without a word on an open stream: the line is dead, connect again
-  var lastContact = Date.now(); // the last answer from the server (the page itself counts as one)
-  var waitingSince = null; // the first request still unanswered
-  var lostSince = null; // the stream dropped and is not back
-  var failed = false;
-  var source = null; // the EventSource, while the page listens to the stream
-  var polling = null; // the timer of the fallback: ask every second
-  var wanted = null; // the validator the stream said last: the live part this phone should hold
-  var sentFor = null; // what "wanted" was when the page last sent its request for the live part
+  const STALE_AFTER = 6000; // ms without an answer before the page says it may be out of date
+  const SILENT_AFTER = 25000; // ms without a word on an open stream: the line is dead, connect again
+  let lastContact = Date.now(); // the last answer from the server (the page itself counts as one)
+  let waitingSince = null; // the first request still unanswered
+  let lostSince = null; // the stream dropped and is not back
+  let failed = false;
+  let source = null; // the EventSource, while the page listens to the stream
+  let polling = null; // the timer of the fallback: ask every second
+  let wanted = null; // the validator the stream said last: the live part this phone should hold
+  let sentFor = null; // what "wanted" was when the page last sent its request for the live part
 
   function live() {
     return document.getElementById("live");
@@ -41,14 +42,14 @@
   // An htmx event of a request for the live part. Once the answer is swapped in, htmx says
   // "afterRequest" on the part's parent (the part it asked for is gone): its request says which.
   function ofLive(event) {
-    var detail = event.detail;
+    const detail = event.detail;
     return isLive(detail.elt) || Boolean(detail.requestConfig && isLive(detail.requestConfig.elt));
   }
 
   function notice() {
-    var part = live();
+    const part = live();
     if (!part) return null;
-    var box = document.getElementById("live-stale");
+    let box = document.getElementById("live-stale");
     if (!box) {
       box = document.createElement("p");
       box.id = "live-stale";
@@ -61,7 +62,7 @@
   }
 
   function show() {
-    var box = notice();
+    const box = notice();
     if (!box) return;
     box.textContent = window.words("no connection since", { time: window.words.time(lastContact) });
     box.hidden = false;
@@ -69,7 +70,7 @@
   }
 
   function hide() {
-    var box = document.getElementById("live-stale");
+    const box = document.getElementById("live-stale");
     if (box) box.hidden = true;
     document.documentElement.classList.remove("offline");
   }
@@ -82,14 +83,14 @@
   }
 
   function ask() {
-    var part = live();
+    const part = live();
     if (part && window.htmx) window.htmx.trigger(part, "live");
   }
 
   function poll() {
     if (polling !== null) return;
-    var part = live();
-    var seconds = Number(part && part.getAttribute("data-live-poll")) || 1;
+    const part = live();
+    const seconds = Number(part && part.getAttribute("data-live-poll")) || 1;
     polling = setInterval(ask, seconds * 1000);
   }
 
@@ -99,8 +100,8 @@
   }
 
   function listen() {
-    var part = live();
-    var url = part && part.getAttribute("data-live-events");
+    const part = live();
+    const url = part && part.getAttribute("data-live-events");
     if (!url || !window.EventSource) {
       poll();
       return;
@@ -108,17 +109,17 @@
     source = new EventSource(url);
     source.addEventListener("open", contact);
     source.addEventListener("ping", contact);
-    source.addEventListener("change", function (event) {
+    source.addEventListener("change", (event) => {
       contact();
       wanted = event.data;
-      var now = live();
+      const now = live();
       if (now && wanted !== now.getAttribute("data-live-etag")) ask();
     });
-    source.addEventListener("gone", function () {
+    source.addEventListener("gone", () => {
       stop();
       ask(); // answered 404 or 403: the page reloads and says why
     });
-    source.addEventListener("error", function () {
+    source.addEventListener("error", () => {
       if (source && source.readyState === EventSource.CLOSED) {
         // Refused (not at the table any more) or a server error: the live part says which, and the
         // page asks every second from now on.
@@ -138,8 +139,8 @@
     listen();
   }
 
-  document.addEventListener("htmx:configRequest", function (event) {
-    var elt = event.detail.elt;
+  document.addEventListener("htmx:configRequest", (event) => {
+    const elt = event.detail.elt;
     if (!isLive(elt)) return;
     if (document.visibilityState !== "visible") {
       event.preventDefault(); // a hidden page asks nothing
@@ -154,13 +155,13 @@
   // asked for meanwhile (hx-sync="this:drop"), and the answer may be the change before. Ask once
   // more for it.
   function catchUp() {
-    var part = live();
+    const part = live();
     if (part && wanted !== null && wanted !== sentFor && wanted !== part.getAttribute("data-live-etag")) ask();
   }
 
-  document.addEventListener("htmx:afterRequest", function (event) {
+  document.addEventListener("htmx:afterRequest", (event) => {
     if (!ofLive(event)) return;
-    var status = event.detail.xhr && event.detail.xhr.status;
+    const status = event.detail.xhr && event.detail.xhr.status;
     if (status) {
       waitingSince = null;
       if (!source || source.readyState === EventSource.OPEN) contact();
@@ -168,11 +169,11 @@
     setTimeout(catchUp, 0); // unchanged (304) or failed: htmx lets go of the part after this event
   });
 
-  document.addEventListener("htmx:load", function (event) {
+  document.addEventListener("htmx:load", (event) => {
     if (isLive(event.detail.elt)) catchUp(); // a new part swapped in, and htmx set it up to ask
   });
 
-  document.addEventListener("htmx:sendError", function (event) {
+  document.addEventListener("htmx:sendError", (event) => {
     if (!ofLive(event)) return;
     failed = true;
     waitingSince = null;
@@ -181,9 +182,9 @@
 
   // A request that hangs or a stream that went silent (a Wi-Fi drop with no answer at all) says
   // nothing: count the time.
-  setInterval(function () {
+  setInterval(() => {
     if (document.visibilityState !== "visible") return;
-    var now = Date.now();
+    const now = Date.now();
     if (source && source.readyState === EventSource.OPEN && now - lastContact > SILENT_AFTER) again();
     if (
       failed ||
@@ -196,7 +197,7 @@
   // A hidden page lets its stream go (a phone in a pocket holds nothing on the server, and the
   // browser's few connections per server stay free for the pages on screen); back on screen, it
   // listens again and asks at once.
-  document.addEventListener("visibilitychange", function () {
+  document.addEventListener("visibilitychange", () => {
     if (document.visibilityState !== "visible") {
       stop();
       return;
@@ -207,18 +208,18 @@
 
   // The phone says it lost the network: the stream is gone with it (the server's pings would say
   // so only after SILENT_AFTER).
-  window.addEventListener("offline", function () {
+  window.addEventListener("offline", () => {
     stop();
     if (lostSince === null) lostSince = Date.now();
   });
 
-  window.addEventListener("online", function () {
+  window.addEventListener("online", () => {
     if (polling === null && (!source || source.readyState !== EventSource.OPEN)) again();
     ask();
   });
 
-  document.addEventListener("htmx:responseError", function (event) {
-    var status = event.detail.xhr && event.detail.xhr.status;
+  document.addEventListener("htmx:responseError", (event) => {
+    const status = event.detail.xhr && event.detail.xhr.status;
     if (ofLive(event) && (status === 404 || status === 403)) window.location.reload();
   });
 

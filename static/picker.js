@@ -1,3 +1,4 @@
+// Style, as in every script here: const/let (no var), arrow callbacks, named function declarations, strict mode.
 /* The card picker of the deal form: a progressive enhancement of its typed card fields.
 
    Every card of the pack is one key, in a block of 7 columns × 8 rows: each suit on two rows,
@@ -206,7 +207,9 @@
     const eq = key(bar, "=", words("name wild"), nameWild, "eq");
     const sl = key(bar, "/", words("next meld"), slash, "slash");
     const kb = key(bar, "⌨", words("type"), () => setTyping(!typing), "kbd");
-    const save = key(bar, words("save"), "", () => {}, "primary save");
+    // The form's own verb: "Send" on a seated phone's hand (its button: "Send my hand"), else "Save".
+    const verb = form.querySelector("button[name=action][value=save][data-verb]");
+    const save = key(bar, words(verb ? verb.dataset.verb : "save"), "", () => {}, "primary save");
     save.type = "submit";
     save.name = "action";
     save.value = "save";

@@ -23,8 +23,9 @@ NAMES = ["Ann", "Ben", "Cleo"]
 
 # The tests marked ``slow``, by node id or its start (a whole module): the property tests with hundreds of
 # examples against a brute force, histories at scale, a server or processes started. They run in
-# `make test`; `make test-fast` leaves them out (under a minute for the rest). Marked here, in one list,
-# so that no test file needs to know; a test that takes more than a few seconds belongs here.
+# `make test`; `make test-fast` leaves them out (the rest: about 1¼ minutes on two idle cores, Makefile).
+# Marked here, in one list, so that no test file needs to know; a test that takes more than a few seconds
+# belongs here.
 SLOW = (
     # Processes started: make run on a network address, settings read by fresh interpreters, logins.
     "tests/server/test_run.py",

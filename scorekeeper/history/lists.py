@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count, QuerySet
-from django.utils import formats, timezone
 from django.utils.translation import gettext, ngettext
 
 from scorekeeper.table.models import Deal, Game, GameKind, GameState, Player, Seat, Table, name_key
@@ -29,8 +28,8 @@ def games_list(*, tables: QuerySet[Table], player: str = "", kind: str = "", sta
 
 def rows(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A list page's games (their ``LISTED`` values) as the list prints them: each player's current
-    total (the final tally once it ended), how many deals, who won, when it started (``at``, in the
-    phone's zone; ``day`` and ``started`` as the request's language writes them). Two queries,
+    total (the final tally once it ended), how many deals, who won, when it started (``at``: the
+    page writes it in the phone's zone, ``templatetags/when.py``). Two queries,
     whatever the page's size; no model is made. Made per request: nothing here is cached."""
     ids = [g["pk"] for g in games]
     players = _players(ids)
@@ -56,8 +55,6 @@ def _row(g: dict[str, Any], players: list[tuple[str, int]], n: int, href: str, k
     """One game of the list (``rows``): its players with their totals, ``n`` deals."""
     names = [name for name, _ in players]
     winner = names[g["winner"]] if g["winner"] is not None and g["winner"] < len(names) else ""
-    started = timezone.localtime(g["created"])
-    day = formats.date_format(started, "DATE_FORMAT")
     return {
         "pk": g["pk"],
         "href": href,
@@ -68,9 +65,7 @@ def _row(g: dict[str, Any], players: list[tuple[str, int]], n: int, href: str, k
         "status": gettext("won by {winner}").format(winner=winner)
         if g["state"] == GameState.FINISHED
         else gettext("in progress"),
-        "at": started,
-        "started": f"{day}, {formats.time_format(started, 'TIME_FORMAT')}",
-        "day": day,
+        "at": g["created"],
     }
 
 

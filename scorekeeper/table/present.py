@@ -252,9 +252,11 @@ def _board(
     best = (max if not rules.penalty else min)((totals.get(n, 0) for n in names), default=None)
     top = [n for n in names if totals.get(n, 0) == best]
     leader = top[0] if len(top) == 1 else None  # a shared top total: nobody leads (ruling)
+    shown = column_names(names)
     rows = [
         {
             "name": name,
+            "column": shown[i],
             "total": totals.get(name, 0),
             "side": side.get(name, 0),
             "progress": max(0, min(totals.get(name, 0), target)),
@@ -262,7 +264,7 @@ def _board(
             "leader": name == leader,
             "next_dealer": name == next_dealer,
         }
-        for name in names
+        for i, name in enumerate(names)
     ]
     return {
         "rows": rows,
@@ -277,6 +279,31 @@ def _board(
         "final": final,
         "has_side": any(side.values()),
     }
+
+
+# The longest name a column of the deals table shows whole, by the number of players: five columns
+# fit a 360 px phone with names of 6 letters, four with 8 (tests/browser/test_many_players.py).
+COLUMN_NAME = {4: 8, 5: 6}
+
+
+def column_names(names: list[str]) -> list[str]:
+    """Each player's name over his column of the deals table: whole, or with four or five players a
+    longer one cut short ("Annab."), each still told apart from the others (a longer start where two
+    begin alike). The board above shows every name whole, in the same order."""
+    longest = COLUMN_NAME.get(len(names))
+    if longest is None:
+        return list(names)
+
+    def cut(name: str, keep: int) -> str:
+        return name if len(name) <= max(keep, longest) else name[:keep].rstrip() + "."
+
+    keep = [longest - 1] * len(names)
+    shown = [cut(n, k) for n, k in zip(names, keep, strict=True)]
+    while len(set(shown)) < len(shown):
+        alike = {s for s in shown if shown.count(s) > 1}
+        keep = [k + 1 if s in alike else k for s, k in zip(shown, keep, strict=True)]
+        shown = [cut(n, k) for n, k in zip(names, keep, strict=True)]
+    return shown
 
 
 def final_table(result: GameResult | None, names: list[str], penalty: bool) -> list[dict[str, Any]] | None:

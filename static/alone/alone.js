@@ -1,3 +1,4 @@
+// Style, as in every script here: const/let (no var), arrow callbacks, named function declarations, strict mode.
 /* The phone alone (/alone/): a whole game on this phone with no server. The rules engine runs here
    (static/alone/worker.mjs: Pyodide in a Web Worker, the project's scorekeeper/rules): it checks every
    card field as it fills (the same checks as the table's deal form), plays each deal and explains

@@ -1,3 +1,4 @@
+// Style, as in every script here: const/let (no var), arrow callbacks, named function declarations, strict mode.
 /* The phone alone's engine: Pyodide in a Web Worker (the page never freezes while it loads or
    scores), running the project's own rules engine, scorekeeper/rules, zipped from the checkout with
    its German catalog and the worker's side in Python (scorekeeper/alone/phone.py). Started by

@@ -1,3 +1,4 @@
+// Style, as in every script here: const/let (no var), arrow callbacks, named function declarations, strict mode.
 /* The service worker (served at /sw.js by scorekeeper.table.webapp so that it covers the whole
    site): the app opens without a connection.
 

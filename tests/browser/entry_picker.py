@@ -132,8 +132,9 @@ class Picking:
         """The accessible name of the field being filled."""
         return str(self.page.evaluate("document.querySelector('.cardfield.target label').textContent.trim()"))
 
-    def save(self) -> None:
-        self.tap(self.picker.get_by_role("button", name="Save", exact=True), "Save", check=False)
+    def save(self, verb: str = "Save") -> None:
+        """The picker's key that sends the form: "Save" on a deal form, "Send" on a seated phone's hand."""
+        self.tap(self.picker.get_by_role("button", name=verb, exact=True), verb, check=False)
 
 
 def enter_oklahoma(p: Picking, deal: dict = OKLAHOMA_DEAL, before_save: Callable[[], None] | None = None) -> None:

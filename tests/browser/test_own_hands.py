@@ -50,7 +50,7 @@ def sit(page: Page, url: str, game: Game, name: str) -> None:
 
 def enter_own(page: Page, fields: list[tuple[str, str, str]], did: str | None = None, upcard: str = "") -> Picking:
     """One player's own fields on the picker ("next" between them), ``did`` (went out, knocked)
-    tapped at his cards, then Save: the hand is sent."""
+    tapped at his cards, then Send (the picker's key says the form's verb): the hand is sent."""
     p = Picking(page)
     if upcard:
         assert p.target() == "First upcard", p.target()
@@ -64,7 +64,7 @@ def enter_own(page: Page, fields: list[tuple[str, str, str]], did: str | None = 
         if did and i == 0:
             p.tap(page.get_by_label(f"{player} {did}"), f"{player} {did}")
         p.cards(cards)
-    p.save()
+    p.save("Send")
     return p
 
 
@@ -123,7 +123,7 @@ def test_three_phones_enter_one_oklahoma_deal_at_once(browser, contexts, live_se
     for page_ in (scoring, ann):  # the others see Ben's hand being typed, live
         expect(hand_of(page_, 1)).to_have_attribute("data-state", "typing")
         expect(hand_of(page_, 1)).to_contain_text("being typed")
-    picking.save()
+    picking.save("Send")
     # ... and once sent, on both hands that hold it, on every phone
     for page_ in (scoring, ann, ben):
         expect(hand_of(page_, 0)).to_contain_text("Q♠ is entered 3 times")
@@ -137,7 +137,7 @@ def test_three_phones_enter_one_oklahoma_deal_at_once(browser, contexts, live_se
         held = page_.get_by_label(f"{name}: Left in hand", exact=True)
         expect(held).to_have_value(held.input_value())
         held.fill(held.input_value().replace(" QS", ""))
-        page_.get_by_role("group", name="Card picker").get_by_role("button", name="Save", exact=True).click()
+        page_.get_by_role("group", name="Card picker").get_by_role("button", name="Send", exact=True).click()
         expect(hand_of(page_, seat)).to_have_attribute("data-state", "in")
     for page_ in (scoring, ann, ben, cleo):
         for seat in range(3):

@@ -643,7 +643,8 @@ def test_the_lists_the_game_pages_and_the_charts_write_numbers_and_times_as_germ
     review = german.get(f"/history/{ok.pk}/").content.decode()
     assert "Punktestand im Verlauf" in review and "Ziel 1.000" in review  # the chart's target line
     listing = german.get("/history/").content.decode()
-    assert re.search(r'<time\s+datetime="\d{4}-\d\d-\d\dT[^"]+">\d+\. \w+\.? \d{4}, \d\d:\d\d</time>', listing)
+    written = r'<time\s+datetime="\d{4}-\d\d-\d\dT[^"]+" data-format="[^"]+">\d+\. \w+\.? \d{4}, \d\d:\d\d</time>'
+    assert re.search(written, listing)
     english_review = phone(scorer, "en").get(f"/history/{ok.pk}/").content.decode()
     assert "target 1,000" in english_review
 

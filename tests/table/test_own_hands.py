@@ -261,6 +261,25 @@ def test_a_deal_entered_by_the_scorer_closes_the_open_one(ok_game: Game, seated:
         send(ok_game, 1, BEN, seated[1], number=1)
 
 
+@pytest.mark.parametrize("saves_itself", [False, True])
+def test_the_hand_form_promises_what_the_tables_setting_does(
+    ok_game: Game, seated: list[Device], saves_itself: bool
+) -> None:
+    """One verb for one act (the form's button and the picker's key both send), and the deal saved
+    "when every hand is in" only where the table saves it by itself; else the scorer saves it."""
+    Table.objects.filter(pk=ok_game.table_id).update(save_when_complete=saves_itself)
+    ben = as_phone(Client(), seated[1])
+    ben.post(f"/games/{ok_game.pk}/open/")
+    page = ben.get(f"/games/{ok_game.pk}/open/hands/1/").content.decode()
+    assert re.search(r'value="save"\s+class="primary" data-verb="send">Send my hand</button>', page)
+    itself = "the deal is saved when every hand is in"
+    scorer_saves = "the scorer saves the deal once every hand is in"
+    assert (itself in page, scorer_saves in page) == (saves_itself, not saves_itself)
+    german = ben.get(f"/games/{ok_game.pk}/open/hands/1/", headers={"Accept-Language": "de"}).content.decode()
+    said = "die Runde wird gespeichert" if saves_itself else "der Schreiber speichert die Runde"
+    assert said in german and "Meine Hand senden" in german
+
+
 def test_the_hand_page_sends_a_hand_and_shows_the_others(ok_game: Game, seated: list[Device]) -> None:
     ben = as_phone(Client(), seated[1])
     assert ben.post(f"/games/{ok_game.pk}/open/")["Location"] == f"/games/{ok_game.pk}/open/hands/1/"

@@ -11,6 +11,7 @@ them with the rest of the pages' words.
 from __future__ import annotations
 
 from django import template
+from django.utils import dates
 from django.utils.html import json_script
 from django.utils.safestring import SafeString
 from django.utils.text import capfirst
@@ -66,6 +67,8 @@ def words() -> dict[str, str]:
         "type": gettext("type with the keyboard"),
         "pick": gettext("pick the cards"),
         "save": gettext("Save"),
+        # the picker's key on a seated phone's own hand, as its form's button says it ("Send my hand")
+        "send": gettext("Send"),
         "undo card": gettext("undo the last card"),
         "back": pgettext("the picker's key", "Back"),
         "back.label": gettext("back to the previous field"),
@@ -73,6 +76,10 @@ def words() -> dict[str, str]:
         "next.label": gettext("next field"),
         "tap a field": gettext("Tap a card field"),
         "stands for": gettext("{card} stands for… (tap the card)"),
+        # app.js: a time written again in the phone's zone (templatetags/when.py), its month as Django
+        # writes it in the page's language (formats "M" and "N"), the twelve apart by spaces
+        "months.M": " ".join(str(dates.MONTHS_3[m]).title() for m in range(1, 13)),
+        "months.N": " ".join(str(dates.MONTHS_AP[m]) for m in range(1, 13)),
     }
 
 
