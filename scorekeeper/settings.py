@@ -237,6 +237,10 @@ SECURE_CSP = {
 BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
 HTTPS = env_bool("DJANGO_HTTPS", BEHIND_PROXY)  # hosted behind a proxy: HTTPS only unless told otherwise
 SESSION_COOKIE_SECURE = HTTPS
+# The admin's login lives in its cookie, signed with SECRET_KEY (which no backup holds), not in a
+# database row: a copy of the database then carries no session that logs anyone in. Changing the
+# password ends every such login (Django signs the password's hash into it).
+SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 CSRF_COOKIE_SECURE = HTTPS
 LANGUAGE_COOKIE_SECURE = HTTPS
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", HTTPS)
