@@ -13,10 +13,13 @@ import json
 import random
 import re
 from datetime import timedelta
+from io import StringIO
 from typing import Any
 
 import pytest
 from django.core.cache import caches
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.test import Client
 from django.utils import timezone
 
@@ -135,3 +138,13 @@ def test_a_double_tap_on_import_imports_once(live_server, table):
     assert answers[0].location == answers[1].location
     assert Game.objects.filter(table=table).count() == 40
     assert not Import.objects.exists() and Table.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_table_link_neither_lists_nor_opens_the_table_an_import_waits_at(table):
+    job = Import.objects.create(staging=Table.objects.create(name=f"import into table {table.pk}"))
+    listed = StringIO()
+    call_command("table_link", stdout=listed)
+    assert listed.getvalue().splitlines() == [f"{table.pk}\t{table.name}\t0 games"]
+    with pytest.raises(CommandError, match=f"no table #{job.staging_id}"):
+        call_command("table_link", str(job.staging_id), stdout=StringIO())

@@ -10,9 +10,10 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db.models import Count
 from django.urls import reverse
 
-from scorekeeper.table.models import Role, Table
+from scorekeeper.table.models import Import, Role, Table
 from scorekeeper.table.phones import services as phones
 
 
@@ -29,11 +30,13 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, table: int | None, follow: bool, base: str, **options: Any) -> None:
+        # An import being written waits at a table of its own, which no phone may join.
+        tables = Table.objects.exclude(pk__in=Import.objects.values("staging"))
         if table is None:
-            for t in Table.objects.order_by("pk"):
-                self.stdout.write(f"{t.pk}\t{t.name}\t{t.games.count()} games")
+            for t in tables.annotate(n=Count("games")).order_by("pk"):
+                self.stdout.write(f"{t.pk}\t{t.name}\t{t.n} games")
             return
-        found = Table.objects.filter(pk=table).first()
+        found = tables.filter(pk=table).first()
         if found is None:
             raise CommandError(f"no table #{table}")
         link = phones.create_link(table=found, role=Role.FOLLOW if follow else Role.SCORE, by=None)
