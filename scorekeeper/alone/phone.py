@@ -85,7 +85,7 @@ def check(header: str, name: str, text: str, split: bool = True) -> str:
     game = json.loads(header)
     rules = _rules(game)
     wild = games.game(rules.game).wilds
-    found = fieldcheck.check_field(name, text, rules, wild=wild, groups=name == "melds", language=_lang, split=split)
+    found = fieldcheck.check_field(name, text, rules, wild=wild, groups=name == "melds", split=split)
     return _json(found.as_json())
 
 
@@ -127,7 +127,7 @@ def new_game(form: str) -> str:
 
 def _cards(values: dict[str, Any], key: str, wild: bool, groups: bool, problems: dict[str, list[str]]) -> Any:
     """A card field's cards as the table's card field reads them (codes; melds a list of lists)."""
-    read, unread = fieldcheck.read_cards(str(values.get(key) or ""), wild=wild, groups=groups, language=_lang)
+    read, unread = fieldcheck.read_cards(str(values.get(key) or ""), wild=wild, groups=groups)
     if unread:
         problems.setdefault(key, []).extend(unread)
     codes = [[t.code for t in group] for group in read]

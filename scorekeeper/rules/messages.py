@@ -12,6 +12,11 @@ has put its own in force with ``use_translator`` (``scorekeeper/i18n.py``: Djang
 request's language, as Django's lazy strings do). A translator may also say how its language groups
 thousands (``thousands``: "." in German): a number formatted with ``,`` (``{total:,}``) is grouped so.
 
+Cards: the engine prints a card with the record's rank letters and a suit symbol ("Q♠", "2♣=J♥"). A
+text parameter is shown with its cards in the reader's letters (``card_text``: German "D♠", "2♣=B♥"),
+the letters its catalog gives (``card_letters``, context "card rank letter"): the one place a printed
+card becomes the reader's. Typed text and the record keep the record's notation (QS).
+
 Extraction: ``msg``, ``nmsg`` and ``N_`` mark ids for ``xgettext`` (keywords ``msg``, ``nmsg:1,2`` and
 ``N_``); their ids are always string literals (a test checks it), never f-strings.
 """
@@ -33,6 +38,8 @@ class Translator(Protocol):
     def gettext(self, message: str, /) -> str: ...
 
     def ngettext(self, msgid1: str, msgid2: str, n: int, /) -> str: ...
+
+    def pgettext(self, context: str, message: str, /) -> str: ...
 
 
 ENGLISH: Translator = gettext.NullTranslations()
@@ -70,9 +77,16 @@ class Msg:
     args: tuple[tuple[str, Param], ...] = ()
     plural: str = ""
     n: int = 0
+    context: str = ""  # gettext's msgctxt, for an id that alone says too little (a rank letter: "Q")
 
     def render(self, translator: Translator = ENGLISH) -> str:
-        template = translator.ngettext(self.id, self.plural, self.n) if self.plural else translator.gettext(self.id)
+        template = (
+            translator.ngettext(self.id, self.plural, self.n)
+            if self.plural
+            else translator.pgettext(self.context, self.id)
+            if self.context
+            else translator.gettext(self.id)
+        )
         if not self.args:
             return template
         sep = getattr(translator, "thousands", ",")
@@ -80,6 +94,8 @@ class Msg:
             {
                 name: value.render(translator)
                 if isinstance(value, Msg)
+                else card_text(value, translator)
+                if isinstance(value, str)
                 else _Grouped(value, sep)
                 if sep != "," and type(value) is int
                 else value
@@ -94,6 +110,8 @@ class Msg:
     def as_json(self) -> dict:
         """The id and parameters as plain JSON (nested messages as objects of their own)."""
         out: dict = {"id": self.id}
+        if self.context:
+            out["context"] = self.context
         if self.plural:
             out["plural"] = self.plural
             out["n"] = self.n
@@ -107,7 +125,8 @@ class Msg:
             (name, cls.from_json(value) if isinstance(value, Mapping) else value)
             for name, value in (data.get("args") or {}).items()
         )
-        return cls(id=data["id"], args=args, plural=data.get("plural", ""), n=int(data.get("n", 0)))
+        plural, n, context = data.get("plural", ""), int(data.get("n", 0)), data.get("context", "")
+        return cls(id=data["id"], args=args, plural=plural, n=n, context=context)
 
     def __str__(self) -> str:
         return self.render(_in_force)
@@ -116,6 +135,41 @@ class Msg:
 def in_force() -> Translator:
     """The translator ``str(message)`` renders with now (English, or the request's language)."""
     return _in_force
+
+
+PICTURES = ("A", "J", "Q", "K")  # the record's rank letters (the other ranks are numbers)
+SUIT_SYMBOLS = "♠♥♦♣"
+_PRINTED_RANK = re.compile(rf"(?<![0-9A-Za-z])([{''.join(PICTURES)}])(?=[{SUIT_SYMBOLS}])")
+
+
+def card_letters(translator: Translator | None = None) -> dict[str, str]:
+    """The record's rank letters as the reader's language writes them, each letter (A J Q K) its own:
+    {"A": "A", "J": "B", "Q": "D", "K": "K"} in German (RULES.md §4), the record's own in English.
+    They are the catalog's (context "card rank letter"): the one table of them. ``translator``: the
+    one in force unless given."""
+    said = translator or _in_force
+    # Translators: a card's rank letter as cards are printed and typed (RULES.md §4: German A K D B).
+    return {
+        "A": said.pgettext("card rank letter", "A"),
+        "J": said.pgettext("card rank letter", "J"),
+        "Q": said.pgettext("card rank letter", "Q"),
+        "K": said.pgettext("card rank letter", "K"),
+    }
+
+
+def rank_letter(letter: str) -> Msg:
+    """A rank letter of the record (A J Q K) as a message: the reader's letter (German "D" for "Q")."""
+    return Msg(id=letter, context="card rank letter")
+
+
+def card_text(text: str, translator: Translator | None = None) -> str:
+    """Printed cards in the reader's letters: every rank letter before a suit symbol in ``text``
+    ("Q♠", "2♣=J♥ K♠", "J♠–A♠") as ``card_letters`` writes it (German "D♠", "2♣=B♥ K♠", "B♠–A♠");
+    text without a printed card stays as it is (a name, a code typed as "QS", "JK")."""
+    if not any(symbol in text for symbol in SUIT_SYMBOLS):
+        return text
+    letters = card_letters(translator)
+    return _PRINTED_RANK.sub(lambda m: letters[m[1]], text)
 
 
 def marked(text: str) -> Msg:

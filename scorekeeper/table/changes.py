@@ -11,6 +11,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from scorekeeper.rules import profiles
 from scorekeeper.rules.cards import CardError, parse_token
+from scorekeeper.rules.messages import card_text
 from scorekeeper.table.models import Change, ChangeAction, Game
 from scorekeeper.table.text import value_text
 
@@ -44,7 +45,8 @@ def knob_in_sentence(game: str, name: str) -> str:
 
 
 def _label(token: Any) -> str:
-    """A card as entered, printed with its suit symbol when it reads as a card ('QS' -> 'Q♠')."""
+    """A card as entered, printed with its suit symbol when it reads as a card ('QS' -> 'Q♠'; shown
+    in the reader's letters: as a chip, or through ``card_text``)."""
     try:
         return parse_token(str(token)).label
     except CardError:
@@ -72,7 +74,7 @@ def deal_facts(cards: Any, names: Sequence[str]) -> list[tuple[str, str]]:
     if "knocker" in cards:
         facts.append((gettext("knocked"), _who(cards["knocker"], names, gettext("nobody: a void hand"))))
     if cards.get("upcard") is not None:
-        facts.append((gettext("upcard"), _label(cards["upcard"])))
+        facts.append((gettext("upcard"), card_text(_label(cards["upcard"]))))
     for key, text in (
         ("first_turn", gettext("on the first turn")),
         ("concealed", gettext("concealed")),

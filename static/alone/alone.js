@@ -120,11 +120,13 @@
     children.flat(Infinity).forEach((c) => { if (c !== null && c !== undefined && c !== false) e.append(c); });
     return e;
   }
-  // a printed card, as the server's chips print it (table/templatetags/cards.py)
+  // a printed card, as the server's chips print it (table/templatetags/cards.py): in the page's rank
+  // letters (the app's words "letter.Q": German D♠, B♥; rules.messages.card_text)
+  const letter = (rank) => { const said = window.words("letter." + rank); return said.length === 1 ? said : rank; };
   function chip(label) {
     const suit = (label.match(/[♠♥♦♣]/) || [""])[0];
     const cls = label.startsWith("JK") ? "card joker" : "♥♦".includes(suit) && suit ? "card red" : "card";
-    return el("span", { class: cls, text: label });
+    return el("span", { class: cls, text: label.replace(/(^|[^0-9A-Za-z])([AJQK])(?=[♠♥♦♣])/g, (all, before, rank) => before + letter(rank)) });
   }
   const LABEL = { S: "♠", H: "♥", D: "♦", C: "♣" };
   // a card of the result as printed (the result names cards by their labels, 5♠, or codes, 5S)

@@ -471,9 +471,16 @@ def refused(scene: dict[str, Any]) -> dict[str, Page]:
     }
 
 
+# A card printed with the record's letters (Q♠, 2♣=J♥) or ranks listed so ("K Q J", "K, Q, J"): a
+# German page writes D♠, B♥, "K D B" (RULES.md §4).
+RECORD_LETTERS = re.compile(r"(?<![0-9A-Za-z])[JQ][♠♥♦♣]|\bK,? Q,? J\b|\bQ-K-A\b")
+
+
 def test_every_page_in_german_shows_none_of_its_english(scene):
+    """None of its English, and its cards in German letters: chips, score lines, the rule book, the
+    checker, the field checks, errors and the change history alike."""
     table = scene["table"]
-    left = {}
+    left, letters = {}, {}
     for label, page in {**pages(scene), **refused(scene)}.items():
         english_page, german_page = page.fetch(table, "en"), page.fetch(table, "de")
         if "<html" in english_page:
@@ -481,7 +488,10 @@ def test_every_page_in_german_shows_none_of_its_english(scene):
         found = english_left(english_page, german_page)
         if found:
             left[label] = found
+        if RECORD_LETTERS.search(visible(german_page)):
+            letters[label] = sorted(set(RECORD_LETTERS.findall(visible(german_page))))
     assert not left, json.dumps(left, indent=1, ensure_ascii=False)
+    assert not letters, json.dumps(letters, indent=1, ensure_ascii=False)
 
 
 def test_the_error_pages_403_and_429_in_german(scene):
@@ -517,7 +527,8 @@ def test_the_scripts_words_are_german_on_a_german_page(client):
         german = words()
     assert german.keys() == english_words.keys()
     same = {k for k in english_words if english_words[k] == german[k]}
-    assert same == {"joker"}, same  # the Joker is a Joker in German too
+    assert same == {"joker", "letter.A", "letter.K"}, same  # the Joker is a Joker in German too, A and K too
+    assert (german["letter.J"], german["letter.Q"]) == ("B", "D")  # the picker's keys and the alone's chips
     assert german["card"].format(rank=german["rank.Q"], suit=german["suit.S"]) == "Pik-Dame"
     assert german["card"].format(rank="10", suit=german["suit.H"]) == "Herz-10"
     assert english_words["card"].format(rank=english_words["rank.Q"], suit=english_words["suit.S"]) == "queen of spades"
@@ -560,9 +571,36 @@ def test_a_german_phone_types_b_and_d_for_jack_and_queen():
         assert card_field.clean("DS BH KD AC 2C=DH dd") == ["QS", "JH", "KD", "AC", "2C=QH", "QD"]
         with pytest.raises(ValidationError) as caught:
             card_field.clean("DS ZZ")
-        assert caught.value.messages == ["'ZZ' ist keine Karte: die Farbe muss S, H, D oder C (♠ ♥ ♦ ♣) sein"]
+        assert caught.value.messages == [
+            "„ZZ“ ist keine Karte: die Farbe muss S, H, D oder C sein (S = Pik, H = Herz, D = Karo, C = Kreuz)"
+        ]
     with translation.override("en"), pytest.raises(ValidationError):
         card_field.clean("DS")  # the record's notation only: "DS" is no card on an English page
+
+
+def test_a_german_page_writes_its_cards_with_german_letters(client, table):
+    """K D B, the queen of spades "Pik-Dame (D♠)": the deal's chips and score lines, a field's live
+    check and its fixes, an error's cards, the change history's upcard; the English page as it was."""
+    game = new_game(table, deals=[ok_record_deal(OK_BIG, NAMES)], first_dealer=0)
+    deal = reverse("table:deal", args=[game.pk, game.deals.get().pk])
+    client.cookies["django_language"] = "de"
+    german = html.unescape(client.get(deal).content.decode())
+    assert '<span class="card">D♠</span>' in german and '<span class="card">Q♠</span>' not in german
+    assert "D♠ ausgelegt" in visible(german) and "Pik-Dame (D♠) ausgelegt zählt 50" in german
+    assert "K D B 10 9 8 ausgelegt zählen 10" in german
+    url = reverse("table:deal_new", args=[game.pk])
+    check = client.post(url, {"action": "preview", "p-0-melds": "DH 2C JK"}, headers={"HX-Request": "true"})
+    checked = visible(html.unescape(check.content.decode()))
+    assert "D♥ 2♣ JK kann ein Satz Damen (120) oder die Folge D♥–A♥ (130) sein" in checked
+    assert "2♣=D♥ JK=D♥" in checked and not RECORD_LETTERS.search(checked)  # the fixes offered, in German
+    client.cookies["django_language"] = "en"
+    english = html.unescape(client.get(deal).content.decode())
+    assert '<span class="card">Q♠</span>' in english and "Q♠ melded scores 50" in english
+    gin = new_game(table, kind="oklahoma-gin", profile="standard", players=["Ann", "Ben"])
+    deal_services.add_deal(game=gin, deal=gin_record_deal({**GIN_KNOCK, "upcard": "QH"}, ["Ann", "Ben"]))
+    client.cookies["django_language"] = "de"
+    changes = visible(html.unescape(client.get(f"/history/{gin.pk}/changes/").content.decode()))
+    assert "Startkarte ¦ D♥" in changes
 
 
 def test_a_german_deal_is_saved_from_german_letters_and_its_errors_are_german(client, table):
@@ -578,7 +616,7 @@ def test_a_german_deal_is_saved_from_german_letters_and_its_errors_are_german(cl
     refused_deal = client.post(url, {**ok_post(OK_SMALL), "p-0-held": "8X", "out": ""})
     page = html.unescape(refused_deal.content.decode())
     beside = page.split('id="id_p-0-held_box"')[1].split("</fieldset>")[0]
-    assert "'8X' ist keine Karte" in beside
+    assert "„8X“ ist keine Karte" in beside
     assert "Angeben, wer ausgemacht hat oder dass der Talon aufgebraucht ist." in page
 
 
