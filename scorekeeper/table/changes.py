@@ -9,11 +9,10 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from scorekeeper.rules import profiles
 from scorekeeper.rules.cards import CardError, parse_token
 from scorekeeper.rules.messages import card_text
 from scorekeeper.table.models import Change, ChangeAction, Game
-from scorekeeper.table.text import value_text
+from scorekeeper.table.text import options_text, profile_title
 
 _ACTION_TEXT = {
     ChangeAction.DEAL_ADDED: pgettext_lazy("a change to a deal", "entered"),
@@ -31,17 +30,6 @@ _HAND_PARTS = (
 )
 # Before and after a change (a badge each).
 SIDES = {"before": pgettext_lazy("a change", "before"), "after": pgettext_lazy("a change", "after")}
-
-
-def knob_in_sentence(game: str, name: str) -> str:
-    """A house option's label inside a sentence: English lowers it ("target 150"); a translation is
-    used as its translator wrote it (German nouns keep their capital)."""
-    try:
-        label = profiles.knob(game, name).label
-    except KeyError:
-        return name
-    text = gettext(label)
-    return label.lower() if text == label else text
 
 
 def _label(token: Any) -> str:
@@ -123,13 +111,10 @@ def _hand_parts(hand: Mapping[str, Any]) -> list[tuple[str, list[list[str]]]]:
 def _rules_text(game: Game, rules: Any) -> str:
     if not isinstance(rules, Mapping):
         return ""
-    profile = str(rules.get("profile", ""))
-    title = profiles.PROFILES.get(game.kind, {}).get(profile)
-    text = gettext(title.title) if title else profile
+    text = profile_title(game.kind, str(rules.get("profile", "")))
     options = rules.get("options") or {}
     if isinstance(options, Mapping) and options:
-        shown = [f"{knob_in_sentence(game.kind, name)} {value_text(value)}" for name, value in sorted(options.items())]
-        text = gettext("{rules} with {options}").format(rules=text, options=", ".join(shown))
+        text = gettext("{rules} with {options}").format(rules=text, options=options_text(game.kind, options))
     return text
 
 

@@ -5,12 +5,13 @@ source. Plain functions of a value, in the language in force: the templates' fil
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils import formats
 from django.utils.translation import gettext
 
-from scorekeeper.rules import fieldcheck
+from scorekeeper.rules import fieldcheck, profiles
 from scorekeeper.rules.messages import Msg, outcome_words
 
 _RED = frozenset("♥♦")
@@ -55,6 +56,32 @@ def value_text(value: Any) -> str:
     if isinstance(value, int):
         return f"{value:,}".replace(",", str(formats.get_format("THOUSAND_SEPARATOR")))
     return str(value)
+
+
+def profile_title(game: str, profile: str) -> str:
+    """A rule set by its title in the reader's language ("Book rules", German "Buchregeln"), never its
+    code ("book"); a code the engine does not know as it is."""
+    known = profiles.PROFILES.get(game, {}).get(profile)
+    return gettext(known.title) if known else profile
+
+
+def option_text(game: str, name: str) -> str:
+    """A house option's name inside a sentence: English lowers it ("game target"); a translation is
+    used as its translator wrote it (German nouns keep their capital: "Zielpunktzahl")."""
+    try:
+        label = profiles.knob(game, name).label
+    except KeyError:
+        return name
+    text = gettext(label)
+    return label.lower() if text == label else text
+
+
+def options_text(game: str, options: Mapping[str, Any]) -> str:
+    """House options by name and value, in the rule book's order: "going-out bonus 150, hollywood
+    (three columns) yes" (German "Ausmachbonus 150, Hollywood (drei Spalten) ja"), never the codes."""
+    order = {k.name: i for i, k in enumerate(profiles.knobs(game))} if game in profiles.GAMES else {}
+    named = sorted(options.items(), key=lambda item: (order.get(item[0], len(order)), item[0]))
+    return ", ".join(f"{option_text(game, name)} {value_text(value)}" for name, value in named)
 
 
 def outcome_text(outcome: str) -> Msg:

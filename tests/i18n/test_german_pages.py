@@ -705,21 +705,61 @@ def test_the_change_history_in_german(table, games):
     assert "in der Hand behalten" in german and "hat ausgemacht" in german
 
 
-def test_the_csv_header_is_in_the_phones_language_and_its_cells_the_records(table, games):
+def test_house_options_and_rule_sets_by_their_names_not_their_codes(table, games):
+    """The game header says each house option by its name and value (English too), the games list
+    each rule set by its title: never "out_bonus 150", "hollywood True" or "book"."""
     ok, _ = games
+    ok.options = {"out_bonus": 150, "target": 1500}
+    ok.save(update_fields=["options"])
+    hollywood = hollywood_game(table, deals=HOLLYWOOD["deals"][:1])
     scorer = table.devices.get()
-    for url in (f"/history/{ok.pk}/export.csv", "/history/export.csv"):
+    said = {}
+    for language in ("de", "en"):
+        client = phone(scorer, language)
+        said[language] = [
+            visible(client.get(reverse("table:game", args=[g.pk])).content.decode()) for g in (ok, hollywood)
+        ]
+        said[language].append(visible(client.get("/history/").content.decode()))
+    (de_ok, de_hollywood, de_list), (en_ok, en_hollywood, en_list) = said["de"], said["en"]
+    assert "Regeln: Buch · bis 1.500 · Hausregeln: Ausmachbonus 150 ¦" in de_ok
+    assert "Book rules · to 1500 · house options: going-out bonus 150 ¦" in en_ok
+    assert "Hausregeln: Hollywood (drei Spalten) ja ¦" in de_hollywood
+    assert "house options: hollywood (three columns) yes ¦" in en_hollywood
+    for page in (de_ok, de_hollywood, en_ok, en_hollywood):
+        assert not re.search(r"out_bonus|hollywood True|target \d", page)
+    assert "¦ Buchregeln · 2 Runden · läuft · begonnen ¦" in de_list and "¦ Standard · 2 Runden" in de_list
+    assert "¦ Book rules · 2 deals · in progress · started ¦" in en_list
+    assert not re.search(r"¦ (book|standard) ·", de_list + en_list)
+
+
+def test_the_csv_speaks_the_phones_language_and_keeps_the_records_codes(table, games):
+    """Names, not codes: the game, rule set, house options, outcome and state by their names in the
+    phone's language, the record's codes in columns of their own, the numbers plain."""
+    ok, _ = games
+    ok.options = {"out_bonus": 150}
+    ok.save(update_fields=["options"])
+    scorer = table.devices.get()
+    for url in (f"/history/{ok.pk}/export.csv", "/history/export.csv"):  # a download, a stream
         german = list(csv.reader(io.StringIO(body(phone(scorer, "de").get(url)).decode())))
         english_rows = list(csv.reader(io.StringIO(body(phone(scorer, "en").get(url)).decode())))
         assert english_rows[0] == [
             "game_id", "game", "profile", "options", "deal", "outcome",
             "player", "seat", "points", "total", "state", "winner",
+            "game_code", "profile_code", "options_code", "outcome_code", "state_code",
         ]  # fmt: skip
         assert german[0] == [
             "partie_nr", "spiel", "regeln", "hausregeln", "runde", "ausgang",
             "spieler", "platz", "punkte", "punktestand", "status", "sieger",
+            "spiel_code", "regeln_code", "hausregeln_code", "ausgang_code", "status_code",
         ]  # fmt: skip
-        assert german[1:] == english_rows[1:]  # the same data: the record's codes and plain numbers
+        row = next(r for r in german if r[0] == str(ok.pk))
+        assert row[1:4] == ["Oklahoma", "Buchregeln", "Ausmachbonus 150"] and row[5] == "hat ausgemacht"
+        assert row[10] == "läuft" and row[12:] == ["oklahoma", "book", '{"out_bonus": 150}', "out", "in_progress"]
+        english_row = next(r for r in english_rows if r[0] == str(ok.pk))
+        assert english_row[1:4] == ["Oklahoma", "Book rules", "going-out bonus 150"] and english_row[5] == "went out"
+        # the same data: the numbers and the codes alike
+        keep = [0, 4, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16]
+        assert [[r[k] for k in keep] for r in german[1:]] == [[r[k] for k in keep] for r in english_rows[1:]]
     record = body(phone(scorer, "de").get(f"/history/{ok.pk}/export.json")).decode()
     assert '"format"' in record and "Runde" not in record  # the record is never translated
 

@@ -81,7 +81,7 @@ def test_the_exports_say_what_it_is_and_it_imports_again(client: Client, ok_game
     assert rec["deals"] == [POINTS]
     assert record.score_record(rec).deals[0].outcome == "points"
     csv = body(client.get(f"/history/{ok_game.pk}/export.csv")).decode()
-    assert ",points,Ann,1,120," in csv
+    assert ',"points only, not checked",Ann,1,120,' in csv and ",points,in_progress\n" in csv  # said, and its code
     upload = SimpleUploadedFile("x.json", json.dumps([rec]).encode())
     assert client.post("/history/import/", {"file": upload}).status_code in (200, 302)
     again = Game.objects.exclude(pk=ok_game.pk).get()

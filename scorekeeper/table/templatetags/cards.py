@@ -41,6 +41,14 @@ def outcome(code: Any) -> str:
     return str(text.outcome_text(str(code)))
 
 
+@register.filter
+def house_options(rules: Any) -> str:
+    """The house options a game's rules set, by name and value ("going-out bonus 150"; German
+    "Ausmachbonus 150"), the target apart (the page says it already): "" when there are none."""
+    options = {name: value for name, value in rules.options().items() if name != "target"}
+    return text.options_text(rules.game, options) if options else ""
+
+
 register.filter("number", text.number_text)
 register.filter("signed", text.signed_text)
 register.filter("cite_text", text.cite_text)
