@@ -10,7 +10,8 @@ The engine stays free of Django: it renders English through stdlib ``gettext.Nul
 ids as they are). ``str(message)`` renders with the translator in force: English, unless the web side
 has put its own in force with ``use_translator`` (``scorekeeper/i18n.py``: Django's, which follows each
 request's language, as Django's lazy strings do). A translator may also say how its language groups
-thousands (``thousands``: "." in German): a number formatted with ``,`` (``{total:,}``) is grouped so.
+thousands (``thousands``: "." in German): a number formatted with ``,`` (``{total:,}``) is grouped so;
+a negative number shows a true minus sign (−20).
 
 Cards: the engine prints a card with the record's rank letters and a suit symbol ("Q♠", "2♣=J♥"). A
 text parameter is shown with its cards in the reader's letters (``card_text``: German "D♠", "2♣=B♥"),
@@ -52,8 +53,9 @@ def use_translator(translator: Translator) -> None:
     _in_force = translator
 
 
-class _Grouped:
-    """A number whose ``,`` grouping is the language's (``format(_Grouped(1075, "."), ",")`` is 1.075)."""
+class _Number:
+    """A number as a message shows it: a true minus sign (−5, not -5), and ``,`` grouping as the
+    language groups (``format(_Number(1075, "."), ",")`` is 1.075)."""
 
     __slots__ = ("sep", "value")
 
@@ -61,7 +63,7 @@ class _Grouped:
         self.value, self.sep = value, sep
 
     def __format__(self, spec: str) -> str:
-        text = format(self.value, spec)
+        text = format(self.value, spec).replace("-", "−")
         return text.replace(",", self.sep) if "," in spec else text
 
 
@@ -96,8 +98,8 @@ class Msg:
                 if isinstance(value, Msg)
                 else card_text(value, translator)
                 if isinstance(value, str)
-                else _Grouped(value, sep)
-                if sep != "," and type(value) is int
+                else _Number(value, sep)
+                if type(value) is int
                 else value
                 for name, value in self.args
             }

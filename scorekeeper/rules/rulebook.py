@@ -1847,7 +1847,7 @@ def _glance(rules: Rules) -> tuple[Glance, ...]:
                 _cite_of(rules.cite(k.name)),
                 setting.note if k.name not in rules.overridden else "",
                 k.type_name,
-                k.allowed_text(),
+                k.allowed_text().replace("-", "−"),  # shown: a true minus sign (−10, −20)
             )
         )
     return tuple(out)

@@ -15,6 +15,7 @@ from scorekeeper.rules import fieldcheck, profiles
 from scorekeeper.rules.messages import Msg, outcome_words
 
 _RED = frozenset("♥♦")
+MINUS = "−"  # U+2212: a negative number's sign wherever a number is shown (a spreadsheet's CSV keeps "-")
 
 
 def chip_class(label: str) -> str:
@@ -28,11 +29,14 @@ def chip_class(label: str) -> str:
 
 def number_text(value: Any) -> str:
     """A whole number as the page's language writes it: 1075 on an English page (as it always was),
-    1.075 on a German one (``NUMBER_GROUPING`` and ``THOUSAND_SEPARATOR`` of ``scorekeeper/formats``)."""
+    1.075 on a German one (``NUMBER_GROUPING`` and ``THOUSAND_SEPARATOR`` of ``scorekeeper/formats``);
+    a negative one with a true minus sign (−85, not -85)."""
     try:
         number = int(value)
     except (TypeError, ValueError):
         return str(value)
+    if number < 0:
+        return MINUS + number_text(-number)
     if not formats.get_format("NUMBER_GROUPING"):
         return str(number)
     return formats.number_format(number, force_grouping=True)
@@ -46,15 +50,16 @@ def signed_text(value: Any) -> str:
         return str(value)
     if not number:
         return "0"
-    return ("+" if number > 0 else "−") + number_text(abs(number))
+    return ("+" if number > 0 else MINUS) + number_text(abs(number))
 
 
 def value_text(value: Any) -> str:
-    """A rule's value as players read it: yes/no, 1,000 (German: ja/nein, 1.000), text as it is."""
+    """A rule's value as players read it: yes/no, 1,000, −20 (German: ja/nein, 1.000), text as it is."""
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
     if isinstance(value, int):
-        return f"{value:,}".replace(",", str(formats.get_format("THOUSAND_SEPARATOR")))
+        grouped = f"{abs(value):,}".replace(",", str(formats.get_format("THOUSAND_SEPARATOR")))
+        return MINUS + grouped if value < 0 else grouped
     return str(value)
 
 

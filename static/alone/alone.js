@@ -19,7 +19,7 @@
   const lang = document.documentElement.lang || "en";
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, name) => (values && name in values ? values[name] : all));
   const say = (key, values) => fill(Object.prototype.hasOwnProperty.call(W, key) ? W[key] : key, values);
-  const number = (n) => Number(n).toLocaleString(lang);
+  const number = (n) => (Number(n) < 0 ? "−" : "") + Math.abs(Number(n)).toLocaleString(lang); // a true minus sign
   const signed = (n) => (n > 0 ? "+" + number(n) : n < 0 ? "−" + number(-n) : "0");
   const status = document.getElementById("engine-status");
 

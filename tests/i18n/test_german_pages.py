@@ -474,13 +474,16 @@ def refused(scene: dict[str, Any]) -> dict[str, Page]:
 # A card printed with the record's letters (Q♠, 2♣=J♥) or ranks listed so ("K Q J", "K, Q, J"): a
 # German page writes D♠, B♥, "K D B" (RULES.md §4).
 RECORD_LETTERS = re.compile(r"(?<![0-9A-Za-z])[JQ][♠♥♦♣]|\bK,? Q,? J\b|\bQ-K-A\b")
+# A negative number written with an ASCII hyphen (-85): a page writes −85, in either language.
+HYPHEN_MINUS = re.compile(r"(?<![\w–-])-\d+")
 
 
 def test_every_page_in_german_shows_none_of_its_english(scene):
     """None of its English, and its cards in German letters: chips, score lines, the rule book, the
-    checker, the field checks, errors and the change history alike."""
+    checker, the field checks, errors and the change history alike. A negative number, in either
+    language, with a true minus sign (the SVG chart's labels too)."""
     table = scene["table"]
-    left, letters = {}, {}
+    left, letters, minus = {}, {}, {}
     for label, page in {**pages(scene), **refused(scene)}.items():
         english_page, german_page = page.fetch(table, "en"), page.fetch(table, "de")
         if "<html" in english_page:
@@ -490,8 +493,12 @@ def test_every_page_in_german_shows_none_of_its_english(scene):
             left[label] = found
         if RECORD_LETTERS.search(visible(german_page)):
             letters[label] = sorted(set(RECORD_LETTERS.findall(visible(german_page))))
+        hyphens = HYPHEN_MINUS.findall(visible(german_page) + visible(english_page))
+        if hyphens:
+            minus[label] = sorted(set(hyphens))
     assert not left, json.dumps(left, indent=1, ensure_ascii=False)
     assert not letters, json.dumps(letters, indent=1, ensure_ascii=False)
+    assert not minus, json.dumps(minus, indent=1, ensure_ascii=False)  # −85, a true minus sign
 
 
 def test_the_error_pages_403_and_429_in_german(scene):

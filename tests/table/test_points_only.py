@@ -60,7 +60,7 @@ def test_the_deal_page_review_and_change_history_say_not_checked(client: Client,
     assert "points typed, not checked" in client.get(f"/games/{ok_game.pk}/deals/{deal.pk}/").content.decode()
     assert "points only, not checked" in client.get(f"/history/{ok_game.pk}/").content.decode()
     changes = client.get(f"/history/{ok_game.pk}/changes/").content.decode()
-    assert "points only <strong>not checked</strong>" in changes and "<strong>-35</strong>" in changes
+    assert "points only <strong>not checked</strong>" in changes and "<strong>−35</strong>" in changes
 
 
 def test_a_points_only_deal_is_edited_as_points(client: Client, ok_game: Game) -> None:
