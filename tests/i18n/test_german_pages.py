@@ -456,6 +456,7 @@ def refused(scene: dict[str, Any]) -> dict[str, Page]:
             data={**ben_hand, "action": "preview", "knocker": "1", "p-1-cards": "KH 6S 7S JD JC JS AS 2D 3C AC"},
             headers={"HX-Request": "true"},
         ),
+        "403, a phone at no table": Page("/history/import/", data={}, stranger=True, status=403),
         "own, a stale hand": Page(
             reverse("table:hand", args=[own.pk, 0]),
             by=ann,
@@ -499,6 +500,24 @@ def test_every_page_in_german_shows_none_of_its_english(scene):
     assert not left, json.dumps(left, indent=1, ensure_ascii=False)
     assert not letters, json.dumps(letters, indent=1, ensure_ascii=False)
     assert not minus, json.dumps(minus, indent=1, ensure_ascii=False)  # −85, a true minus sign
+
+
+def test_a_strangers_403_says_this_phone_is_at_no_table(scene):
+    """A phone at no table that tries what only a table's phone may (an import) is told why: it
+    belongs to no table. Nobody took scoring from it; a follower's 403 still says that."""
+    record = io.BytesIO(b"[]")
+    said = {}
+    for language in ("de", "en"):
+        client = phone(None, language)
+        refused_import = client.post("/history/import/", {"file": record})
+        assert refused_import.status_code == 403
+        said[language] = visible(refused_import.content.decode())
+    assert "Dieses Handy ist an keinem Tisch" in said["de"] and "gehört noch zu keinem Tisch" in said["de"]
+    assert "This phone is at no table" in said["en"] and "belongs to no table" in said["en"]
+    for page in said.values():
+        assert "Zuschauer gemacht" not in page and "made it follow" not in page
+    follower = visible(phone(scene["zoe"], "de").post("/history/import/", {"file": record}).content.decode())
+    assert "Auf diesem Handy nicht erlaubt" in follower and "keinem Tisch" not in follower
 
 
 def test_the_error_pages_403_and_429_in_german(scene):
