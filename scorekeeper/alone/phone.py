@@ -275,9 +275,10 @@ def play(key: str, record_text: str) -> str:
         done.append((text, result, standing))
     kept = kept[:1] + done
     _scored[key] = kept
-    out = result_json(games.conclude(rules, players, standing, [d[1] for d in done]))
-    for deal_json in out["deals"]:
-        deal_json["outcome_text"] = str(messages.outcome_words(deal_json["outcome"]))
+    concluded = games.conclude(rules, players, standing, [d[1] for d in done])
+    out = result_json(concluded)
+    for deal_json, deal in zip(out["deals"], concluded.deals, strict=True):
+        deal_json["outcome_text"] = str(messages.outcome_by(deal.outcome, deal.actor))  # "Ann went out"
     out["target"] = rules.target  # the race the board shows
     out["penalty"] = rules.penalty
     return _json({"result": _cites(out)})

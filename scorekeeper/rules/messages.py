@@ -234,6 +234,26 @@ def outcome_words(outcome: str) -> Msg:
     return _OUTCOMES.get(outcome) or msg("{item}", item=outcome.replace("_", " "))
 
 
+# How a deal ended, said with the player who ended it first, as a sentence says it ("Ann went out").
+_DONE_BY: dict[str, str] = {
+    "out": N_("{name} went out"),
+    "knock": N_("{name} knocked"),
+    "undercut": N_("{name} knocked and was undercut"),
+    "gin": N_("{name} went gin"),
+    "big_gin": N_("{name} went big gin"),
+}
+
+
+def outcome_by(outcome: str, actor: str | None) -> Msg:
+    """How a deal ended, with who ended it (``DealResult.actor``), in the word order of the reader's
+    language: "Ann went out", "Ben knocked" (German "Ann hat ausgemacht"), never "went out (Ann)";
+    a deal nobody ended is ``outcome_words``' ("stock ran out", "void hand")."""
+    done = _DONE_BY.get(outcome)
+    if done is None or not actor:
+        return outcome_words(outcome)
+    return Msg(id=done, args=(("name", actor),))
+
+
 _LAWS = re.compile(r"(?P<code>.+) (?P<word>laws?) (?P<numbers>\d+(?:, \d+)*)")
 
 
@@ -260,6 +280,11 @@ def source_words(source: str) -> Msg:
     for item in said[1:]:
         joined = msg("{first}; {next}", first=joined, next=item)
     return joined
+
+
+def quoted(text: str) -> Msg:
+    """A word quoted as the reader's language quotes it: 'chained' (German „chained“)."""
+    return msg("'{text}'", text=text)
 
 
 def meld_kind(kind: str) -> Msg:

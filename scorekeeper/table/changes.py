@@ -41,26 +41,32 @@ def _label(token: Any) -> str:
         return str(token)
 
 
-def _who(value: Any, names: Sequence[str], nobody: str) -> str:
+def _done(value: Any, names: Sequence[str], done: str, nobody: str) -> str:
+    """Who did it, in the sentence ``done`` ("{name} went out"); ``nobody`` when no one did."""
     if value is None:
         return nobody
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
-        return names[value]
-    return str(value)
+        return done.format(name=names[value])
+    return done.format(name=value)
 
 
 def deal_facts(cards: Any, names: Sequence[str]) -> list[tuple[str, str]]:
-    """How a stored deal (seat form) ended, in words: who went out or knocked, the upcard, the flags."""
+    """How a stored deal (seat form) ended, in words: who went out or knocked, as a sentence says it
+    ("Ann went out", the value ""), the upcard, the flags (a fact and its value)."""
     if not isinstance(cards, Mapping):
         return []
     facts: list[tuple[str, str]] = []
     if "points" in cards:  # a points-only deal: typed without cards
         facts.append((gettext("points only"), gettext("not checked")))
-        facts.append((gettext("won the hand"), _who(cards.get("winner"), names, gettext("nobody said"))))
+        facts.append(
+            (_done(cards.get("winner"), names, gettext("{name} won the hand"), gettext("nobody said who won")), "")
+        )
     if "out" in cards:
-        facts.append((gettext("went out"), _who(cards["out"], names, gettext("nobody: the stock ran out"))))
+        facts.append((_done(cards["out"], names, gettext("{name} went out"), gettext("Nobody: the stock ran out")), ""))
     if "knocker" in cards:
-        facts.append((gettext("knocked"), _who(cards["knocker"], names, gettext("nobody: a void hand"))))
+        facts.append(
+            (_done(cards["knocker"], names, gettext("{name} knocked"), gettext("Nobody knocked: a void hand")), "")
+        )
     if cards.get("upcard") is not None:
         facts.append((gettext("upcard"), card_text(_label(cards["upcard"]))))
     for key, text in (

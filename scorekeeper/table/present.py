@@ -11,6 +11,7 @@ from typing import Any
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext
 
+from scorekeeper.rules.messages import outcome_by
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.rules.results import ColumnResult, ColumnStanding, DealResult, GameResult, PlayerDeal, Standing
 from scorekeeper.table.access import with_players
@@ -192,7 +193,6 @@ def _board(
         "finished": finished,
         "winner": winner,
         "final": final,
-        "has_side": any(side.values()),
     }
 
 
@@ -236,6 +236,7 @@ def deal_rows(game: Game, last: int | None = None) -> list[dict[str, Any]]:
                 "id": pk,
                 "href": href(pk),
                 "outcome": outcome_text(outcome),
+                "said": outcome_by(outcome, _seat_name(names, actor)),
                 "multiplier": multiplier,
                 "dealer": _seat_name(names, dealer),
                 "actor": _seat_name(names, actor),
@@ -271,6 +272,7 @@ def rows_of_result(game: Game, result: GameResult | None) -> list[dict[str, Any]
             "id": ids.get(d.number),
             "href": href(ids[d.number]) if d.number in ids else "",
             "outcome": outcome_text(d.outcome),
+            "said": outcome_by(d.outcome, d.actor),
             "multiplier": d.multiplier,
             "dealer": d.dealer,
             "actor": d.actor,
@@ -325,6 +327,7 @@ def played_view(
     return {
         "number": d.number,
         "outcome": outcome_text(d.outcome),
+        "said": outcome_by(d.outcome, d.actor),  # "Ann went out": how it ended, by whom
         "multiplier": d.multiplier,
         "dealer": d.dealer,
         "next_dealer": d.next_dealer,

@@ -239,9 +239,7 @@
       el("table", { class: "lines" }, el("tbody", {}, rows)));
   }
   function dealSection(game, deal, index) {
-    const raw = game.record.deals[index];
-    const actor = raw.out || raw.knocker || raw.winner;
-    const head = `${say("deal", { number: deal.number })}: ${deal.outcome_text}${actor ? ` (${actor})` : ""}${deal.multiplier > 1 ? " ×" + deal.multiplier : ""}`;
+    const head = `${say("deal", { number: deal.number })}: ${deal.outcome_text}${deal.multiplier > 1 ? " ×" + deal.multiplier : ""}`;
     const players = Object.entries(deal.players).map(([name, p]) => {
       const cards = [];
       (p.melds || []).forEach((m) => cards.push(el("span", { class: "meld" }, chips(m)), " "));
