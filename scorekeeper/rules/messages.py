@@ -99,7 +99,7 @@ class Msg:
                 else card_text(value, translator)
                 if isinstance(value, str)
                 else _Number(value, sep)
-                if type(value) is int
+                if type(value) is int and (value < 0 or sep != ",")
                 else value
                 for name, value in self.args
             }
@@ -168,9 +168,11 @@ def card_text(text: str, translator: Translator | None = None) -> str:
     """Printed cards in the reader's letters: every rank letter before a suit symbol in ``text``
     ("Q♠", "2♣=J♥ K♠", "J♠–A♠") as ``card_letters`` writes it (German "D♠", "2♣=B♥ K♠", "B♠–A♠");
     text without a printed card stays as it is (a name, a code typed as "QS", "JK")."""
-    if not any(symbol in text for symbol in SUIT_SYMBOLS):
+    if not any(symbol in text for symbol in SUIT_SYMBOLS) or _PRINTED_RANK.search(text) is None:
         return text
     letters = card_letters(translator)
+    if all(rank == letter for rank, letter in letters.items()):
+        return text  # the record's own letters (English)
     return _PRINTED_RANK.sub(lambda m: letters[m[1]], text)
 
 
