@@ -124,14 +124,15 @@ $(BENCH_PARTS):
 endif
 
 # The German catalogs (scorekeeper/i18n.py): extract every message of the pages, the Python code and the
-# engine (makemessages with the engine's keywords msg/nmsg/N_), then compile them. The .po and .mo files are
-# committed: a fresh clone has them without this step, which needs GNU gettext (Debian's package).
+# engine (makemessages with the engine's keywords msg/nmsg/N_; an entry no code uses any more is dropped),
+# then compile them. The .po and .mo files are committed: a fresh clone has them without this step, which
+# needs GNU gettext (Debian's package).
 MESSAGES_IGNORE := -i '.venv/*' -i 'tests/*' -i 'benchmarks/*' -i 'staticfiles/*' -i 'var/*'
 messages: $(VENV)/.dev
 	@command -v msgfmt >/dev/null || { echo "Installing GNU gettext for make messages"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq gettext >/dev/null; }
-	$(PY) manage.py makemessages -l de --no-wrap --no-location $(MESSAGES_IGNORE)
+	$(PY) manage.py makemessages -l de --no-wrap --no-location --no-obsolete $(MESSAGES_IGNORE)
 	$(PY) manage.py compilemessages -l de $(MESSAGES_IGNORE)
 
 # Regenerate the lock files from pyproject.toml (needs the network), for every Python the project takes.

@@ -2,7 +2,8 @@
 
 Django's own 400 and 500 views run the CSRF check again (``requires_csrf_token``): a request whose
 body cannot be read (a form declaring ``charset=utf-16``) made them raise in turn, and the phone got
-no answer at all. These read nothing of the request but what a page needs. The 403 page shows back
+no answer at all. These read nothing of the request but what a page needs. The 403 page says why
+(taken off the table, at no table, or not allowed at its table) and shows back
 the cards a refused save carried (a phone that lost scoring while entering a deal), read-only: the
 phone also keeps them (static/drafts.js). The 503 page (``not_written``: a write the database
 refused) keeps the whole form. 404 is Django's, with templates/404.html."""
@@ -14,6 +15,7 @@ from django.template import loader
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, gettext_lazy
 
+from scorekeeper.table import access
 from scorekeeper.table.access import OffTable
 
 CARD_FIELDS = ("melded", "held", "melds", "cards", "deadwood", "upcard")
@@ -102,7 +104,13 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    context = {"typed": _typed(request, cards_only=True), "off_table": isinstance(exception, OffTable)}
+    """Why this phone may not: the scorer took it off the table, it belongs to no table at all (a
+    stranger: nobody demoted it), or it may not do that at its table."""
+    context = {
+        "typed": _typed(request, cards_only=True),
+        "off_table": isinstance(exception, OffTable),
+        "stranger": not access.devices(request),
+    }
     page = loader.render_to_string("403.html", context, request=request)
     return HttpResponse(page, status=403)
 

@@ -44,6 +44,10 @@ class DjangoLanguage:
     def ngettext(msgid1: str, msgid2: str, n: int, /) -> str:
         return translation.ngettext(msgid1, msgid2, n)
 
+    @staticmethod
+    def pgettext(context: str, message: str, /) -> str:
+        return translation.pgettext(context, message)
+
     @property
     def thousands(self) -> str:
         return str(formats.get_format("THOUSAND_SEPARATOR"))

@@ -10,7 +10,8 @@
 
   // THE words of the scripts, in the page's language (scorekeeper/table/templatetags/words.py): every
   // page carries them as JSON in #words; window.words(key, {name: value}) gives one with its {name}s
-  // filled (a number written as the page's language writes it), and the key itself if it has none.
+  // filled (a number written as the page's language writes it, −5 with a true minus sign), and the key
+  // itself if it has none.
   let said = {};
   try {
     said = JSON.parse((document.getElementById("words") || {}).textContent || "{}");
@@ -23,7 +24,7 @@
     return text.replace(/\{(\w+)\}/g, (all, name) => {
       if (!values || !(name in values)) return all;
       const v = values[name];
-      return typeof v === "number" ? v.toLocaleString(lang) : String(v);
+      return typeof v === "number" ? (v < 0 ? "−" : "") + Math.abs(v).toLocaleString(lang) : String(v);
     });
   };
   // a time of day in the page's language, on the 24-hour clock as the server writes times (H:i: 21:04)

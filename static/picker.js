@@ -33,15 +33,22 @@
     const SYMBOL = { "♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C" };
     const LABEL = { S: "♠", H: "♥", D: "♦", C: "♣" };
     // A key's name, as a player says the card: "queen of spades", "10 of hearts", "Joker" (German:
-    // "Pik-Dame", "Herz-10"). The keys show the record's letters (Q♠), as the cards typed and shown do.
+    // "Pik-Dame", "Herz-10"). The keys show the page's letters (German D♠), as the cards shown do.
     function spoken(code) {
       if (code === "JK") return words("joker");
       const rank = code.slice(0, -1);
       return words("card", { rank: /^[AJQK]$/.test(rank) ? words("rank." + rank) : rank, suit: words("suit." + code.slice(-1)) });
     }
-    // The rank letters the page's language types for the record's (German: B for J, D for Q), given
-    // with the page (#picker-slot's data-ranks), as the server reads them.
-    const TYPED = JSON.parse(slot.dataset.ranks || "{}");
+    // The rank letters of the page's language (words "letter.Q": German D for Q, B for J; the
+    // engine's, rules.messages.card_letters): shown on the keys, and read when typed, as the server
+    // reads them. A key's card goes into the field in the record's notation (QS).
+    const LETTER = {};
+    const TYPED = {};
+    ["A", "J", "Q", "K"].forEach((r) => {
+      const said = words("letter." + r);
+      LETTER[r] = said.length === 1 ? said : r;
+      if (LETTER[r] !== r) TYPED[LETTER[r]] = r;
+    });
 
     let target = null; // the input being filled
     let naming = -1; // the index of the wild card being named, in the target's tokens
@@ -224,8 +231,8 @@
         const code = r + s;
         const b = key(grid, "", "", () => add(code), "cardkey" + (s === "H" || s === "D" ? " red" : ""));
         b.dataset.code = code;
-        b.append(el("span", "rank", r), el("span", "suit", symbol));
-        b.title = `${r}${symbol} (${words("suit." + s)})`;
+        b.append(el("span", "rank", LETTER[r] || r), el("span", "suit", symbol));
+        b.title = `${LETTER[r] || r}${symbol} (${words("suit." + s)})`;
         cardKeys.push(b);
         if (j === 12) {
           if (i === 0) {

@@ -86,7 +86,7 @@ def check(header: str, name: str, text: str, split: bool = True) -> str:
     game = json.loads(header)
     rules = _rules(game)
     wild = games.game(rules.game).wilds
-    found = fieldcheck.check_field(name, text, rules, wild=wild, groups=name == "melds", language=_lang, split=split)
+    found = fieldcheck.check_field(name, text, rules, wild=wild, groups=name == "melds", split=split)
     return _json(found.as_json())
 
 
@@ -128,7 +128,7 @@ def new_game(form: str) -> str:
 
 def _cards(values: dict[str, Any], key: str, wild: bool, groups: bool, problems: dict[str, list[str]]) -> Any:
     """A card field's cards as the table's card field reads them (codes; melds a list of lists)."""
-    read, unread = fieldcheck.read_cards(str(values.get(key) or ""), wild=wild, groups=groups, language=_lang)
+    read, unread = fieldcheck.read_cards(str(values.get(key) or ""), wild=wild, groups=groups)
     if unread:
         problems.setdefault(key, []).extend(unread)
     codes = [[t.code for t in group] for group in read]
@@ -289,9 +289,10 @@ def play(key: str, record_text: str) -> str:
         done.append((text, result, standing))
     kept = kept[:1] + done
     _scored[key] = kept
-    out = result_json(games.conclude(rules, players, standing, [d[1] for d in done]))
-    for deal_json in out["deals"]:
-        deal_json["outcome_text"] = str(messages.outcome_words(deal_json["outcome"]))
+    concluded = games.conclude(rules, players, standing, [d[1] for d in done])
+    out = result_json(concluded)
+    for deal_json, deal in zip(out["deals"], concluded.deals, strict=True):
+        deal_json["outcome_text"] = str(messages.outcome_by(deal.outcome, deal.actor))  # "Ann went out"
     out["target"] = rules.target  # the race the board shows
     out["penalty"] = rules.penalty
     return _json({"result": _cites(out)})

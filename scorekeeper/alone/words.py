@@ -66,7 +66,7 @@ def alone_words() -> dict[str, str]:
         "enter deal": gettext("Enter deal {number}"),
         "deal": gettext("Deal {number}"),
         "edit": gettext("Edit"),
-        "side": gettext("+{side} side"),
+        "side": gettext("+{side} concealed, extra"),
         "deals next": gettext("{name} deals next"),
         "won by": gettext("won by {winner}"),
         "in progress": gettext("in progress"),

@@ -14,9 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from django.utils.formats import get_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext, pgettext
+
+from scorekeeper.table.text import value_text
 
 MARKERS = ("circle", "square", "triangle", "diamond", "cross")
 WIDTH, HEIGHT = 420, 300
@@ -82,11 +83,6 @@ def _spread_labels(ys: list[float], lo: float, hi: float, gap: float = LABEL_GAP
             placed[i] = max(placed[i], last + gap)
             last = placed[i]
     return placed
-
-
-def _num(value: int) -> str:
-    """A total grouped in thousands as the request's language groups them: 1,075 (German 1.075)."""
-    return f"{value:,}".replace(",", str(get_format("THOUSAND_SEPARATOR")))
 
 
 def running_totals_svg(
@@ -168,7 +164,7 @@ def _axes(plot: _Plot) -> list[str]:
     while v <= plot.high:
         y = plot.y(v)
         out.append(f'<line class="grid" x1="{LEFT}" x2="{LEFT + pw}" y1="{_fmt(y)}" y2="{_fmt(y)}"/>')
-        out.append(f'<text x="{LEFT - 6}" y="{_fmt(y + 4)}" text-anchor="end">{_num(v)}</text>')
+        out.append(f'<text x="{LEFT - 6}" y="{_fmt(y + 4)}" text-anchor="end">{value_text(v)}</text>')
         v += plot.step
     out.append(f'<line class="axis" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{TOP + ph}"/>')
     out.append(f'<line class="axis" x1="{LEFT}" x2="{LEFT + pw}" y1="{_fmt(plot.y(0))}" y2="{_fmt(plot.y(0))}"/>')
@@ -184,7 +180,7 @@ def _axes(plot: _Plot) -> list[str]:
 
 def _target_line(plot: _Plot, target: int) -> list[str]:
     y = plot.y(target)
-    label = escape(gettext("target {target}").format(target=_num(target)))
+    label = escape(gettext("target {target}").format(target=value_text(target)))
     return [
         f'<line class="target" x1="{LEFT}" x2="{LEFT + plot.width}" y1="{_fmt(y)}" y2="{_fmt(y)}"/>',
         f'<text class="target-label" x="{LEFT + 4}" y="{_fmt(y - 4)}">{label}</text>',
@@ -200,7 +196,7 @@ def _lines(plot: _Plot, players: list[str], series: dict[str, list[int]], xs: li
     for k, p in enumerate(players):
         cls = f"s{k % 5}"
         pts = " ".join(f"{_fmt(plot.x(x))},{_fmt(plot.y(val))}" for x, val in zip(xs, series[p], strict=True))
-        out.append(f'<g class="player"><title>{escape(p)}: {_num(series[p][-1])}</title>')
+        out.append(f'<g class="player"><title>{escape(p)}: {value_text(series[p][-1])}</title>')
         out.append(f'<polyline class="series {cls}" points="{pts}"/>')
         shape = MARKERS[k % len(MARKERS)]
         for i in range(len(xs)) if n <= 15 else (len(xs) - 1,):
@@ -211,7 +207,7 @@ def _lines(plot: _Plot, players: list[str], series: dict[str, list[int]], xs: li
         name = p if len(p) <= 8 else p[:7] + "…"
         out.append(
             f'<text class="s{k % 5} end-label" x="{_fmt(plot.x(n) + 8)}" y="{_fmt(y + 4)}">'
-            f"{escape(name)} {_num(series[p][-1])}</text>"
+            f"{escape(name)} {value_text(series[p][-1])}</text>"
         )
     return out
 
@@ -228,10 +224,10 @@ def _describe(players: list[str], series: dict[str, list[int]], n: int, target: 
     if not players:
         return gettext("No players.")
     finals = sorted(players, key=lambda p: series[p][-1], reverse=not penalty)
-    parts = ", ".join(f"{p} {_num(series[p][-1])}" for p in finals)
+    parts = ", ".join(f"{p} {value_text(series[p][-1])}" for p in finals)
     text = ngettext("Totals after {n} deal: {parts}.", "Totals after {n} deals: {parts}.", n).format(n=n, parts=parts)
     if target:
-        text += " " + gettext("Target {target}.").format(target=_num(target))
+        text += " " + gettext("Target {target}.").format(target=value_text(target))
     if penalty:
         text += " " + gettext("Penalty points: the lowest total is best.")
     return text

@@ -9,6 +9,7 @@ from django.utils.translation import gettext, ngettext
 
 from scorekeeper.table.models import Deal, Game, GameKind, GameState, Player, Seat, Table, name_key
 from scorekeeper.table.pages import url_by_id
+from scorekeeper.table.text import number_text, profile_title
 
 # What a row of the games list reads of a game (``rows``).
 LISTED = ("pk", "kind", "profile", "created", "state", "winner")
@@ -59,8 +60,8 @@ def _row(g: dict[str, Any], players: list[tuple[str, int]], n: int, href: str, k
         "pk": g["pk"],
         "href": href,
         "title": f"{kinds.get(g['kind'], g['kind'])} #{g['pk']}",
-        "players": ", ".join(f"{name} {value}" for name, value in players),
-        "profile": g["profile"],
+        "players": ", ".join(f"{name} {number_text(value)}" for name, value in players),
+        "profile": profile_title(g["kind"], g["profile"]),
         "deals": ngettext("{n} deal", "{n} deals", n).format(n=n),
         "status": gettext("won by {winner}").format(winner=winner)
         if g["state"] == GameState.FINISHED

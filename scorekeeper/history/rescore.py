@@ -12,10 +12,9 @@ from django.utils.translation import gettext
 from scorekeeper.rules import profiles
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.rules.results import DealResult, GameResult, Line, PlayerDeal
-from scorekeeper.table.changes import knob_in_sentence
 from scorekeeper.table.models import Game
 from scorekeeper.table.scoring import engine
-from scorekeeper.table.text import outcome_text, value_text
+from scorekeeper.table.text import options_text, outcome_text, profile_title
 
 
 @dataclass
@@ -53,11 +52,9 @@ def _pair_lines(a: Sequence[Line], b: Sequence[Line]) -> list[tuple[Line | None,
 
 def _title(rules: profiles.Rules) -> str:
     """The rule set's title with its house options, in the request's language."""
-    t = gettext(profiles.PROFILES[rules.game][rules.profile].title)
+    t = profile_title(rules.game, rules.profile)
     if rules.overridden:
-        opts = ", ".join(
-            f"{knob_in_sentence(rules.game, n)} {value_text(rules.values[n])}" for n in sorted(rules.overridden)
-        )
+        opts = options_text(rules.game, {n: rules.values[n] for n in rules.overridden})
         t = gettext("{rules} with {options}").format(rules=t, options=opts)
     return t
 

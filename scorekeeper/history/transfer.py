@@ -1,10 +1,12 @@
 """Games out of the app and into it: game records (RECORD.md, JSON) and CSV.
 
 The JSON game record is the record: RECORD.md's notation, never translated, whatever the phone's
-language (it goes back in by import). The CSV is a presentation for a spreadsheet: its header row
-is in the language of the phone that asked (``csv_header``); its cells are the record's values as
-they are (the game, rule set, outcome and state codes of RECORD.md, numbers without grouping), so a
-sheet made on a German phone and one made on an English phone hold the same data."""
+language (it goes back in by import). The CSV is a presentation for a spreadsheet, in the language
+of the phone that asked: its header row (``csv_header``) and the game, rule set, house options,
+outcome and state by their names ("Oklahoma Gin", "Buchregeln", "Ausmachbonus 150", "hat
+ausgemacht", "läuft"); the record's codes of each are kept in columns of their own (``game_code``
+...), and the numbers are plain (no grouping, an ASCII minus a spreadsheet reads), so sheets made on a
+German and an English phone sort and filter alike."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from django.db.models import Prefetch, QuerySet
+from django.utils import translation
 from django.utils.translation import pgettext_lazy
 
 from scorekeeper.rules.errors import RecordError, RecordInvalid
@@ -24,6 +27,7 @@ from scorekeeper.rules.messages import Msg, msg
 from scorekeeper.rules.record import HUGE_NUMBER, check_text
 from scorekeeper.table.models import Deal, Game, Seat
 from scorekeeper.table.scoring import engine
+from scorekeeper.table.text import options_text, outcome_text, profile_title
 
 # Games read at a time by an export: memory holds one chunk of games, whatever the history.
 EXPORT_CHUNK = 200
@@ -82,7 +86,8 @@ def iter_export_json(games: Iterable[Game]) -> Iterator[str]:
     yield "[]\n" if first else "\n]\n"
 
 
-# The CSV's columns, each with its header in the phone's language (English: the names as they are).
+# The CSV's columns, each with its header in the phone's language (English: the names as they are):
+# names first, the record's codes of the named values last.
 CSV_COLUMNS = (
     ("game_id", pgettext_lazy("CSV column", "game_id")),
     ("game", pgettext_lazy("CSV column", "game")),
@@ -96,6 +101,11 @@ CSV_COLUMNS = (
     ("total", pgettext_lazy("CSV column", "total")),
     ("state", pgettext_lazy("CSV column", "state")),
     ("winner", pgettext_lazy("CSV column", "winner")),
+    ("game_code", pgettext_lazy("CSV column", "game_code")),
+    ("profile_code", pgettext_lazy("CSV column", "profile_code")),
+    ("options_code", pgettext_lazy("CSV column", "options_code")),
+    ("outcome_code", pgettext_lazy("CSV column", "outcome_code")),
+    ("state_code", pgettext_lazy("CSV column", "state_code")),
 )
 
 
@@ -106,19 +116,20 @@ def csv_header() -> list[str]:
 
 def iter_export_csv(games: Iterable[Game]) -> Iterator[str]:
     """One row per player per deal, with the deal's points and the running total after it; the
-    text a chunk of games at a time. The header is taken in the language in force when this is
-    called (a streamed response reads the rest later)."""
-    return _csv_chunks(games, csv_header())
+    text a chunk of games at a time. Its words are in the language in force when this is called
+    (a streamed response reads the rest later, each chunk in that language)."""
+    return _csv_chunks(games, csv_header(), translation.get_language())
 
 
-def _csv_chunks(games: Iterable[Game], header: list[str]) -> Iterator[str]:
+def _csv_chunks(games: Iterable[Game], header: list[str], language: str | None) -> Iterator[str]:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header)
     for chunk in _chunks(games):
         deals = _deal_figures(chunk)
-        for g in chunk:
-            w.writerows(_csv_rows(g, deals[g.pk]))
+        with translation.override(language):
+            for g in chunk:
+                w.writerows(_csv_rows(g, deals[g.pk]))
         yield buf.getvalue()
         buf.seek(0)
         buf.truncate()
@@ -143,21 +154,27 @@ def _csv_rows(g: Game, deals: list[tuple[int, str, list[int], list[int]]]) -> It
     names = g.player_names()
     opts = json.dumps(g.options, sort_keys=True) if g.options else ""
     winner = _csv_safe(g.winner_name())
+    named = [g.get_kind_display(), profile_title(g.kind, g.profile), options_text(g.kind, g.options or {})]
+    state = g.get_state_display()
     for number, outcome, points, totals in deals:
+        said = str(outcome_text(outcome)) if outcome else ""
         for seat, name in enumerate(names):
             yield [
                 g.pk,
-                g.kind,
-                g.profile,
-                opts,
+                *named,
                 number,
-                outcome,
+                said,
                 _csv_safe(name),
                 seat + 1,
                 points[seat] if seat < len(points) else 0,
                 totals[seat] if seat < len(totals) else 0,
-                g.state,
+                state,
                 winner,
+                g.kind,
+                g.profile,
+                opts,
+                outcome,
+                g.state,
             ]
 
 

@@ -21,7 +21,6 @@ from scorekeeper.history import rescore as rescoring
 from scorekeeper.history import review as reviewing
 from scorekeeper.history.forms import MAX_UPLOAD, TOO_LARGE, GamesFilter, ImportForm, MergeForm, RenameForm, RescoreForm
 from scorekeeper.history.stats import player_stats
-from scorekeeper.rules import profiles
 from scorekeeper.rules.errors import RecordInvalid
 from scorekeeper.table import access, submissions
 from scorekeeper.table.changes import change_history
@@ -29,6 +28,7 @@ from scorekeeper.table.models import Device, Game, Player, Role
 from scorekeeper.table.pages import HtmxHttpRequest, render_page
 from scorekeeper.table.scoring import deals
 from scorekeeper.table.submissions import new_submission
+from scorekeeper.table.text import profile_title
 
 PAGE = 50
 
@@ -61,7 +61,7 @@ def games(request: HtmxHttpRequest) -> HttpResponse:
 @access.game_view(Role.FOLLOW)
 def review(request: HtmxHttpRequest, game: Game, device: Device) -> HttpResponse:
     context = reviewing.review(game, request.GET.get("page"))
-    context["profile_title"] = _rules_title(game.kind, game.profile)
+    context["profile_title"] = profile_title(game.kind, game.profile)
     context["device"] = device
     return render(request, "history/review.html", context)
 
@@ -131,7 +131,7 @@ def rescore(request: HtmxHttpRequest, game: Game, device: Device) -> HttpRespons
         except RecordInvalid as exc:
             problems = [str(e) for e in exc.errors]
         else:
-            title = _rules_title(game.kind, form.profile())
+            title = profile_title(game.kind, form.profile())
             messages.success(request, gettext("The game now plays the {title} rules.").format(title=title))
             return HttpResponseRedirect(reverse("history:review", args=[game.pk]))
     return _rescore_page(request, game, device, form, problems, status=400)
@@ -173,17 +173,12 @@ def _rescore_page(
         "form": form,
         "profile": profile,
         "number": number,
-        "current_title": _rules_title(game.kind, game.profile),
-        "other_title": _rules_title(game.kind, cmp.other.profile) if cmp and cmp.other else "",
+        "current_title": profile_title(game.kind, game.profile),
+        "other_title": profile_title(game.kind, cmp.other.profile) if cmp and cmp.other else "",
         "device": device,
         "submission": new_submission(),
     }
     return render_page(request, "history/rescore.html", context, partial="comparison", status=status)
-
-
-def _rules_title(kind: str, profile: str) -> str:
-    """A rule set's title, in the request's language."""
-    return gettext(profiles.PROFILES[kind][profile].title)
 
 
 def _player(request: HtmxHttpRequest, player_id: int, role: str = Role.FOLLOW) -> tuple[Player, Device]:

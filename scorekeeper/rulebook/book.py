@@ -10,6 +10,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy
 
 from scorekeeper.rules import profiles, rulebook
+from scorekeeper.rules.messages import outcome_by
 from scorekeeper.rules.results import GameResult
 from scorekeeper.rules.rulebook import Book, DealExample, Example
 from scorekeeper.table import present, text
@@ -50,6 +51,7 @@ def _result_view(result: GameResult, show: str, rules: profiles.Rules) -> dict[s
     return {
         "result": result,
         "outcome": text.outcome_text(deal.outcome),
+        "said": outcome_by(deal.outcome, deal.actor),
         "number": deal.number,
         "actor": deal.actor,
         "multiplier": deal.multiplier,

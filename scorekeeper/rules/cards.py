@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from .messages import Msg, msg
+from .messages import Msg, msg, rank_letter
 
 
 class CardError(ValueError):
@@ -161,7 +161,9 @@ def _not_a_card(raw: str, token: str) -> CardError:
             return CardError(
                 raw,
                 msg(
-                    "'{raw}' is not a card: ranks are A, 2–10, J, Q, K (write '{card}')", raw=raw, card=hint + suit_char
+                    "'{raw}' is not a card: ranks are A, 2–10, J, Q, K (write '{card}')",
+                    raw=raw,
+                    card=msg("{rank}{suit}", rank=rank_letter(hint), suit=suit_char),
                 ),
             )
         return CardError(raw, msg("'{raw}' is not a card: ranks are A, 2–10, J, Q, K", raw=raw))

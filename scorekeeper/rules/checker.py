@@ -556,7 +556,10 @@ def _meld_result(result: MeldCheck, v: Verdict) -> None:
     )
     v.melds = [list(result.labels)]
     if result.meaning:
-        v.explained.append(msg("The cards count as: {cards}.", cards=", ".join(result.meaning)))
+        listed: Msg = msg("{item}", item=result.meaning[0]) if isinstance(result.meaning[0], str) else result.meaning[0]
+        for item in result.meaning[1:]:
+            listed = msg("{first}, {next}", first=listed, next=item)
+        v.explained.append(msg("The cards count as: {cards}.", cards=listed))
     if result.note:
         v.explained.append(_said(result.note))
     v.lines = [line.as_dict() for line in result.lines]

@@ -6,7 +6,8 @@ score differently, each fix offered as a choice). The deal as a whole is checked
 Plain Python, shared by the two places a deal is typed: the table's deal form on the server
 (``table/entry/checks.py`` attaches these checks to its form's fields) and the phone alone, where the
 same engine runs in the browser (``alone/phone.py``). Typed cards are read here too, in the
-record's notation (a German page also takes B and D for jack and queen: ``typed_ranks``), and an
+record's notation (a German page also takes B and D for jack and queen: ``typed_ranks``); the cards
+shown are in the reader's letters (``messages.card_text``: German D♠, B♥), and an
 error or a score line is cited here, in the language in force (``error_text``, ``line_cite``).
 """
 
@@ -22,26 +23,18 @@ from typing import Any
 from .cards import CardError, Token, cards_text, parse_card, parse_token, split_cards
 from .errors import RecordError
 from .games import Game, MeldVerdict, game
-from .messages import Msg, in_force, meld_kind, msg, nmsg, source_words
+from .messages import Msg, card_letters, card_text, in_force, meld_kind, msg, nmsg, source_words
 from .profiles import Rules
 
 log = logging.getLogger(__name__)
 
-# The rank letters a language writes in place of the record's (RULES.md §4: German B for the jack,
-# D for the queen; K and A are the record's own). A phone in that language may type them, before a
-# suit letter or symbol only ("DS", "bh", "D♠", "2C=DH"): the suits stay S, H, D, C, and "D" alone
-# reads as typed. Any other language reads the record's notation only ("DS" stays a mistyped card).
-RANK_LETTERS = {"de": {"J": "B", "Q": "D"}}
 
-
-def rank_letters(language: str) -> dict[str, str]:
-    """The record's rank letters ``language`` writes otherwise (German: J → B, Q → D)."""
-    return RANK_LETTERS.get(language.split("-")[0], {})
-
-
-def typed_ranks(language: str) -> dict[str, str]:
-    """What ``language`` types for a record's rank letter, the other way: {"B": "J", "D": "Q"}."""
-    return {letter: rank for rank, letter in rank_letters(language).items()}
+def typed_ranks() -> dict[str, str]:
+    """What the reader's language types for a record's rank letter, its own letters read as the record's
+    (German {"B": "J", "D": "Q"}: ``messages.card_letters``, RULES.md §4). A phone in that language may
+    type them, before a suit letter or symbol only ("DS", "bh", "D♠", "2C=DH"): the suits stay S, H, D,
+    C, and "D" alone reads as typed. English reads the record's notation only ("DS" is a mistyped card)."""
+    return {letter: rank for rank, letter in card_letters().items() if letter != rank}
 
 
 def typed_card(token: str, typed: dict[str, str]) -> str:
@@ -53,14 +46,12 @@ def typed_card(token: str, typed: dict[str, str]) -> str:
     return "=".join(letters.sub(lambda m: typed[m.group(1).upper()], side) for side in token.split("="))
 
 
-def read_cards(
-    text: str, *, wild: bool, groups: bool = False, language: str = ""
-) -> tuple[list[list[Token]], list[str]]:
+def read_cards(text: str, *, wild: bool, groups: bool = False) -> tuple[list[list[Token]], list[str]]:
     """Read typed cards in the record's notation: the cards (in groups split by "/" when ``groups``,
     else one group) and what is wrong with each token that is not a card. ``wild``: a card may
-    name the card it stands for (``2C=7H``). ``language``: the page's, whose rank letters are read
-    too (``typed_ranks``: German B and D)."""
-    typed = typed_ranks(language)
+    name the card it stands for (``2C=7H``). The reader's rank letters are read too (``typed_ranks``:
+    German B and D)."""
+    typed = typed_ranks()
     parts = text.split("/") if groups else [text]
     read: list[list[Token]] = []
     errors: list[str] = []
@@ -129,7 +120,7 @@ def error_text(e: RecordError) -> str:
 class Group:
     """Cards shown together: one meld (with what it is), or the cards of a field."""
 
-    labels: list[str]
+    labels: list[str]  # printed cards ("Q♠"), shown as chips in the reader's letters (``card_text``)
     verdict: str = ""  # "set, +30"; "run"
     ok: bool | None = None  # a meld: legal or not; None: not a meld
 
@@ -186,7 +177,7 @@ def _offer(check: FieldCheck, errors: tuple[RecordError, ...], read: list[list[T
         for name in fix.names:
             g, i = _first_unnamed(codes, name.split("=")[0], group)
             codes[g][i] = name
-        label = " ".join(parse_token(name).label for name in fix.names)
+        label = card_text(" ".join(parse_token(name).label for name in fix.names))
         check.choices.append(Choice(cards_text(codes), label, fix.points))
 
 
@@ -212,7 +203,7 @@ def _meld(read: list[list[Token]], group: int, rules: Rules, kind: Game, check: 
 
 def _meld_group(verdict: MeldVerdict) -> Group:
     """A legal meld as shown: its cards (each wild with what it stands for), kind and points."""
-    shown = f" {' '.join(verdict.meaning)}" if verdict.meaning else ""
+    shown = f" {card_text(' '.join(verdict.meaning))}" if verdict.meaning else ""
     points = f", +{verdict.points}" if verdict.points is not None else ""
     return Group(list(verdict.labels), f"{meld_kind(verdict.kind)}{shown}{points}", True)
 
@@ -233,15 +224,13 @@ def _split(tokens: list[Token], rules: Rules, kind: Game, check: FieldCheck) -> 
     check.note += f", +{verdict.points}" + (f" · {verdict.note}" if verdict.note else "")
 
 
-def check_field(
-    name: str, text: str, rules: Rules, *, wild: bool, groups: bool, language: str = "", split: bool = True
-) -> FieldCheck:
+def check_field(name: str, text: str, rules: Rules, *, wild: bool, groups: bool, split: bool = True) -> FieldCheck:
     """What the engine makes of field ``name`` (melded, melds, held, cards, deadwood, upcard)
-    holding ``text``, its cards read as the field reads them (``wild``, ``groups``, ``language``:
-    ``read_cards``). Cards that do not read are listed in ``unread`` (the form reports them) and
-    left out. ``split``: the engine splits a melded list (not when the player gave the split)."""
+    holding ``text``, its cards read as the field reads them (``wild``, ``groups``: ``read_cards``).
+    Cards that do not read are listed in ``unread`` (the form reports them) and left out.
+    ``split``: the engine splits a melded list (not when the player gave the split)."""
     kind = game(rules.game)
-    read, unread = read_cards(text, wild=wild, groups=groups, language=language)
+    read, unread = read_cards(text, wild=wild, groups=groups)
     check = FieldCheck(checked="" if unread else cards_text(_codes(read)), unread=unread)
     if name == "melds":
         _melds(read, rules, kind, check)

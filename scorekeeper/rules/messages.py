@@ -10,7 +10,13 @@ The engine stays free of Django: it renders English through stdlib ``gettext.Nul
 ids as they are). ``str(message)`` renders with the translator in force: English, unless the web side
 has put its own in force with ``use_translator`` (``scorekeeper/i18n.py``: Django's, which follows each
 request's language, as Django's lazy strings do). A translator may also say how its language groups
-thousands (``thousands``: "." in German): a number formatted with ``,`` (``{total:,}``) is grouped so.
+thousands (``thousands``: "." in German): a number formatted with ``,`` (``{total:,}``) is grouped so;
+a negative number shows a true minus sign (−20).
+
+Cards: the engine prints a card with the record's rank letters and a suit symbol ("Q♠", "2♣=J♥"). A
+text parameter is shown with its cards in the reader's letters (``card_text``: German "D♠", "2♣=B♥"),
+the letters its catalog gives (``card_letters``, context "card rank letter"): the one place a printed
+card becomes the reader's. Typed text and the record keep the record's notation (QS).
 
 Extraction: ``msg``, ``nmsg`` and ``N_`` mark ids for ``xgettext`` (keywords ``msg``, ``nmsg:1,2`` and
 ``N_``); their ids are always string literals (a test checks it), never f-strings.
@@ -34,6 +40,8 @@ class Translator(Protocol):
 
     def ngettext(self, msgid1: str, msgid2: str, n: int, /) -> str: ...
 
+    def pgettext(self, context: str, message: str, /) -> str: ...
+
 
 ENGLISH: Translator = gettext.NullTranslations()
 _in_force: Translator = ENGLISH  # what ``str(message)`` renders with (``use_translator``)
@@ -45,8 +53,9 @@ def use_translator(translator: Translator) -> None:
     _in_force = translator
 
 
-class _Grouped:
-    """A number whose ``,`` grouping is the language's (``format(_Grouped(1075, "."), ",")`` is 1.075)."""
+class _Number:
+    """A number as a message shows it: a true minus sign (−5, not -5), and ``,`` grouping as the
+    language groups (``format(_Number(1075, "."), ",")`` is 1.075)."""
 
     __slots__ = ("sep", "value")
 
@@ -54,7 +63,7 @@ class _Grouped:
         self.value, self.sep = value, sep
 
     def __format__(self, spec: str) -> str:
-        text = format(self.value, spec)
+        text = format(self.value, spec).replace("-", "−")
         return text.replace(",", self.sep) if "," in spec else text
 
 
@@ -70,9 +79,16 @@ class Msg:
     args: tuple[tuple[str, Param], ...] = ()
     plural: str = ""
     n: int = 0
+    context: str = ""  # gettext's msgctxt, for an id that alone says too little (a rank letter: "Q")
 
     def render(self, translator: Translator = ENGLISH) -> str:
-        template = translator.ngettext(self.id, self.plural, self.n) if self.plural else translator.gettext(self.id)
+        template = (
+            translator.ngettext(self.id, self.plural, self.n)
+            if self.plural
+            else translator.pgettext(self.context, self.id)
+            if self.context
+            else translator.gettext(self.id)
+        )
         if not self.args:
             return template
         sep = getattr(translator, "thousands", ",")
@@ -80,8 +96,10 @@ class Msg:
             {
                 name: value.render(translator)
                 if isinstance(value, Msg)
-                else _Grouped(value, sep)
-                if sep != "," and type(value) is int
+                else card_text(value, translator)
+                if isinstance(value, str)
+                else _Number(value, sep)
+                if type(value) is int and (value < 0 or sep != ",")
                 else value
                 for name, value in self.args
             }
@@ -94,6 +112,8 @@ class Msg:
     def as_json(self) -> dict:
         """The id and parameters as plain JSON (nested messages as objects of their own)."""
         out: dict = {"id": self.id}
+        if self.context:
+            out["context"] = self.context
         if self.plural:
             out["plural"] = self.plural
             out["n"] = self.n
@@ -107,7 +127,8 @@ class Msg:
             (name, cls.from_json(value) if isinstance(value, Mapping) else value)
             for name, value in (data.get("args") or {}).items()
         )
-        return cls(id=data["id"], args=args, plural=data.get("plural", ""), n=int(data.get("n", 0)))
+        plural, n, context = data.get("plural", ""), int(data.get("n", 0)), data.get("context", "")
+        return cls(id=data["id"], args=args, plural=plural, n=n, context=context)
 
     def __str__(self) -> str:
         return self.render(_in_force)
@@ -116,6 +137,43 @@ class Msg:
 def in_force() -> Translator:
     """The translator ``str(message)`` renders with now (English, or the request's language)."""
     return _in_force
+
+
+PICTURES = ("A", "J", "Q", "K")  # the record's rank letters (the other ranks are numbers)
+SUIT_SYMBOLS = "♠♥♦♣"
+_PRINTED_RANK = re.compile(rf"(?<![0-9A-Za-z])([{''.join(PICTURES)}])(?=[{SUIT_SYMBOLS}])")
+
+
+def card_letters(translator: Translator | None = None) -> dict[str, str]:
+    """The record's rank letters as the reader's language writes them, each letter (A J Q K) its own:
+    {"A": "A", "J": "B", "Q": "D", "K": "K"} in German (RULES.md §4), the record's own in English.
+    They are the catalog's (context "card rank letter"): the one table of them. ``translator``: the
+    one in force unless given."""
+    said = translator or _in_force
+    # Translators: a card's rank letter as cards are printed and typed (RULES.md §4: German A K D B).
+    return {
+        "A": said.pgettext("card rank letter", "A"),
+        "J": said.pgettext("card rank letter", "J"),
+        "Q": said.pgettext("card rank letter", "Q"),
+        "K": said.pgettext("card rank letter", "K"),
+    }
+
+
+def rank_letter(letter: str) -> Msg:
+    """A rank letter of the record (A J Q K) as a message: the reader's letter (German "D" for "Q")."""
+    return Msg(id=letter, context="card rank letter")
+
+
+def card_text(text: str, translator: Translator | None = None) -> str:
+    """Printed cards in the reader's letters: every rank letter before a suit symbol in ``text``
+    ("Q♠", "2♣=J♥ K♠", "J♠–A♠") as ``card_letters`` writes it (German "D♠", "2♣=B♥ K♠", "B♠–A♠");
+    text without a printed card stays as it is (a name, a code typed as "QS", "JK")."""
+    if not any(symbol in text for symbol in SUIT_SYMBOLS) or _PRINTED_RANK.search(text) is None:
+        return text
+    letters = card_letters(translator)
+    if all(rank == letter for rank, letter in letters.items()):
+        return text  # the record's own letters (English)
+    return _PRINTED_RANK.sub(lambda m: letters[m[1]], text)
 
 
 def marked(text: str) -> Msg:
@@ -178,6 +236,26 @@ def outcome_words(outcome: str) -> Msg:
     return _OUTCOMES.get(outcome) or msg("{item}", item=outcome.replace("_", " "))
 
 
+# How a deal ended, said with the player who ended it first, as a sentence says it ("Ann went out").
+_DONE_BY: dict[str, str] = {
+    "out": N_("{name} went out"),
+    "knock": N_("{name} knocked"),
+    "undercut": N_("{name} knocked and was undercut"),
+    "gin": N_("{name} went gin"),
+    "big_gin": N_("{name} went big gin"),
+}
+
+
+def outcome_by(outcome: str, actor: str | None) -> Msg:
+    """How a deal ended, with who ended it (``DealResult.actor``), in the word order of the reader's
+    language: "Ann went out", "Ben knocked" (German "Ann hat ausgemacht"), never "went out (Ann)";
+    a deal nobody ended is ``outcome_words``' ("stock ran out", "void hand")."""
+    done = _DONE_BY.get(outcome)
+    if done is None or not actor:
+        return outcome_words(outcome)
+    return Msg(id=done, args=(("name", actor),))
+
+
 _LAWS = re.compile(r"(?P<code>.+) (?P<word>laws?) (?P<numbers>\d+(?:, \d+)*)")
 
 
@@ -204,6 +282,11 @@ def source_words(source: str) -> Msg:
     for item in said[1:]:
         joined = msg("{first}; {next}", first=joined, next=item)
     return joined
+
+
+def quoted(text: str) -> Msg:
+    """A word quoted as the reader's language quotes it: 'chained' (German „chained“)."""
+    return msg("'{text}'", text=text)
 
 
 def meld_kind(kind: str) -> Msg:

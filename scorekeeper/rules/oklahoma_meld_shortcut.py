@@ -198,9 +198,9 @@ def _free_wilds_in_a_set(cards: list[Entered], rank: int) -> MeldCheck:
     naturals = [e for e in cards if not e.wild]
     naturals.sort(key=_by_suit)
     wilds = [e for e in cards if e.wild]
-    word = str(a_rank(rank))
+    word = a_rank(rank)
     scored: list[Entered | _AtPlace] = [*naturals]
-    meaning = [e.label for e in naturals]
+    meaning: list[str | Msg] = [e.label for e in naturals]
     for e in wilds:
         if e.named_rank:
             scored.append(e)

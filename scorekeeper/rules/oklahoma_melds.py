@@ -176,7 +176,7 @@ class MeldCheck:
     errors: tuple[RecordError, ...] = ()
     rank: int | None = None
     suit: Suit | None = None
-    meaning: tuple[str, ...] = ()
+    meaning: tuple[str | Msg, ...] = ()  # a word as a message ("a 7"), said in the reader's language
     labels: tuple[str, ...] = ()  # ``cards`` printed ('2♣=7♥')
     note: Msg | str = ""  # which reading was taken, where the cards allow several that score the same
     card_labels: tuple[str, ...] = ()  # the cards entered, as printed without what they stand for ('2♣')
@@ -189,7 +189,7 @@ def laid_out(
     *,
     rank: int | None = None,
     suit: Suit | None = None,
-    meaning: tuple[str, ...],
+    meaning: tuple[str | Msg, ...],
     entered: Sequence[Entered],
     note: Msg | str = "",
 ) -> MeldCheck:
@@ -518,7 +518,7 @@ def _laid_set(cards: Sequence[Entered], rank: int, note: Msg | str) -> MeldCheck
     naturals = sorted((e for e in cards if not e.wild), key=_by_suit)
     wilds = [e for e in cards if e.wild]
     scored: list[tuple[Msg | str, CardValue]] = [(e.label, _natural_value(e)) for e in naturals]
-    meaning = [e.label for e in naturals]
+    meaning: list[str | Msg] = [e.label for e in naturals]
     two_value = TWO_AS_TWO if rank == 2 else TWO_AS_RANK[rank]
     for e in wilds:
         if e.joker:
@@ -532,7 +532,7 @@ def _laid_set(cards: Sequence[Entered], rank: int, note: Msg | str) -> MeldCheck
             meaning.append(e.named_label)
         else:
             scored.append((wild_as(e.card_label, a_rank(rank)), value))
-            meaning.append(str(a_rank(rank)))
+            meaning.append(a_rank(rank))
     ordered = naturals + wilds
     return laid_out("set", ordered, scored, rank=rank, meaning=tuple(meaning), entered=cards, note=note)
 

@@ -27,7 +27,7 @@ from . import games, gin, oklahoma, oklahoma_melds, oklahoma_values, profiles, r
 from .caches import cached
 from .cards import parse_card, split_cards
 from .errors import RecordError, RecordInvalid
-from .messages import N_, Msg, Translator, in_force, marked, msg, nmsg, source_words
+from .messages import N_, Msg, Translator, in_force, marked, msg, nmsg, quoted, source_words
 from .profiles import GIN, OKLAHOMA, GinRules, OklahomaRules, Rules
 from .results import GameResult, Line
 
@@ -228,6 +228,14 @@ class Glance:
     def value(self) -> str:
         """The value as players read it, in the language in force."""
         return show_value(self.setting)
+
+    @property
+    def allowed_said(self) -> str:
+        """The values the option takes, as the reader's language writes them: "any whole number"
+        translated, a true minus sign (−10, −20), a text value in the language's quotation marks
+        (German „chained“)."""
+        said = in_force().gettext(self.allowed).replace("-", "−")
+        return re.sub(r"'([^']*)'", lambda m: str(quoted(m[1])), said)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,10 +9,10 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from scorekeeper.rules import profiles
 from scorekeeper.rules.cards import CardError, parse_token
+from scorekeeper.rules.messages import card_text
 from scorekeeper.table.models import Change, ChangeAction, Game
-from scorekeeper.table.text import value_text
+from scorekeeper.table.text import options_text, profile_title
 
 _ACTION_TEXT = {
     ChangeAction.DEAL_ADDED: pgettext_lazy("a change to a deal", "entered"),
@@ -32,47 +32,43 @@ _HAND_PARTS = (
 SIDES = {"before": pgettext_lazy("a change", "before"), "after": pgettext_lazy("a change", "after")}
 
 
-def knob_in_sentence(game: str, name: str) -> str:
-    """A house option's label inside a sentence: English lowers it ("target 150"); a translation is
-    used as its translator wrote it (German nouns keep their capital)."""
-    try:
-        label = profiles.knob(game, name).label
-    except KeyError:
-        return name
-    text = gettext(label)
-    return label.lower() if text == label else text
-
-
 def _label(token: Any) -> str:
-    """A card as entered, printed with its suit symbol when it reads as a card ('QS' -> 'Q♠')."""
+    """A card as entered, printed with its suit symbol when it reads as a card ('QS' -> 'Q♠'; shown
+    in the reader's letters: as a chip, or through ``card_text``)."""
     try:
         return parse_token(str(token)).label
     except CardError:
         return str(token)
 
 
-def _who(value: Any, names: Sequence[str], nobody: str) -> str:
+def _done(value: Any, names: Sequence[str], done: str, nobody: str) -> str:
+    """Who did it, in the sentence ``done`` ("{name} went out"); ``nobody`` when no one did."""
     if value is None:
         return nobody
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
-        return names[value]
-    return str(value)
+        return done.format(name=names[value])
+    return done.format(name=value)
 
 
 def deal_facts(cards: Any, names: Sequence[str]) -> list[tuple[str, str]]:
-    """How a stored deal (seat form) ended, in words: who went out or knocked, the upcard, the flags."""
+    """How a stored deal (seat form) ended, in words: who went out or knocked, as a sentence says it
+    ("Ann went out", the value ""), the upcard, the flags (a fact and its value)."""
     if not isinstance(cards, Mapping):
         return []
     facts: list[tuple[str, str]] = []
     if "points" in cards:  # a points-only deal: typed without cards
         facts.append((gettext("points only"), gettext("not checked")))
-        facts.append((gettext("won the hand"), _who(cards.get("winner"), names, gettext("nobody said"))))
+        facts.append(
+            (_done(cards.get("winner"), names, gettext("{name} won the hand"), gettext("nobody said who won")), "")
+        )
     if "out" in cards:
-        facts.append((gettext("went out"), _who(cards["out"], names, gettext("nobody: the stock ran out"))))
+        facts.append((_done(cards["out"], names, gettext("{name} went out"), gettext("Nobody: the stock ran out")), ""))
     if "knocker" in cards:
-        facts.append((gettext("knocked"), _who(cards["knocker"], names, gettext("nobody: a void hand"))))
+        facts.append(
+            (_done(cards["knocker"], names, gettext("{name} knocked"), gettext("Nobody knocked: a void hand")), "")
+        )
     if cards.get("upcard") is not None:
-        facts.append((gettext("upcard"), _label(cards["upcard"])))
+        facts.append((gettext("upcard"), card_text(_label(cards["upcard"]))))
     for key, text in (
         ("first_turn", gettext("on the first turn")),
         ("concealed", gettext("concealed")),
@@ -121,13 +117,10 @@ def _hand_parts(hand: Mapping[str, Any]) -> list[tuple[str, list[list[str]]]]:
 def _rules_text(game: Game, rules: Any) -> str:
     if not isinstance(rules, Mapping):
         return ""
-    profile = str(rules.get("profile", ""))
-    title = profiles.PROFILES.get(game.kind, {}).get(profile)
-    text = gettext(title.title) if title else profile
+    text = profile_title(game.kind, str(rules.get("profile", "")))
     options = rules.get("options") or {}
     if isinstance(options, Mapping) and options:
-        shown = [f"{knob_in_sentence(game.kind, name)} {value_text(value)}" for name, value in sorted(options.items())]
-        text = gettext("{rules} with {options}").format(rules=text, options=", ".join(shown))
+        text = gettext("{rules} with {options}").format(rules=text, options=options_text(game.kind, options))
     return text
 
 

@@ -13,6 +13,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext
 
 from scorekeeper.rules.errors import RecordError
+from scorekeeper.rules.messages import outcome_by
 from scorekeeper.rules.profiles import Rules
 from scorekeeper.rules.results import ColumnResult, ColumnStanding, DealResult, GameResult, PlayerDeal, Standing
 from scorekeeper.table.access import with_players
@@ -277,7 +278,6 @@ def _board(
         "finished": finished,
         "winner": winner,
         "final": final,
-        "has_side": any(side.values()),
     }
 
 
@@ -348,6 +348,7 @@ def stored_rows(game: Game, deals: QuerySet[Deal], refused: Refused | None = Non
             "id": pk,
             "href": href(pk),
             "outcome": outcome_text(outcome) if outcome else gettext("not scored"),
+            "said": outcome_by(outcome, _seat_name(names, actor)) if outcome else gettext("not scored"),
             "multiplier": multiplier,
             "dealer": _seat_name(names, dealer),
             "actor": _seat_name(names, actor),
@@ -385,6 +386,7 @@ def rows_of_result(game: Game, result: GameResult | None) -> list[dict[str, Any]
             "id": ids.get(d.number),
             "href": href(ids[d.number]) if d.number in ids else "",
             "outcome": outcome_text(d.outcome),
+            "said": outcome_by(d.outcome, d.actor),
             "multiplier": d.multiplier,
             "dealer": d.dealer,
             "actor": d.actor,
@@ -440,6 +442,7 @@ def played_view(
     return {
         "number": d.number,
         "outcome": outcome_text(d.outcome),
+        "said": outcome_by(d.outcome, d.actor),  # "Ann went out": how it ended, by whom
         "multiplier": d.multiplier,
         "dealer": d.dealer,
         "next_dealer": d.next_dealer,

@@ -5,15 +5,17 @@ source. Plain functions of a value, in the language in force: the templates' fil
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils import formats
 from django.utils.translation import gettext
 
-from scorekeeper.rules import fieldcheck
+from scorekeeper.rules import fieldcheck, profiles
 from scorekeeper.rules.messages import Msg, outcome_words
 
 _RED = frozenset("♥♦")
+MINUS = "−"  # U+2212: a negative number's sign wherever a number is shown (a spreadsheet's CSV keeps "-")
 
 
 def chip_class(label: str) -> str:
@@ -27,11 +29,14 @@ def chip_class(label: str) -> str:
 
 def number_text(value: Any) -> str:
     """A whole number as the page's language writes it: 1075 on an English page (as it always was),
-    1.075 on a German one (``NUMBER_GROUPING`` and ``THOUSAND_SEPARATOR`` of ``scorekeeper/formats``)."""
+    1.075 on a German one (``NUMBER_GROUPING`` and ``THOUSAND_SEPARATOR`` of ``scorekeeper/formats``);
+    a negative one with a true minus sign (−85, not -85)."""
     try:
         number = int(value)
     except (TypeError, ValueError):
         return str(value)
+    if number < 0:
+        return MINUS + number_text(-number)
     if not formats.get_format("NUMBER_GROUPING"):
         return str(number)
     return formats.number_format(number, force_grouping=True)
@@ -45,16 +50,43 @@ def signed_text(value: Any) -> str:
         return str(value)
     if not number:
         return "0"
-    return ("+" if number > 0 else "−") + number_text(abs(number))
+    return ("+" if number > 0 else MINUS) + number_text(abs(number))
 
 
 def value_text(value: Any) -> str:
-    """A rule's value as players read it: yes/no, 1,000 (German: ja/nein, 1.000), text as it is."""
+    """A rule's value as players read it: yes/no, 1,000, −20 (German: ja/nein, 1.000), text as it is."""
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
     if isinstance(value, int):
-        return f"{value:,}".replace(",", str(formats.get_format("THOUSAND_SEPARATOR")))
+        grouped = f"{abs(value):,}".replace(",", str(formats.get_format("THOUSAND_SEPARATOR")))
+        return MINUS + grouped if value < 0 else grouped
     return str(value)
+
+
+def profile_title(game: str, profile: str) -> str:
+    """A rule set by its title in the reader's language ("Book rules", German "Buchregeln"), never its
+    code ("book"); a code the engine does not know as it is."""
+    known = profiles.PROFILES.get(game, {}).get(profile)
+    return gettext(known.title) if known else profile
+
+
+def option_text(game: str, name: str) -> str:
+    """A house option's name inside a sentence: English lowers it ("game target"); a translation is
+    used as its translator wrote it (German nouns keep their capital: "Zielpunktzahl")."""
+    try:
+        label = profiles.knob(game, name).label
+    except KeyError:
+        return name
+    text = gettext(label)
+    return label.lower() if text == label else text
+
+
+def options_text(game: str, options: Mapping[str, Any]) -> str:
+    """House options by name and value, in the rule book's order: "going-out bonus 150, hollywood
+    (three columns) yes" (German "Ausmachbonus 150, Hollywood (drei Spalten) ja"), never the codes."""
+    order = {k.name: i for i, k in enumerate(profiles.knobs(game))} if game in profiles.GAMES else {}
+    named = sorted(options.items(), key=lambda item: (order.get(item[0], len(order)), item[0]))
+    return ", ".join(f"{option_text(game, name)} {value_text(value)}" for name, value in named)
 
 
 def outcome_text(outcome: str) -> Msg:

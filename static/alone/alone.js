@@ -20,7 +20,7 @@
   const lang = document.documentElement.lang || "en";
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, name) => (values && name in values ? values[name] : all));
   const say = (key, values) => fill(Object.prototype.hasOwnProperty.call(W, key) ? W[key] : key, values);
-  const number = (n) => Number(n).toLocaleString(lang);
+  const number = (n) => (Number(n) < 0 ? "−" : "") + Math.abs(Number(n)).toLocaleString(lang); // a true minus sign
   const signed = (n) => (n > 0 ? "+" + number(n) : n < 0 ? "−" + number(-n) : "0");
   const status = document.getElementById("engine-status");
 
@@ -121,11 +121,13 @@
     children.flat(Infinity).forEach((c) => { if (c !== null && c !== undefined && c !== false) e.append(c); });
     return e;
   }
-  // a printed card, as the server's chips print it (table/templatetags/cards.py)
+  // a printed card, as the server's chips print it (table/templatetags/cards.py): in the page's rank
+  // letters (the app's words "letter.Q": German D♠, B♥; rules.messages.card_text)
+  const letter = (rank) => { const said = window.words("letter." + rank); return said.length === 1 ? said : rank; };
   function chip(label) {
     const suit = (label.match(/[♠♥♦♣]/) || [""])[0];
     const cls = label.startsWith("JK") ? "card joker" : "♥♦".includes(suit) && suit ? "card red" : "card";
-    return el("span", { class: cls, text: label });
+    return el("span", { class: cls, text: label.replace(/(^|[^0-9A-Za-z])([AJQK])(?=[♠♥♦♣])/g, (all, before, rank) => before + letter(rank)) });
   }
   const LABEL = { S: "♠", H: "♥", D: "♦", C: "♣" };
   // a card of the result as printed (the result names cards by their labels, 5♠, or codes, 5S)
@@ -238,9 +240,7 @@
       el("table", { class: "lines" }, el("tbody", {}, rows)));
   }
   function dealSection(game, deal, index) {
-    const raw = game.record.deals[index];
-    const actor = raw.out || raw.knocker || raw.winner;
-    const head = `${say("deal", { number: deal.number })}: ${deal.outcome_text}${actor ? ` (${actor})` : ""}${deal.multiplier > 1 ? " ×" + deal.multiplier : ""}`;
+    const head = `${say("deal", { number: deal.number })}: ${deal.outcome_text}${deal.multiplier > 1 ? " ×" + deal.multiplier : ""}`;
     const players = Object.entries(deal.players).map(([name, p]) => {
       const cards = [];
       (p.melds || []).forEach((m) => cards.push(el("span", { class: "meld" }, chips(m)), " "));

@@ -105,7 +105,20 @@ def test_the_deal_form_reads_as_a_record_deal_or_says_what_does_not_read():
 
 
 def test_german_is_the_engines_own_catalog():
+    english_meld = json.loads(phone.check(OKLAHOMA, "melds", "QS QH 2C"))  # the engine's caches hold no words
+    assert english_meld["groups"][0]["verdict"] == "set Q♠ Q♥ a queen, +70"
     phone.speak("de", str(assets.BASE_DIR))
     check = json.loads(phone.check(OKLAHOMA, "held", "5S 6S"))
     assert check["note"] == "2 Karten"
+    # German letters, read and said as the table's pages do (RULES.md §4): D for the queen, B for the jack
+    meld = json.loads(phone.check(OKLAHOMA, "melds", "DS DH 2C"))
+    assert meld["groups"][0]["verdict"] == "Satz D♠ D♥ eine Dame, +70" and meld["checked"] == "QS QH 2C"
+    typo = json.loads(phone.check(OKLAHOMA, "held", "12S BX"))
+    assert typo["unread"] == [
+        "„12S“ ist keine Karte: Ränge sind A, 2–10, B, D, K („DS“ schreiben)",
+        "„BX“ ist keine Karte: die Farbe muss S, H, D oder C sein (S = Pik, H = Herz, D = Karo, C = Kreuz)",
+    ]
     messages.use_translator(ENGLISH)
+    assert json.loads(phone.check(OKLAHOMA, "held", "12S"))["unread"] == [
+        "'12S' is not a card: ranks are A, 2–10, J, Q, K (write 'QS')"
+    ]

@@ -100,6 +100,9 @@ def play_oklahoma(page: Page, shot, tag: str) -> None:
         expect(page.locator("#game-view .saved-note")).to_be_visible()
     expect(page.locator("#game-view .winner")).to_contain_text("Ann")
     page.locator("#game-view details.deal").first.locator("summary").click()
+    queen, other = ("D♠", "Q♠") if tag.endswith("-de") else ("Q♠", "D♠")  # the chips in the page's letters
+    expect(page.locator("#game-view details.deal .card", has_text=queen).first).to_be_visible()
+    expect(page.locator("#game-view details.deal .card", has_text=other)).to_have_count(0)
     shot(page, f"alone-oklahoma-won-{tag}")
 
 

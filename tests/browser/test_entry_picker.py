@@ -139,4 +139,4 @@ def test_typing_the_melded_cards_shows_the_split_as_they_are_typed(page: Page, l
     expect(page.locator(".picker .psum")).to_contain_text("Ann +")
     shot(page, "entry-picker-typed-melded-390")
     key(page, "Save").click()
-    expect(page.locator("#deal-1")).to_contain_text("went out (Ann)")
+    expect(page.locator("#deal-1")).to_contain_text("Ann went out")

@@ -95,7 +95,7 @@ def test_oklahoma_to_1000_in_german(page: Page, live_server, shot, console_error
     page.get_by_role("button", name="Partie beginnen").click()
 
     expect(page.locator("html")).to_have_attribute("lang", "de")  # remembered on the next page
-    expect(page.locator(".status")).to_contain_text("Ben gibt als Nächstes")
+    expect(page.locator(".status")).to_contain_text("Als Nächstes gibt: Ben")
     expect(page.get_by_role("link", name=re.compile("^Unser Tisch"))).to_be_visible()  # the new table's name
     page.get_by_role("link", name="Runde 1 eingeben").click()
 
@@ -135,7 +135,7 @@ def test_oklahoma_to_1000_in_german(page: Page, live_server, shot, console_error
     type_deal(page, OK_SMALL)
     expect(page.locator("#preview")).to_contain_text("+145")
     page.get_by_role("button", name="Runde speichern").click()
-    expect(page.locator(".status")).to_contain_text("Ben gibt als Nächstes")
+    expect(page.locator(".status")).to_contain_text("Als Nächstes gibt: Ben")
 
     # Edit deal 1: Cleo held only the 4♣ after all.
     page.get_by_role("link", name=re.compile("^Runde 1")).click()
@@ -170,7 +170,7 @@ def test_gin_to_its_target_in_german(page: Page, live_server, shot, console_erro
     no_sideways_scroll(page)
     shot(page, "de-gin-1-new-game")
     page.get_by_role("button", name="Partie beginnen").click()
-    expect(page.locator(".status")).to_contain_text("Ann gibt als Nächstes")
+    expect(page.locator(".status")).to_contain_text("Als Nächstes gibt: Ann")
     shot(page, "de-gin-2-board")
 
     page.get_by_role("link", name="Runde 1 eingeben").click()
@@ -247,9 +247,9 @@ def test_a_german_and_an_english_phone_watch_one_game_live(
     de, en = pages["de"].locator("#live"), pages["en"].locator("#live")
     expect(de).to_contain_text("57", timeout=5000)
     expect(en).to_contain_text("57", timeout=5000)
-    expect(de).to_contain_text("Klopfen (Ben)")  # the new deal's outcome, in each phone's words
-    expect(en).to_contain_text("knock (Ben)")
-    expect(de).to_contain_text("Ben gibt als Nächstes")
+    expect(de).to_contain_text("Ben hat geklopft")  # the new deal's outcome, in each phone's words
+    expect(en).to_contain_text("Ben knocked")
+    expect(de).to_contain_text("Als Nächstes gibt: Ben")
     expect(en).to_contain_text("Ben deals next")
     for text in ("knock", "deals next", "leads", "to win"):
         expect(de).not_to_contain_text(text)

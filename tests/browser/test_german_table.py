@@ -85,10 +85,13 @@ def test_a_german_phone_picks_and_types_cards_in_german(page: Page, live_server,
     expect(picker).to_be_visible()
     queen = picker.get_by_role("button", name=re.compile(r"^Pik-Dame,"))
     expect(queen).to_have_accessible_name("Pik-Dame, 2 übrig")
+    expect(queen.locator(".rank")).to_have_text("D")  # German letters on the keys: D for Dame, B for Bube
+    expect(picker.get_by_role("button", name=re.compile(r"^Pik-Bube,")).locator(".rank")).to_have_text("B")
     expect(picker.get_by_role("button", name=re.compile(r"^Herz-10,"))).to_have_count(1)
     queen.click()
     melded = page.get_by_label("Ann: Ausgelegt", exact=True)
-    expect(melded).to_have_value("QS")
+    expect(melded).to_have_value("QS")  # the record's notation, as typed and stored
+    expect(page.locator("#id_p-0-melded_check .card").first).to_have_text("D♠")
     expect(queen).to_have_accessible_name("Pik-Dame, 1 übrig")
     picker.get_by_role("button", name="mit der Tastatur tippen").click()
     page.keyboard.type(" DH DD")  # D for Dame: the queens of hearts and diamonds
@@ -99,5 +102,5 @@ def test_a_german_phone_picks_and_types_cards_in_german(page: Page, live_server,
     # the picker counts what was typed with the German letters: one Q♥ of two is used
     expect(picker.get_by_role("button", name=re.compile(r"^Herz-Dame,"))).to_have_accessible_name("Herz-Dame, 1 übrig")
     page.get_by_label("Ben: In der Hand behalten", exact=True).fill("8X")
-    expect(page.locator("#id_p-1-held_feedback")).to_contain_text("'8X' ist keine Karte")
+    expect(page.locator("#id_p-1-held_feedback")).to_contain_text("„8X“ ist keine Karte")
     page.screenshot(path=str(SHOTS / "de-picker-360.png"), full_page=True, caret="initial")

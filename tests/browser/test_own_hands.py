@@ -147,9 +147,9 @@ def test_three_phones_enter_one_oklahoma_deal_at_once(browser, contexts, live_se
     expect(scoring.locator("#open-deal table.preview")).to_contain_text("Cleo")
     shot(scoring, "own-hands-2-complete")
     scoring.get_by_role("button", name="Save deal 1").click()
-    expect(scoring.locator("#deal-1")).to_contain_text("went out (Cleo)")
+    expect(scoring.locator("#deal-1")).to_contain_text("Cleo went out")
     for page_ in (ann, ben, cleo):
-        expect(page_.locator("#deal-1")).to_contain_text("went out (Cleo)")
+        expect(page_.locator("#deal-1")).to_contain_text("Cleo went out")
     saved = Deal.objects.get(game=game)
 
     one = typed_by_one_scorer(scoring, url, table, "oklahoma", OKLAHOMA_DEAL)
@@ -177,9 +177,9 @@ def test_two_phones_enter_one_gin_deal(browser, contexts, live_server, scorer, s
     for page_ in (scoring, ann, ben):
         expect(hand_of(page_, 0)).to_have_attribute("data-state", "in")
         expect(hand_of(page_, 1)).to_have_attribute("data-state", "in")
-    expect(scoring.locator("#open-deal")).to_contain_text("knocked Ben")
+    expect(scoring.locator("#open-deal")).to_contain_text("Ben knocked")
     scoring.get_by_role("button", name="Save deal 1").click()
-    expect(scoring.locator("#deal-1")).to_contain_text("knock (Ben)")
+    expect(scoring.locator("#deal-1")).to_contain_text("Ben knocked")
     saved = Deal.objects.get(game=game)
 
     one = typed_by_one_scorer(scoring, url, table, "oklahoma-gin", GIN_DEAL)

@@ -54,7 +54,7 @@ def test_reading_the_book_on_a_phone(page: Page, live_server, size, shot, consol
     page.screenshot(path=str(_shot_path(f"book-{size}-2-card-values")), caret="initial")
     # The worked example: the engine's lines, each linking to its paragraph.
     example = page.locator("#ex-deal")
-    expect(example.locator("figcaption")).to_contain_text("Went out (Ann): Ann +265")
+    expect(example.locator("figcaption")).to_contain_text("Ann went out: Ann +265")
     example.get_by_text("The score, line by line").click()
     example.locator("a.cite", has_text="a Joker left in hand costs 200").click()
     assert page.url.endswith("#value-joker") and in_view(page, "#value-joker")

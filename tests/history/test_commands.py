@@ -72,7 +72,7 @@ def test_export_one_game_is_one_record_and_csv():
     rec = json.loads(run("export_games", "--game", str(ok.pk)))
     assert rec == engine.game_record(ok)
     rows = list(csv.DictReader(io.StringIO(run("export_games", "--csv", "--player", "Cleo"))))
-    assert len(rows) == 3 * 3 and {r["game"] for r in rows} == {"oklahoma"}
+    assert len(rows) == 3 * 3 and {(r["game"], r["game_code"]) for r in rows} == {("Oklahoma", "oklahoma")}
     with pytest.raises(CommandError):
         run("export_games", "--game", "999999")
 

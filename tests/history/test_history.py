@@ -113,7 +113,7 @@ def test_review_page_shows_every_deal_lines_and_chart(client):
     assert "Q♠" in html and "S0" in html  # cards with symbols, lines with sources
     result = engine.game_result(game)
     for name, total in result.totals.items():
-        assert f"{name} {total:,}" in html  # chart end labels
+        assert f"{name} {total:,}".replace("-", "−") in html  # chart end labels, with a true minus sign
     assert "style=" not in html
 
 
@@ -286,8 +286,10 @@ def test_rescore_compares_line_by_line_without_changing_the_game(client):
     laws = score_record(dict(engine.game_record(game), rules={"profile": "laws"}))
     assert book.totals != laws.totals
     table = html[html.index('id="totals-compare"') : html.index("</table>", html.index('id="totals-compare"'))]
+    table = " ".join(table.split())
     for name in NAMES:
-        assert f'<td class="n">{book.totals[name]}</td><td class="n">{laws.totals[name]}</td>' in table
+        shown = [str(t).replace("-", "−") for t in (book.totals[name], laws.totals[name])]  # a true minus sign
+        assert f'<td class="n">{shown[0]}</td><td class="n">{shown[1]}</td>' in table
     assert "Under the other rules" in html and "would have" in html
     game.refresh_from_db()
     assert game.profile == "book"
@@ -557,7 +559,7 @@ def test_games_list_shows_totals_with_bounded_queries(client):
     game = ok_game()
     totals = engine.game_result(game).totals
     html = client.get("/history/").content.decode()
-    assert all(f"{n} {t}" in html for n, t in totals.items()) and "2 deals" in html
+    assert all(f"{n} {t}".replace("-", "−") in html for n, t in totals.items()) and "2 deals" in html
     with CaptureQueriesContext(connection) as q1:
         client.get("/history/")
     for _ in range(4):

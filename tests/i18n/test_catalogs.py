@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import gettext
+import re
 import string
 from pathlib import Path
 
@@ -82,3 +83,26 @@ def test_the_committed_mo_is_the_po_compiled(po: Path):
         else:
             got = compiled.pgettext(c, e.msgid) if c else compiled.gettext(e.msgid)
             assert got == e.msgstr, f"run `make messages`: {e.msgid!r}"
+
+
+@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: str(p.relative_to(settings.BASE_DIR)))
+def test_the_header_is_filled_in_and_nothing_is_obsolete(po: Path):
+    """Each catalog names its project, translator and team (not gettext's PACKAGE, FULL NAME, YEAR),
+    is not fuzzy, and keeps no entry the code no longer uses (``make messages``: --no-obsolete)."""
+    catalog = polib.pofile(str(po))
+    header = catalog.metadata
+    assert header["Project-Id-Version"].startswith("Oklahoma Scorekeeper")
+    assert header["Language-Team"] == "German" and header["Language"] == "de"
+    assert not any(x in str(header) for x in ("PACKAGE", "FULL NAME", "YEAR", "LL@li.org", "EMAIL@ADDRESS"))
+    assert not catalog.metadata_is_fuzzy and not catalog.obsolete_entries()
+
+
+def test_german_quotes_are_german_quotation_marks():
+    """„…“ in German text, never '…', "…" or “…” (an HTML attribute's quotes apart)."""
+    wrong = []
+    for _, e in entries():
+        for said in [e.msgstr, *e.msgstr_plural.values()]:
+            marks = "".join(re.findall(r"[„“”\"'‚‘’]", re.sub(r"<[^>]*>", "", said)))
+            if marks != "„“" * (len(marks) // 2):
+                wrong.append(said)
+    assert not wrong, wrong[:10]

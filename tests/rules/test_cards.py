@@ -93,4 +93,5 @@ def test_a_card_error_is_a_message_with_its_parameters():
     assert (
         isinstance(message, Msg) and message.id == "'{raw}' is not a card: ranks are A, 2–10, J, Q, K (write '{card}')"
     )
-    assert message.params == {"raw": "1H", "card": "AH"} and str(exc.value) == str(message)
+    assert message.params["raw"] == "1H" and str(message.params["card"]) == "AH" and str(exc.value) == str(message)
+    assert str(message) == "'1H' is not a card: ranks are A, 2–10, J, Q, K (write 'AH')"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.rules.messages import Msg, a_rank, either, msg, nmsg, ranks
+from scorekeeper.rules.messages import Msg, a_rank, card_letters, card_text, either, msg, nmsg, rank_letter, ranks
 
 CODE = Path(__file__).resolve().parents[2] / "scorekeeper"
 MARKERS = {"msg": 1, "nmsg": 2, "N_": 1}
@@ -69,6 +69,9 @@ class _Pig:
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self._upper(singular if n == 1 else plural)
 
+    def pgettext(self, context: str, message: str) -> str:
+        return self._upper(message)
+
 
 def test_nested_messages_are_translated_and_plain_parameters_are_not():
     m = msg("{who} holds {card}", who="Ann", card=a_rank(12))
@@ -84,9 +87,32 @@ def test_a_gettext_catalog_translates():
     assert msg("{who} holds {card}", who="Ann", card=a_rank(12)).render(German()) == "Ann hält eine Dame"
 
 
+class _Letters(gettext.NullTranslations):
+    """A stand-in language whose catalog writes the queen D and the jack B, as German does."""
+
+    def pgettext(self, context: str, message: str) -> str:
+        return {"J": "B", "Q": "D"}.get(message, message) if context == "card rank letter" else message
+
+
+def test_a_printed_card_is_said_in_the_readers_letters_and_typed_text_is_not():
+    german = _Letters()
+    assert card_letters(german) == {"A": "A", "J": "B", "Q": "D", "K": "K"}
+    assert card_letters() == {"A": "A", "J": "J", "Q": "Q", "K": "K"}  # English: the record's own
+    assert card_text("Q♠ 2♣=J♥ K♦ 10♣ JK J♠–A♠", german) == "D♠ 2♣=B♥ K♦ 10♣ JK B♠–A♠"
+    assert card_text("QS Jo Q JK", german) == "QS Jo Q JK"  # codes, names, words: no printed card
+    m = msg("{cards} melded", cards="Q♠ J♠")
+    assert m.render(german) == "D♠ B♠ melded" and str(m) == "Q♠ J♠ melded"
+    assert rank_letter("Q").render(german) == "D" and str(rank_letter("Q")) == "Q"
+
+
 @pytest.mark.parametrize(
     "m",
-    [msg("plain"), msg("{a} and {b}", a=1, b="x"), nmsg("{n} card", "{n} cards", 2, who=a_rank(1))],
+    [
+        msg("plain"),
+        msg("{a} and {b}", a=1, b="x"),
+        nmsg("{n} card", "{n} cards", 2, who=a_rank(1)),
+        msg("{rank}{suit}", rank=rank_letter("Q"), suit="S"),
+    ],
 )
 def test_json_round_trip(m: Msg):
     assert Msg.from_json(m.as_json()) == m

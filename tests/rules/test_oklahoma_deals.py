@@ -438,7 +438,7 @@ def test_the_same_cards_held_under_other_rules_are_priced_by_those_rules():
         ben = score_deal(rules, TWO, deal)["Ben"]
         k8 = rules.k8_in_hand
         assert [(str(line.label), line.points, line.source) for line in ben.lines] == [
-            (f"K♦ 9♣ in hand (2 × {k8})", 2 * k8, rules.cite("k8_in_hand").source),
+            (f"K♦ 9♣ in hand (2 × −{-k8})", 2 * k8, rules.cite("k8_in_hand").source),  # a true minus sign
             ("3♠ in hand", -5, "S0; S1 law 12"),
         ]
         assert ben.points == 2 * k8 - 5

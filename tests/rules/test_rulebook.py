@@ -431,6 +431,9 @@ class _Upper:
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.gettext(singular if n == 1 else plural)
 
+    def pgettext(self, context: str, message: str) -> str:
+        return self.gettext(message)
+
 
 @pytest.mark.parametrize("game, profile", [(g, p) for g in profiles.GAMES for p in profiles.PROFILES[g]])
 def test_every_paragraph_is_one_message_with_its_values_in_place(game, profile):

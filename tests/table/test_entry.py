@@ -177,11 +177,11 @@ def test_the_gin_hint_offers_no_joker_and_without_javascript_nothing_says_tap(cl
 def test_the_deal_list_says_who_went_out_or_knocked_and_who_dealt(client, ok_game, gin_game):
     deal_services.add_deal(game=ok_game, deal=ok_record_deal(OK_SMALL, NAMES))
     row = text(client.get(reverse("table:game", args=[ok_game.pk]))).split('id="deal-1"')[1].split("</tbody>")[0]
-    assert "went out (Ben)" in row and "dealt by Ann" in row
+    assert "Ben went out" in row and "dealt by Ann" in row and "(Ben)" not in row  # who did it, said first
     url = reverse("table:deal_new", args=[gin_game.pk])
     assert client.post(url, gin_post(GIN_BIG)).status_code == 302
     row = text(client.get(reverse("table:game", args=[gin_game.pk]))).split('id="deal-1"')[1].split("</tbody>")[0]
-    assert "gin (Ann)" in row and "×2" in row
+    assert "Ann went gin" in row and "×2" in row
 
 
 def test_a_finished_game_offers_a_rematch_once(client, ok_game):

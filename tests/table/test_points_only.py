@@ -60,7 +60,7 @@ def test_the_deal_page_review_and_change_history_say_not_checked(client: Client,
     assert "points typed, not checked" in client.get(f"/games/{ok_game.pk}/deals/{deal.pk}/").content.decode()
     assert "points only, not checked" in client.get(f"/history/{ok_game.pk}/").content.decode()
     changes = client.get(f"/history/{ok_game.pk}/changes/").content.decode()
-    assert "points only <strong>not checked</strong>" in changes and "<strong>-35</strong>" in changes
+    assert "points only <strong>not checked</strong>" in changes and "<strong>−35</strong>" in changes
 
 
 def test_a_points_only_deal_is_edited_as_points(client: Client, ok_game: Game) -> None:
@@ -81,7 +81,7 @@ def test_the_exports_say_what_it_is_and_it_imports_again(client: Client, ok_game
     assert rec["deals"] == [POINTS]
     assert record.score_record(rec).deals[0].outcome == "points"
     csv = body(client.get(f"/history/{ok_game.pk}/export.csv")).decode()
-    assert ",points,Ann,1,120," in csv
+    assert ',"points only, not checked",Ann,1,120,' in csv and ",points,in_progress\n" in csv  # said, and its code
     upload = SimpleUploadedFile("x.json", json.dumps([rec]).encode())
     assert client.post("/history/import/", {"file": upload}).status_code in (200, 302)
     again = Game.objects.exclude(pk=ok_game.pk).get()

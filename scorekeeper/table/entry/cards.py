@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 from django.forms.boundfield import BoundField
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext_lazy
 
 from scorekeeper.rules import fieldcheck
 from scorekeeper.rules.cards import Token
@@ -16,13 +16,9 @@ from scorekeeper.rules.cards import Token
 MAX_FIELD = 200
 
 
-def page_language() -> str:
-    return get_language() or ""
-
-
 def typed_ranks() -> dict[str, str]:
     """What the page's language types for a record's rank letter (German: {"B": "J", "D": "Q"})."""
-    return fieldcheck.typed_ranks(page_language())
+    return fieldcheck.typed_ranks()
 
 
 def same_text(a: str, b: str) -> bool:
@@ -86,7 +82,7 @@ class CardListField(forms.CharField):
     def read(self, text: str) -> tuple[list[list[Token]], list[str]]:
         """The cards typed (``rules.fieldcheck.read_cards``, in the page's language) and what is
         wrong with each token that is not a card."""
-        return fieldcheck.read_cards(text, wild=self.wild, groups=self.groups, language=page_language())
+        return fieldcheck.read_cards(text, wild=self.wild, groups=self.groups)
 
     def clean(self, value: Any) -> Any:
         text = super().clean(value) or ""

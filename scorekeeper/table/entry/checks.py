@@ -9,7 +9,7 @@ from __future__ import annotations
 from scorekeeper.rules.fieldcheck import Choice, FieldCheck, Group
 from scorekeeper.rules.fieldcheck import check_field as check_text
 from scorekeeper.rules.profiles import Rules
-from scorekeeper.table.entry.cards import CardListField, page_language
+from scorekeeper.table.entry.cards import CardListField
 from scorekeeper.table.entry.deal import DealEntry, Slot
 from scorekeeper.table.entry.forms import HandForm
 
@@ -20,9 +20,7 @@ def check_field(bound_field: CardListField, name: str, text: str, rules: Rules, 
     """What the engine makes of field ``name`` (melded, melds, held, cards, deadwood, upcard)
     holding ``text``, read as ``bound_field`` reads it. Cards that do not read are the form's to
     report. ``split``: the engine splits a melded list (not when the player gave the split)."""
-    return check_text(
-        name, text, rules, wild=bound_field.wild, groups=bound_field.groups, language=page_language(), split=split
-    )
+    return check_text(name, text, rules, wild=bound_field.wild, groups=bound_field.groups, split=split)
 
 
 def attach(entry: DealEntry, rules: Rules) -> None:

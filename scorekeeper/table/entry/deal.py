@@ -23,7 +23,6 @@ from scorekeeper.rules import games, profiles
 from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.errors import RecordError
 from scorekeeper.rules.profiles import Rules
-from scorekeeper.table.entry.cards import typed_ranks
 from scorekeeper.table.entry.forms import (
     DealFacts,
     GinFacts,
@@ -143,12 +142,12 @@ class DealEntry:
 
     # ---- what the page shows
     def picker(self, rules: Rules) -> dict[str, str]:
-        """What the card picker (static/picker.js) is given with the page: the pack's counts, the
-        cards that may name another (Oklahoma's wild cards: its "=" key), and the rank letters the
-        page's language types (German B and D)."""
+        """What the card picker (static/picker.js) is given with the page: the pack's counts and the
+        cards that may name another (Oklahoma's wild cards: its "=" key). The rank letters the page's
+        language writes and types come with every page's words (``templatetags/words.py``)."""
         pack = self.game.pack(rules)
         wild = [code for code in pack if self.game.wilds and parse_card(code).is_wild]
-        return {"pack": json.dumps(pack), "wild": " ".join(wild), "ranks": json.dumps(typed_ranks())}
+        return {"pack": json.dumps(pack), "wild": " ".join(wild)}
 
     @cached_property
     def sections(self) -> list[Section]:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from scorekeeper.rules import profiles
 from scorekeeper.rules.errors import RecordError
@@ -215,10 +215,12 @@ class NewGameForm(forms.Form):
 
 
 def option_words(game: str, text: str) -> str:
-    """An engine message as players read it on a form: each rule option by its label (“Scoring”),
-    not by its name in the record ('scoring')."""
+    """An engine message as players read it on a form: each rule option by its label (“Scoring”,
+    German „Wertung“), not by its name in the record ('scoring', German „scoring“)."""
+    quoted = pgettext("a word in quotation marks", "“{word}”")
     for k in profiles.knobs(game):
-        text = text.replace(f"'{k.name}'", f"“{gettext(k.label)}”")
+        label = quoted.format(word=gettext(k.label))
+        text = text.replace(f"'{k.name}'", label).replace(f"„{k.name}“", label)
     return text
 
 

@@ -83,7 +83,7 @@ def _merge_facts(
     if not changed:
         return
     if facts_version != row.facts_version and any(k in row.facts for k in changed):
-        given = ", ".join(f"{k}: {v}" for k, v in deal_facts(row.facts, names))
+        given = ", ".join(f"{k}: {v}" if v else k for k, v in deal_facts(row.facts, names))
         raise submissions.Conflict(
             gettext(
                 "How the deal ended was given on {phone} since you opened this form ({given}): check it, "

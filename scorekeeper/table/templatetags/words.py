@@ -17,6 +17,8 @@ from django.utils.safestring import SafeString
 from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 
+from scorekeeper.rules.messages import card_letters
+
 
 def words() -> dict[str, str]:
     """The scripts' words in the language in force, by key."""
@@ -57,6 +59,10 @@ def words() -> dict[str, str]:
         "suit.D": pgettext("card suit", "diamonds"),
         "suit.C": pgettext("card suit", "clubs"),
         "joker": pgettext("the card", "Joker"),
+        # the rank letters the page's language writes and types (German B for the jack, D for the
+        # queen): the engine's (rules.messages.card_letters), for the picker's keys and the chips the
+        # phone alone prints
+        **{f"letter.{rank}": letter for rank, letter in card_letters().items()},
         "left.one": ngettext("{n} left", "{n} left", 1),
         "left.other": ngettext("{n} left", "{n} left", 2),
         "used": gettext("used"),
