@@ -35,6 +35,7 @@ SLOW = (
     "tests/server/test_deploy.py::test_the_backup_and_purge_units_run_as_written_with_the_environment_file",
     "tests/server/test_deploy.py::test_the_readme_s_cron_lines_read_the_environment_file",
     "tests/server/test_open_files.py::test_serve_and_its_workers_run_with_the_raised_limit",
+    "tests/server/test_stream_flood.py",
     # Histories at scale: thousands of deals exported, imported, counted.
     "tests/history/test_transfer_at_scale.py",
     "tests/history/test_stats_at_scale.py",
