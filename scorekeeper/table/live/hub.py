@@ -32,6 +32,7 @@ file of a process and shut the server to everyone else.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections import Counter
@@ -333,18 +334,26 @@ HEADERS = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-
 
 class Stream:
     """A phone's stream as its response holds it: the events, and the watch let go of when Django
-    closes the response — also when the phone went away before the first event (the events' own
-    ``finally`` never runs then, and the stream would stay counted against the phone)."""
+    closes the response, or drops it unsent — when the phone went away before the first event, the
+    events' own ``finally`` never runs, and the stream would stay counted against the phone."""
 
     def __init__(self, h: Hub, w: Watch, events: AsyncGenerator[bytes]) -> None:
         self.h, self.w, self.events = h, w, events
+        self.closed = False
 
     def __aiter__(self) -> AsyncIterator[bytes]:
         return self.events
 
     def close(self) -> None:
-        """Django calls it from a thread of its own: the hub is the event loop's."""
-        self.h.loop.call_soon_threadsafe(self.h.forget, self.w)
+        """Called by Django as it closes the response, from a thread of its own, or by the garbage
+        collector when Django dropped the response (the phone left while the view still ran, in
+        the middleware's thread): the hub is the event loop's."""
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(RuntimeError):  # the loop is closed: its hub went with it
+                self.h.loop.call_soon_threadsafe(self.h.forget, self.w)
+
+    __del__ = close
 
 
 async def open_stream(devices: list[int], game: int, language: str, address: str = "") -> Stream | None:
