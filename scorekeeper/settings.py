@@ -171,6 +171,9 @@ CACHES: dict[str, dict[str, object]] = {
     # that every app process and server counts together (the table is made by migration guards 0001).
     "limits": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "scorekeeper_limits"},
 }
+# The limits count a phone by its device cookie, as the tables read it (the guards sit below the
+# tables, which use them: named here, not imported there).
+LIMITS_PHONE_CALLABLE = "scorekeeper.table.access.device_ids"
 
 # Every phone in its own language and zone (scorekeeper/i18n.py): English, the default, and German.
 LANGUAGE_CODE = "en"
