@@ -55,9 +55,16 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    context = {"typed": _typed_cards(request), "off_table": isinstance(exception, OffTable)}
+    """403. A phone taken off a table is told so, and the page names the table (``X-Off-Table``,
+    ``data-off-table``): its service worker drops its copies of the table's pages, and the page the
+    drafts of the table's deals (templates/offline/sw.js, static/app.js)."""
+    off_table = exception.table if isinstance(exception, OffTable) else None
+    context = {"typed": _typed_cards(request), "off_table": off_table}
     page = loader.render_to_string("403.html", context, request=request)
-    return HttpResponse(page, status=403)
+    response = HttpResponse(page, status=403)
+    if off_table is not None:
+        response["X-Off-Table"] = str(off_table)
+    return response
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

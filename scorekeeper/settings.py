@@ -105,6 +105,7 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    "scorekeeper.table.webapp.mark_tables",  # the tables a page shows, for the offline copies (sync only)
     # Last, and sync only: in Django's ASGI handler (the live streams, table.live.views.game_events;
     # the pages go to the WSGI handler, scorekeeper/asgi.py) the whole chain then runs in the
     # request's thread, once. Below a sync-only middleware, every one that can be async is, and
