@@ -98,7 +98,9 @@ def _save(base: str, cookie: str, game: int, tag: int) -> tuple[bool, str]:
     return saved, why
 
 
-def test_one_client_s_streams_leave_the_server_to_everyone(tmp_path: Path):
+def _flood_and_serve(tmp_path: Path, at_once: int) -> tuple[Counter[str], int, list[tuple[bool, str]], str]:
+    """The flood (``at_once`` on their way at a time) held while ten fresh phones browse and the other
+    table saves ten deals: the flood's answers, the phones served, the saves, the server's log."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < FLOOD + 500:  # this process holds the flood's sockets
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, FLOOD + 1000), hard))
@@ -109,17 +111,34 @@ def test_one_client_s_streams_leave_the_server_to_everyone(tmp_path: Path):
         watched = served.seed(PLAYERS, watcher=True)
         other = served.seed(PLAYERS)
         flood = Flood(served.url, watched["game"], watched["watcher_cookie"], FLOOD)
+        flood.AT_ONCE = at_once
         flood.start()
         try:
             browsed = sum(_browse(served.url) for _ in range(10))
             saves = [_save(served.url, other["cookie"], other["game"], tag) for tag in range(10)]
         finally:
             flood.stop()
-        held, refused = flood.answers["200"], flood.answers["429"]
-        saved = sum(ok for ok, _ in saves)
-        print(f"flood of {FLOOD}: {dict(flood.answers)}; fresh phones {browsed}/10; saves {saved}/10")
-        assert (browsed, saved) == (10, 10), [why for _, why in saves]
-        assert 0 < held <= hub.PHONE_STREAMS * WORKERS and held + refused == FLOOD, flood.answers
     finally:
         served.stop()
-    assert "Traceback" not in served.output()
+    saved = sum(ok for ok, _ in saves)
+    print(f"flood of {FLOOD} ({at_once} at once): {dict(flood.answers)}; fresh phones {browsed}/10; saves {saved}/10")
+    return flood.answers, browsed, saves, served.output()
+
+
+def test_one_client_s_streams_leave_the_server_to_everyone(tmp_path: Path):
+    answers, browsed, saves, log = _flood_and_serve(tmp_path, Flood.AT_ONCE)
+    assert (browsed, [ok for ok, _ in saves]) == (10, [True] * 10), [why for _, why in saves]
+    held, refused = answers["200"], answers["429"]
+    assert 0 < held <= hub.PHONE_STREAMS * WORKERS and held + refused == FLOOD, answers
+    assert "Traceback" not in log
+
+
+def test_after_a_burst_of_them_at_once_everyone_is_served(tmp_path: Path):
+    """All 2,500 sent at once: more connections than the process has files come in together, and
+    some of the flood's own are answered 500 or 503, or closed, as the files run out for a moment
+    (the fix for that is in front of the server: a proxy's limit on connections per client). What
+    stays: everyone served after it, at once — no lookup failed in that moment is remembered
+    (``scorekeeper.asgi``: the request log's codec)."""
+    answers, browsed, saves, _ = _flood_and_serve(tmp_path, FLOOD)
+    assert (browsed, [ok for ok, _ in saves]) == (10, [True] * 10), [why for _, why in saves]
+    assert answers["200"] <= hub.PHONE_STREAMS * WORKERS, answers
