@@ -191,10 +191,20 @@ class Watcher:
     fetched: list[tuple[int, float]] = field(default_factory=list)  # (version seen, when)
     events: int = 0
     saves: bool = False  # the table's scoring phone: here the only phone that writes to its game
+    address: str = "127.0.0.1"  # where it connects from: a phone of its own on the Wi-Fi (``phone_address``)
 
 
-async def _http(port: int, request: str) -> tuple[int, dict[str, str], asyncio.StreamReader, asyncio.StreamWriter]:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+def phone_address(n: int) -> str:
+    """Phone ``n``'s own loopback address, as each phone on a Wi-Fi has its own: a process holds a
+    few hundred streams for one address (``hub.ADDRESS_STREAMS``), and the watching phones here
+    are a thousand."""
+    return f"127.1.{n // 250}.{n % 250 + 1}"
+
+
+async def _http(
+    port: int, request: str, address: str = "127.0.0.1"
+) -> tuple[int, dict[str, str], asyncio.StreamReader, asyncio.StreamWriter]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
     writer.write(request.encode())
     status = int((await reader.readline()).split()[1])
     headers: dict[str, str] = {}
@@ -210,7 +220,7 @@ async def _fetch(port: int, w: Watcher) -> None:
         f"GET /games/{w.game}/ HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: sk_devices={w.cookie}\r\n"
         f"HX-Request: true\r\nIf-None-Match: {w.etag or 'none'}\r\nConnection: close\r\n\r\n"
     )
-    status, headers, reader, writer = await _http(port, request)
+    status, headers, reader, writer = await _http(port, request, w.address)
     await reader.read()
     writer.close()
     if status == 200:
@@ -260,7 +270,7 @@ async def _watch(port: int, w: Watcher, opened: asyncio.Event) -> None:
     landed = True
     while landed:
         landed = False
-        status, headers, reader, writer = await _http(port, request)
+        status, headers, reader, writer = await _http(port, request, w.address)
         if status != 200:
             raise RuntimeError(f"stream: {status}")
         try:
@@ -306,6 +316,7 @@ class _Loop:
                 for t in tables[start // PER_TABLE : (start + 100) // PER_TABLE]:
                     for cookie in (t["scorer"], *t["followers"]):
                         w = Watcher(t["game"], cookie, saves=cookie == t["scorer"])
+                        w.address = phone_address(len(self.watchers))
                         opened = asyncio.Event()
                         self.watchers.append(w)
                         self.tasks.append(asyncio.ensure_future(_watch(self.port, w, opened)))
@@ -327,7 +338,7 @@ class _Loop:
         async def start() -> None:
             for t in tables:
                 for cookie in (t["scorer"], *t["followers"]):
-                    w = Watcher(t["game"], cookie)
+                    w = Watcher(t["game"], cookie, address=phone_address(len(self.watchers)))
                     self.watchers.append(w)
                     self.tasks.append(asyncio.ensure_future(every_second(w)))
 

@@ -39,6 +39,10 @@ def streamed(path: str) -> bool:
 # The URLconf and every view imported now, not by the first request: under ``make run`` (gunicorn's
 # --preload) once, before the workers are forked, which then answer at once.
 streamed("/")
+# The codec Django's request log writes every 4xx and 5xx with, looked up now: a lookup that fails
+# (a flood of connections took every file of the process as the codec's module was to be read) is
+# remembered for the process's life, and every later refusal would then fail as a 500.
+"".encode("unicode_escape")
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

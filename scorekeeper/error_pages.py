@@ -104,15 +104,21 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """Why this phone may not: the scorer took it off the table, it belongs to no table at all (a
-    stranger: nobody demoted it), or it may not do that at its table."""
+    """403: why this phone may not. The scorer took it off the table (the page names the table,
+    ``X-Off-Table`` and ``data-off-table``: its service worker drops its copies of the table's pages,
+    and the page the drafts of the table's deals: templates/offline/sw.js, static/app.js); it belongs
+    to no table at all (a stranger: nobody demoted it); or it may not do that at its table."""
+    off_table = exception.table if isinstance(exception, OffTable) else None
     context = {
         "typed": _typed(request, cards_only=True),
-        "off_table": isinstance(exception, OffTable),
+        "off_table": off_table,
         "stranger": not access.devices(request),
     }
     page = loader.render_to_string("403.html", context, request=request)
-    return HttpResponse(page, status=403)
+    response = HttpResponse(page, status=403)
+    if off_table is not None:
+        response["X-Off-Table"] = str(off_table)
+    return response
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

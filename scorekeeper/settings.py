@@ -106,6 +106,7 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    "scorekeeper.table.webapp.mark_tables",  # the tables a page shows, for the offline copies (sync only)
     # Last, and sync only: in Django's ASGI handler (the live streams, table.live.views.game_events;
     # the pages go to the WSGI handler, scorekeeper/asgi.py) the whole chain then runs in the
     # request's thread, once. Below a sync-only middleware, every one that can be async is, and
@@ -172,6 +173,9 @@ CACHES: dict[str, dict[str, object]] = {
     # that every app process and server counts together (the table is made by migration guards 0001).
     "limits": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "scorekeeper_limits"},
 }
+# The limits count a phone by its device cookie, as the tables read it (the guards sit below the
+# tables, which use them: named here, not imported there).
+LIMITS_PHONE_CALLABLE = "scorekeeper.table.access.device_ids"
 
 # Every phone in its own language and zone (scorekeeper/i18n.py): English, the default, and German.
 LANGUAGE_CODE = "en"

@@ -1,5 +1,6 @@
 // Style, as in every script here: const/let (no var), arrow callbacks, named function declarations, strict mode.
-/* Every page: the offline app (the service worker, templates/offline/sw.js served at /sw.js);
+/* Every page: the offline app (the service worker, templates/offline/sw.js served at /sw.js; a
+   phone taken off a table drops the drafts of its deals);
    Copy and Share buttons beside every link to hand on (input.share-url); a second tap to confirm
    what takes a phone or a link away (the table page's red buttons); and, on the game and entry
    pages, keeping the screen awake (Screen Wake Lock) with a switch in the header, remembered by the
@@ -173,6 +174,28 @@
       });
     });
   }
+
+  // A phone taken off a table: the page that says so names the table (templates/403.html), and the
+  // drafts of that table's deals go (static/drafts.js files each with its table); the service worker
+  // has dropped its copies of the table's pages as the page came.
+  function dropDrafts(table) {
+    let store;
+    try {
+      store = window.localStorage;
+    } catch {
+      return; // no storage: no drafts
+    }
+    Object.keys(store).forEach((key) => {
+      if (!key.startsWith("draft:")) return;
+      try {
+        if ((JSON.parse(store.getItem(key)) || {}).table === table) store.removeItem(key);
+      } catch {
+        /* a broken entry: drafts.js takes it for none */
+      }
+    });
+  }
+  const off = document.querySelector("[data-off-table]");
+  if (off) dropDrafts(off.getAttribute("data-off-table"));
 
   if ("serviceWorker" in navigator && window.isSecureContext) {
     window.addEventListener("load", () => {

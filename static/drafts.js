@@ -3,7 +3,8 @@
 
    The deal form (form[data-draft], its value naming the game and the deal) keeps what is typed in
    this phone's localStorage, restores it after a reload, a lost connection, an error page or a
-   return to the form, and forgets it once the deal is saved.
+   return to the form, and forgets it once the deal is saved. Each draft names its table (the
+   form's data-table): a phone taken off the table drops them (static/app.js).
 
    With JavaScript, Save goes through fetch. Saved, the server redirects (to the game page) and the
    phone follows. Not saved (an error in the cards, a conflict, no right to score), the phone posts
@@ -83,7 +84,7 @@
       const now = values();
       if (same(now, initial) && !load()) return; // nothing typed yet
       try {
-        localStorage.setItem(KEY, JSON.stringify({ at: Date.now(), values: now }));
+        localStorage.setItem(KEY, JSON.stringify({ at: Date.now(), values: now, table: form.getAttribute("data-table") }));
       } catch {
         /* storage full or refused: the form still works */
       }

@@ -38,6 +38,9 @@ SLOW = (
     "tests/server/test_deploy.py::test_the_backup_and_purge_units_run_as_written_with_the_environment_file",
     "tests/server/test_deploy.py::test_the_readme_s_cron_lines_read_the_environment_file",
     "tests/server/test_open_files.py::test_serve_and_its_workers_run_with_the_raised_limit",
+    "tests/server/test_stream_flood.py",
+    # A club's evening through the forms: 25 tables, 750 deals.
+    "tests/guards/test_club_evening.py::test_an_evening_of_25_tables_behind_one_address_meets_no_limit",
     # Histories at scale: thousands of deals exported, imported, counted.
     "tests/history/test_transfer_at_scale.py",
     "tests/history/test_stats_at_scale.py",

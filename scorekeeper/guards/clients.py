@@ -1,5 +1,5 @@
-"""Who a request comes from, as the guards count it: its address, and the name a failed admin
-login is counted under (django-axes calls both: ``settings.AXES_*_CALLABLE``)."""
+"""Who a request comes from, as the guards count it: its address, its phone, and the name a failed
+admin login is counted under (django-axes calls the first and the last: ``settings.AXES_*_CALLABLE``)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.module_loading import import_string
 
 MAX_LOGIN_NAME = 150  # django.contrib.auth's user names
 
@@ -21,6 +22,14 @@ def client_ip(request: HttpRequest) -> str | None:
         if forwarded:
             return forwarded[-1]
     return request.META.get("REMOTE_ADDR")
+
+
+def client_phone(request: HttpRequest) -> str | None:
+    """The phone a request comes from, by its device cookie (signed: only the server makes one;
+    ``settings.LIMITS_PHONE_CALLABLE`` reads its devices): its oldest device there, which stays as
+    the phone joins or starts more tables. None for a phone with no cookie."""
+    devices: list[int] = import_string(settings.LIMITS_PHONE_CALLABLE)(request)
+    return str(min(devices)) if devices else None
 
 
 def login_username(request: HttpRequest, credentials: Mapping[str, Any] | None = None) -> str | None:

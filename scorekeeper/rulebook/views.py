@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from scorekeeper.guards.limits import CHECKS, limited
+from scorekeeper.guards.limits import CHECKS, answered, limited
 from scorekeeper.rulebook import links
 from scorekeeper.rulebook.book import chapters, house_options
 from scorekeeper.rulebook.forms import BookOptionsForm, CheckerForm
@@ -132,7 +132,7 @@ def _tabs(q: checker.Question) -> list[tuple[str, str, str]]:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@limited(CHECKS)
+@limited(CHECKS, done=answered)  # every check answered is work done
 def check(request: HtmxHttpRequest) -> HttpResponse:
     """Check a ruling: a GET makes every verdict a link that can be shared; a long question (a
     whole record pasted) comes by POST."""

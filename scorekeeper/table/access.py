@@ -55,8 +55,23 @@ def devices(request: HttpRequest) -> list[Device]:
 
 
 def tables(request: HttpRequest) -> QuerySet[Table]:
-    """The tables this phone is at."""
-    return Table.objects.filter(pk__in=[d.table_id for d in devices(request)])
+    """The tables this phone is at (the page shows them: ``shows``)."""
+    ids = [d.table_id for d in devices(request)]
+    shows(request, *ids)
+    return Table.objects.filter(pk__in=ids)
+
+
+def shows(request: HttpRequest, *tables: int) -> None:
+    """The page answering ``request`` shows these tables' games or phones: the phone's service
+    worker files its offline copy under them (``webapp.mark_tables``), and drops it when the phone
+    is taken off one of them (``OffTable``)."""
+    shown: set[int] = request.__dict__.setdefault("_sk_tables", set())
+    shown.update(tables)
+
+
+def shown(request: HttpRequest) -> set[int]:
+    """The tables the page answering ``request`` shows (``shows``)."""
+    return request.__dict__.get("_sk_tables", set())
 
 
 def device_at(request: HttpRequest, table_id: int) -> Device | None:
@@ -66,8 +81,13 @@ def device_at(request: HttpRequest, table_id: int) -> Device | None:
 
 
 class OffTable(PermissionDenied):
-    """This phone was at the table and the scorer took it off: it is told so (the 403 page), and no
+    """This phone was at the table and the scorer took it off: it is told so (the 403 page, which
+    names the table: the phone's offline copies of its pages and its drafts are dropped), and no
     link it already used brings it back until a scorer lets it back."""
+
+    def __init__(self, table: int) -> None:
+        super().__init__("The scorer took this phone off the table.")
+        self.table = table
 
 
 def _an_id(pk: int) -> bool:
@@ -87,7 +107,7 @@ def off_table(request: HttpRequest, table_id: int) -> Device | None:
 def _not_at(request: HttpRequest, table_id: int) -> Exception:
     """Why a phone is not let in: taken off the table (it is told), or never at it (404)."""
     if off_table(request, table_id) is not None:
-        return OffTable("The scorer took this phone off the table.")
+        return OffTable(table_id)
     return Http404("No such game")
 
 
@@ -97,6 +117,7 @@ def require(request: HttpRequest, table_id: int, role: str) -> Device:
     device = device_at(request, table_id)
     if device is None:
         raise _not_at(request, table_id)
+    shows(request, table_id)
     return _allowed(device, role)
 
 
@@ -192,6 +213,7 @@ def game_and_device(request: HttpRequest, game_id: int) -> tuple[Game, Device]:
     if device is None:
         raise _not_at(request, game.table_id)
     device.table = game.table
+    shows(request, game.table_id)
     return game, device
 
 

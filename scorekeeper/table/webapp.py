@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
@@ -17,6 +19,8 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_safe
+
+from scorekeeper.table import access
 
 THEME_COLOR = "#0b5cad"  # the stylesheet's accent (static/app.css --accent)
 BACKGROUND_COLOR = "#ffffff"
@@ -48,7 +52,10 @@ def manifest(request: HttpRequest) -> HttpResponse:
 
 
 # The offline app: a service worker for the whole site (it must be served from the site's root to
-# cover it) and the page it shows when it has kept nothing for an address.
+# cover it) and the page it shows when it has kept nothing for an address. It keeps at most
+# KEPT_PAGES pages, none older than KEPT_DAYS (as a draft of a deal: static/drafts.js).
+KEPT_PAGES = 100
+KEPT_DAYS = 14
 SHELL_FILES = (  # the stylesheet is not one: every page carries it inline
     "app.js",
     "picker.js",
@@ -80,6 +87,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "version": version,
             "offline_url": reverse("table:offline"),
             "static_prefix": settings.STATIC_URL,
+            "kept_pages": KEPT_PAGES,
+            "kept_ms": KEPT_DAYS * 24 * 3600 * 1000,
             "saved_copy": json.dumps(saved_copy_notes(), ensure_ascii=False).replace("<", "\\u003c"),
         },
     )
@@ -92,3 +101,18 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 @require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     return render(request, "offline/offline.html")
+
+
+def mark_tables(get_response: Callable[[HttpRequest], HttpResponseBase]) -> Callable[[HttpRequest], HttpResponseBase]:
+    """Middleware: a page that shows tables (``access.shows``: a game's, a table's, a list of them)
+    says which (``X-Tables: 3 12``). The service worker keeps that with its offline copy, and drops
+    the copies of a table whose 403 says the phone is off it (``X-Off-Table``)."""
+
+    def middleware(request: HttpRequest) -> HttpResponseBase:
+        response = get_response(request)
+        shown = access.shown(request)
+        if shown:
+            response["X-Tables"] = " ".join(str(t) for t in sorted(shown))
+        return response
+
+    return middleware

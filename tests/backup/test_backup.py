@@ -96,7 +96,8 @@ def test_an_export_restores_into_an_empty_database_row_for_row(tmp_path):
     two_tables()
     before = every_row()
     assert len(before["table.Table"]) == 2 and len(before["table.Player"]) == 8  # Ann at both tables
-    assert Link.objects.exclude(revoked=None).count() == 2 and Submission.objects.count() == 2
+    # Revoked: a link to score at each table, and the Club's link to follow (replaced as Ben was taken off).
+    assert Link.objects.exclude(revoked=None).count() == 3 and Submission.objects.count() == 2
     assert Change.objects.filter(action="restored").exists() and Change.objects.filter(action="rules").exists()
     path = tmp_path / "scores.xml"
 

@@ -162,3 +162,32 @@ def test_without_event_source_the_page_polls_every_second(scorer_page, live_serv
     deal_services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=1)
     expect(page.locator(".total").first).to_contain_text("395", timeout=3000)
     assert not console_errors, console_errors
+
+
+def test_a_stream_more_than_the_phone_may_hold_is_refused_and_the_page_polls(
+    scorer_page, live_server, table, monkeypatch
+):
+    """A phone opens more game pages than it may hold streams (``hub.PHONE_STREAMS``, one here):
+    the tab refused (429) does not connect again and again; it asks for its live part every second
+    instead, and still shows the next save."""
+    from scorekeeper.table.live import hub
+
+    monkeypatch.setattr(hub, "PHONE_STREAMS", 1)
+    game = new_game(table, players=NAMES, first_dealer=0)
+    first = scorer_page
+    first.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(first.locator("#live")).to_be_visible()
+    first.wait_for_timeout(500)  # its stream is open
+    second = first.context.new_page()
+    streams, parts = _requests(second, game.pk)
+    refused: list[int] = []
+    second.on("response", lambda r: refused.append(r.status) if r.request in streams else None)
+    second.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(second.locator("#live")).to_be_visible()
+    second.wait_for_timeout(3500)
+    assert len(streams) == 1 and refused == [429], refused  # no reconnect after the refusal
+    assert len(parts) >= 2, parts  # it polls
+    deal_services.add_deal(game=game, deal=ok_record_deal(OK_BIG, NAMES), number=1)
+    expect(second.locator(".total").first).to_contain_text("395", timeout=3000)
+    expect(first.locator(".total").first).to_contain_text("395", timeout=3000)
+    assert len(streams) == 1

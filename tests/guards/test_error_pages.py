@@ -60,6 +60,48 @@ def test_the_import_link_is_shown_only_to_a_phone_that_may_import(ok_game, score
     assert "Import game records" not in Client().get(listing).content.decode()
 
 
+def test_taking_a_phone_off_replaces_the_links_it_knew(client, ok_game, scorer):
+    """Its table page or its history holds them: with its cookie cleared it would join again by them
+    as a new phone. The link to follow is replaced whoever is taken off; a link to score when the
+    phone scored (its table page showed it). The scorer is told, and its page shows the new code."""
+    table = ok_game.table
+    follow = phone_services.create_link(table=table, role=Role.FOLLOW, by=scorer)
+    score = phone_services.create_link(table=table, role=Role.SCORE, by=scorer)
+    follower = Device.objects.create(table=table, name="Ben's phone", role=Role.FOLLOW)
+    second = Device.objects.create(table=table, name="Cleo's phone", role=Role.SCORE)
+
+    r = client.post(reverse("table:phone_revoke", args=[table.pk, follower.pk]), follow=True)
+    assert "links are new" in r.content.decode()
+    (renewed,) = table.links.filter(revoked__isnull=True, role=Role.FOLLOW)
+    assert renewed.token in r.content.decode() and follow.token not in r.content.decode()
+    assert table.links.get(pk=score.pk).revoked is None  # a follower never saw it
+    for token, answer in ((follow.token, 404), (renewed.token, 200)):
+        assert Client().get(reverse("table:join", args=[token])).status_code == answer
+    assert Client().post(reverse("table:join", args=[follow.token]), {"name": "New phone"}).status_code == 404
+
+    phone_services.revoke_device(device=second, by=scorer)
+    assert table.links.get(pk=score.pk).revoked is not None and table.links.get(pk=renewed.pk).revoked is not None
+    assert table.links.filter(revoked__isnull=True, role=Role.SCORE).count() == 1
+    assert Device.objects.filter(table=table, revoked__isnull=True).count() == 1
+
+
+def test_the_pages_of_a_table_say_so_and_its_403_names_it(client, ok_game, scorer):
+    """For the phone's service worker: the tables each page shows (X-Tables), and the table a phone
+    was taken off (X-Off-Table, and on the page for its drafts)."""
+    table = ok_game.table
+    for name, args in (("table:game", [ok_game.pk]), ("table:table", [table.pk]), ("history:review", [ok_game.pk])):
+        assert client.get(reverse(name, args=args))["X-Tables"] == str(table.pk), name
+    assert client.get(reverse("table:home"))["X-Tables"] == str(table.pk)
+    assert "X-Tables" not in client.get(reverse("rulebook:index"))
+    ben = Device.objects.create(table=table, name="Ben's phone", role=Role.FOLLOW)
+    phone = as_phone(Client(), ben)
+    phone_services.revoke_device(device=ben, by=scorer)
+    r = phone.get(reverse("table:game", args=[ok_game.pk]))
+    assert r.status_code == 403 and r["X-Off-Table"] == str(table.pk)
+    assert f'data-off-table="{table.pk}"' in r.content.decode()
+    assert "X-Off-Table" not in Client().get(reverse("table:game", args=[ok_game.pk]))  # a stranger: 404
+
+
 def test_a_phone_taken_off_is_told_and_cannot_rejoin_until_let_back(client, ok_game, scorer):
 
     link = phone_services.create_link(table=ok_game.table, role=Role.FOLLOW, by=scorer)

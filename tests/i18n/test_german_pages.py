@@ -521,7 +521,9 @@ def test_a_strangers_403_says_this_phone_is_at_no_table(scene):
 
 
 def test_the_error_pages_403_and_429_in_german(scene):
-    """The CSRF refusal and a client over its limit: the pages say it in German."""
+    """The CSRF refusal and a client over its limit (its address's, its phone's): the pages say it in
+    German."""
+    games = scene["table"].games.count()
     csrf = {}
     for language in ("en", "de"):
         client = Client(enforce_csrf_checks=True)
@@ -531,17 +533,22 @@ def test_the_error_pages_403_and_429_in_german(scene):
     assert not english_left(csrf["en"].content.decode(), csrf["de"].content.decode())
     limit = limits.TABLES
     window = int(time.time() // limit.seconds)
-    answers = {}
-    for language in ("en", "de"):
-        caches[limits.CACHE].set(f"{limit.name}:10.9.9.9:{window}", limit.count, timeout=limit.seconds)
-        client = Client(REMOTE_ADDR="10.9.9.9")
-        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-        answers[language] = client.post("/games/new/", {"game": "oklahoma"})
-    assert answers["en"].status_code == answers["de"].status_code == 429
-    german = answers["de"].content.decode()
-    assert '<html lang="de"' in german
-    assert not english_left(answers["en"].content.decode(), german)
+    scorer = scene["table"].devices.get(role=Role.SCORE)
+    for by, key, most in (("address", "a:10.9.9.9", limit.address), ("phone", f"p:{scorer.pk}", limit.phone)):
+        answers = {}
+        for language in ("en", "de"):
+            caches[limits.CACHE].set(f"{limit.name}:{key}:{window}", most, timeout=limit.seconds)
+            client = Client(REMOTE_ADDR="10.9.9.9" if by == "address" else "10.9.9.8")
+            client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+            if by == "phone":
+                as_phone(client, scorer)
+            answers[language] = client.post("/games/new/", {"game": "oklahoma"})
+        assert answers["en"].status_code == answers["de"].status_code == 429, by
+        german = answers["de"].content.decode()
+        assert '<html lang="de"' in german and f"from this {by}" in answers["en"].content.decode()
+        assert not english_left(answers["en"].content.decode(), german)
     assert not Table.objects.exclude(pk=scene["table"].pk).exists()
+    assert scene["table"].games.count() == games
 
 
 # ------------------------------------------------------------------ the table's pages

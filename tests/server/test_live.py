@@ -5,7 +5,7 @@ as it holds the stream), and a stream opened again after a drop starts from the 
 
 With PostgreSQL (``DATABASE_URL`` names one, as in ``make test``'s second run): two app servers on
 one database, a phone watching through one sees a save made through the other within a second
-(LISTEN/NOTIFY, no broker)."""
+(LISTEN/NOTIFY, no broker), and the per-client limits count across both (the database's cache)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from scorekeeper.guards import limits
 from tests import postgres
-from tests.phones import Phone, connection, save_deal
+from tests.phones import Phone, connection, form_fields, save_deal
 from tests.server import app, deploy
 
 PLAYERS = ["Ann", "Ben", "Cleo"]
@@ -287,10 +288,28 @@ def test_two_app_servers_on_one_postgresql_database_stay_in_step(tmp_path, share
                     first = now
             finally:
                 stream.close()
+            _limits_count_across(one, two, seeded["cookie"])
         finally:
             two.stop()
     finally:
         one.stop()
+
+
+def _limits_count_across(one: app.AppServer, two: app.AppServer, cookie: str) -> None:
+    """The per-client limits count in the database's cache, which both servers share: the scoring
+    phone starts game after game, each through the other server, and meets its limit on both."""
+    left = limits.TABLES.seconds - time.time() % limits.TABLES.seconds
+    if left < 120:  # every start in one window of the limits
+        time.sleep(left + 1)
+    phones = [Phone(server.url, {"sk_devices": cookie}) for server in (one, two)]
+    statuses = [_start_game(phones[k % 2]) for k in range(limits.TABLES.phone + 1)]
+    assert statuses == [302] * limits.TABLES.phone + [429], statuses
+    assert [_start_game(phone) for phone in phones] == [429, 429]
+
+
+def _start_game(phone: Phone) -> int:
+    form = form_fields(phone.get("/games/new/").body, "/games/new/")
+    return phone.post("/games/new/", {**form, "seat_0": "Ann", "seat_1": "Ben", "first_dealer": "0"}).status
 
 
 PUBLIC = "scores.example.org"  # the README's Production name, served here by Caddy on 127.0.0.1
@@ -303,8 +322,8 @@ def test_the_readme_s_production_recipe_twice_behind_caddy(tmp_path, shared_post
     Caddy's own local authority) — with this test's database and secret key, and its folders.
     Caddy's probes of /healthz (by address, no proxy headers) find both servers healthy; the phones
     come through Caddy; six streams of one game, spread over both servers (each holds some), each see
-    two saves within a second, whichever server answered the save (LISTEN/NOTIFY). Not tested here
-    yet: that the per-client limits count across both servers (issue 37, with the limits' rework)."""
+    two saves within a second, whichever server answered the save (LISTEN/NOTIFY). That the per-client
+    limits count across both servers: ``_limits_count_across``, with two servers on one database."""
     if shutil.which("caddy") is None:
         pytest.skip("Caddy is not installed (make test installs Debian's caddy)")
     _, commands = app.production_recipe()

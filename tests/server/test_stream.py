@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from typing import Any
 
@@ -16,6 +17,7 @@ from asgiref.testing import ApplicationCommunicator
 from scorekeeper import asgi
 from scorekeeper.table import access
 from scorekeeper.table.live import hub as watchers
+from scorekeeper.table.models import Device, Role
 from scorekeeper.table.phones import services as phone_services
 from tests.conftest import NAMES, http_scope, new_game, phone_cookie, run_async
 
@@ -132,3 +134,80 @@ def test_streams_and_refusals_are_in_the_request_log(table, follower, caplog):
         f"GET {events} 200",
         f"GET {events} 404",
     ]
+
+
+async def _statuses(app: Any, path: str, phones: list[tuple[str, str]]) -> tuple[list[int], list[dict[str, str]], dict]:
+    """Streams opened one after the other and held, each by a phone (its cookie, its address): their
+    statuses and headers, and what the hub counts while they are held; then every phone goes away."""
+    talks, statuses, headers = [], [], []
+    for cookie, address in phones:
+        scope = http_scope("GET", path, [(b"host", b"127.0.0.1"), (b"cookie", cookie.encode())])
+        scope["client"] = (address, 5000)
+        talk = ApplicationCommunicator(app, scope)
+        await talk.send_input({"type": "http.request", "body": b"", "more_body": False})
+        start = await talk.receive_output(10)
+        statuses.append(start["status"])
+        headers.append({k.decode().lower(): v.decode() for k, v in start["headers"]})
+        talks.append(talk)
+    held = dict(watchers.hub().held)
+    for talk in talks:
+        await talk.send_input({"type": "http.disconnect"})
+        with contextlib.suppress(asyncio.CancelledError):
+            await talk.wait(10)
+    return statuses, headers, held
+
+
+def test_a_phone_holds_a_few_streams_and_one_more_is_refused_at_once(table, scorer, follower):
+    """A phone's game page and a couple of tabs: ``PHONE_STREAMS``; one more is refused (429, the
+    connection closed: its file is free at once), while another phone at the same address is served."""
+    game = new_game(table, players=NAMES, first_dealer=0)
+    events = f"/games/{game.pk}/events/"
+    mine = [(_cookie(follower), "10.0.0.5")] * (watchers.PHONE_STREAMS + 1)
+    statuses, headers, held = run_async(_statuses, asgi.application, events, [*mine, (_cookie(scorer), "10.0.0.5")])
+    assert statuses == [200] * watchers.PHONE_STREAMS + [429, 200]
+    refused = headers[watchers.PHONE_STREAMS]
+    assert refused["connection"] == "close" and int(refused["retry-after"]) > 0
+    assert held == {
+        "a10.0.0.5": watchers.PHONE_STREAMS + 1,
+        f"p{follower.pk}": watchers.PHONE_STREAMS,
+        f"p{scorer.pk}": 1,
+    }
+    # Gone again, the phone opens its streams as before.
+    assert run_async(_statuses, asgi.application, events, mine[:2])[0] == [200, 200]
+
+
+def test_an_address_holds_a_few_hundred_streams(table, scorer, monkeypatch):
+    """A club's Wi-Fi puts every phone behind one address: ``ADDRESS_STREAMS`` of them, then 429;
+    another address is served."""
+    monkeypatch.setattr(watchers, "ADDRESS_STREAMS", 3)
+    game = new_game(table, players=NAMES, first_dealer=0)
+    phones = [Device.objects.create(table=table, name=f"Phone {i}", role=Role.FOLLOW) for i in range(4)]
+    club = [(_cookie(p), "192.0.2.1") for p in phones]
+    statuses, _, _ = run_async(
+        _statuses, asgi.application, f"/games/{game.pk}/events/", [*club, (_cookie(scorer), "192.0.2.2")]
+    )
+    assert statuses == [200, 200, 200, 429, 200]
+
+
+def test_a_phone_gone_before_its_first_event_is_not_counted_any_more(table, follower):
+    """The phone goes away as its stream opens (before Django sends a byte of it): the stream's
+    events never start, and the response's closing (or, dropped unsent, its collection) lets its
+    watch go."""
+    game = new_game(table, players=NAMES, first_dealer=0)
+    scope = http_scope(
+        "GET", f"/games/{game.pk}/events/", [(b"host", b"127.0.0.1"), (b"cookie", _cookie(follower).encode())]
+    )
+
+    async def run() -> dict:
+        for _ in range(watchers.PHONE_STREAMS * 3):
+            talk = ApplicationCommunicator(asgi.application, scope)
+            await talk.send_input({"type": "http.request", "body": b"", "more_body": False})
+            await talk.send_input({"type": "http.disconnect"})
+            with contextlib.suppress(asyncio.CancelledError):
+                await talk.wait(10)
+        for _ in range(20):
+            gc.collect()  # a response Django dropped unsent (the phone left while the view ran)
+            await asyncio.sleep(0.05)  # the closing lets go of the watch on the event loop
+        return {"held": dict(watchers.hub().held), "watching": watchers.hub().watching}
+
+    assert run_async(run) == {"held": {}, "watching": 0}

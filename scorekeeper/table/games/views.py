@@ -42,6 +42,7 @@ from scorekeeper.table.text import error_text
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     devices = access.devices(request)
+    access.shows(request, *(d.table_id for d in devices))
     # By the tables' ids (not a subquery): the database walks a table's games newest first and
     # stops at the 30th, however many the table played.
     games = Game.objects.of_tables(sorted({d.table_id for d in devices})).listed()[:30] if devices else []

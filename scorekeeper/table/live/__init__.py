@@ -8,7 +8,9 @@ shows, the page fetches its live part (``If-None-Match``, through the ordinary g
 checks the phone's access on every fetch and answers a bodiless 304 when nothing changed) and
 swaps it in. The stream checks the phone's access as it opens (and so on every reconnect, which
 ``EventSource`` makes by itself after a drop); a phone taken off the table is told at once
-(``gone``) and the page reloads to say why.
+(``gone``) and the page reloads to say why. A process holds a few streams for one phone and a few
+hundred for one address (``hub.PHONE_STREAMS``, ``hub.ADDRESS_STREAMS``); one more is answered 429,
+and that page polls instead.
 
 - ``signals``: what every write that changes a game page calls, inside its transaction: a game
   changed (its version bumped), a table's names changed, a phone's access changed. On PostgreSQL

@@ -22,14 +22,21 @@ up to ``SPREAD_SECONDS``, before it says so, so that the phones of a table do no
 new live part in the same instant as the phone that saved asks for its page. Each stream's pings keep a
 phase of their own (the first after 5-10 s): phones that connected at once (a restart of the
 server, a table that opened together) would otherwise all be pinged in the same moment.
+
+Each stream holds a connection, and so a file of the process: a process gives one phone (its device
+cookie) at most ``PHONE_STREAMS`` of them and one address ``ADDRESS_STREAMS``; one more is refused
+(``TooMany``, 429) before anything is read, and the page polls instead. One client cannot take every
+file of a process and shut the server to everyone else.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
-from collections.abc import AsyncGenerator, Callable
+from collections import Counter
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
@@ -50,6 +57,14 @@ PING_SECONDS = 10  # a stream says it is alive this often (live.js: no word for 
 SPREAD_SECONDS = 0.25
 RETRY_MS = 1000  # EventSource waits this long before it connects again after a drop
 READY_SECONDS = 5  # PostgreSQL: how long a stream waits for the process's LISTEN as it opens
+# The streams a process holds for one phone (its device cookie): its open game page, a couple of
+# tabs; and for one address: a club's Wi-Fi puts every phone of the evening behind one.
+PHONE_STREAMS = 4
+ADDRESS_STREAMS = 300
+
+
+class TooMany(Exception):
+    """This phone, or this address, holds as many streams as a process gives one."""
 
 
 class Seen(NamedTuple):
@@ -98,11 +113,12 @@ def close_connection() -> None:
 class Watch:
     """One open stream: a phone (its devices, from its cookie) watching a game."""
 
-    __slots__ = ("devices", "fresh", "game", "latest", "recheck", "table", "woken")
+    __slots__ = ("devices", "fresh", "game", "holders", "latest", "recheck", "table", "woken")
 
-    def __init__(self, game: int, devices: list[int]) -> None:
+    def __init__(self, game: int, devices: list[int], holders: tuple[str, ...] = ()) -> None:
         self.game = game
         self.devices = devices
+        self.holders = holders  # what its stream is counted under (``Hub.held``) while it is filed
         self.table: int | None = None  # the game's table, once the stream's first look found it
         self.latest: Seen | None = None  # the newest the hub heard of
         self.recheck = False  # the phone's access (or its table's names) changed: ask the database again
@@ -130,19 +146,26 @@ class Hub:
         self.ready = asyncio.Event()  # PostgreSQL: LISTEN is in place (SQLite: at once)
         self.versions: dict[int, Seen] = {}  # SQLite: the last versions (and tables' names) seen
         self.states: dict[int, tuple[str, bool]] = {}  # SQLite: the devices' (role, revoked) seen
+        self.held: Counter[str] = Counter()  # the streams of each phone ("p…") and address ("a…")
         self.task: asyncio.Task[None] | None = None
 
     @property
     def watching(self) -> int:
         return sum(len(w) for w in self.games.values())
 
-    async def watch(self, game: int, devices: list[int]) -> Watch:
-        """File a new watch before its first look at the database: no change after it is missed."""
+    async def watch(self, game: int, devices: list[int], address: str = "") -> Watch:
+        """File a new watch before its first look at the database: no change after it is missed.
+        ``TooMany`` when the phone (``devices``: its cookie's) or the ``address`` holds as many
+        streams as it may (counted and filed in one step: no other stream opens in between)."""
+        holders = (f"a{address}", *([f"p{min(devices)}"] if devices else []))
+        if self.held[holders[0]] >= ADDRESS_STREAMS or any(self.held[h] >= PHONE_STREAMS for h in holders[1:]):
+            raise TooMany(address)
         if self.task is None or self.task.done():
             self.task = self.loop.create_task(self._listen() if self.postgres else self._check())
         if not self.postgres:
             self.ready.set()
-        w = Watch(game, devices)
+        w = Watch(game, devices, holders)
+        self.held.update(holders)
         self.games.setdefault(game, set()).add(w)
         for d in devices:
             self.devices.setdefault(d, set()).add(w)
@@ -159,6 +182,12 @@ class Hub:
         w.table = table
 
     def forget(self, w: Watch) -> None:
+        """The stream ended: its watch leaves the hub (once; a second call does nothing)."""
+        self.held.subtract(w.holders)
+        for holder in w.holders:
+            if self.held[holder] <= 0:
+                del self.held[holder]
+        w.holders = ()
         for key, index in ((w.game, self.games), *((d, self.devices) for d in w.devices)):
             found = index.get(key)
             if found is not None:
@@ -303,12 +332,37 @@ def hub() -> Hub:
 HEADERS = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
-async def open_stream(devices: list[int], game: int, language: str) -> AsyncGenerator[bytes] | None:
-    """The stream of a phone (its ``devices``, from its cookie) watching ``game``, in ``language``;
-    None when the phone is not (or no longer) at the game's table. The watch is filed before the
+class Stream:
+    """A phone's stream as its response holds it: the events, and the watch let go of when Django
+    closes the response, or drops it unsent — when the phone went away before the first event, the
+    events' own ``finally`` never runs, and the stream would stay counted against the phone."""
+
+    def __init__(self, h: Hub, w: Watch, events: AsyncGenerator[bytes]) -> None:
+        self.h, self.w, self.events = h, w, events
+        self.closed = False
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self.events
+
+    def close(self) -> None:
+        """Called by Django as it closes the response, from a thread of its own, or by the garbage
+        collector when Django dropped the response (the phone left while the view still ran, in
+        the middleware's thread): the hub is the event loop's."""
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(RuntimeError):  # the loop is closed: its hub went with it
+                self.h.loop.call_soon_threadsafe(self.h.forget, self.w)
+
+    __del__ = close
+
+
+async def open_stream(devices: list[int], game: int, language: str, address: str = "") -> Stream | None:
+    """The stream of a phone (its ``devices``, from its cookie; its ``address``) watching ``game``,
+    in ``language``; None when the phone is not (or no longer) at the game's table; ``TooMany``
+    when the phone or its address holds as many streams as it may. The watch is filed before the
     access check reads the game: a save after this point is not missed."""
     h = hub()
-    w = await h.watch(game, devices)
+    w = await h.watch(game, devices, address)
     try:
         found = await run_db(access.live_state, devices, game)
     except BaseException:
@@ -318,7 +372,7 @@ async def open_stream(devices: list[int], game: int, language: str) -> AsyncGene
         h.forget(w)
         return None
     h.place(w, found.table)  # a rename at its table reaches it from now on
-    return events(h, w, found, language)
+    return Stream(h, w, events(h, w, found, language))
 
 
 def event(name: str, data: str = "") -> bytes:

@@ -77,17 +77,29 @@ def _scorers_left(device: Device) -> int:
 
 
 @transaction.atomic
-def revoke_device(*, device: Device, by: Device | None) -> Device:
-    """The phone loses its access at once (its next request is a stranger's)."""
+def revoke_device(*, device: Device, by: Device | None) -> list[Link]:
+    """The phone loses its access at once (its next request is a stranger's), and every link of the
+    table it knows is replaced (``_links_seen_by``): the new links, for the scorer to show."""
     if device.revoked is not None:
-        return device
+        return []
     if device.role == Role.SCORE and not _scorers_left(device):
         raise AccessRefused(gettext("This is the table's only scoring phone: let another phone score first."))
     device.revoked = timezone.now()
     device.save(update_fields=["revoked"])
     signals.devices_changed([device.pk])
     _names_changed(device.table_id)
-    return device
+    return [renew_link(link=link, by=by) for link in _links_seen_by(device)]
+
+
+def _links_seen_by(device: Device) -> list[Link]:
+    """The table's links that work and that ``device`` knows: the links to follow (it joined by one,
+    or showed it), and the links to score when it scored (its table page showed them). A phone
+    taken off the table keeps them on its table page, or in its history: with its cookie cleared
+    it would join again by them as a new phone."""
+    links = Link.objects.select_for_update().filter(table_id=device.table_id, revoked__isnull=True)
+    if device.role != Role.SCORE:
+        links = links.filter(role=Role.FOLLOW)
+    return [link for link in links.order_by("pk") if link_works(link)]
 
 
 @transaction.atomic

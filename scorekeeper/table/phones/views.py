@@ -142,14 +142,19 @@ def phone_role(request: HtmxHttpRequest, table: Table, device: Device, device_id
 def phone_revoke(request: HtmxHttpRequest, table: Table, device: Device, device_id: int) -> HttpResponse:
     phone = _phone(table, device_id)
     try:
-        services.revoke_device(device=phone, by=device)
+        renewed = services.revoke_device(device=phone, by=device)
     except services.AccessRefused as exc:
         return _refused(request, table, device, str(exc))
     if phone.pk == device.pk:
         return HttpResponseRedirect(reverse("table:home"))
-    messages.success(
-        request, gettext("{name} no longer has access to the table. Let it back below to undo.").format(name=phone.name)
-    )
+    if renewed:  # the links it knew: the page shows the new ones
+        said = gettext(
+            "{name} no longer has access to the table. The table's links are new: the old ones no longer work, "
+            "show the new code to a new phone. Let it back below to undo."
+        )
+    else:
+        said = gettext("{name} no longer has access to the table. Let it back below to undo.")
+    messages.success(request, said.format(name=phone.name))
     return _back(table)
 
 
@@ -200,11 +205,11 @@ def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A table's link: this phone joins the table, to score or to follow as the link says, and
     goes to the table's game in progress (or the table's page)."""
     link = _link_of(token)
-    if link is None:
+    already = access.device_at(request, link.table_id) if link is not None else None
+    if link is not None and already is None and access.off_table(request, link.table_id) is not None:
+        raise access.OffTable(link.table_id)  # told so, by this link or an old one (replaced as it was taken off)
+    if link is None or not services.link_works(link):
         return render(request, "table/join.html", {"link": None}, status=404)
-    already = access.device_at(request, link.table_id)
-    if already is None and access.off_table(request, link.table_id) is not None:
-        raise access.OffTable("The scorer took this phone off the table.")
     form = JoinForm(request.POST or None, initial={"name": already.name if already else ""})
     if request.method == "POST" and form.is_valid():
         try:
@@ -221,12 +226,11 @@ def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 
 def _link_of(token: str) -> Link | None:
-    """The link this token opens, as long as it works (a token no link could have opens none: a NUL
-    would reach PostgreSQL, which refuses it)."""
-    link = (
+    """The link this token opened, whether it still works or not (a token no link could have opens
+    none: a NUL would reach PostgreSQL, which refuses it)."""
+    return (
         Link.opened_by(token).select_related("table").first() if re.fullmatch(r"[A-Za-z0-9_-]{1,64}", token) else None
     )
-    return link if link is not None and services.link_works(link) else None
 
 
 def _joined(request: HtmxHttpRequest, link: Link, device: Device) -> HttpResponse:
