@@ -72,6 +72,7 @@ def deal_forms() -> dict[str, dict[str, Any]]:
             "primary": hand.primary,
             "extra": hand.extra,
             "hand_flags": hand.flags,
+            "companions": {name: list(others) for name, others in hand.companions.items()},
             "flags": facts.flags,
             "card_facts": facts.card_fields,
             "facts_first": entry.facts_first,

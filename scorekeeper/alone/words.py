@@ -25,6 +25,8 @@ def _labels() -> dict[str, str]:
         out[f"{kind}.extra"] = str(hand.extra_label)
         out[f"{kind}.legend"] = str(facts.legend)
         out[f"{kind}.asked"] = str(facts.asked)
+        out[f"{kind}.ended"] = str(facts.ended)  # the actor's radio at each player: "{name} went out"
+        out[f"{kind}.nobody"] = str(facts.nobody_label)
     assert issubclass(OklahomaFacts, DealFacts)
     return out
 
@@ -44,10 +46,6 @@ def alone_words() -> dict[str, str]:
         **_labels(),
         # the deal form's own messages (table.entry)
         **_refusals(),
-        "went out": gettext("{name} went out"),
-        "stock": gettext("Nobody: the stock ran out"),
-        "knocked": gettext("{name} knocked"),
-        "void": gettext("Nobody knocked: a void hand"),
         "not valid": gettext("Not valid yet: what is wrong is said beside the fields."),
         "preview": gettext("Preview"),
         "preview empty": gettext("The preview shows every player's points once the deal is complete."),

@@ -252,7 +252,7 @@
       el("summary", {}, head, " · ", Object.entries(deal.players).map(([n, p]) => `${n} ${signed(p.points)}`).join(" · ")),
       deal.notes.map((n) => el("p", { class: "muted", text: n })),
       players,
-      el("p", {}, el("a", { href: `#deal/${game.id}/${deal.number}`, text: say("edit") })));
+      el("p", {}, el("a", { href: `#${game.record.deals[index].points ? "points" : "deal"}/${game.id}/${deal.number}`, text: say("edit") })));
   }
   let note = ""; // what the game page says once: "Deal 3 saved."
   async function showGame(id) {
@@ -353,16 +353,16 @@
     return el("div", { class: `cardfield ${name}${pick ? " pick" : ""}`, id: id + "_box", "data-seat": seat === null ? null : String(seat) },
       el("label", { for: id }, who ? el("span", { class: "vh", text: who + ": " }) : null, say(`${kind}.${name}`)),
       input,
-      name === "melds" && kind === "oklahoma" ? el("input", { type: "hidden", name: `p-${seat}-auto` }) : null,
+      (setup.forms[kind].companions[name] || []).map((c) => el("input", { type: "hidden", name: `p-${seat}-${c}` })),
       el("div", { class: "feedback", id: id + "_feedback", "aria-live": "polite" }, el("div", { class: "check", id: id + "_check" })));
   }
   function radio(name, value, text) {
     const id = `id_${name}_${value}`;
     return el("label", { class: "pill", for: id }, el("input", { type: "radio", name, value, id }), " ", text);
   }
-  function check(name, text) {
+  function check(name, text, small) {
     const id = "id_" + name;
-    return el("label", { class: "pill", for: id }, el("input", { type: "checkbox", name, id, value: "on" }), " ", say("oklahoma." + name));
+    return el("label", { class: small ? "pill small" : "pill", for: id }, el("input", { type: "checkbox", name, id, value: "on" }), " ", text);
   }
   async function showDeal(id, n, points) {
     const game = await getGame(id);
@@ -373,7 +373,7 @@
     const editing = n <= r.deals.length;
     const view = document.getElementById("deal-view");
     show("deal");
-    const form = el("form", { id: "deal-form", class: "deal-form" + (kind === "oklahoma-gin" ? " gin" : ""), novalidate: true,
+    const form = el("form", { id: "deal-form", class: "deal-form", novalidate: true,
       "data-game": kind, "data-draft": `alone-${id}-${points ? "points" : "deal"}-${n}` });
     const errs = el("div", { class: "errs", id: "deal-errors", role: "alert" });
     form.append(errs);
@@ -385,29 +385,28 @@
         r.players.map((name, i) => el("option", { value: String(i), text: name })));
       form.append(el("div", { class: "row" }, el("label", { for: "id_winner", text: say("winner") }), winner));
     } else {
-      const actor = kind === "oklahoma" ? "out" : "knocker";
+      // the game's deal form as the table's is made (setup.forms: alone/views.deal_forms), field by field
+      const shape = setup.forms[kind];
+      const { actor } = shape;
       const facts = el("fieldset", { class: "facts", id: "facts" }, el("legend", { text: say(kind + ".legend") }),
         el("p", { class: "hint", text: say(kind + ".asked") }),
-        kind === "oklahoma-gin" ? cardField(kind, header, "upcard", null, "", true, true) : null,
+        shape.card_facts.map((f) => cardField(kind, header, f, null, "", true, true)),
         el("div", { class: "errs", id: actor + "_errors" }),
-        radio(actor, kind === "oklahoma" ? "stock" : "void", say(kind === "oklahoma" ? "stock" : "void")),
-        kind === "oklahoma" ? ["first_turn", "concealed", "late_misdeal"].map((f) => check(f)) : null);
-      if (kind === "oklahoma-gin") form.append(facts);
+        radio(actor, shape.nobody, say(kind + ".nobody")),
+        shape.flags.map((f) => check(f, say(`${kind}.${f}`))));
+      if (shape.facts_first) form.append(facts);
       r.players.forEach((name, seat) => {
-        const fields = kind === "oklahoma" ? [["melded", true], ["held", true]] : [["cards", true]];
-        const extra = kind === "oklahoma" ? ["melds"] : ["melds", "deadwood"];
         form.append(el("fieldset", { class: "player", id: "player-" + seat }, el("legend", { text: name }),
           el("div", { class: "errs", id: `p-${seat}_errors` }),
           el("label", { class: "pill actor", for: `id_${actor}_${seat}` },
             el("input", { type: "radio", name: actor, value: String(seat), id: `id_${actor}_${seat}` }), " ",
-            say(kind === "oklahoma" ? "went out" : "knocked", { name })),
-          fields.map(([f, pick]) => cardField(kind, header, f, seat, name, pick)),
+            say(kind + ".ended", { name })),
+          shape.primary.map((f) => cardField(kind, header, f, seat, name, true)),
           el("details", { class: "split" }, el("summary", { text: say(kind + ".extra") }),
-            extra.map((f) => cardField(kind, header, f, seat, name, false)),
-            kind === "oklahoma-gin" ? el("label", { class: "pill small", for: `id_p-${seat}-big_gin` },
-              el("input", { type: "checkbox", name: `p-${seat}-big_gin`, id: `id_p-${seat}-big_gin` }), " ", say("oklahoma-gin.big_gin")) : null)));
+            shape.extra.map((f) => cardField(kind, header, f, seat, name, false)),
+            shape.hand_flags.map((f) => check(`p-${seat}-${f}`, say(`${kind}.${f}`), true)))));
       });
-      if (kind === "oklahoma") form.append(facts);
+      if (!shape.facts_first) form.append(facts);
       const { pack, wild } = await ask("pack", header);
       form.append(el("div", { id: "picker-slot", "data-pack": JSON.stringify(pack), "data-wild": wild.join(" ") }));
     }
@@ -417,7 +416,7 @@
       el("button", { type: "submit", name: "action", value: "save", class: "primary", text: say("save deal") }),
       el("a", { href: "#game/" + id, text: say("cancel") })));
     view.replaceChildren(el("h1", { text: say("deal", { number: n }) + (points ? " · " + say("points only") : "") }), form);
-    if (editing) fillFrom(form, r.deals[n - 1], r.players, kind, points);
+    if (editing) await fillFrom(form, header, r.deals[n - 1], r.players, points);
     let drafts = null;
     const saveDeal = async (forget) => {
       const built = await build(form, header, points);
@@ -441,35 +440,17 @@
     if (!points && window.startPicker) stopPicker = window.startPicker(form, document.getElementById("picker-slot"));
     if (!points) live(form, header, game, n, editing);
   }
-  function fillFrom(form, deal, players, kind, points) {
-    const set = (name, value) => { const f = form.elements.namedItem(name); if (f) f.value = value; };
-    const text = (cards) => (cards && cards.length ? (Array.isArray(cards[0]) ? cards.map((m) => m.join(" ")).join(" / ") : cards.join(" ")) : "");
-    if (points) {
-      players.forEach((name, i) => set("points-" + i, String((deal.points || {})[name] ?? "")));
-      set("winner", deal.winner ? String(players.indexOf(deal.winner)) : "");
-      return;
-    }
-    const actor = kind === "oklahoma" ? "out" : "knocker";
-    const who = deal[actor];
-    const value = who === null || who === undefined ? (kind === "oklahoma" ? "stock" : "void") : String(players.indexOf(who));
-    const chosen = form.querySelector(`input[name="${actor}"][value="${value}"]`);
-    if (chosen) chosen.checked = true;
-    ["first_turn", "concealed", "late_misdeal"].forEach((f) => { const b = form.elements.namedItem(f); if (b) b.checked = !!deal[f]; });
-    if (kind === "oklahoma-gin") set("upcard", deal.upcard || "");
-    players.forEach((name, seat) => {
-      const hand = (deal.hands || {})[name] || {};
-      const melded = hand.melded || (hand.melds || []).flat();
-      if (kind === "oklahoma") {
-        set(`p-${seat}-melded`, text(melded));
-        set(`p-${seat}-held`, text(hand.held));
-        if (hand.melds && hand.melds.length) set(`p-${seat}-melds`, text(hand.melds));
-      } else {
-        set(`p-${seat}-cards`, text(hand.cards));
-        set(`p-${seat}-melds`, text(hand.melds));
-        set(`p-${seat}-deadwood`, text(hand.deadwood));
-        const big = form.elements.namedItem(`p-${seat}-big_gin`);
-        if (big) big.checked = !!hand.big_gin;
-      }
+  // a saved deal in the form, as the table's form shows one for an edit (phone.form_values)
+  async function fillFrom(form, header, deal, players, points) {
+    const shown = points
+      ? Object.fromEntries([...players.map((name, i) => ["points-" + i, String((deal.points || {})[name] ?? "")]),
+        ["winner", deal.winner ? String(players.indexOf(deal.winner)) : ""]])
+      : await ask("form_values", header, JSON.stringify(deal));
+    Object.entries(shown).forEach(([name, value]) => {
+      const field = form.elements.namedItem(name);
+      if (field instanceof RadioNodeList) [...field].forEach((f) => { f.checked = f.value === String(value); });
+      else if (field && field.type === "checkbox") field.checked = !!value;
+      else if (field) field.value = value ?? "";
     });
   }
   function values(form) {
@@ -480,7 +461,9 @@
     });
     return out;
   }
-  const SAID = { "no out": say("no out"), "no knocker": say("no knocker"), "no upcard": say("no upcard"), "one card": say("one card") };
+  // what the table's form says of a fact not given or a field of one card holding more (alone/words.py)
+  const SAID = Object.fromEntries(Object.values(setup.forms).flatMap((shape) => [shape.actor, ...shape.card_facts])
+    .map((f) => ["no " + f, say("no " + f)]).concat([["one card", say("one card")]]));
   async function build(form, header, points) {
     clearErrors(form);
     const answer = points ? await ask("points_deal", header, JSON.stringify(values(form)))
