@@ -92,6 +92,13 @@ def alone_words() -> dict[str, str]:
         "open it": gettext("Open it"),
         "no connection": gettext("No connection to the server: try again when there is one. The game stays here."),
         "refused": gettext("The server refused the game:"),
+        "too many": gettext(
+            "Too many games came from this phone or its address in a short time: try again in {minutes} min."
+            " The game stays here."
+        ),
+        "not taken": gettext(
+            "The server could not take the game now (error {status}): try again later. The game stays here."
+        ),
         "delete": gettext("Delete this game from the phone"),
         "confirm delete": gettext("Tap again to delete it"),
     }

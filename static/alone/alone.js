@@ -319,14 +319,19 @@
           headers: { "Content-Type": "application/json", "X-CSRFToken": root.dataset.csrf },
           body: JSON.stringify({ key: game.key, record: game.record }),
         });
-        const answer = await response.json();
-        if (response.ok) {
+        // the view answers JSON; a limit (429), a stale CSRF cookie (403) or a read-only database (503) a page
+        const answer = (response.headers.get("Content-Type") || "").startsWith("application/json") ? await response.json() : null;
+        if (response.ok && answer) {
           game.handed = { game: answer.game, url: answer.url };
           await putGame(game);
           handed(game.handed);
-        } else {
+        } else if (answer) {
           said.replaceChildren(el("p", { class: "bad", text: say("refused") }),
             ...(answer.errors || []).map((e) => el("p", { class: "bad", text: e.message })));
+        } else {
+          const minutes = Math.max(1, Math.ceil(Number(response.headers.get("Retry-After") || 60) / 60));
+          said.replaceChildren(el("p", { class: "bad",
+            text: response.status === 429 ? say("too many", { minutes }) : say("not taken", { status: response.status }) }));
         }
       } catch (e) {
         said.replaceChildren(el("p", { class: "bad", text: say("no connection") }));
