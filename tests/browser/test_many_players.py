@@ -77,7 +77,8 @@ def test_the_game_page_fits_four_and_five_players(scorer_page: Page, live_server
         assert heads.nth(i).inner_text().strip()[:4] == name[:4]
     last = page.locator("#deal-12")
     expect(last.locator(".run")).to_have_count(players)
-    expect(last.locator("tr.about")).to_contain_text(f"({names[11 % players]})")  # who went out
+    went_out = "went out" if lang == "en" else "hat ausgemacht"
+    expect(last.locator("tr.about")).to_contain_text(f"{names[11 % players]} {went_out}")  # who, said first
     shot(page, f"players-{players}-game-{lang}-{size[0]}")
 
 
@@ -95,7 +96,7 @@ def test_five_players_losing_thousands_still_fit_at_360(scorer_page: Page, live_
     box = page.locator(".scroll:has(table.deals)")
     assert box.evaluate("b => b.scrollWidth <= b.clientWidth"), box.evaluate("b => [b.scrollWidth, b.clientWidth]")
     assert box.evaluate(CELLS_INSIDE) == []
-    expect(page.locator("#deal-2 .run").nth(1)).to_have_text("-3990" if lang == "en" else "-3.990")
+    expect(page.locator("#deal-2 .run").nth(1)).to_have_text("−3990" if lang == "en" else "−3.990")
     shot(page, f"players-5-thousands-{lang}-360")
 
 
