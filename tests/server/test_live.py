@@ -332,6 +332,7 @@ def test_the_readme_s_production_recipe_twice_behind_caddy(tmp_path, shared_post
     assert [step[2:] for step in steps] == [
         ["check", "--deploy"],
         ["migrate"],
+        ["refresh_results"],
         ["collectstatic", "--noinput"],
         ["purge_submissions"],
     ]
