@@ -424,7 +424,16 @@
     if (editing) await fillFrom(form, header, r.deals[n - 1], r.players, points);
     let drafts = null;
     const saveDeal = async (forget) => {
-      const built = await build(form, header, points);
+      if (form.hasAttribute("aria-busy")) return; // a second tap while the first is answered: one save
+      form.setAttribute("aria-busy", "true");
+      try {
+        await saveOnce(forget, document.activeElement);
+      } finally {
+        form.removeAttribute("aria-busy");
+      }
+    };
+    const saveOnce = async (forget, from) => {
+      const built = await build(form, header, points, from);
       if (!built) return;
       const before = game.record;
       game.record = JSON.parse(JSON.stringify(before));
@@ -432,7 +441,7 @@
       const answer = await played(game);
       if (answer.errors) {
         game.record = before;
-        showErrors(form, answer.errors);
+        showErrors(form, answer.errors, from);
         return;
       }
       await putGame(game);
@@ -469,12 +478,12 @@
   // what the table's form says of a fact not given or a field of one card holding more (alone/words.py)
   const SAID = Object.fromEntries(Object.values(setup.forms).flatMap((shape) => [shape.actor, ...shape.card_facts])
     .map((f) => ["no " + f, say("no " + f)]).concat([["one card", say("one card")]]));
-  async function build(form, header, points) {
+  async function build(form, header, points, from) {
     clearErrors(form);
     const answer = points ? await ask("points_deal", header, JSON.stringify(values(form)))
       : await ask("deal_of", header, JSON.stringify(values(form)), JSON.stringify(SAID));
     if (answer.problems) {
-      showErrors(form, Object.entries(answer.problems).flatMap(([place, texts]) => texts.map((text) => ({ place, text }))));
+      showErrors(form, Object.entries(answer.problems).flatMap(([place, texts]) => texts.map((text) => ({ place, text }))), from);
       return null;
     }
     return answer;
@@ -485,7 +494,7 @@
     document.getElementById("deal-errors").replaceChildren();
   }
   // each error beside its field, as the table's form shows it (a ul.errorlist, the field's _error id)
-  function showErrors(form, errors) {
+  function showErrors(form, errors, from) {
     clearErrors(form);
     let first = null;
     errors.forEach((e) => {
@@ -506,7 +515,8 @@
     const preview = document.getElementById("preview");
     preview.replaceChildren(el("h2", { text: say("preview") }), el("p", { class: "bad", text: say("not valid") }));
     form.dispatchEvent(new Event("deal:checked"));
-    if (first) {
+    // the first error shown, unless the player has moved on since Save was tapped (``from``: where they were)
+    if (first && document.activeElement === from) {
       if (first.matches("input")) first.focus();
       else first.scrollIntoView({ block: "center" });
     }

@@ -87,7 +87,8 @@ def play_oklahoma(page: Page, shot, tag: str) -> None:
         if number == 1:
             shot(page, f"alone-oklahoma-checks-{tag}")
         save(page)
-        expect(page.locator("#deal-form")).to_be_visible()  # refused: nothing saved
+        expect(page.locator("#deal-form[aria-busy]")).to_have_count(0)  # answered: refused, nothing saved
+        expect(page.locator("#deal-form")).to_be_visible()
         typed(page, "p-1-melded", "KS KH 2C")
         typed(page, "p-2-held", "8H 4C")
         page.locator("#id_p-1-held").click()  # the picker fills Ben's cards left in hand

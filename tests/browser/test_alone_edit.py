@@ -91,3 +91,33 @@ def test_a_gin_hand_and_a_points_only_deal_come_back_as_saved(page: Page, live_s
     expect(page.locator("#id_points-1")).to_have_value("25")
     expect(page.locator("#id_winner")).to_have_value("1")
     expect(page.locator("#id_upcard")).to_have_count(0)
+
+
+def test_a_double_tap_on_save_saves_one_deal_and_a_refusal_leaves_the_player_where_they_type(page: Page, live_server):
+    """Save tapped twice before the first is answered stores the deal once; a save refused while the
+    player has gone on typing elsewhere shows its errors without pulling the focus away from them."""
+    page.goto(f"{live_server.url}/alone/")
+    wait_ready(page)
+    new_game(page, "oklahoma", ["Ann", "Ben"], {})
+    page.locator("#game-view .actions a.primary").click()
+    page.locator("#id_out_0").check()
+    typed(page, "p-0-melded", "QS QH QD 5S 6S 7S")
+    typed(page, "p-1-held", "8H XX")  # a typo: refused
+    # the answer comes back only after the player has moved to Ann's cards left in hand
+    page.evaluate(
+        """() => {
+            const held = document.getElementById("id_p-0-held");
+            document.querySelector("#deal-form .actions button[value=save]").click();
+            held.focus();
+        }"""
+    )
+    expect(page.locator("#deal-form[aria-busy]")).to_have_count(0)
+    expect(page.locator("#id_p-1-held_feedback .errorlist")).to_be_visible()
+    assert page.evaluate("document.activeElement.id") == "id_p-0-held"
+
+    typed(page, "p-1-held", "8H 4C")
+    expect(page.locator("#preview table.preview")).to_be_visible()
+    page.locator("#deal-form .actions button[value=save]").dblclick()
+    expect(page.locator("#game-view .saved-note")).to_be_visible()
+    [game] = phone_games(page)
+    assert len(game["record"]["deals"]) == 1
