@@ -29,15 +29,13 @@ from django.db import DatabaseError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from scorekeeper.history.import_rows import deal_row, insert_changes, insert_deals
 from scorekeeper.history.transfer import NotExportLayout, iter_record_texts, iter_records, record_of_text
 from scorekeeper.rules.errors import RecordError, RecordInvalid
 from scorekeeper.rules.messages import msg
 from scorekeeper.table import submissions
 from scorekeeper.table.games.services import player_name_errors
 from scorekeeper.table.models import (
-    Change,
-    ChangeAction,
-    Deal,
     Device,
     Game,
     GameState,
@@ -232,7 +230,7 @@ def _score(rec: Any) -> _Scored | _Errors:
     ):
         fields = result_fields(dr, standing, played.names, seat_of)
         scored.append(ScoredRow.of(number, fields))
-        deals.append({"number": number, "cards": cards, **fields})
+        deals.append(deal_row({"number": number, "cards": cards, **fields}))
     game = {
         "kind": played.rules.game,
         "profile": played.rules.profile,
@@ -350,30 +348,11 @@ class _Batch:
         )
         for game, seats in zip(games, self.seats, strict=True):
             self.tally.add(game.kind, game.state == GameState.FINISHED, seats)
-        deals = Deal.objects.bulk_create(
-            [
-                Deal(game=game, created=now, updated=now, **row)
-                for game, rows in zip(games, self.deals, strict=True)
-                for row in rows
-            ]
-        )
-        Change.objects.bulk_create(  # each deal's change: added, by whom, with its cards
-            [
-                Change(
-                    game_id=deal.game_id,
-                    deal_id=deal.pk,
-                    number=deal.number,
-                    action=ChangeAction.DEAL_ADDED,
-                    after=deal.cards,
-                    at=now,
-                    by_id=self.device_id,
-                    by_name=self.by_name,
-                )
-                for deal in deals
-            ]
-        )
+        ids = [game.pk for game in games]
+        insert_deals(ids, self.deals, now)
+        insert_changes(ids, at=now, by_id=self.device_id, by_name=self.by_name)
         self.drop()
-        return [game.pk for game in games]
+        return ids
 
 
 def import_text(

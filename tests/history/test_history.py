@@ -16,7 +16,7 @@ from scorekeeper.history import rescore, stats, transfer
 from scorekeeper.history import services as history_services
 from scorekeeper.rules.record import result_json, score_record
 from scorekeeper.table.changes import change_history
-from scorekeeper.table.models import Change, Deal, Game, Player, Seat
+from scorekeeper.table.models import Change, ChangeAction, Deal, Game, Player, Seat
 from scorekeeper.table.scoring import deals as deal_services
 from scorekeeper.table.scoring import engine
 from scorekeeper.table.scoring.store import SEAT_FIGURES
@@ -487,6 +487,18 @@ def test_an_import_writes_every_field_of_its_games_seats_and_deals_as_the_saves_
         rows = [list(model._default_manager.filter(**{of: g.pk}).values_list(*fields)) for g in (original, imported)]
         assert rows[1] == rows[0] and (rows[0] or model is Deal), model.__name__
     assert Game.objects.get(pk=imported.pk).scored_with == engine.RESULTS_VERSION
+    # each deal's change (history/import_rows.py makes them from the deals): as a save's, every
+    # concrete field but its id, its deal's id, when and by whom; those: the imported deal's, the import's
+    by_who = {"id", "deal_id", "at", "by", "by_name"}
+    fields = [f.attname for f in Change._meta.concrete_fields if f.name not in by_who and f.name != "game"]
+    added = [
+        Change.objects.filter(game=g, action=ChangeAction.DEAL_ADDED).order_by("number") for g in (original, imported)
+    ]
+    assert [list(q.values_list(*fields)) for q in added[1:]] == [list(added[0].values_list(*fields))]
+    deal_ids = list(Deal.objects.filter(game=imported).order_by("number").values_list("pk", flat=True))
+    assert list(added[1].values_list("deal_id", flat=True)) == deal_ids
+    assert set(added[1].values_list("by_id", "by_name")) <= {(None, "import")}
+    assert all(at == imported.created for at in added[1].values_list("at", flat=True))
 
 
 @pytest.mark.parametrize(
