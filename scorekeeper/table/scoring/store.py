@@ -146,7 +146,7 @@ def store(game: Game, played: engine.Played) -> None:
         for name, value in fields.items():
             setattr(row, name, value)
         rows.append(ScoredRow.of(row.number, fields))
-    Deal.objects.bulk_update(changed, DEAL_RESULTS)
+        row.save(update_fields=DEAL_RESULTS)
     tally = Tally()
     tally.remove(game.kind, game.finished, [seat_values(s) for s in game.seated()])
     game.state = GameState.FINISHED if result.state == "finished" else GameState.IN_PROGRESS
@@ -229,4 +229,4 @@ def _store_seats(game: Game, result: GameResult, rows: list[ScoredRow]) -> None:
     for seat in seats:
         for name, value in seat_figures(seat.position, result, rows, rules.penalty).items():
             setattr(seat, name, value)
-    Seat.objects.bulk_update(seats, SEAT_FIGURES)
+        seat.save(update_fields=SEAT_FIGURES)
