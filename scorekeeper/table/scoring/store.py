@@ -20,7 +20,7 @@ from django.utils import timezone
 from scorekeeper.rules.games import RecordDeal
 from scorekeeper.rules.results import DealResult, GameResult, Standing
 from scorekeeper.table.live import signals
-from scorekeeper.table.models import Change, Deal, Device, Game, GameState, Seat
+from scorekeeper.table.models import Change, Deal, Device, Game, GameState
 from scorekeeper.table.scoring import engine
 from scorekeeper.table.scoring.figures import Tally, seat_values
 
