@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.urls import reverse
 
 from scorekeeper.table.models import Link, Role, link_digest
 from scorekeeper.table.phones import services as phone_services
+from tests.schema import upgraded
 
 
 def _every_text_in_the_database() -> set[str]:
@@ -72,20 +72,9 @@ def test_a_link_made_under_another_secret_key_works_but_is_not_shown(table, scor
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_hashes_the_tokens_and_the_old_links_keep_working():
-    executor = MigrationExecutor(connection)
-    before, after = [("table", "0005_table_names")], [("table", "0006_link_digests")]
-    executor.migrate(before)
-    try:
-        old = executor.loader.project_state(before).apps
+    with upgraded([("table", "0005_table_names")], [("table", "0006_link_digests")]) as old:
         table = old.get_model("table", "Table").objects.create(name="Kitchen")
         old.get_model("table", "Link").objects.create(table=table, role="follow", token="an-old-link-token-in-clear")
-        executor = MigrationExecutor(connection)
-        executor.loader.build_graph()
-        executor.migrate(after)
-    finally:
-        executor = MigrationExecutor(connection)
-        executor.loader.build_graph()
-        executor.migrate(executor.loader.graph.leaf_nodes())
     assert "an-old-link-token-in-clear" not in _every_text_in_the_database()
     link = Link.objects.get()
     assert link.digest == link_digest("an-old-link-token-in-clear") and link.token is None

@@ -514,33 +514,15 @@ def test_an_imported_game_never_takes_the_identity_of_a_deleted_deal(client, gam
     assert not Deal.objects.filter(pk=last.pk).exists()
 
 
-def test_a_deal_brought_back_by_an_undo_is_not_said_to_be_entered(client, game, other_phone):
+@pytest.mark.parametrize("deleted_number", [3, 2], ids=["the last deal", "an earlier deal"])
+def test_a_deal_brought_back_by_an_undo_is_not_said_to_be_entered(client, game, other_phone, deleted_number):
     """Issue 24: the last deal deleted, a phone opens the form for it, another phone undoes the
     delete: the first phone's save is refused with what really happened (an undo brought the deal
-    back), its cards kept, and the next number offered."""
-    third = game.deals.get(number=3)
-    deal_services.delete_deal(game=game, deal_id=third.pk, version=third.version, by=other_phone)
-    url = f"/games/{game.pk}/deals/new/"
-    form = opened(client, url)
-    assert form["number"] == "3"
-    deleted = Change.objects.get(game=game, action="deleted")
-    deal_services.undo(game=game, change_id=deleted.pk, by=other_phone)
-    r = client.post(url, {**ok_post(OK_SMALL), **form})
-    page = html.unescape(text(r))
-    assert r.status_code == 409
-    assert "deal 3 was brought back by an undo" in page and "by Ben's phone" in page
-    assert "was entered on another phone" not in page
-    assert "save them as the next deal (deal 4 now)" in page
-
-
-def test_a_deal_number_brought_back_by_an_undo_of_an_earlier_delete_is_not_said_to_be_entered(
-    client, game, other_phone
-):
-    """Issue 37, defect 11: deal 2 of 3 deleted (deal 3 is deal 2 then), a phone opens the form for
-    deal 3, another phone undoes the delete: deal 2 is back, and the deal after it is deal 3 again.
-    The first phone's save is told that deal 3 came back by that undo, not that it was entered."""
-    second = game.deals.get(number=2)
-    deal_services.delete_deal(game=game, deal_id=second.pk, version=second.version, by=other_phone)
+    back), its cards kept, and the next number offered. Issue 37, defect 11: the same when deal 2 of
+    3 was deleted (deal 3 is deal 2 then, and the form offers deal 3): the undo brings deal 2 back,
+    the deal after it is deal 3 again, and the save is told that deal 3 came back by that undo."""
+    deleted_deal = game.deals.get(number=deleted_number)
+    deal_services.delete_deal(game=game, deal_id=deleted_deal.pk, version=deleted_deal.version, by=other_phone)
     url = f"/games/{game.pk}/deals/new/"
     form = opened(client, url)
     assert form["number"] == "3"
