@@ -6,9 +6,8 @@ each field's own ``get_db_prep_save``, as ``save`` prepares it), written with on
 and each deal's change is made by the database from the deal (``INSERT … SELECT``). The import's
 games and seats (a few thousand rows) stay with ``bulk_create``.
 
-Why a second path: the import of 2,000 games × 30 deals (``python -m benchmarks web_history``,
-2 worker processes) took 16.0 s through ``bulk_create`` (12.5 s of CPU in the writing process),
-over the issue's 10 s; see benchmarks/README.md for the figures with these rows.
+Why a second path: through ``bulk_create`` the import of a long history missed its target
+(``python -m benchmarks web_history``; the figures in benchmarks/README.md).
 
 The plain path is the spec: a game made through the saves holds the same deal and change rows as
 the same game imported (tests/history/test_history.py,

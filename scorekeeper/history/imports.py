@@ -304,7 +304,8 @@ def _score_chunk(texts: bool, records: Sequence[Any]) -> list[_Scored | _Errors]
 
 class _Batch:
     """Scored records waiting to be written together: a batch of games, their seats, deals and
-    changes, each written with one ``bulk_create`` (an import writes tens of thousands of rows)."""
+    changes: the games and seats each with one ``bulk_create``, the deals and changes as rows
+    (``import_rows``: an import writes tens of thousands of them)."""
 
     def __init__(self, table: Table, by: Actor) -> None:
         self.table = table
